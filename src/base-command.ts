@@ -1,0 +1,114 @@
+import { Command, Flags, type Interfaces } from '@oclif/core';
+import type { StoreContext } from './auth/context.js';
+import type { StoreClient } from './client/index.js';
+import type { Column } from './output/format.js';
+import { chooseFormat } from './output/format.js';
+import { colorEnabled, isTTY, paint } from './output/terminal.js';
+
+export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
+
+/**
+ * What every `store` command shares: the global flags, the profile's context and HTTP client,
+ * rendering, and the mapping of errors to one sentence on stderr and an exit code (DESIGN.md §7).
+ * Heavy modules (got, zod, cli-table3, …) are imported on first use so that help and --version stay fast.
+ */
+export abstract class BaseCommand<T extends typeof Command> extends Command {
+  static baseFlags = {
+    profile: Flags.string({
+      description: 'Profile to use (default: the one chosen with `store auth switch`).',
+      env: 'STORE_PROFILE',
+      helpGroup: 'GLOBAL',
+    }),
+    debug: Flags.boolean({
+      description: 'Log every HTTP request and response line to stderr (token redacted).',
+      helpGroup: 'GLOBAL',
+    }),
+  };
+
+  protected flags!: CommandFlags<T>;
+  protected args!: CommandArgs<T>;
+  private cachedContext?: Promise<StoreContext>;
+  private cachedClient?: Promise<StoreClient>;
+
+  public async init(): Promise<void> {
+    await super.init();
+    const { args, flags } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      enableJsonFlag: this.ctor.enableJsonFlag,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    });
+    this.flags = flags as CommandFlags<T>;
+    this.args = args as CommandArgs<T>;
+  }
+
+  /** The resolved profile (environment overrides first), loaded once per command. */
+  protected context(): Promise<StoreContext> {
+    this.cachedContext ??= import('./auth/context.js').then(({ resolveContext }) =>
+      resolveContext({ profile: this.flags.profile }),
+    );
+    return this.cachedContext;
+  }
+
+  /** The HTTP client for the current profile; `--debug` lines go to stderr. */
+  protected client(): Promise<StoreClient> {
+    this.cachedClient ??= (async () => {
+      const ctx = await this.context();
+      const { createClient } = await import('./client/index.js');
+      return createClient({
+        apiUrl: ctx.apiUrl,
+        storeId: ctx.storeId,
+        token: ctx.token,
+        appName: ctx.appName,
+        appId: ctx.appId,
+        profile: ctx.profile,
+        debug: this.flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined,
+      });
+    })();
+    return this.cachedClient;
+  }
+
+  /** Writes rows as a table (TTY), TSV (piped) or CSV (`--csv`); `--json` is printed by oclif from run()'s result. */
+  protected async renderList<Row>(rows: Row[], columns: Column<Row>[], opts: { csv?: boolean; header?: boolean } = {}): Promise<void> {
+    const format = chooseFormat({ json: this.jsonEnabled(), csv: opts.csv }, isTTY());
+    if (format === 'json') return;
+    const { renderRows } = await import('./output/render.js');
+    await renderRows(rows, columns, format, (text) => process.stdout.write(text), {
+      header: opts.header,
+      color: colorEnabled(),
+    });
+  }
+
+  /** Progress, warnings and notes: stderr, never mixed with data. */
+  protected note(message: string): void {
+    process.stderr.write(`${message}\n`);
+  }
+
+  protected warnUser(message: string): void {
+    process.stderr.write(`${paint('Warning:', 'yellow')} ${message}\n`);
+  }
+
+  /** One sentence on stderr and the exit code of DESIGN.md §7; no stack traces for expected errors. */
+  public async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+    const { StoreError } = await import('./client/errors.js');
+    if (err instanceof StoreError) {
+      process.stderr.write(`${paint('Error:', 'red')} ${err.message}\n`);
+      process.exitCode = err.exitCode;
+      return;
+    }
+    if (err.oclif?.exit !== undefined || err.name === 'ExitPromptError') {
+      if (err.name === 'ExitPromptError') {
+        process.exitCode = 130;
+        return;
+      }
+      return super.catch(err);
+    }
+    // Anything else is a bug or an unexpected failure: one line, and the stack only with --debug.
+    process.stderr.write(`${paint('Error:', 'red')} ${err.message}\n`);
+    if (this.flags?.debug && err.stack) process.stderr.write(`${err.stack}\n`);
+    process.exitCode = 1;
+    return;
+  }
+}

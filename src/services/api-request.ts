@@ -1,0 +1,165 @@
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../client/errors.js';
+import type { StoreClient } from '../client/index.js';
+
+/**
+ * `store api`: one raw request through the shared HTTP core, shaped like `gh api`:
+ * `-f key=value` adds a string, `-F key=value` a typed value (true/false/null/integers, `@file` reads a file),
+ * `key[sub]=v` nests and `key[]=v` appends. Fields go to the query string of GET/DELETE, to the JSON body otherwise.
+ */
+export interface ApiRequestInput {
+  method: string;
+  path: string;
+  rawFields: string[];
+  typedFields: string[];
+  input?: string;
+  paginate: boolean;
+  readStdin: () => Promise<string>;
+}
+
+export interface ApiRequestResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+export async function runApiRequest(client: StoreClient, req: ApiRequestInput): Promise<ApiRequestResult> {
+  const method = req.method.toUpperCase();
+  if (!METHODS.has(method)) {
+    throw new UsageError(`Unknown method "${req.method}": use GET, POST, PUT, PATCH or DELETE.`);
+  }
+  const fields: Record<string, unknown> = {};
+  for (const field of req.rawFields) setField(fields, field, '--raw-field', (v) => v);
+  for (const field of req.typedFields) await setTypedField(fields, field, req.readStdin);
+
+  const path = normalisePath(req.path);
+  const hasFields = Object.keys(fields).length > 0;
+  const fieldsInQuery = method === 'GET' || method === 'DELETE';
+  let body: unknown;
+  if (req.input !== undefined) {
+    if (hasFields && !fieldsInQuery) {
+      throw new UsageError('--input and body fields (-f/-F) cannot be combined on a request with a body.');
+    }
+    body = await readJsonInput(req.input, req.readStdin);
+  } else if (hasFields && !fieldsInQuery) {
+    body = fields;
+  }
+  const query = fieldsInQuery && hasFields ? toQuery(fields) : undefined;
+
+  if (req.paginate) {
+    if (method !== 'GET') throw new UsageError('--paginate works with GET requests only.');
+    const items: unknown[] = [];
+    let last: ApiRequestResult | undefined;
+    for await (const page of client.paginate<unknown>(path, query, { perPage: 200 })) {
+      items.push(...page.items);
+      last = { status: 200, headers: {}, body: undefined };
+    }
+    return { status: last?.status ?? 200, headers: last?.headers ?? {}, body: items };
+  }
+  const res = await client.request<unknown>({ method, path, query, body });
+  return { status: res.status, headers: res.headers, body: res.body };
+}
+
+/** Accepts `/orders`, `orders`, `/v1/123/orders` (kept as the store's own path) and full URLs. */
+function normalisePath(path: string): string {
+  if (/^https?:\/\//i.test(path)) return path;
+  const withSlash = path.startsWith('/') ? path : `/${path}`;
+  const versioned = withSlash.match(/^\/v1\/[^/]+(\/.*)?$/);
+  return versioned ? versioned[1] ?? '/' : withSlash;
+}
+
+function splitField(field: string, flag: string): [string[], string] {
+  const eq = field.indexOf('=');
+  if (eq <= 0) throw new UsageError(`${flag} "${field}" must look like key=value.`);
+  const key = field.slice(0, eq);
+  const value = field.slice(eq + 1);
+  const match = key.match(/^([^[\]]+)((?:\[[^[\]]*\])*)$/);
+  if (!match) throw new UsageError(`${flag} "${field}": the key "${key}" is not of the form name, name[sub] or name[].`);
+  const parts = [match[1], ...[...match[2].matchAll(/\[([^[\]]*)\]/g)].map((m) => m[1])];
+  return [parts, value];
+}
+
+function setField(target: Record<string, unknown>, field: string, flag: string, convert: (v: string) => unknown): void {
+  const [parts, raw] = splitField(field, flag);
+  assign(target, parts, convert(raw), field, flag);
+}
+
+async function setTypedField(target: Record<string, unknown>, field: string, readStdin: () => Promise<string>): Promise<void> {
+  const [parts, raw] = splitField(field, '--field');
+  let value: unknown;
+  if (raw.startsWith('@')) {
+    const file = raw.slice(1);
+    value = file === '-' ? await readStdin() : await readFileOrExplain(file, '--field');
+  } else if (raw === 'true' || raw === 'false') value = raw === 'true';
+  else if (raw === 'null') value = null;
+  else if (/^-?\d+$/.test(raw) && Number.isSafeInteger(Number(raw))) value = Number(raw);
+  else value = raw;
+  assign(target, parts, value, field, '--field');
+}
+
+function assign(target: Record<string, unknown>, parts: string[], value: unknown, field: string, flag: string): void {
+  let node: Record<string, unknown> | unknown[] = target;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    const last = i === parts.length - 1;
+    const nextIsArray = !last && parts[i + 1] === '';
+    if (Array.isArray(node)) {
+      if (part !== '') throw new UsageError(`${flag} "${field}": cannot name a key inside a list.`);
+      if (last) node.push(value);
+      else {
+        const child: Record<string, unknown> | unknown[] = nextIsArray ? [] : {};
+        node.push(child);
+        node = child;
+      }
+      continue;
+    }
+    if (part === '') throw new UsageError(`${flag} "${field}": [] must follow a name.`);
+    if (last) {
+      node[part] = value;
+    } else {
+      const existing: unknown = node[part];
+      if (existing === undefined) node[part] = nextIsArray ? [] : {};
+      else if (typeof existing !== 'object' || existing === null || Array.isArray(existing) !== nextIsArray) {
+        throw new UsageError(`${flag} "${field}": "${part}" is already set to a different kind of value.`);
+      }
+      node = node[part] as Record<string, unknown> | unknown[];
+    }
+  }
+}
+
+function toQuery(fields: Record<string, unknown>): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    query[key] = typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+  }
+  return query;
+}
+
+async function readFileOrExplain(file: string, flag: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`${flag}: cannot read ${file}${code === 'ENOENT' ? ': no such file' : `: ${code}`}.`);
+  }
+}
+
+async function readJsonInput(input: string, readStdin: () => Promise<string>): Promise<unknown> {
+  const text = input === '-' ? await readStdin() : await readFileOrExplain(input, '--input');
+  const source = input === '-' ? 'standard input' : input;
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const position = Number((error as Error).message.match(/position (\d+)/)?.[1]);
+    if (Number.isFinite(position)) {
+      const before = text.slice(0, position).split('\n');
+      throw new UsageError(
+        `--input ${source}: invalid JSON at line ${before.length}, column ${before[before.length - 1].length + 1}.`,
+      );
+    }
+    throw new UsageError(`--input ${source}: invalid JSON (${(error as Error).message}).`);
+  }
+}
