@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { cellText, chooseFormat, escapeFormula, toCsvLine, toTsvLine } from '../../src/output/format.js';
+import { renderRows } from '../../src/output/render.js';
+import { colorEnabled } from '../../src/output/terminal.js';
+
+describe('output formats', () => {
+  it('chooses a table on a TTY, TSV when piped, and the explicit flags first', () => {
+    expect(chooseFormat({}, true)).toBe('table');
+    expect(chooseFormat({}, false)).toBe('tsv');
+    expect(chooseFormat({ csv: true }, true)).toBe('csv');
+    expect(chooseFormat({ json: true, csv: true }, false)).toBe('json');
+  });
+
+  it('escapes cells a spreadsheet would run as formulas, but keeps negative numbers', () => {
+    expect(escapeFormula('=HYPERLINK("x")')).toBe(`'=HYPERLINK("x")`);
+    expect(escapeFormula('+1+1')).toBe("'+1+1");
+    expect(escapeFormula('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(escapeFormula('-5')).toBe('-5');
+    expect(escapeFormula('-2.50')).toBe('-2.50');
+    expect(escapeFormula('Camisa')).toBe('Camisa');
+  });
+
+  it('quotes CSV cells with commas, quotes and newlines', () => {
+    expect(toCsvLine(['a,b', 'say "hi"', 'two\nlines', '=1+1'])).toBe(`"a,b","say ""hi""","two\nlines",'=1+1`);
+  });
+
+  it('keeps one record per TSV line', () => {
+    expect(toTsvLine(['a\tb', 'c\nd'])).toBe('a b\tc d');
+  });
+
+  it('renders cells of every type as text', () => {
+    expect(cellText(null)).toBe('');
+    expect(cellText(12.5)).toBe('12.5');
+    expect(cellText(['a', 'b'])).toBe('a, b');
+    expect(cellText({ es: 'Camisa' })).toBe('{"es":"Camisa"}');
+  });
+
+  it('renders rows as TSV, CSV and an aligned table', async () => {
+    const rows = [
+      { id: 1, name: 'Camisa' },
+      { id: 22, name: '=cmd' },
+    ];
+    const columns = [
+      { header: 'id', get: (r: (typeof rows)[0]) => r.id },
+      { header: 'name', get: (r: (typeof rows)[0]) => r.name },
+    ];
+    let out = '';
+    await renderRows(rows, columns, 'tsv', (t) => (out += t));
+    expect(out).toBe('id\tname\n1\tCamisa\n22\t=cmd\n');
+    out = '';
+    await renderRows(rows, columns, 'csv', (t) => (out += t));
+    expect(out).toBe("id,name\n1,Camisa\n22,'=cmd\n");
+    out = '';
+    await renderRows(rows, columns, 'table', (t) => (out += t));
+    const lines = out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+NAME$/);
+    expect(lines[2]).toMatch(/^22\s+=cmd$/);
+    expect(lines[1].indexOf('Camisa')).toBe(lines[0].indexOf('NAME'));
+  });
+
+  it('honours NO_COLOR and FORCE_COLOR', () => {
+    const tty = { isTTY: true } as NodeJS.WriteStream;
+    expect(colorEnabled(tty, {})).toBe(true);
+    expect(colorEnabled(tty, { NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled({ isTTY: false } as NodeJS.WriteStream, { FORCE_COLOR: '1' })).toBe(true);
+  });
+});
