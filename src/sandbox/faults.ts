@@ -1,0 +1,192 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from './clock.js';
+
+/**
+ * Fault injection for reliability tests (`store sandbox serve --faults SPEC`).
+ *
+ * SPEC is a comma-separated list of `name=value` pairs, for example
+ *   `5xx=0.1,reset=0.05,lost=0.05,latency=50-200,seed=42`
+ *
+ *   5xx=P        with probability P answer 500, 502, 503 or 504 before handling: nothing is committed.
+ *   reset=P      with probability P destroy the connection before handling: nothing is committed, no answer.
+ *   lost=P       with probability P handle the request normally (the change is committed) and then destroy
+ *                the connection instead of sending the answer: "committed but response lost".
+ *   latency=MS   delay every request by MS milliseconds before handling;
+ *   latency=A-B  … by a uniform random delay between A and B milliseconds.
+ *   seed=N       seed of the pseudo-random sequence (integer, default 1): the same seed and the same order of
+ *                requests give the same faults.
+ *
+ * At most one of 5xx, reset and lost happens to a request, so their sum must not exceed 1. An empty SPEC or
+ * `off` injects nothing. Faults apply to the API (`/v1/…`), never to the OAuth endpoints, so a test can
+ * always log in.
+ */
+
+export interface FaultConfig {
+  serverError: number;
+  reset: number;
+  lost: number;
+  latencyMs: [number, number];
+  seed: number;
+}
+
+export type FaultKind = 'none' | '5xx' | 'reset' | 'lost';
+
+export interface FaultDecision {
+  kind: FaultKind;
+  /** The status sent for a 5xx fault. */
+  status?: number;
+  latencyMs: number;
+}
+
+export class FaultSpecError extends Error {
+  override name = 'FaultSpecError';
+}
+
+const SERVER_ERROR_STATUSES = [500, 502, 503, 504];
+const REASONS: Record<number, string> = {
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function parseFaults(spec: string | undefined): FaultConfig {
+  const config: FaultConfig = { serverError: 0, reset: 0, lost: 0, latencyMs: [0, 0], seed: 1 };
+  const text = (spec ?? '').trim();
+  if (text === '' || text === 'off') return config;
+  for (const part of text.split(',')) {
+    const match = /^\s*([a-z0-9]+)\s*=\s*(\S+)\s*$/i.exec(part);
+    if (!match) throw new FaultSpecError(`Invalid fault "${part.trim()}": expected name=value, e.g. 5xx=0.1.`);
+    const [, name, value] = match;
+    switch (name.toLowerCase()) {
+      case '5xx':
+        config.serverError = probability(name, value);
+        break;
+      case 'reset':
+        config.reset = probability(name, value);
+        break;
+      case 'lost':
+        config.lost = probability(name, value);
+        break;
+      case 'latency':
+        config.latencyMs = latencyRange(value);
+        break;
+      case 'seed':
+        if (!/^-?\d+$/.test(value)) throw new FaultSpecError(`Invalid fault seed "${value}": expected an integer.`);
+        config.seed = Number(value);
+        break;
+      default:
+        throw new FaultSpecError(`Unknown fault "${name}": use 5xx, reset, lost, latency or seed.`);
+    }
+  }
+  if (config.serverError + config.reset + config.lost > 1) {
+    throw new FaultSpecError('The probabilities of 5xx, reset and lost must add up to at most 1.');
+  }
+  return config;
+}
+
+function probability(name: string, value: string): number {
+  const p = Number(value);
+  if (!/^\d*\.?\d+$/.test(value) || !(p >= 0 && p <= 1)) {
+    throw new FaultSpecError(`Invalid fault ${name}=${value}: expected a probability between 0 and 1.`);
+  }
+  return p;
+}
+
+function latencyRange(value: string): [number, number] {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(value);
+  if (!match) throw new FaultSpecError(`Invalid fault latency=${value}: expected milliseconds, MS or MIN-MAX.`);
+  const min = Number(match[1]);
+  const max = match[2] === undefined ? min : Number(match[2]);
+  if (max < min) throw new FaultSpecError(`Invalid fault latency=${value}: the maximum is below the minimum.`);
+  return [min, max];
+}
+
+export function hasFaults(config: FaultConfig): boolean {
+  return config.serverError > 0 || config.reset > 0 || config.lost > 0 || config.latencyMs[1] > 0;
+}
+
+/** mulberry32: small, fast and good enough to spread faults; deterministic for a given seed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The sequence of fault decisions, one per request, in arrival order. */
+export class FaultPlan {
+  private readonly random: () => number;
+
+  constructor(readonly config: FaultConfig) {
+    this.random = prng(config.seed);
+  }
+
+  next(): FaultDecision {
+    const { serverError, reset, lost, latencyMs } = this.config;
+    // Always draw the same number of values so one decision never shifts the ones after it.
+    const roll = this.random();
+    const pick = this.random();
+    const delay = this.random();
+    const [min, max] = latencyMs;
+    const latency = min + Math.floor(delay * (max - min + 1));
+    if (roll < serverError) {
+      const status = SERVER_ERROR_STATUSES[Math.floor(pick * SERVER_ERROR_STATUSES.length)];
+      return { kind: '5xx', status, latencyMs: latency };
+    }
+    if (roll < serverError + reset) return { kind: 'reset', latencyMs: latency };
+    if (roll < serverError + reset + lost) return { kind: 'lost', latencyMs: latency };
+    return { kind: 'none', latencyMs: latency };
+  }
+}
+
+const decisions = new WeakMap<FastifyRequest, FaultDecision>();
+
+function isApiRequest(request: FastifyRequest): boolean {
+  return request.url.startsWith('/v1/') || request.url === '/v1';
+}
+
+/**
+ * Adds the fault hooks to the app. Register it before the routes; requests outside `/v1` are left alone.
+ * Returns the plan, so tests can see what was decided.
+ */
+export function registerFaults(app: FastifyInstance, config: FaultConfig, clock: Clock): FaultPlan | undefined {
+  if (!hasFaults(config)) return undefined;
+  const plan = new FaultPlan(config);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isApiRequest(request)) return;
+    const decision = plan.next();
+    if (decision.latencyMs > 0) {
+      await new Promise<void>((resolve) => clock.setTimeout(resolve, decision.latencyMs));
+    }
+    if (decision.kind === '5xx') {
+      const status = decision.status ?? 500;
+      return reply.code(status).send({
+        code: status,
+        message: REASONS[status],
+        description: 'Injected fault: the request was not processed.',
+      });
+    }
+    if (decision.kind === 'reset') {
+      reply.hijack();
+      request.raw.socket.destroy();
+      return;
+    }
+    if (decision.kind === 'lost') decisions.set(request, decision);
+  });
+
+  // onSend runs after the handler committed its change and before anything is written to the socket.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (decisions.get(request)?.kind !== 'lost') return payload;
+    decisions.delete(request);
+    request.raw.socket.destroy();
+    return payload;
+  });
+
+  return plan;
+}
