@@ -1,0 +1,319 @@
+/**
+ * Typed errors of the CLI. Every error a command can end with is a StoreError: its `message` is one
+ * sentence for stderr and its `exitCode` follows DESIGN.md §7.
+ */
+export class StoreError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad usage or invalid input (unknown flag, invalid value, a row that fails validation). */
+export class UsageError extends StoreError {
+  constructor(message: string) {
+    super(message, 2);
+  }
+}
+
+export interface ApiErrorDetails {
+  status: number;
+  method: string;
+  url: string;
+  description?: string;
+  fieldErrors?: Record<string, string[]>;
+  body?: unknown;
+}
+
+/**
+ * An HTTP exchange that ended badly. Used directly (exit 1) for statuses without a subclass and for
+ * replies that are not JSON. `status` is 0 when no HTTP exchange happened (e.g. missing credentials).
+ */
+export class ApiError extends StoreError {
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  readonly description?: string;
+  readonly fieldErrors?: Record<string, string[]>;
+  readonly body?: unknown;
+
+  constructor(message: string, details?: ApiErrorDetails, exitCode = 1) {
+    super(message, exitCode);
+    this.status = details?.status ?? 0;
+    this.method = details?.method ?? '';
+    this.url = details?.url ?? '';
+    this.description = details?.description;
+    this.fieldErrors = details?.fieldErrors;
+    this.body = details?.body;
+  }
+}
+
+/** 401, 403, or no credentials at all. */
+export class AuthError extends ApiError {
+  constructor(message: string, details?: ApiErrorDetails) {
+    super(message, details, 4);
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message: string, details?: ApiErrorDetails) {
+    super(message, details, 1);
+  }
+}
+
+/** 422: the store refused the data. */
+export class ValidationError extends ApiError {
+  constructor(message: string, details?: ApiErrorDetails) {
+    super(message, details, 2);
+  }
+}
+
+/** 429 still answered after every retry. */
+export class RateLimitError extends ApiError {
+  constructor(message: string, details?: ApiErrorDetails) {
+    super(message, details, 1);
+  }
+}
+
+/** 5xx after every retry. */
+export class ServerError extends ApiError {
+  constructor(message: string, details?: ApiErrorDetails) {
+    super(message, details, 1);
+  }
+}
+
+/** No HTTP answer at all (refused, reset, DNS, timeout). */
+export class NetworkError extends StoreError {
+  constructor(
+    message: string,
+    readonly host: string,
+    readonly code?: string,
+  ) {
+    super(message, 1);
+  }
+}
+
+/** Some items failed and the rest were done; the message says how many. */
+export class PartialFailureError extends StoreError {
+  constructor(
+    message: string,
+    readonly failures: unknown[] = [],
+  ) {
+    super(message, 3);
+  }
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+interface ParsedErrorBody {
+  description?: string;
+  fieldErrors?: Record<string, string[]>;
+}
+
+function isFieldMap(value: unknown): value is Record<string, unknown[]> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const entries = Object.values(value);
+  return entries.length > 0 && entries.every((v) => Array.isArray(v) || typeof v === 'string');
+}
+
+function toFieldErrors(map: Record<string, unknown>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [field, problems] of Object.entries(map)) {
+    out[field] = (Array.isArray(problems) ? problems : [problems]).map((p) =>
+      typeof p === 'string' ? p : JSON.stringify(p),
+    );
+  }
+  return out;
+}
+
+/** Reads the error body shapes of DESIGN.md §5.3, parsed or raw. */
+export function parseErrorBody(body: unknown): ParsedErrorBody {
+  let value = body;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (text === '') return {};
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // A short plain-text body is still the best description there is; HTML pages are not.
+      return text.startsWith('<') || text.length > 300 ? {} : { description: text };
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const record = value as Record<string, unknown>;
+  const text = (key: string) => (typeof record[key] === 'string' && record[key] !== '' ? (record[key] as string) : undefined);
+
+  const known = ['code', 'message', 'description', 'errors', 'error', 'error_description'];
+  if (!known.some((k) => k in record) && isFieldMap(record)) {
+    return { fieldErrors: toFieldErrors(record) };
+  }
+  const description = text('description') ?? text('error_description') ?? text('error') ?? text('message');
+  const fieldErrors = isFieldMap(record.errors) ? toFieldErrors(record.errors) : undefined;
+  return { description, fieldErrors };
+}
+
+const RESOURCE_NAMES: Record<string, string> = {
+  orders: 'order',
+  products: 'product',
+  variants: 'variant',
+  categories: 'category',
+  locations: 'location',
+  webhooks: 'webhook',
+  metafields: 'metafield',
+  images: 'image',
+  'custom-fields': 'custom field',
+  custom_fields: 'custom field',
+  'fulfillment-orders': 'fulfillment order',
+  'tracking-events': 'tracking event',
+};
+
+function singular(collection: string): string {
+  return RESOURCE_NAMES[collection] ?? collection.replace(/[-_]/g, ' ').replace(/ies$/, 'y').replace(/s$/, '');
+}
+
+const ID_PATTERN = /^(\d+|[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The path below `/v1/{store_id}`, split into segments. */
+function resourceSegments(url: string): string[] {
+  const pathname = safePathname(url);
+  const segments = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  return segments[0] === 'v1' ? segments.slice(2) : segments;
+}
+
+function safePathname(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url.split('?')[0] ?? url;
+  }
+}
+
+/** "Order 1234567890", "Variant 34 of product 12", or undefined when the path names no id. */
+function describeResource(url: string): string | undefined {
+  const segments = resourceSegments(url);
+  const pairs: { kind: string; id: string }[] = [];
+  for (let i = 1; i < segments.length; i++) {
+    const id = segments[i]!;
+    if (ID_PATTERN.test(id) && !ID_PATTERN.test(segments[i - 1]!)) {
+      pairs.push({ kind: singular(segments[i - 1]!), id });
+    }
+  }
+  const last = pairs.at(-1);
+  if (!last) return undefined;
+  // A 404 on a collection below an id (GET /products/9/variants) means the parent is missing.
+  const lastIdIsTarget = segments.at(-1) === last.id || !RESOURCE_NAMES[segments.at(-1)!];
+  if (!lastIdIsTarget || pairs.length === 1) return capitalize(`${last.kind} ${last.id}`);
+  const parent = pairs.at(-2)!;
+  return capitalize(`${last.kind} ${last.id} of ${parent.kind} ${parent.id}`);
+}
+
+function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+function stripPeriod(text: string): string {
+  return text.trim().replace(/\.+$/, '');
+}
+
+/** Builds the one typed error, with its one sentence, for an HTTP error response. */
+export function errorFromResponse(
+  method: string,
+  url: string,
+  status: number,
+  body: unknown,
+  options: { profile?: string; retryAfterSeconds?: number } = {},
+): ApiError {
+  const { description, fieldErrors } = parseErrorBody(body);
+  const details: ApiErrorDetails = { status, method, url, description, fieldErrors, body };
+  const where = `${method} ${safePathname(url)}`;
+  const reason = `${status} ${REASONS[status] ?? 'Error'}`;
+  const because = description ? `: ${stripPeriod(description)}` : '';
+  const ofProfile = options.profile ? ` of profile ${options.profile}` : '';
+
+  if (status === 401) {
+    return new AuthError(`The store rejected the token${ofProfile}; run \`store auth login\`.`, details);
+  }
+  if (status === 403) {
+    const scope = description?.match(/\b(?:read|write)_[a-z_]+\b/)?.[0];
+    if (scope) {
+      return new AuthError(
+        `The token${ofProfile} lacks the scope ${scope} needed for ${where}; run \`store auth login\` to grant it.`,
+        details,
+      );
+    }
+    return new AuthError(`The store refused ${where} (403 Forbidden${because ? `, ${stripPeriod(description!)}` : ''}).`, details);
+  }
+  if (status === 404) {
+    const lastPage = description?.match(/last page is (\d+)/i)?.[1];
+    if (lastPage !== undefined) {
+      return new NotFoundError(`No such page for ${where}: the last page is ${lastPage}.`, details);
+    }
+    const resource = describeResource(url);
+    return new NotFoundError(resource ? `${resource} not found.` : `No such path ${where}.`, details);
+  }
+  if (status === 422) {
+    const problems = fieldErrors
+      ? Object.entries(fieldErrors).flatMap(([field, list]) =>
+          list.map((problem) => (field === 'base' ? stripPeriod(problem) : `${field} ${stripPeriod(problem)}`)),
+        )
+      : [];
+    const text = problems.length > 0 ? problems.join('; ') : stripPeriod(description ?? 'the store refused the data');
+    return new ValidationError(`Invalid request: ${text}.`, details);
+  }
+  if (status === 429) {
+    const wait = options.retryAfterSeconds ? `; try again in ${options.retryAfterSeconds} s` : '';
+    return new RateLimitError(`The store's rate limit refused ${where} after every retry${wait}.`, details);
+  }
+  if (status >= 500) {
+    return new ServerError(sentence(`The store failed on ${where} (${reason}${because ? `, ${stripPeriod(description!)}` : ''})`), details);
+  }
+  return new ApiError(sentence(`The store refused ${where} (${reason}${because ? `, ${stripPeriod(description!)}` : ''})`), details);
+}
+
+const NETWORK_REASONS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'DNS lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'connection closed while sending',
+  ETIMEDOUT: 'timed out',
+  EADDRNOTAVAIL: 'address not available',
+};
+
+/** "Could not reach 127.0.0.1:4000: connection refused." */
+export function networkError(url: string, code: string | undefined, detail?: string): NetworkError {
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // keep the raw text: it is still the best name of the target
+  }
+  const reason = (code && NETWORK_REASONS[code]) ?? detail ?? code ?? 'unknown network error';
+  return new NetworkError(`Could not reach ${host}: ${stripPeriod(reason)}.`, host, code);
+}
