@@ -25,7 +25,9 @@ export interface ApiErrorDetails {
   url: string;
   description?: string;
   fieldErrors?: Record<string, string[]>;
+  /** The parsed JSON body when it is JSON, else the raw text. */
   body?: unknown;
+  headers?: Record<string, string | string[] | undefined>;
 }
 
 /**
@@ -39,6 +41,7 @@ export class ApiError extends StoreError {
   readonly description?: string;
   readonly fieldErrors?: Record<string, string[]>;
   readonly body?: unknown;
+  readonly headers?: Record<string, string | string[] | undefined>;
 
   constructor(message: string, details?: ApiErrorDetails, exitCode = 1) {
     super(message, exitCode);
@@ -48,6 +51,7 @@ export class ApiError extends StoreError {
     this.description = details?.description;
     this.fieldErrors = details?.fieldErrors;
     this.body = details?.body;
+    this.headers = details?.headers;
   }
 }
 
@@ -230,6 +234,15 @@ function describeResource(url: string): string | undefined {
   return capitalize(`${last.kind} ${last.id} of ${parent.kind} ${parent.id}`);
 }
 
+function parseIfJson(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
 function sentence(text: string): string {
   const trimmed = text.trim();
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
@@ -245,10 +258,18 @@ export function errorFromResponse(
   url: string,
   status: number,
   body: unknown,
-  options: { profile?: string; retryAfterSeconds?: number } = {},
+  options: { profile?: string; retryAfterSeconds?: number; headers?: Record<string, string | string[] | undefined> } = {},
 ): ApiError {
   const { description, fieldErrors } = parseErrorBody(body);
-  const details: ApiErrorDetails = { status, method, url, description, fieldErrors, body };
+  const details: ApiErrorDetails = {
+    status,
+    method,
+    url,
+    description,
+    fieldErrors,
+    body: parseIfJson(body),
+    headers: options.headers,
+  };
   const where = `${method} ${safePathname(url)}`;
   const reason = `${status} ${REASONS[status] ?? 'Error'}`;
   const because = description ? `: ${stripPeriod(description)}` : '';
