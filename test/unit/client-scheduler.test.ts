@@ -1,0 +1,181 @@
+import { describe, expect, it } from 'vitest';
+import { RateScheduler } from '../../src/client/scheduler.js';
+import { FakeClock } from '../../src/sandbox/clock.js';
+import { HIGH_PLAN_RATE, LeakyBucket, STANDARD_RATE, rateLimitHeaders, type BucketConfig } from '../../src/sandbox/bucket.js';
+
+/**
+ * A simulated store on the same FakeClock: every request the scheduler releases reaches a real
+ * LeakyBucket at once and its response (with the bucket's headers) comes back after `latencyMs`.
+ * A 429'd request is retried with its ticket, as the client does.
+ */
+class Simulation {
+  readonly clock = new FakeClock(0);
+  readonly bucket: LeakyBucket;
+  readonly scheduler: RateScheduler;
+  /** Ticket and time of every request the bucket accepted, in arrival order. */
+  readonly accepted: { ticket: number; at: number }[] = [];
+  readonly refused: { ticket: number; at: number }[] = [];
+  /** Ticket and time of every release (send), retries included. */
+  readonly sent: { ticket: number; at: number }[] = [];
+
+  constructor(
+    rate: BucketConfig | 'off',
+    private readonly latencyMs = 20,
+  ) {
+    this.bucket = new LeakyBucket(rate === 'off' ? STANDARD_RATE : rate, this.clock);
+    this.rateOff = rate === 'off';
+    this.scheduler = new RateScheduler({ clock: this.clock });
+  }
+
+  private readonly rateOff: boolean;
+
+  /** Issues one logical request; it is retried until the bucket accepts it. */
+  request(ticket?: number): void {
+    void this.scheduler.acquire(ticket).then((own) => {
+      const at = this.clock.now();
+      this.sent.push({ ticket: own, at });
+      if (this.rateOff) {
+        this.accepted.push({ ticket: own, at });
+        this.clock.setTimeout(() => this.scheduler.observe({}), this.latencyMs);
+        return;
+      }
+      const decision = this.bucket.take();
+      (decision.allowed ? this.accepted : this.refused).push({ ticket: own, at });
+      this.clock.setTimeout(() => {
+        this.scheduler.observe(rateLimitHeaders(decision));
+        if (!decision.allowed) {
+          this.scheduler.on429(decision.retryAfterSeconds);
+          this.request(own);
+        }
+      }, this.latencyMs);
+    });
+  }
+
+  /** Moves the fake time in small steps, letting promise callbacks run between steps. */
+  async run(ms: number, stepMs = 5): Promise<void> {
+    await flush();
+    for (let elapsed = 0; elapsed < ms; elapsed += stepMs) {
+      this.clock.advance(stepMs);
+      await flush();
+    }
+  }
+
+  acceptedBetween(from: number, to: number): number {
+    return this.accepted.filter((a) => a.at >= from && a.at < to).length;
+  }
+}
+
+function flush(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+describe('RateScheduler', () => {
+  it('sends a burst of the bucket capacity (less the margin), then 2 per second, with no 429', async () => {
+    const sim = new Simulation(STANDARD_RATE);
+    for (let i = 0; i < 80; i++) sim.request();
+    await sim.run(25);
+    // The first request probes alone; once its headers arrive the rest of the bucket goes at once.
+    expect(sim.accepted.length).toBe(39);
+    await sim.run(10_000);
+    expect(sim.acceptedBetween(25, 10_025)).toBeGreaterThanOrEqual(19);
+    expect(sim.acceptedBetween(25, 10_025)).toBeLessThanOrEqual(21);
+    await sim.run(15_000);
+    expect(sim.accepted.length).toBe(80);
+    expect(sim.refused).toEqual([]);
+    const learnt = sim.scheduler.snapshot();
+    expect(learnt).toMatchObject({ mode: 'paced', capacity: 40, queued: 0 });
+    expect(learnt.leakPerSecond).toBeCloseTo(2, 1);
+  });
+
+  it('follows the server when another client has filled part of the shared bucket', async () => {
+    const sim = new Simulation(STANDARD_RATE);
+    for (let i = 0; i < 25; i++) sim.bucket.take(); // the other client
+    for (let i = 0; i < 40; i++) sim.request();
+    await sim.run(100);
+    // remaining = 14 after the probe, so only what fits below the margin goes now.
+    expect(sim.accepted.length).toBe(40 - 25 - 1);
+    await sim.run(20_000);
+    expect(sim.accepted.length).toBe(40);
+    expect(sim.refused).toEqual([]);
+  });
+
+  it('survives a 429 storm: holds for Retry-After, releases in order at the leak rate, drops nothing', async () => {
+    const sim = new Simulation(STANDARD_RATE, 50);
+    sim.request();
+    await sim.run(100); // learnt: paced, capacity 40, leak 2
+    for (let i = 0; i < 40; i++) sim.bucket.take(); // another client fills the bucket behind our back
+    const stormAt = sim.clock.now();
+    for (let i = 0; i < 30; i++) sim.request();
+    await sim.run(60);
+    // Our mirror believed the bucket almost empty, so the burst met a full one: a storm of 429s.
+    expect(sim.refused.length).toBeGreaterThanOrEqual(30);
+    const firstRefusalAnswered = stormAt + 50;
+
+    await sim.run(30_000);
+    expect(sim.accepted.length).toBe(31);
+    const retried = sim.sent.filter((s) => s.at > stormAt + 50);
+    // Nobody was sent again before Retry-After (1 s) had passed since the 429s came back.
+    expect(Math.min(...retried.map((s) => s.at))).toBeGreaterThanOrEqual(firstRefusalAnswered + 1000);
+    // Released in the original order, one slot per 1/leak seconds, not after the whole bucket emptied.
+    const acceptedTickets = sim.accepted.map((a) => a.ticket);
+    expect(acceptedTickets).toEqual([...acceptedTickets].sort((a, b) => a - b));
+    expect(new Set(acceptedTickets).size).toBe(31);
+    const stormAccepted = sim.accepted.slice(1);
+    expect(stormAccepted[0]!.at - stormAt).toBeLessThan(5_000);
+    const gaps = stormAccepted.slice(1).map((a, i) => a.at - stormAccepted[i]!.at);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(600);
+    expect(sim.refused.length).toBeLessThanOrEqual(32);
+  });
+
+  it('learns a ×10 plan from the headers alone and uses it', async () => {
+    const sim = new Simulation(HIGH_PLAN_RATE);
+    for (let i = 0; i < 700; i++) sim.request();
+    await sim.run(25);
+    expect(sim.accepted.length).toBe(399);
+    const learnt = sim.scheduler.snapshot();
+    expect(learnt.capacity).toBe(400);
+    expect(learnt.leakPerSecond).toBeCloseTo(20, 0);
+    await sim.run(10_000, 10);
+    expect(sim.acceptedBetween(25, 10_025)).toBeGreaterThanOrEqual(199);
+    expect(sim.acceptedBetween(25, 10_025)).toBeLessThanOrEqual(201);
+    await sim.run(6_000, 10);
+    expect(sim.accepted.length).toBe(700);
+    expect(sim.refused).toEqual([]);
+  });
+
+  it('does not pace a server that sends no rate headers, yet still obeys a 429', async () => {
+    const sim = new Simulation('off');
+    for (let i = 0; i < 300; i++) sim.request();
+    await sim.run(50);
+    expect(sim.accepted.length).toBe(300);
+    expect(sim.scheduler.snapshot().mode).toBe('unpaced');
+
+    const scheduler = new RateScheduler({ clock: sim.clock });
+    scheduler.observe({});
+    scheduler.on429(2);
+    let released = false;
+    void scheduler.acquire().then(() => {
+      released = true;
+    });
+    await sim.run(1_990);
+    expect(released).toBe(false);
+    await sim.run(20);
+    expect(released).toBe(true);
+  });
+
+  it('keeps FIFO order across retries: a retried ticket goes ahead of later arrivals', async () => {
+    const clock = new FakeClock(0);
+    const scheduler = new RateScheduler({ clock });
+    scheduler.observe({ 'x-rate-limit-limit': '3', 'x-rate-limit-remaining': '2', 'x-rate-limit-reset': '500' });
+    const order: number[] = [];
+    const first = await scheduler.acquire();
+    scheduler.on429(1);
+    for (let i = 0; i < 3; i++) void scheduler.acquire().then((t) => order.push(t));
+    void scheduler.acquire(first).then((t) => order.push(t));
+    for (let i = 0; i < 400; i++) {
+      clock.advance(10);
+      await flush();
+    }
+    expect(order).toEqual([first, first + 1, first + 2, first + 3]);
+  });
+});
