@@ -193,3 +193,8 @@ export async function deleteSecrets(profile: string, store: SecretsStore, option
   await fileBackend(options.env).delete(profile);
   if (store === 'keychain') await keychainBackend(options.keychain).delete(profile);
 }
+
+/** `abcd…wxyz` for long tokens; short ones show nothing, as 8 characters would give most of them away. */
+export function maskToken(token: string): string {
+  return token.length >= 20 ? `${token.slice(0, 4)}…${token.slice(-4)}` : '…';
+}

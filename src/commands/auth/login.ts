@@ -1,0 +1,113 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import type { LoginResult, MissingValue } from '../../services/login.js';
+
+export default class Login extends BaseCommand<typeof Login> {
+  static summary = 'Log in to a store and save its credentials in a profile.';
+  static description = `Without flags, opens the browser on the app's authorization page and receives the code on a
+loopback redirect (http://127.0.0.1:<port>/callback, the redirect URL registered for the app); the code is
+exchanged for a token at once. --code exchanges a code you pasted, --with-token reads a token from standard input,
+and --sandbox logs in to the local sandbox (started on demand), which needs nothing else.
+
+The token and client secret go to the OS keychain; where none answers (or with --insecure-storage) they go to
+$XDG_CONFIG_HOME/store/credentials.json (mode 0600), with a warning. The profile becomes the default one.
+On a terminal, missing values are asked for; otherwise a missing value is an error naming its flag.`;
+
+  static examples = [
+    '<%= config.bin %> auth login --sandbox',
+    '<%= config.bin %> auth login --profile shop --api-url https://api.example.com --auth-url https://auth.example.com --client-id 4321',
+    '<%= config.bin %> auth login --profile shop --no-browser --port 8976',
+    '<%= config.bin %> auth login --profile shop --code 9f2c…',
+    'echo "$STORE_TOKEN" | <%= config.bin %> auth login --with-token --store-id 123456 --api-url https://api.example.com',
+  ];
+
+  static enableJsonFlag = true;
+
+  static flags = {
+    'client-id': Flags.string({ description: "The app's client id (app id)." }),
+    'client-secret': Flags.string({ description: "The app's client secret (asked for on a terminal when omitted)." }),
+    'app-name': Flags.string({ description: 'App name sent in the User-Agent header.' }),
+    'api-url': Flags.string({ description: 'API host root, without /v1.' }),
+    'auth-url': Flags.string({ description: 'Authorization server URL.' }),
+    'insecure-storage': Flags.boolean({ description: 'Store secrets in the plain-text credentials file, not the OS keychain.' }),
+    port: Flags.integer({
+      description: "Port of the loopback redirect listener (must match the app's redirect URL).",
+      default: 8976,
+      min: 0,
+      max: 65535,
+    }),
+    browser: Flags.boolean({
+      description: 'Open the authorization page in a browser (--no-browser prints the URL instead).',
+      default: true,
+      allowNo: true,
+    }),
+    code: Flags.string({ description: 'Exchange this authorization code instead of waiting for the browser.', exclusive: ['with-token'] }),
+    'with-token': Flags.boolean({ description: 'Read an access token from standard input (needs --store-id).' }),
+    'store-id': Flags.string({ description: 'Store id for --with-token (the browser and code flows learn it).' }),
+    sandbox: Flags.boolean({
+      description: 'Log in to the local sandbox store (profile "sandbox" unless --profile).',
+      exclusive: ['with-token', 'code', 'client-id', 'client-secret', 'api-url', 'auth-url', 'store-id'],
+    }),
+  };
+
+  async run(): Promise<LoginResult> {
+    const { login } = await import('../../services/login.js');
+    const { UsageError } = await import('../../client/errors.js');
+    const flags = this.flags;
+    const token = flags['with-token'] ? await readStdin() : undefined;
+    const interactive = !flags['with-token'] && Boolean(process.stdin.isTTY && process.stderr.isTTY);
+
+    const ask = async (missing: MissingValue): Promise<string> => {
+      if (!interactive) {
+        throw new UsageError(`Missing --${missing.flag} (${missing.message}); pass it as a flag, as there is no terminal to ask on.`);
+      }
+      const { input, password } = await import('@inquirer/prompts');
+      const context = { output: process.stderr };
+      return missing.secret
+        ? password({ message: missing.message, mask: true }, context)
+        : input({ message: missing.message, required: true }, context);
+    };
+
+    const result = await login({
+      profile: flags.profile,
+      clientId: flags['client-id'],
+      clientSecret: flags['client-secret'],
+      appName: flags['app-name'],
+      apiUrl: flags['api-url'],
+      authUrl: flags['auth-url'],
+      storeId: flags['store-id'],
+      insecureStorage: flags['insecure-storage'],
+      port: flags.port,
+      code: flags.code,
+      token,
+      sandbox: flags.sandbox,
+      ask,
+      onAuthorizeUrl: async (url) => {
+        const { openBrowser } = await import('../../auth/browser.js');
+        if (flags.browser && (await openBrowser(url))) {
+          this.note(`Opened the authorization page in your browser. If it did not appear, open:\n  ${url}`);
+        } else {
+          this.note(`Open this URL in a browser to authorize the app:\n  ${url}`);
+        }
+        this.note('Waiting for the browser to come back…');
+      },
+      debug: flags.debug ? (line) => this.note(line) : undefined,
+    });
+
+    for (const warning of result.warnings) this.warnUser(warning);
+    const where =
+      result.secretsStore === 'sandbox'
+        ? 'the sandbox keeps its credentials'
+        : result.secretsStore === 'keychain'
+          ? 'secrets in the OS keychain'
+          : 'secrets in the credentials file';
+    this.note(`Logged in to store ${result.storeId} as profile "${result.profile}" (now the default; ${where}).`);
+    return result;
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

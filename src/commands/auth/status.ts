@@ -1,0 +1,48 @@
+import { BaseCommand } from '../../base-command.js';
+import type { AuthStatus } from '../../services/login.js';
+
+const SOURCES: Record<AuthStatus['tokenSource'], string> = {
+  keychain: 'OS keychain',
+  file: 'credentials file (plain text, mode 0600)',
+  env: 'environment (STORE_TOKEN)',
+  sandbox: 'the local sandbox',
+};
+
+export default class Status extends BaseCommand<typeof Status> {
+  static summary = 'Show which store and profile the CLI uses, and whether the store accepts the token.';
+  static description = `Resolves the credentials the way every command does (STORE_TOKEN + STORE_ID first, then
+--profile, STORE_PROFILE or the default profile) and makes one cheap request (GET /store) to check them.
+The token is shown masked; \`store auth token\` prints it. Exits 4 when the store refuses the token.`;
+
+  static examples = ['<%= config.bin %> auth status', '<%= config.bin %> auth status --profile sandbox --json'];
+
+  static enableJsonFlag = true;
+
+  async run(): Promise<Omit<AuthStatus, 'error'>> {
+    const ctx = await this.context();
+    const { authStatus } = await import('../../services/login.js');
+    const { error, ...status } = await authStatus(ctx, await this.client());
+    if (this.jsonEnabled()) {
+      if (error) {
+        this.logJson(status);
+        throw error;
+      }
+      return status;
+    }
+    const { renderRecord } = await import('../../output/render.js');
+    renderRecord(
+      [
+        ['Profile', status.profile],
+        ['Store', status.storeName ? `${status.storeId} (${status.storeName})` : status.storeId],
+        ['API', status.apiUrl],
+        ['App', `${status.appName} (${status.appId})`],
+        ['Token kept in', SOURCES[status.tokenSource]],
+        ['Token', status.token],
+        ['Accepted', status.accepted ? 'yes' : 'no'],
+      ],
+      (text) => process.stdout.write(text),
+    );
+    if (error) throw error;
+    return status;
+  }
+}

@@ -1,0 +1,334 @@
+import { randomBytes } from 'node:crypto';
+import { UsageError } from '../client/errors.js';
+import {
+  readConfig,
+  removeProfile,
+  saveProfile,
+  SANDBOX_PROFILE,
+  selectProfileName,
+  type Profile,
+  type SecretsStore,
+} from '../auth/config.js';
+import { sandboxProfile, type StoreContext } from '../auth/context.js';
+import {
+  deleteSecrets,
+  KEYCHAIN_SERVICE,
+  loadSecrets,
+  maskToken,
+  saveSecrets,
+  type KeychainOptions,
+  type Secrets,
+} from '../auth/credentials.js';
+import type { Env } from '../auth/files.js';
+import type { StoreClient } from '../client/index.js';
+import { DEFAULT_CALLBACK_PORT, listenForCallback } from '../auth/loopback.js';
+import { authorizeUrl, exchangeCode, parseScopes, type TokenResponse } from '../auth/oauth.js';
+
+/** A value the login needs and no flag gave: the command asks for it on a TTY, else fails naming the flag. */
+export interface MissingValue {
+  flag: string;
+  message: string;
+  secret?: boolean;
+}
+export type Ask = (missing: MissingValue) => Promise<string>;
+
+export interface LoginOptions {
+  profile?: string;
+  clientId?: string;
+  clientSecret?: string;
+  appName?: string;
+  apiUrl?: string;
+  authUrl?: string;
+  storeId?: string;
+  insecureStorage?: boolean;
+  port?: number;
+  /** `--code`: an authorization code pasted by the user. */
+  code?: string;
+  /** `--with-token`: the token the command read from stdin. */
+  token?: string;
+  sandbox?: boolean;
+  ask: Ask;
+  /** Browser flow: called with the authorize URL once the listener is up (the command opens or prints it). */
+  onAuthorizeUrl?: (url: string) => void | Promise<void>;
+  debug?: (line: string) => void;
+  env?: Env;
+  keychain?: KeychainOptions;
+  /** How long the browser flow waits for the redirect. */
+  waitMs?: number;
+}
+
+export interface LoginResult {
+  profile: string;
+  storeId: string;
+  appName: string;
+  appId: string;
+  apiUrl: string;
+  scopes: string[];
+  /** Where the secrets went; the sandbox profile reads them from the shared sandbox instead. */
+  secretsStore: SecretsStore | 'sandbox';
+  sandbox: boolean;
+  /** For the command to show on stderr (e.g. secrets stored in plain text). */
+  warnings: string[];
+}
+
+const DEFAULT_PROFILE = 'default';
+const DEFAULT_APP_NAME = 'store-cli';
+
+/**
+ * Logs a profile in by one of the flows of DESIGN.md §4 — sandbox, token from stdin, pasted code, or the
+ * browser with a loopback redirect — stores its secrets and makes it the default profile.
+ */
+export async function login(options: LoginOptions): Promise<LoginResult> {
+  const env = options.env ?? process.env;
+  const name = options.profile ?? (options.sandbox ? SANDBOX_PROFILE : DEFAULT_PROFILE);
+  const config = await readConfig(env);
+  const existing = config.profiles[name];
+
+  if (options.sandbox) return loginSandbox(name, existing, options, env);
+
+  // A profile logged in before keeps its addresses and app, so logging in again needs no flags.
+  const previous = existing && !existing.sandbox ? existing : undefined;
+  const apiUrl = await required(options.apiUrl ?? previous?.api_url, options.ask, {
+    flag: 'api-url',
+    message: 'API URL (the host root, without /v1)',
+  });
+  checkUrl(apiUrl, 'api-url');
+
+  let secrets: Secrets;
+  let storeId: string;
+  let scopes: string[];
+  let appId: string;
+  let authUrl = options.authUrl ?? previous?.auth_url;
+
+  if (options.token !== undefined) {
+    const token = options.token.trim();
+    if (!token) {
+      throw new UsageError('No token was read from stdin; pipe it in, e.g. `store auth login --with-token --store-id ID < token.txt`.');
+    }
+    storeId = await required(options.storeId ?? previous?.store_id, options.ask, { flag: 'store-id', message: 'Store id' });
+    appId = options.clientId ?? previous?.app_id ?? DEFAULT_APP_NAME;
+    const clientSecret =
+      options.clientSecret ?? (previous ? (await previousSecrets(name, previous, env, options.keychain)).clientSecret : undefined);
+    secrets = { token, clientSecret };
+    scopes = previous?.store_id === storeId ? previous.scopes : [];
+  } else {
+    authUrl = await required(authUrl, options.ask, { flag: 'auth-url', message: 'Authorization server URL' });
+    checkUrl(authUrl, 'auth-url');
+    appId = await required(options.clientId ?? previous?.app_id, options.ask, { flag: 'client-id', message: 'App client id' });
+    const stored =
+      options.clientSecret === undefined && previous?.app_id === appId
+        ? (await previousSecrets(name, previous, env, options.keychain)).clientSecret
+        : undefined;
+    const clientSecret = await required(options.clientSecret ?? stored, options.ask, {
+      flag: 'client-secret',
+      message: 'App client secret',
+      secret: true,
+    });
+    const exchange = (code: string) =>
+      exchangeCode({ authUrl: authUrl!, clientId: appId, clientSecret, code, debug: options.debug });
+    const granted =
+      options.code !== undefined
+        ? await exchange(options.code.trim())
+        : await browserFlow({ ...options, authUrl, appId, exchange });
+    secrets = { token: granted.access_token, clientSecret };
+    storeId = granted.user_id;
+    scopes = parseScopes(granted.scope);
+  }
+
+  const fields = {
+    store_id: storeId,
+    api_url: apiUrl.replace(/\/+$/, ''),
+    auth_url: authUrl?.replace(/\/+$/, ''),
+    app_name: options.appName ?? previous?.app_name ?? DEFAULT_APP_NAME,
+    app_id: appId,
+    scopes,
+  };
+  return finish(name, existing, secrets, fields, options, env);
+}
+
+async function browserFlow(options: LoginOptions & {
+  authUrl: string;
+  appId: string;
+  exchange: (code: string) => Promise<TokenResponse>;
+}): Promise<TokenResponse> {
+  const state = randomBytes(24).toString('base64url');
+  const listener = await listenForCallback({
+    port: options.port ?? DEFAULT_CALLBACK_PORT,
+    state,
+    exchange: options.exchange,
+    waitMs: options.waitMs,
+  });
+  try {
+    await options.onAuthorizeUrl?.(
+      authorizeUrl({ authUrl: options.authUrl, appId: options.appId, state, redirectUri: listener.redirectUri }),
+    );
+    return await listener.result;
+  } finally {
+    await listener.close();
+  }
+}
+
+async function finish(
+  name: string,
+  existing: Profile | undefined,
+  secrets: Secrets,
+  fields: Omit<Profile, 'secrets_store' | 'sandbox'>,
+  options: LoginOptions,
+  env: Env,
+): Promise<LoginResult> {
+  const saved = await saveSecrets(name, secrets, { env, insecureStorage: options.insecureStorage, keychain: options.keychain });
+  const warnings = saved.warning ? [saved.warning] : [];
+  // A secret left behind in the keychain by an earlier login of this profile must not outlive it.
+  if (existing?.secrets_store === 'keychain' && saved.store === 'file' && !existing.sandbox) {
+    await deleteSecrets(name, 'keychain', { env, keychain: options.keychain }).catch(() => {
+      warnings.push(`The earlier secrets of profile "${name}" could not be removed from the OS keychain.`);
+    });
+  }
+  await saveProfile(name, { ...fields, secrets_store: saved.store }, { env, makeDefault: true });
+  return {
+    profile: name,
+    storeId: fields.store_id,
+    appName: fields.app_name,
+    appId: fields.app_id,
+    apiUrl: fields.api_url,
+    scopes: fields.scopes,
+    secretsStore: saved.store,
+    sandbox: false,
+    warnings,
+  };
+}
+
+/**
+ * The sandbox profile uses the shared sandbox's demo app and token rather than a fresh OAuth grant: a new
+ * grant would revoke the token every other command of the shared sandbox relies on.
+ */
+async function loginSandbox(name: string, existing: Profile | undefined, options: LoginOptions, env: Env): Promise<LoginResult> {
+  const { ensureSharedSandbox } = await import('../sandbox/shared.js');
+  const info = await ensureSharedSandbox({ env });
+  const warnings: string[] = [];
+  if (existing && !existing.sandbox) {
+    await deleteSecrets(name, existing.secrets_store, { env, keychain: options.keychain }).catch(() => {
+      warnings.push(`The earlier secrets of profile "${name}" could not be removed from the OS keychain.`);
+    });
+  }
+  const profile = sandboxProfile(info);
+  await saveProfile(name, profile, { env, makeDefault: true });
+  return {
+    profile: name,
+    storeId: profile.store_id,
+    appName: profile.app_name,
+    appId: profile.app_id,
+    apiUrl: profile.api_url,
+    scopes: profile.scopes,
+    secretsStore: 'sandbox',
+    sandbox: true,
+    warnings,
+  };
+}
+
+async function previousSecrets(name: string, profile: Profile, env: Env, keychain?: KeychainOptions): Promise<Secrets> {
+  // Only a convenience: when the keychain does not answer, the value is asked for instead.
+  return loadSecrets(name, profile.secrets_store, { env, keychain }).catch(() => ({}));
+}
+
+async function required(value: string | undefined, ask: Ask, missing: MissingValue): Promise<string> {
+  if (value !== undefined && value.trim() !== '') return value.trim();
+  const answer = (await ask(missing)).trim();
+  if (!answer) throw new UsageError(`--${missing.flag} is required.`);
+  return answer;
+}
+
+function checkUrl(value: string, flag: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--${flag} must be an http(s) URL, not "${value}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--${flag} must be an http(s) URL, not "${value}".`);
+  }
+}
+
+/** Removes a profile and its secrets; the default moves to the only profile left, if any. */
+export async function logout(options: { profile?: string; env?: Env; keychain?: KeychainOptions }): Promise<{ profile: string; warnings: string[] }> {
+  const env = options.env ?? process.env;
+  const config = await readConfig(env);
+  const name = selectProfileName(config, { profile: options.profile, env });
+  if (!name) throw new UsageError('There is no profile to log out of; `store auth list` shows the profiles.');
+  const profile = config.profiles[name];
+  if (!profile) throw new UsageError(`No profile named "${name}"; \`store auth list\` shows the profiles.`);
+  const warnings: string[] = [];
+  if (!profile.sandbox) {
+    await deleteSecrets(name, profile.secrets_store, { env, keychain: options.keychain }).catch((error: Error) => {
+      warnings.push(
+        `${error.message} Its entries ${KEYCHAIN_SERVICE} / ${name}:token and ${name}:client_secret may remain; remove them with your keychain manager.`,
+      );
+    });
+  }
+  await removeProfile(name, env);
+  return { profile: name, warnings };
+}
+
+export interface AuthStatus {
+  profile: string;
+  storeId: string;
+  storeName?: string;
+  appName: string;
+  appId: string;
+  apiUrl: string;
+  tokenSource: StoreContext['tokenSource'] | 'sandbox';
+  /** The token masked, e.g. `abcd…wxyz`: enough to tell tokens apart, not enough to use one. */
+  token: string;
+  accepted: boolean;
+  /** Why the check failed, as one sentence (when `accepted` is false). */
+  problem?: string;
+  /** The error behind `problem`, for the command to end with (and its exit code). */
+  error?: Error;
+}
+
+/** Describes the resolved credentials and checks them with one cheap request (GET /store). */
+export async function authStatus(ctx: StoreContext, client: StoreClient): Promise<AuthStatus> {
+  const base = {
+    profile: ctx.profile,
+    storeId: ctx.storeId,
+    appName: ctx.appName,
+    appId: ctx.appId,
+    apiUrl: ctx.apiUrl,
+    tokenSource: ctx.sandbox ? ('sandbox' as const) : ctx.tokenSource,
+    token: maskToken(ctx.token),
+  };
+  const { getStore } = await import('../api/store.js');
+  try {
+    const store = await getStore(client);
+    const name = typeof store.name === 'string' ? store.name : Object.values(store.name)[0];
+    return { ...base, storeName: name, accepted: true };
+  } catch (error) {
+    return { ...base, accepted: false, problem: (error as Error).message, error: error as Error };
+  }
+}
+
+export interface ProfileSummary {
+  name: string;
+  default: boolean;
+  storeId: string;
+  appName: string;
+  appId: string;
+  apiUrl: string;
+  secretsStore: SecretsStore | 'sandbox';
+}
+
+export async function listProfiles(env: Env = process.env): Promise<ProfileSummary[]> {
+  const config = await readConfig(env);
+  return Object.entries(config.profiles)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, p]) => ({
+      name,
+      default: name === config.default,
+      storeId: p.store_id,
+      appName: p.app_name,
+      appId: p.app_id,
+      apiUrl: p.api_url,
+      secretsStore: p.sandbox ? 'sandbox' : p.secrets_store,
+    }));
+}
