@@ -1,0 +1,88 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readConfig } from '../../src/auth/config.js';
+import { resolveContext } from '../../src/auth/context.js';
+import { loadSecrets, type KeytarLike } from '../../src/auth/credentials.js';
+import { UsageError } from '../../src/client/errors.js';
+import { listProfiles, login, logout, type MissingValue } from '../../src/services/login.js';
+
+let dir: string;
+let env: Record<string, string | undefined>;
+const noKeychain = { load: (): Promise<KeytarLike> => Promise.reject(new Error('no Secret Service')) };
+const noTerminal = async (missing: MissingValue): Promise<string> => {
+  throw new UsageError(`Missing --${missing.flag}.`);
+};
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'store-auth-login-'));
+  env = { XDG_CONFIG_HOME: join(dir, 'config') };
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('login --with-token', () => {
+  it('saves the profile and token, falls back to the file with a warning, and becomes the default', async () => {
+    const result = await login({
+      profile: 'shop',
+      token: 'tok-123\n',
+      storeId: '555',
+      apiUrl: 'http://127.0.0.1:9/',
+      ask: noTerminal,
+      env,
+      keychain: noKeychain,
+    });
+    expect(result).toMatchObject({ profile: 'shop', storeId: '555', secretsStore: 'file', sandbox: false });
+    expect(result.warnings[0]).toMatch(/no Secret Service.*plain text/);
+    const ctx = await resolveContext({ env });
+    expect(ctx).toMatchObject({ profile: 'shop', storeId: '555', apiUrl: 'http://127.0.0.1:9', token: 'tok-123', tokenSource: 'file' });
+    expect(await listProfiles(env)).toEqual([
+      { name: 'shop', default: true, storeId: '555', appName: 'store-cli', appId: 'store-cli', apiUrl: 'http://127.0.0.1:9', secretsStore: 'file' },
+    ]);
+  });
+
+  it('asks for each missing value by its flag', async () => {
+    const asked: string[] = [];
+    await login({
+      token: 't',
+      insecureStorage: true,
+      ask: async (missing) => {
+        asked.push(missing.flag);
+        return missing.flag === 'api-url' ? 'http://127.0.0.1:9' : '77';
+      },
+      env,
+    });
+    expect(asked).toEqual(['api-url', 'store-id']);
+    expect((await readConfig(env)).profiles.default?.store_id).toBe('77');
+  });
+
+  it('fails naming the flag when nothing can ask', async () => {
+    await expect(login({ token: 't', apiUrl: 'http://127.0.0.1:9', ask: noTerminal, env })).rejects.toThrow('Missing --store-id.');
+    await expect(login({ code: 'c', apiUrl: 'http://127.0.0.1:9', ask: noTerminal, env })).rejects.toThrow('Missing --auth-url.');
+    await expect(login({ token: 't', apiUrl: 'ftp://x', storeId: '1', ask: noTerminal, env })).rejects.toThrow(/--api-url must be an http/);
+  });
+
+  it('rejects an empty token from stdin', async () => {
+    await expect(login({ token: '\n', apiUrl: 'http://127.0.0.1:9', storeId: '1', ask: noTerminal, env })).rejects.toThrow(
+      /No token was read from stdin/,
+    );
+  });
+
+  it('logging in again reuses the profile’s store and addresses; logout removes profile and secrets', async () => {
+    await login({ profile: 'a', token: 'one', storeId: '1', apiUrl: 'http://127.0.0.1:9', insecureStorage: true, ask: noTerminal, env });
+    await login({ profile: 'b', token: 'two', storeId: '2', apiUrl: 'http://127.0.0.1:8', insecureStorage: true, ask: noTerminal, env });
+    expect((await readConfig(env)).default).toBe('b');
+    await login({ profile: 'a', token: 'three', insecureStorage: true, ask: noTerminal, env });
+    expect(await resolveContext({ env })).toMatchObject({ profile: 'a', storeId: '1', token: 'three' });
+
+    expect(await logout({ profile: 'a', env })).toEqual({ profile: 'a', warnings: [] });
+    expect(await loadSecrets('a', 'file', { env })).toEqual({ token: undefined, clientSecret: undefined });
+    const config = await readConfig(env);
+    expect(Object.keys(config.profiles)).toEqual(['b']);
+    expect(config.default).toBe('b');
+    await expect(logout({ profile: 'a', env })).rejects.toThrow(/No profile named "a"/);
+  });
+});
