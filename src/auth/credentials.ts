@@ -33,7 +33,7 @@ export function credentialsPath(env: Env = process.env): string {
 }
 
 export function plainTextWarning(env: Env = process.env): string {
-  return `Warning: secrets are stored in plain text in ${credentialsPath(env)} (mode 0600).`;
+  return `Secrets are stored in plain text in ${credentialsPath(env)} (mode 0600).`;
 }
 
 type FileContent = Record<string, { token?: string; client_secret?: string }>;

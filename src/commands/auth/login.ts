@@ -46,7 +46,7 @@ On a terminal, missing values are asked for; otherwise a missing value is an err
     'store-id': Flags.string({ description: 'Store id for --with-token (the browser and code flows learn it).' }),
     sandbox: Flags.boolean({
       description: 'Log in to the local sandbox store (profile "sandbox" unless --profile).',
-      exclusive: ['with-token', 'code', 'client-id', 'client-secret', 'api-url', 'auth-url', 'store-id'],
+      exclusive: ['with-token', 'code'],
     }),
   };
 
