@@ -23,6 +23,8 @@ export interface WebhookPayload {
 export interface WebhookTarget {
   url: string;
   headers?: Record<string, string>;
+  /** The client secret of the app that registered the webhook: the signing key. */
+  secret: string;
 }
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
@@ -41,8 +43,6 @@ export interface DeliveryRecord {
 
 export interface DeliveryOptions {
   clock: Clock;
-  /** The app's client secret; a function so a renewed secret is picked up without rebuilding. */
-  clientSecret: string | (() => string);
   /** Delay before the first retry; each later retry waits twice as long as the one before. */
   retryBaseMs?: number;
   maxAttempts?: number;
@@ -94,14 +94,12 @@ export class WebhookDeliverer {
     const deliveryId = randomUUID();
     if (this.closed) return deliveryId;
     const body = JSON.stringify({ store_id: payload.store_id, event: payload.event, id: payload.id });
-    const secret =
-      typeof this.options.clientSecret === 'function' ? this.options.clientSecret() : this.options.clientSecret;
     const headers: Record<string, string> = {
       ...lowerCaseKeys(target.headers ?? {}),
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(body)),
       'user-agent': 'store-sandbox-webhooks',
-      [SIGNATURE_HEADER]: signWebhookBody(body, secret),
+      [SIGNATURE_HEADER]: signWebhookBody(body, target.secret),
       [DELIVERY_ID_HEADER]: deliveryId,
     };
     const job: Job = {

@@ -55,7 +55,6 @@ function makeDeliverer(clock: FakeClock, retryBaseMs = 100) {
   const attempts: ((r: DeliveryRecord) => void)[] = [];
   const deliverer = new WebhookDeliverer({
     clock,
-    clientSecret: 'shh-secret',
     retryBaseMs,
     onAttempt: (record) => attempts.shift()?.(record),
   });
@@ -74,7 +73,7 @@ describe('webhook delivery', () => {
     const { deliverer, nextAttempt } = makeDeliverer(clock);
     const attempt = nextAttempt();
     deliverer.deliver(
-      { url: receiver.url, headers: { 'X-Custom': 'abc' } },
+      { url: receiver.url, headers: { 'X-Custom': 'abc' }, secret: 'shh-secret' },
       { store_id: 123, event: 'order/created', id: 1234567890 },
     );
     const record = await attempt;
@@ -94,7 +93,7 @@ describe('webhook delivery', () => {
     const clock = new FakeClock();
     const { deliverer, nextAttempt } = makeDeliverer(clock, 100);
     let attempt = nextAttempt();
-    const id = deliverer.deliver({ url: receiver.url }, { store_id: 1, event: 'order/paid', id: 1000000001 });
+    const id = deliverer.deliver({ url: receiver.url, secret: 's' }, { store_id: 1, event: 'order/paid', id: 1000000001 });
     expect((await attempt).lastStatus).toBe(500);
 
     // Nothing happens before the first delay has passed.
@@ -126,7 +125,7 @@ describe('webhook delivery', () => {
     const clock = new FakeClock();
     const { deliverer, nextAttempt } = makeDeliverer(clock, 50);
     const arrived = receiver.nextRequest();
-    deliverer.deliver({ url: receiver.url }, { store_id: 1, event: 'location/created', id: '01HZY' });
+    deliverer.deliver({ url: receiver.url, secret: 's' }, { store_id: 1, event: 'location/created', id: '01HZY' });
     await arrived;
     let attempt = nextAttempt();
     clock.advance(3000);
@@ -144,9 +143,9 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver((r) => r.res.writeHead(503).end());
     cleanups.push(receiver.close);
     const clock = new FakeClock();
-    const deliverer = new WebhookDeliverer({ clock, clientSecret: 's', retryBaseMs: 10, maxAttempts: 3 });
+    const deliverer = new WebhookDeliverer({ clock, retryBaseMs: 10, maxAttempts: 3 });
     cleanups.push(() => deliverer.close());
-    deliverer.deliver({ url: receiver.url }, { store_id: 1, event: 'order/updated', id: 1 });
+    deliverer.deliver({ url: receiver.url, secret: 's' }, { store_id: 1, event: 'order/updated', id: 1 });
     const idle = deliverer.whenIdle();
     for (let i = 0; deliverer.pending() > 0 && i < 50; i++) {
       await new Promise((resolve) => setTimeout(resolve, 5));
