@@ -1,0 +1,343 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { LeakyBucket, STANDARD_RATE, rateLimitHeaders, type BucketConfig } from './bucket.js';
+import type { Clock } from './clock.js';
+import type { Localized, SandboxState, StoreData, TokenRecord } from './state.js';
+
+/**
+ * The request pipeline shared by every API route (DESIGN.md §5.2–§5.8): User-Agent, authentication, the leaky
+ * bucket, the JSON body rule, scopes, the error body, pagination, and the formats of money, timestamps and
+ * localized fields. Route modules use the helpers below; the hooks are installed once by the server.
+ */
+
+export type ScopeName = 'products' | 'orders' | 'locations' | 'fulfillment_orders' | 'webhooks';
+export const SCOPE_NAMES: ScopeName[] = ['products', 'orders', 'locations', 'fulfillment_orders', 'webhooks'];
+export const ALL_SCOPES: string[] = SCOPE_NAMES.flatMap((s) => [`read_${s}`, `write_${s}`]);
+
+export interface AuthInfo {
+  token: string;
+  storeId: number;
+  appId: string;
+  scopes: string[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the pipeline on every API route before the handler runs. */
+    auth: AuthInfo;
+    /** The store of the path, already matched against the token. */
+    store: StoreData;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The scope a route needs (`read_` for GET/HEAD, `write_` otherwise). When absent it is derived from the
+     * path (`/orders/…/fulfillment-orders…` → fulfillment_orders, `/metafields` → orders, `/categories` →
+     * products, …); `null` means no scope.
+     */
+    scope?: ScopeName | null;
+  }
+}
+
+export type FieldErrors = Record<string, string[]>;
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly description: string,
+    readonly fieldErrors?: FieldErrors,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(description);
+  }
+}
+
+/** Throw this from a handler: `throw httpError(404, 'Product 12 not found')`. */
+export function httpError(status: number, description: string, fieldErrors?: FieldErrors): HttpError {
+  return new HttpError(status, description, fieldErrors);
+}
+
+/** A 422 about one field. */
+export function invalid(field: string, problem: string): HttpError {
+  return new HttpError(422, `${field} ${problem}`, { [field]: [problem] });
+}
+
+export function notFound(what: string, id: unknown): HttpError {
+  return new HttpError(404, `${what} ${String(id)} not found`);
+}
+
+export function errorBody(status: number, description: string, fieldErrors?: FieldErrors): Record<string, unknown> {
+  const body: Record<string, unknown> = { code: status, message: STATUS_CODES[status] ?? 'Error', description };
+  if (fieldErrors) body.errors = fieldErrors;
+  return body;
+}
+
+export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
+  if (error.headers) reply.headers(error.headers);
+  return reply.code(error.status).type('application/json').send(errorBody(error.status, error.description, error.fieldErrors));
+}
+
+/** Maps anything thrown in a route to the error body (installed as the server's error handler). */
+export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (error instanceof HttpError) return sendError(reply, error);
+  const status = (error as FastifyError).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return sendError(reply, new HttpError(status, error.message));
+  }
+  request.log.error(error);
+  return sendError(reply, new HttpError(500, 'Internal error of the sandbox'));
+}
+
+/** Validates a request body with a zod schema; problems become a 422 with field errors. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
+  const errors: FieldErrors = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.length ? issue.path.join('.') : 'body';
+    (errors[field] ??= []).push(issue.message);
+  }
+  const first = Object.entries(errors)[0]!;
+  throw new HttpError(422, `Invalid ${first[0]}: ${first[1][0]}`, errors);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Formats
+
+/** ISO 8601 with a +00:00 offset and whole seconds: `2026-11-21T14:05:00+00:00`. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
+
+/** Parses an ISO 8601 timestamp (any offset); undefined when invalid. */
+export function parseTime(text: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** A money input (number or decimal string, `.` decimal mark) as a two-decimal string, or a 422 naming the field. */
+export function parseMoney(value: unknown, field: string): string {
+  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(Number(text))) {
+    throw invalid(field, 'must be a non-negative decimal number');
+  }
+  return Number(text).toFixed(2);
+}
+
+/** A money input that may be null (to clear it). */
+export function parseOptionalMoney(value: unknown, field: string): string | null {
+  return value === null || value === '' ? null : parseMoney(value, field);
+}
+
+/**
+ * A localized input (§5.8): a plain string is stored under the store's main language; an object must use the
+ * store's languages. `base` is the current value, so an object updates only the languages it names.
+ */
+export function toLocalized(store: StoreData, value: unknown, field: string, base: Localized = {}): Localized {
+  if (typeof value === 'string') return { ...base, [store.record.main_language]: value };
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const result: Localized = { ...base };
+    for (const [lang, text] of Object.entries(value as Record<string, unknown>)) {
+      if (!store.record.languages.includes(lang)) {
+        throw invalid(field, `uses language "${lang}"; the store's languages are ${store.record.languages.join(', ')}`);
+      }
+      if (typeof text !== 'string') throw invalid(`${field}.${lang}`, 'must be a string');
+      result[lang] = text;
+    }
+    return result;
+  }
+  throw invalid(field, 'must be a string or an object keyed by language');
+}
+
+/** A localized output: one key per store language, '' where no text was given. */
+export function showLocalized(store: StoreData, value: Localized): Localized {
+  const result: Localized = {};
+  for (const lang of store.record.languages) result[lang] = value[lang] ?? '';
+  return result;
+}
+
+/** The text in the main language, or the first one given. */
+export function mainText(store: StoreData, value: Localized): string {
+  return value[store.record.main_language] || Object.values(value).find((t) => t !== '') || '';
+}
+
+/** A positive integer path parameter, or a 404 naming the resource. */
+export function intParam(value: string | undefined, what: string): number {
+  if (!value || !/^\d{1,15}$/.test(value)) throw notFound(what, value);
+  return Number(value);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Pagination (§5.4)
+
+export const DEFAULT_PER_PAGE = 30;
+export const MAX_PER_PAGE = 200;
+
+/**
+ * Answers one page of `items`, setting x-total-count and Link (absolute next/prev/first/last). Only the page's
+ * items go through `present`, so a 100,000-item list costs one slice.
+ */
+export function paginate<T, R>(req: FastifyRequest, reply: FastifyReply, items: T[], present: (item: T) => R): R[] {
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  const page = pageNumber(query.page, 'page', 1, Number.MAX_SAFE_INTEGER);
+  const perPage = pageNumber(query.per_page, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  const total = items.length;
+  const last = Math.max(1, Math.ceil(total / perPage));
+  if (page > last) throw httpError(404, `Last page is ${last}`);
+  reply.header('x-total-count', String(total));
+  const [pathname, rawQuery = ''] = req.url.split('?', 2) as [string, string?];
+  const base = `${req.protocol}://${req.host}${pathname}`;
+  const link = (p: number, rel: string) => {
+    const params = new URLSearchParams(rawQuery);
+    params.set('page', String(p));
+    params.set('per_page', String(perPage));
+    return `<${base}?${params.toString()}>; rel="${rel}"`;
+  };
+  const links: string[] = [];
+  if (page < last) links.push(link(page + 1, 'next'));
+  if (page > 1) links.push(link(page - 1, 'prev'));
+  links.push(link(1, 'first'), link(last, 'last'));
+  reply.header('link', links.join(', '));
+  return items.slice((page - 1) * perPage, page * perPage).map(present);
+}
+
+function pageNumber(value: unknown, name: string, fallback: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const text = Array.isArray(value) ? String(value[value.length - 1]) : String(value);
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw invalid(name, 'must be an integer of at least 1');
+  const n = Number(text);
+  if (n > max) throw invalid(name, `must be at most ${max}`);
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Rate limit (§5.5)
+
+export type RateOption = BucketConfig | 'off' | undefined;
+
+/** One leaky bucket per (store, app); plans `next` and `evolution` get ×10. */
+export class RateLimiter {
+  private readonly buckets = new Map<string, LeakyBucket>();
+
+  constructor(
+    private readonly rate: RateOption,
+    private readonly clock: Clock,
+  ) {}
+
+  get enabled(): boolean {
+    return this.rate !== 'off';
+  }
+
+  bucket(store: StoreData, appId: string): LeakyBucket | undefined {
+    if (this.rate === 'off') return undefined;
+    const high = store.record.plan === 'next' || store.record.plan === 'evolution';
+    const base = this.rate ?? STANDARD_RATE;
+    const config = high ? { capacity: base.capacity * 10, leakPerSecond: base.leakPerSecond * 10 } : base;
+    const key = `${store.id}:${appId}`;
+    let bucket = this.buckets.get(key);
+    if (!bucket) this.buckets.set(key, (bucket = new LeakyBucket(config, this.clock)));
+    return bucket;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The hooks
+
+export interface PipelineDeps {
+  state: SandboxState;
+  limiter: RateLimiter;
+}
+
+/** Installs the pipeline on the `/v1/:store_id` plugin instance. */
+export function installPipeline(api: FastifyInstance, deps: PipelineDeps): void {
+  api.decorateRequest('auth', null as unknown as AuthInfo);
+  api.decorateRequest('store', null as unknown as StoreData);
+
+  api.addHook('onRequest', async (req, reply) => {
+    if (!req.headers['user-agent']) {
+      throw httpError(400, 'The User-Agent header is required: send "<app name> (<app id>)"');
+    }
+    const token = bearerToken(req);
+    if (!token) {
+      throw httpError(401, 'Missing access token: send "Authentication: bearer <token>"');
+    }
+    const record: TokenRecord | undefined = deps.state.tokens.get(token);
+    if (!record) throw httpError(401, 'Invalid access token');
+    const pathStore = (req.params as { store_id?: string }).store_id;
+    if (pathStore !== String(record.store_id)) {
+      throw httpError(401, `The access token does not give access to store ${pathStore}`);
+    }
+    const store = deps.state.store(record.store_id);
+    if (!store) throw httpError(401, 'Invalid access token');
+    req.auth = { token, storeId: record.store_id, appId: record.app_id, scopes: record.scopes };
+    req.store = store;
+    const bucket = deps.limiter.bucket(store, record.app_id);
+    if (bucket) {
+      const decision = bucket.take();
+      reply.headers(rateLimitHeaders(decision));
+      if (!decision.allowed) {
+        throw httpError(429, `Rate limit exceeded; retry in ${decision.retryAfterSeconds} s`);
+      }
+    }
+  });
+
+  api.addHook('preValidation', async (req) => {
+    const raw = req.body;
+    if (typeof raw === 'string') {
+      if (raw.trim() === '') {
+        req.body = undefined;
+      } else {
+        const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        if (type !== 'application/json') {
+          throw httpError(415, 'A request body must be JSON with Content-Type: application/json');
+        }
+        try {
+          req.body = JSON.parse(raw);
+        } catch {
+          throw httpError(400, 'The request body is not valid JSON');
+        }
+      }
+    }
+    const scope = requiredScope(req);
+    if (scope) {
+      const write = req.method !== 'GET' && req.method !== 'HEAD';
+      const needed = `${write ? 'write' : 'read'}_${scope}`;
+      const has = req.auth.scopes.includes(needed) || (!write && req.auth.scopes.includes(`write_${scope}`));
+      if (!has) throw httpError(403, `This request needs the scope ${needed}, which the access token does not have`);
+    }
+  });
+}
+
+function bearerToken(req: FastifyRequest): string | undefined {
+  for (const name of ['authentication', 'authorization']) {
+    const value = req.headers[name];
+    const match = typeof value === 'string' ? /^bearer\s+(\S+)\s*$/i.exec(value) : null;
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+function requiredScope(req: FastifyRequest): ScopeName | null {
+  const configured = req.routeOptions.config?.scope;
+  if (configured !== undefined) return configured;
+  const url = req.routeOptions.url;
+  if (!url) return null;
+  const rest = url.replace(/^\/v1\/:store_id\/?/, '');
+  const first = rest.split('/')[0];
+  switch (first) {
+    case 'locations':
+      return 'locations';
+    case 'categories':
+    case 'products':
+      return 'products';
+    case 'orders':
+      return rest.includes('/fulfillment-orders') ? 'fulfillment_orders' : 'orders';
+    case 'metafields':
+      return 'orders';
+    case 'webhooks':
+      return 'webhooks';
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,118 @@
+import type { AddressInfo } from 'node:net';
+import { systemClock } from './clock.js';
+import { Persistence } from './persistence.js';
+import { PLAN_LOCATION_LIMITS, bootstrap } from './seed.js';
+import { buildServer, createContext, type SandboxOptions } from './server.js';
+import { SandboxState } from './state.js';
+
+export type { SandboxOptions, SandboxContext, WebhookEvent } from './server.js';
+
+export interface RunningSandbox {
+  /** Host root, without /v1. */
+  apiUrl: string;
+  /** OAuth host root (the same server). */
+  authUrl: string;
+  storeId: number;
+  appName: string;
+  clientId: string;
+  clientSecret: string;
+  /** The demo app's current token on the store (a renewal through OAuth replaces it). */
+  readonly accessToken: string;
+  pid: number;
+  state: SandboxState;
+  /** Stops listening, compacts the state to disk. Idempotent. */
+  close(): Promise<void>;
+  /** Settles once the sandbox has closed (by close() or by the idle timeout). */
+  closed: Promise<void>;
+}
+
+/**
+ * Starts a sandbox (DESIGN.md §6). A state dir that already holds a state is replayed (seed is ignored); an
+ * empty one, or none, starts with one app, one store and a token with every scope, plus the seed.
+ */
+export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  const clock = opts.clock ?? systemClock;
+  const plan = opts.plan ?? 'enterprise';
+  if (!(plan in PLAN_LOCATION_LIMITS)) {
+    throw new Error(`Unknown plan "${plan}"; use one of ${Object.keys(PLAN_LOCATION_LIMITS).join(', ')}`);
+  }
+  const state = new SandboxState(clock);
+  const persistence = opts.stateDir ? Persistence.open(opts.stateDir, state).persistence : undefined;
+  let store = state.defaultStore();
+  if (!store) {
+    store = bootstrap(state, opts.seed ?? 'empty', plan);
+  } else if (opts.plan && store.record.plan !== plan) {
+    const current = store;
+    state.mutate('store.plan', (tx) => tx.put(state.storeRecords, { ...current.record, plan }));
+  }
+  const defaultStore = store;
+  const app = state.apps.values().next().value!;
+
+  const ctx = createContext(state, clock, opts);
+  const server = await buildServer(ctx);
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let closing: Promise<void> | undefined;
+  let idleTimer: unknown;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      if (idleTimer !== undefined) clock.clearTimeout(idleTimer);
+      await server.close();
+      persistence?.close();
+      resolveClosed();
+    })();
+    return closing;
+  };
+
+  if (opts.idleTimeoutSeconds !== undefined && opts.idleTimeoutSeconds > 0) {
+    const idleMs = opts.idleTimeoutSeconds * 1000;
+    let lastActivity = clock.now();
+    let inFlight = 0;
+    server.addHook('onRequest', async () => {
+      inFlight++;
+      lastActivity = clock.now();
+    });
+    server.addHook('onResponse', async () => {
+      inFlight--;
+      lastActivity = clock.now();
+    });
+    // One timer at a time: when it fires early (activity since it was set) it re-arms for the remainder.
+    const arm = (ms: number) => {
+      idleTimer = clock.setTimeout(() => {
+        const quiet = clock.now() - lastActivity;
+        if (inFlight > 0 || quiet < idleMs) return arm(inFlight > 0 ? idleMs : idleMs - quiet);
+        idleTimer = undefined;
+        if (opts.onIdle) opts.onIdle();
+        else void close();
+      }, ms);
+    };
+    arm(idleMs);
+  }
+
+  const host = opts.host ?? '127.0.0.1';
+  try {
+    await server.listen({ host, port: opts.port ?? 0 });
+  } catch (error) {
+    persistence?.close();
+    throw error;
+  }
+  const { port } = server.server.address() as AddressInfo;
+  const root = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    apiUrl: root,
+    authUrl: root,
+    storeId: defaultStore.id,
+    appName: app.name,
+    clientId: app.client_id,
+    clientSecret: app.client_secret,
+    get accessToken() {
+      const token = state.tokens.list().find((t) => t.store_id === defaultStore.id && t.app_id === app.client_id);
+      return token?.token ?? '';
+    },
+    pid: process.pid,
+    state,
+    close,
+    closed,
+  };
+}

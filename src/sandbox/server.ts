@@ -1,0 +1,168 @@
+/**
+ * The sandbox server: one fastify instance on loopback serving
+ *   - the API under `/v1/:store_id` (api_url = the host root),
+ *   - OAuth under `/apps/...` on the same host (auth_url = the same host root, see oauth.ts),
+ *   - `GET /sandbox/status` (no auth) and `POST /sandbox/reset` (token of the store to reset; body
+ *     `{"seed": "demo"|"empty"}`, default demo) for `store sandbox status|reset`.
+ *
+ * How a route module plugs in:
+ *
+ *   // src/sandbox/routes/orders.ts
+ *   import type { FastifyInstance } from 'fastify';
+ *   import type { SandboxContext } from '../server.js';
+ *   export function register(api: FastifyInstance, ctx: SandboxContext): void {
+ *     api.get('/orders/:order_id', async (req, reply) => { ... req.store ... });
+ *   }
+ *
+ * - `api` is the `/v1/:store_id` plugin: paths are relative to the store (`/orders`), and by the time a
+ *   handler runs the pipeline (http.ts) has checked User-Agent, token, store, bucket (headers set), JSON body
+ *   (parsed into `req.body`) and the scope, which is derived from the path (override with
+ *   `{ config: { scope: 'orders' } }`, or `null` for none). `req.store` is the StoreData, `req.auth` the token.
+ * - Throw `httpError(status, description, fieldErrors?)`; lists answer with `paginate(req, reply, items, present)`.
+ * - Change state only through `ctx.state.mutate(label, tx => …)` (see state.ts), then announce with
+ *   `ctx.emit('order/created', storeId, id)`; webhook delivery subscribes with
+ *   `ctx.events.on('webhook', (e: WebhookEvent) => …)`, typically in its own `register`.
+ * - Cleanup: `api.addHook('onClose', …)` runs when the sandbox closes.
+ * - Add the module's name to ROUTE_MODULES below. `faults` is registered first so its hooks wrap everything.
+ */
+import { EventEmitter } from 'node:events';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { BucketConfig } from './bucket.js';
+import type { Clock } from './clock.js';
+import { RateLimiter, handleError, httpError, installPipeline } from './http.js';
+import { registerOAuth } from './oauth.js';
+import { resetStore } from './seed.js';
+import type { SandboxState } from './state.js';
+
+export interface SandboxOptions {
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Directory of the journal and snapshot; undefined = in memory only. */
+  stateDir?: string;
+  /** What a new state starts with (ignored when stateDir already holds a state). Default `empty`. */
+  seed?: 'demo' | 'empty';
+  /** The store's plan (applied on every start). Default `enterprise`. */
+  plan?: string;
+  /** Bucket capacity and leak rate (×10 on plans next/evolution), or 'off'. Default 40 and 2/s. */
+  rate?: BucketConfig | 'off';
+  /** Fault injection spec (faults.ts). */
+  faults?: string;
+  /** Approve OAuth requests without showing the approve page. */
+  autoApprove?: boolean;
+  /** Lifetime of OAuth codes. Default 300. */
+  codeTtlSeconds?: number;
+  /** Delay before the first webhook retry. */
+  webhookRetryBaseMs?: number;
+  /** Calls onIdle (default: closes the sandbox) after this long without requests. */
+  idleTimeoutSeconds?: number;
+  onIdle?: () => void;
+  clock?: Clock;
+}
+
+export const PLAN_NAMES = ['freemium', 'a', 'b', 'c', 'enterprise', 'next', 'evolution'];
+
+export interface WebhookEvent {
+  event: string;
+  storeId: number;
+  id: number | string;
+}
+
+export interface SandboxContext {
+  state: SandboxState;
+  clock: Clock;
+  options: SandboxOptions;
+  /** Emits `webhook` with a WebhookEvent; call after the change is committed. */
+  emit(event: string, storeId: number, id: number | string): void;
+  events: EventEmitter;
+}
+
+type RouteModule = { register(api: FastifyInstance, ctx: SandboxContext): void | Promise<void> };
+
+/** Route modules under ./routes, in registration order. */
+const ROUTE_MODULES = [
+  'faults',
+  'store',
+  'locations',
+  'categories',
+  'products',
+  'variants',
+  'custom-fields',
+  'orders',
+  'fulfillment-orders',
+  'metafields',
+  'webhooks',
+];
+
+export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+  // Bodies are read as text and parsed by the pipeline, so the 415/400 rules and the error body are ours.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(async (req) => {
+    throw httpError(404, `No route ${req.method} ${req.url.split('?')[0]}`);
+  });
+
+  const limiter = new RateLimiter(ctx.options.rate, ctx.clock);
+  const modules = await loadRouteModules();
+  await app.register(
+    async (api) => {
+      installPipeline(api, { state: ctx.state, limiter });
+      for (const mod of modules) await mod.register(api, ctx);
+      api.setNotFoundHandler(async (req) => {
+        throw httpError(404, `No route ${req.method} ${req.url.split('?')[0]}`);
+      });
+    },
+    { prefix: '/v1/:store_id' },
+  );
+
+  registerOAuth(app, ctx);
+
+  app.get('/sandbox/status', async () => ({ status: 'ok', pid: process.pid, store_id: ctx.state.defaultStore()?.id }));
+  app.post('/sandbox/reset', async (req) => {
+    const token = /^bearer\s+(\S+)/i.exec(String(req.headers.authentication ?? req.headers.authorization ?? ''))?.[1];
+    const record = token ? ctx.state.tokens.get(token) : undefined;
+    if (!record) throw httpError(401, 'Send the access token of the store to reset');
+    let seed: 'demo' | 'empty' = 'demo';
+    if (typeof req.body === 'string' && req.body.trim() !== '') {
+      const parsed = JSON.parse(req.body) as { seed?: string };
+      if (parsed.seed !== undefined && parsed.seed !== 'demo' && parsed.seed !== 'empty') {
+        throw httpError(422, 'seed must be demo or empty', { seed: ['must be demo or empty'] });
+      }
+      seed = parsed.seed ?? 'demo';
+    }
+    await resetStore(ctx.state, record.store_id, seed);
+    return { status: 'reset', store_id: record.store_id, seed };
+  });
+  return app;
+}
+
+async function loadRouteModules(): Promise<RouteModule[]> {
+  const modules: RouteModule[] = [];
+  for (const name of ROUTE_MODULES) {
+    const specifier = `./routes/${name}.js`;
+    try {
+      modules.push((await import(specifier)) as RouteModule);
+    } catch (error) {
+      // A module another engineer has not written yet; every other failure is real.
+      const code = (error as { code?: string }).code;
+      if (code !== 'ERR_MODULE_NOT_FOUND' || !String((error as Error).message).includes(`routes/${name}.`)) throw error;
+    }
+  }
+  return modules;
+}
+
+export function createContext(state: SandboxState, clock: Clock, options: SandboxOptions): SandboxContext {
+  const events = new EventEmitter();
+  return {
+    state,
+    clock,
+    options,
+    events,
+    emit(event, storeId, id) {
+      const payload: WebhookEvent = { event, storeId, id };
+      events.emit('webhook', payload);
+    },
+  };
+}
