@@ -186,8 +186,9 @@ describe('store auth login (browser flow)', () => {
 
 describe('store auth login --code', () => {
   it('logs in with a pasted code', async () => {
-    const result = await store(['auth', 'login', '--code', await freshCode(), '--insecure-storage', ...appFlags()]);
+    const result = await store(['auth', 'login', '--code', await freshCode(), '--insecure-storage', '--debug', ...appFlags()]);
     expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`200 POST ${sandbox.authUrl}/apps/authorize/token`);
     expect(result.stderr).toContain(`Logged in to store ${sandbox.storeId} as profile "default"`);
     await currentToken();
   });
