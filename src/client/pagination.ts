@@ -1,0 +1,99 @@
+import { ApiError, NotFoundError } from './errors.js';
+import type { ResponseHeaders } from './scheduler.js';
+
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
+export type Query = Record<string, QueryValue>;
+
+export interface Page<T> {
+  items: T[];
+  /** 1-based page number. */
+  page: number;
+  /** From x-total-count, when the server sends it. */
+  total?: number;
+}
+
+/** The largest page the API serves (spec §8): used when fetching everything. */
+export const MAX_PER_PAGE = 200;
+
+type GetFn = <T>(options: { method: 'GET'; path: string; query?: Query }) => Promise<{ headers: ResponseHeaders; body: T }>;
+
+/** Parses an RFC 8288 Link header into rel → URL. */
+export function parseLinkHeader(value: string | string[] | undefined): Record<string, string> {
+  const links: Record<string, string> = {};
+  const text = Array.isArray(value) ? value.join(', ') : value;
+  if (!text) return links;
+  for (const match of text.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
+    const rel = match[2]?.match(/rel\s*=\s*"?([^";]+)"?/i)?.[1];
+    if (!rel) continue;
+    for (const name of rel.trim().split(/\s+/)) links[name.toLowerCase()] ??= match[1]!;
+  }
+  return links;
+}
+
+function headerValue(headers: ResponseHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function pageOf(url: string): number | undefined {
+  try {
+    const page = Number(new URL(url).searchParams.get('page'));
+    return Number.isInteger(page) && page > 0 ? page : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Walks a list page by page: follows `Link rel="next"` (absolute URLs), falls back to counting pages
+ * when the server sends no Link header, and treats the 404 "Last page is N" as the end of the list.
+ */
+export async function* paginate<T>(
+  get: GetFn,
+  path: string,
+  query: Query = {},
+  options: { perPage?: number } = {},
+): AsyncGenerator<Page<T>> {
+  const perPage = Number(query.per_page ?? options.perPage ?? MAX_PER_PAGE);
+  let page = Number(query.page ?? 1);
+  let next: { path: string; query?: Query } | undefined = { path, query: { ...query, page, per_page: perPage } };
+  const seen = new Set<string>();
+
+  while (next) {
+    let response: { headers: ResponseHeaders; body: unknown };
+    try {
+      response = await get<unknown>({ method: 'GET', ...next });
+    } catch (error) {
+      if (error instanceof NotFoundError && /last page is \d+/i.test(error.description ?? '')) return;
+      throw error;
+    }
+    if (!Array.isArray(response.body)) {
+      throw new ApiError(`The store answered GET ${path} with something that is not a list.`, {
+        status: 200,
+        method: 'GET',
+        url: next.path,
+        body: response.body,
+      });
+    }
+    const items = response.body as T[];
+    const total = Number(headerValue(response.headers, 'x-total-count'));
+    yield { items, page, total: Number.isFinite(total) ? total : undefined };
+
+    const linkHeader = response.headers.link;
+    const nextUrl = parseLinkHeader(linkHeader).next;
+    if (items.length === 0) {
+      next = undefined;
+    } else if (nextUrl !== undefined) {
+      // A server that links a page to itself would otherwise loop for ever.
+      if (seen.has(nextUrl)) break;
+      seen.add(nextUrl);
+      next = { path: nextUrl };
+      page = pageOf(nextUrl) ?? page + 1;
+    } else if (linkHeader === undefined && items.length >= perPage) {
+      page += 1;
+      next = { path, query: { ...query, page, per_page: perPage } };
+    } else {
+      next = undefined;
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Keeps secrets out of `--debug` lines: tokens, client secrets and OAuth codes must never reach a
+ * terminal or a CI log (DESIGN.md §4).
+ */
+const SECRET_KEYS = new Set([
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'code',
+  'token',
+  'password',
+  'authorization',
+  'authentication',
+]);
+
+export const REDACTED = '[REDACTED]';
+
+/** A deep copy with every string under a secret-looking key replaced. */
+export function redactBody(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactBody);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    // Only strings: numeric fields such as an error body's `code: 422` are harmless and useful.
+    out[key] = SECRET_KEYS.has(key.toLowerCase()) && typeof inner === 'string' ? REDACTED : redactBody(inner);
+  }
+  return out;
+}
+
+/** The URL with secret-looking query parameters replaced. */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  for (const key of [...parsed.searchParams.keys()]) {
+    if (SECRET_KEYS.has(key.toLowerCase())) parsed.searchParams.set(key, REDACTED);
+  }
+  return parsed.toString();
+}
+
+/** A one-line preview of a body for a debug line, redacted and cut to `max` characters. */
+export function bodyPreview(body: unknown, max = 300): string {
+  let value = body;
+  if (typeof body === 'string') {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return truncate(body.replace(/\s+/g, ' '), max);
+    }
+  }
+  return truncate(JSON.stringify(redactBody(value)) ?? '', max);
+}
+
+/** Last line of defence: any literal occurrence of a known secret (e.g. echoed by a server) is replaced. */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
