@@ -108,12 +108,14 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
     storeId = await required(options.storeId ?? previous?.store_id, options.ask, { flag: 'store-id', message: 'Store id' });
     appId = options.clientId ?? previous?.app_id ?? DEFAULT_APP_NAME;
     const clientSecret =
-      options.clientSecret ?? (previous ? (await previousSecrets(name, previous, env, options.keychain)).clientSecret : undefined);
+      options.clientSecret ??
+      (previous?.app_id === appId ? (await previousSecrets(name, previous, env, options.keychain)).clientSecret : undefined);
     secrets = { token, clientSecret };
     scopes = previous?.store_id === storeId ? previous.scopes : [];
   } else {
-    authUrl = await required(authUrl, options.ask, { flag: 'auth-url', message: 'Authorization server URL' });
-    checkUrl(authUrl, 'auth-url');
+    const oauthUrl = await required(authUrl, options.ask, { flag: 'auth-url', message: 'Authorization server URL' });
+    checkUrl(oauthUrl, 'auth-url');
+    authUrl = oauthUrl;
     appId = await required(options.clientId ?? previous?.app_id, options.ask, { flag: 'client-id', message: 'App client id' });
     const stored =
       options.clientSecret === undefined && previous?.app_id === appId
@@ -125,11 +127,11 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
       secret: true,
     });
     const exchange = (code: string) =>
-      exchangeCode({ authUrl: authUrl!, clientId: appId, clientSecret, code, debug: options.debug });
+      exchangeCode({ authUrl: oauthUrl, clientId: appId, clientSecret, code, debug: options.debug });
     const granted =
       options.code !== undefined
         ? await exchange(options.code.trim())
-        : await browserFlow({ ...options, authUrl, appId, exchange });
+        : await browserFlow({ ...options, authUrl: oauthUrl, appId, exchange });
     secrets = { token: granted.access_token, clientSecret };
     storeId = granted.user_id;
     scopes = parseScopes(granted.scope);
