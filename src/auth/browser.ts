@@ -22,7 +22,12 @@ export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env, p
   }
   return new Promise((resolve) => {
     try {
-      const child = spawn(command, args, { stdio: 'ignore', detached: true, windowsVerbatimArguments: platform === 'win32' });
+      const child = spawn(command, args, {
+        env,
+        stdio: 'ignore',
+        detached: true,
+        windowsVerbatimArguments: platform === 'win32',
+      });
       child.once('error', () => resolve(false));
       child.once('spawn', () => {
         child.unref();

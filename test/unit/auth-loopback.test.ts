@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { openBrowser } from '../../src/auth/browser.js';
 import { listenForCallback } from '../../src/auth/loopback.js';
 import { authorizeUrl, parseScopes } from '../../src/auth/oauth.js';
 import { AuthError, UsageError } from '../../src/client/errors.js';
@@ -89,5 +90,12 @@ describe('OAuth helpers', () => {
     expect(parseScopes('read_orders,write_products')).toEqual(['read_orders', 'write_products']);
     expect(parseScopes('read_orders write_products ')).toEqual(['read_orders', 'write_products']);
     expect(parseScopes('')).toEqual([]);
+  });
+});
+
+describe('openBrowser', () => {
+  it('does not try without a display, and tolerates a missing opener', async () => {
+    expect(await openBrowser('http://127.0.0.1:1/', { PATH: process.env.PATH }, 'linux')).toBe(false);
+    expect(await openBrowser('http://127.0.0.1:1/', { DISPLAY: ':0', PATH: '/nonexistent' }, 'linux')).toBe(false);
   });
 });
