@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -225,6 +225,57 @@ describe('store auth login --code', () => {
     const result = await store(['auth', 'login', '--code', 'x', '--api-url', sandbox.apiUrl, '--auth-url', sandbox.authUrl]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/Missing --client-id/);
+  });
+});
+
+/**
+ * Runs the binary on a pseudo-terminal (util-linux `script`) and types each answer once its prompt shows.
+ * Output is the terminal's, stdout and stderr mixed.
+ */
+function runInTerminal(args: string[], answers: [RegExp, string][]): Promise<CliResult> {
+  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let seen = 0;
+  child.stdout.on('data', (d) => {
+    output += d;
+    const next = answers[0];
+    if (next && next[0].test(output.slice(seen))) {
+      answers.shift();
+      seen = output.length;
+      child.stdin.write(`${next[1]}\r`);
+    }
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      outputs.push(output);
+      resolve({ code, stdout: output, stderr: '' });
+    }),
+  );
+}
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+describe.runIf(hasScript)('store auth login on a terminal', () => {
+  it('asks for the missing values, masking the client secret', async () => {
+    const result = await runInTerminal(
+      ['auth', 'login', '--code', await freshCode(), '--insecure-storage'],
+      [
+        [/API URL/, sandbox.apiUrl],
+        [/Authorization server URL/, sandbox.authUrl],
+        [/App client id/, sandbox.clientId],
+        [/App client secret/, sandbox.clientSecret],
+      ],
+    );
+    expect(result.stdout).toContain(`Logged in to store ${sandbox.storeId} as profile "default"`);
+    expect(result.stdout).toMatch(/App client secret.*\*{4}/);
+    expect(result.code).toBe(0);
   });
 });
 
