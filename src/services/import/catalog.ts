@@ -1,0 +1,558 @@
+import { basename } from 'node:path';
+import { slug } from '../../sandbox/slug.js';
+import { readCsv } from './csv-source.js';
+import {
+  type Column,
+  type ColumnField,
+  type DecimalField,
+  type Dialect,
+  type TextField,
+  categorySeparator,
+  detectDialect,
+  mapColumns,
+} from './dialects.js';
+
+/**
+ * The catalog file read and validated (CSV.md §1): rows grouped into products, every value checked and
+ * normalised, and every problem reported with file, line and column. Nothing here talks to the store;
+ * checks that need the store (locations, custom fields, SKUs of other products) belong to the planner.
+ */
+
+export interface VariantSpec {
+  line: number;
+  sku: string;
+  /** Option values, in the order of the product's option names. */
+  values: string[];
+  decimals: Partial<Record<DecimalField, string>>;
+  texts: Partial<Record<TextField, string>>;
+  /** Stock at the default location. */
+  stock?: number;
+  /** Stock per location, keyed by the location's name or id as written in the header. */
+  stockAt: Record<string, number>;
+  /** Custom field values, keyed by field name. */
+  custom: Record<string, string>;
+}
+
+export interface ProductSpec {
+  /** The product's key: its handle, or the slug of its name without a handle column. */
+  key: string;
+  /** True when the handle came from a handle column (then it is also sent on create). */
+  handleGiven: boolean;
+  line: number;
+  lines: number[];
+  /** Non-blank names by language; '' is the store's main language. */
+  name: Record<string, string>;
+  description: Record<string, string>;
+  /** Category paths (levels from the root), when the cell is not blank. */
+  categories?: string[][];
+  images: string[];
+  /** Option names; empty for a product without variations. */
+  optionNames: string[];
+  variants: VariantSpec[];
+}
+
+export interface RowError {
+  file: string;
+  line: number;
+  /** 1-based column number and header, when the problem is in one cell. */
+  column?: number;
+  header?: string;
+  /** handle or SKU of the row, when known. */
+  key?: string;
+  message: string;
+}
+
+export interface Catalog {
+  file: string;
+  dialect: Dialect;
+  /** Valid products, in the order of their first row. */
+  products: ProductSpec[];
+  errors: RowError[];
+  /** Keys of products left out because one of their rows is invalid. */
+  invalidProducts: { key: string; lines: number[] }[];
+  /** Columns read but not imported (no API counterpart, or unknown with --ignore-unknown-columns). */
+  ignoredColumns: string[];
+  /** Header names of `stock:<location>` and `custom:<field>` columns, for the planner to resolve. */
+  locationColumns: string[];
+  customColumns: string[];
+  rows: number;
+}
+
+export interface ReadCatalogOptions {
+  ignoreUnknownColumns?: boolean;
+}
+
+/** A cell longer than this is almost certainly a broken file (a quote that swallowed many lines). */
+export const MAX_CELL_LENGTH = 65_535;
+
+const DECIMAL = /^\d+(?:[.,]\d+)?$/;
+const INTEGER = /^\d+$/;
+
+export function formatRowError(error: RowError): string {
+  const where = error.column !== undefined ? `, column ${error.column}${error.header ? ` (${error.header})` : ''}` : '';
+  return `${error.file}, line ${error.line}${where}: ${error.message}`;
+}
+
+interface Row {
+  line: number;
+  cells: string[];
+}
+
+interface Draft {
+  spec: ProductSpec;
+  invalid: boolean;
+  /** Line on which each product-level value was first given, for conflict messages. */
+  firstSeen: Map<string, { value: string; line: number }>;
+  combos: Map<string, number>;
+}
+
+export async function readCatalog(path: string, options: ReadCatalogOptions = {}): Promise<Catalog> {
+  const file = basename(path);
+  const errors: RowError[] = [];
+  const catalog: Catalog = {
+    file,
+    dialect: 'canonical',
+    products: [],
+    errors,
+    invalidProducts: [],
+    ignoredColumns: [],
+    locationColumns: [],
+    customColumns: [],
+    rows: 0,
+  };
+
+  let columns: Column[] | undefined;
+  let byKind: ReturnType<typeof indexColumns> | undefined;
+  const drafts = new Map<string, Draft>();
+  const skus = new Map<string, number>();
+  const ignoredWithData = new Set<number>();
+  let headerBroken = false;
+
+  const fail = (e: Omit<RowError, 'file'>): void => {
+    errors.push({ file, ...e });
+  };
+
+  for await (const event of readCsv(path)) {
+    if (event.kind === 'problem') {
+      const column = event.column !== undefined ? event.column + 1 : undefined;
+      fail({ line: event.line, column, header: column ? columns?.[column - 1]?.header : undefined, message: event.message });
+      if (!columns || event.line <= 1) headerBroken = true;
+      continue;
+    }
+    if (!columns) {
+      columns = readHeader(event, catalog, options, fail);
+      byKind = indexColumns(columns);
+      if (!checkRequiredColumns(columns, catalog.dialect, event.line, fail)) headerBroken = true;
+      continue;
+    }
+    if (headerBroken) continue;
+    catalog.rows++;
+    readRow(event, columns, byKind!, catalog.dialect, { drafts, skus, ignoredWithData, fail });
+  }
+
+  if (!columns && errors.length === 0) fail({ line: 1, message: 'the file is empty; expected a header row' });
+  if (columns && !headerBroken && catalog.rows === 0 && !errors.some((e) => e.line > 1)) {
+    fail({ line: 2, message: 'the file has a header but no rows' });
+  }
+
+  for (const index of ignoredWithData) catalog.ignoredColumns.push(columns![index]!.header);
+  const invalidKeys = new Set<string>();
+  for (const error of errors) if (error.key && drafts.has(error.key)) invalidKeys.add(error.key);
+  for (const [key, draft] of drafts) {
+    if (draft.invalid || invalidKeys.has(key)) catalog.invalidProducts.push({ key, lines: draft.spec.lines });
+    else catalog.products.push(draft.spec);
+  }
+  errors.sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
+  return catalog;
+}
+
+function readHeader(
+  record: Row,
+  catalog: Catalog,
+  options: ReadCatalogOptions,
+  fail: (e: Omit<RowError, 'file'>) => void,
+): Column[] {
+  const headers = record.cells.map((h) => h.trim());
+  catalog.dialect = detectDialect(headers);
+  const columns = mapColumns(catalog.dialect, headers);
+  const seen = new Map<string, number>();
+  for (const column of columns) {
+    const n = column.index + 1;
+    if (column.header === '') {
+      fail({ line: record.line, column: n, message: 'the header cell is empty; every column needs a name' });
+      continue;
+    }
+    if (column.header.includes('\uFFFD')) {
+      fail({ line: record.line, column: n, header: column.header, message: notUtf8 });
+      continue;
+    }
+    const lower = column.header.toLowerCase();
+    if (seen.has(lower)) {
+      fail({ line: record.line, column: n, header: column.header, message: `the column appears twice (also column ${seen.get(lower)})` });
+    } else {
+      seen.set(lower, n);
+    }
+    if (column.field === undefined) {
+      if (options.ignoreUnknownColumns) {
+        column.field = { kind: 'ignored' };
+        catalog.ignoredColumns.push(column.header);
+      } else {
+        fail({
+          line: record.line,
+          column: n,
+          header: column.header,
+          message: `unknown column "${column.header}" (see docs/csv.md for the columns; --ignore-unknown-columns skips it)`,
+        });
+      }
+    }
+    if (column.field?.kind === 'stock' && column.field.location) catalog.locationColumns.push(column.field.location);
+    if (column.field?.kind === 'custom') catalog.customColumns.push(column.field.name);
+  }
+  return columns;
+}
+
+function indexColumns(columns: Column[]) {
+  const find = (kind: ColumnField['kind']) => columns.filter((c) => c.field?.kind === kind);
+  return {
+    handle: find('handle')[0],
+    sku: find('sku')[0],
+    names: find('name'),
+    optionNames: find('optionName'),
+    optionValues: find('optionValue'),
+  };
+}
+
+function checkRequiredColumns(
+  columns: Column[],
+  dialect: Dialect,
+  line: number,
+  fail: (e: Omit<RowError, 'file'>) => void,
+): boolean {
+  const kinds = new Set(columns.map((c) => c.field?.kind));
+  let ok = true;
+  if (!kinds.has('sku')) {
+    fail({ line, message: `no ${dialect === 'shopify' ? '"Variant SKU"' : '"sku"'} column: every row needs a SKU (the variant's key)` });
+    ok = false;
+  }
+  if (!kinds.has('handle') && !columns.some((c) => c.field?.kind === 'name')) {
+    fail({ line, message: 'neither a "handle" nor a "name" column: rows cannot be grouped into products' });
+    ok = false;
+  }
+  for (const column of columns) {
+    const field = column.field;
+    if (field?.kind === 'optionValue' && !columns.some((c) => c.field?.kind === 'optionName' && c.field.index === field.index)) {
+      fail({ line, column: column.index + 1, header: column.header, message: 'an option value column without its option name column' });
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+const notUtf8 = 'the text is not valid UTF-8 (the file looks like Latin-1 or Windows-1252); save it as UTF-8';
+
+interface RowContext {
+  drafts: Map<string, Draft>;
+  skus: Map<string, number>;
+  ignoredWithData: Set<number>;
+  fail: (e: Omit<RowError, 'file'>) => void;
+}
+
+function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexColumns>, dialect: Dialect, ctx: RowContext): void {
+  const { line, cells } = record;
+  const problems: Omit<RowError, 'file' | 'key'>[] = [];
+  const at = (column: Column, message: string) =>
+    problems.push({ line, column: column.index + 1, header: column.header, message });
+
+  if (cells.length !== columns.length) {
+    problems.push({
+      line,
+      column: Math.min(cells.length, columns.length) + 1,
+      message: `the row has ${cells.length} cells but the header has ${columns.length} columns`,
+    });
+  }
+  const cell = (column: Column | undefined): string => (column ? (cells[column.index] ?? '').trim() : '');
+  for (const column of columns) {
+    const raw = cells[column.index] ?? '';
+    if (raw.includes('\uFFFD')) at(column, notUtf8);
+    else if (raw.length > MAX_CELL_LENGTH) at(column, `the cell holds ${raw.length} characters; the limit is ${MAX_CELL_LENGTH}`);
+  }
+
+  // The product this row belongs to.
+  const handle = cell(idx.handle);
+  const mainName = cell(idx.names.find((c) => c.field?.kind === 'name' && c.field.lang === '') ?? idx.names[0]);
+  let key = handle;
+  if (!idx.handle) {
+    key = slug(mainName);
+    if (mainName === '') problems.push({ line, column: idx.names[0]!.index + 1, header: idx.names[0]!.header, message: 'the name is empty; without a handle column the name is the product key' });
+    else if (key === '') problems.push({ line, column: idx.names[0]!.index + 1, header: idx.names[0]!.header, message: `the name "${mainName}" gives an empty handle; add a handle column` });
+  } else if (handle === '') {
+    problems.push({ line, column: idx.handle.index + 1, header: idx.handle.header, message: 'the handle is empty; every row names its product' });
+  } else if (handle !== slug(handle)) {
+    at(idx.handle, `the handle "${handle}" is not a URL slug (lower case letters, digits and "-"; e.g. "${slug(handle)}")`);
+  }
+
+  // Shopify lists extra images of a product on rows of their own: handle and Image Src, nothing else.
+  const sku = cell(idx.sku);
+  const shopifyImageRow =
+    dialect === 'shopify' && sku === '' && idx.optionValues.every((c) => cell(c) === '') &&
+    columns.every((c) => c.field?.kind !== 'shopifyPrice' || cell(c) === '');
+
+  let draft = key ? ctx.drafts.get(key) : undefined;
+  if (key && !draft && problems.every((p) => p.message !== 'the handle is empty; every row names its product')) {
+    draft = {
+      spec: {
+        key,
+        handleGiven: Boolean(idx.handle),
+        line,
+        lines: [],
+        name: {},
+        description: {},
+        images: [],
+        optionNames: [],
+        variants: [],
+      },
+      invalid: false,
+      firstSeen: new Map(),
+      combos: new Map(),
+    };
+    ctx.drafts.set(key, draft);
+  }
+  draft?.spec.lines.push(line);
+
+  const variant: VariantSpec = { line, sku, values: [], decimals: {}, texts: {}, stockAt: {}, custom: {} };
+  let shopifyPrice: string | undefined;
+  let compareAt: string | undefined;
+  const optionNames: string[] = [];
+  const optionValues: string[] = [];
+
+  for (const column of columns) {
+    const field = column.field;
+    const value = cell(column);
+    if (!field || value === '') continue;
+    switch (field.kind) {
+      case 'ignored':
+        ctx.ignoredWithData.add(column.index);
+        break;
+      case 'handle':
+      case 'sku':
+        break;
+      case 'name':
+      case 'description': {
+        if (draft) productValue(draft, `${field.kind}:${field.lang}`, value, column, line, at, () => {
+          draft!.spec[field.kind][field.lang] = value;
+        });
+        break;
+      }
+      case 'categories': {
+        const paths = value
+          .split(categorySeparator(dialect))
+          .map((p) => p.split('>').map((level) => level.trim()))
+          .filter((p) => p.some((level) => level !== ''));
+        if (paths.some((p) => p.includes(''))) {
+          at(column, `"${value}" has an empty category level (paths look like "Ropa > Camisas")`);
+          break;
+        }
+        if (draft) productValue(draft, 'categories', value, column, line, at, () => {
+          draft!.spec.categories = paths;
+        });
+        break;
+      }
+      case 'images': {
+        const urls = value.split('|').map((u) => u.trim()).filter(Boolean);
+        const bad = urls.find((u) => !/^https?:\/\/[^\s]+$/i.test(u));
+        if (bad) {
+          at(column, `"${bad}" is not an http(s) URL`);
+          break;
+        }
+        if (dialect === 'shopify') {
+          // One image per row: they add up.
+          if (draft) for (const u of urls) if (!draft.spec.images.includes(u)) draft.spec.images.push(u);
+        } else if (draft) {
+          productValue(draft, 'images', value, column, line, at, () => {
+            draft!.spec.images = urls;
+          });
+        }
+        break;
+      }
+      case 'optionName':
+        optionNames[field.index] = value;
+        break;
+      case 'optionValue':
+        optionValues[field.index] = value;
+        break;
+      case 'decimal': {
+        const parsed = decimal(value);
+        if (typeof parsed === 'string') variant.decimals[field.field] = parsed;
+        else at(column, parsed.error);
+        break;
+      }
+      case 'shopifyPrice':
+      case 'compareAtPrice': {
+        const parsed = decimal(value);
+        if (typeof parsed !== 'string') at(column, parsed.error);
+        else if (field.kind === 'shopifyPrice') shopifyPrice = parsed;
+        else compareAt = parsed;
+        break;
+      }
+      case 'grams': {
+        const parsed = decimal(value);
+        if (typeof parsed !== 'string') at(column, parsed.error);
+        else variant.decimals.weight = trimDecimal(Number(parsed) / 1000);
+        break;
+      }
+      case 'text':
+        variant.texts[field.field] = value;
+        break;
+      case 'stock': {
+        const parsed = stock(value);
+        if (typeof parsed !== 'number') at(column, parsed.error);
+        else if (field.location) variant.stockAt[field.location] = parsed;
+        else variant.stock = parsed;
+        break;
+      }
+      case 'custom':
+        variant.custom[field.name] = value;
+        break;
+    }
+  }
+
+  if (shopifyPrice !== undefined) {
+    if (compareAt !== undefined && Number(compareAt) > Number(shopifyPrice)) {
+      variant.decimals.price = compareAt;
+      variant.decimals.promotional_price = shopifyPrice;
+    } else {
+      variant.decimals.price = shopifyPrice;
+    }
+  }
+
+  if (!shopifyImageRow && draft) readOptions(draft, variant, optionNames, optionValues, dialect, columns, idx, line, at, problems);
+
+  if (!shopifyImageRow) {
+    if (sku === '') {
+      if (idx.sku) problems.push({ line, column: idx.sku.index + 1, header: idx.sku.header, message: 'the SKU is empty; every row needs one' });
+    } else {
+      const earlier = ctx.skus.get(sku);
+      if (earlier !== undefined) at(idx.sku!, `SKU "${sku}" is already used on line ${earlier}; SKUs must be unique in the file`);
+      else ctx.skus.set(sku, line);
+    }
+  }
+
+  for (const p of problems) ctx.fail({ ...p, key: key || undefined });
+  if (problems.length > 0 && draft) draft.invalid = true;
+  if (!shopifyImageRow && draft && problems.length === 0) draft.spec.variants.push(variant);
+}
+
+/** A product-level value: read from the product's first row that has it; a later different value is an error. */
+function productValue(
+  draft: Draft,
+  slot: string,
+  value: string,
+  column: Column,
+  line: number,
+  at: (column: Column, message: string) => void,
+  set: () => void,
+): void {
+  const first = draft.firstSeen.get(slot);
+  if (!first) {
+    draft.firstSeen.set(slot, { value, line });
+    set();
+  } else if (first.value !== value) {
+    at(column, `product "${draft.spec.key}" has a different ${column.header} on line ${first.line}; repeat the same value or leave the cell blank`);
+  }
+}
+
+function readOptions(
+  draft: Draft,
+  variant: VariantSpec,
+  names: string[],
+  values: string[],
+  dialect: Dialect,
+  columns: Column[],
+  idx: ReturnType<typeof indexColumns>,
+  line: number,
+  at: (column: Column, message: string) => void,
+  problems: Omit<RowError, 'file' | 'key'>[],
+): void {
+  // Shopify's placeholder option for a product without variations.
+  if (dialect === 'shopify' && (names[0] ?? '').toLowerCase() === 'title' && (values[0] ?? '').toLowerCase() === 'default title') {
+    names.length = 0;
+    values.length = 0;
+  }
+  const spec = draft.spec;
+  const first = spec.lines.length === 1;
+  if (first) {
+    const count = Math.max(names.length, values.length);
+    for (let i = 0; i < count; i++) {
+      if (!names[i]) {
+        const column = idx.optionNames.find((c) => c.field?.kind === 'optionName' && c.field.index === i) ?? idx.optionValues[i];
+        if (column) at(column, `option ${i + 1} has a value but no name`);
+        return;
+      }
+    }
+    spec.optionNames = names.slice(0, count);
+  } else {
+    for (let i = 0; i < names.length; i++) {
+      if (names[i] && names[i] !== spec.optionNames[i]) {
+        const column = idx.optionNames.find((c) => c.field?.kind === 'optionName' && c.field.index === i)!;
+        at(column, `option ${i + 1} is "${spec.optionNames[i] ?? ''}" on line ${spec.line} and "${names[i]}" here; a product's options are the same on every row`);
+        return;
+      }
+    }
+  }
+  const optionCount = spec.optionNames.length;
+  if (optionCount === 0) {
+    if (!first) {
+      problems.push({
+        line,
+        message: `product "${spec.key}" has no options (line ${spec.line}), so it holds one variant; give its rows option names and values, or use one row`,
+      });
+    }
+    return;
+  }
+  for (let i = 0; i < optionCount; i++) {
+    if (!values[i]) {
+      const column = idx.optionValues.find((c) => c.field?.kind === 'optionValue' && c.field.index === i);
+      if (column) at(column, `the value of option "${spec.optionNames[i]}" is empty`);
+      else problems.push({ line, message: `no value column for option "${spec.optionNames[i]}"` });
+      return;
+    }
+  }
+  const extra = values.findIndex((v, i) => i >= optionCount && v);
+  if (extra !== -1) {
+    const column = columns.find((c) => c.field?.kind === 'optionValue' && c.field.index === extra)!;
+    at(column, `a value for option ${extra + 1}, which the product does not have`);
+    return;
+  }
+  variant.values = values.slice(0, optionCount);
+  const combo = variant.values.join('\u0000');
+  const earlier = draft.combos.get(combo);
+  if (earlier !== undefined) {
+    problems.push({ line, message: `product "${spec.key}" already has the variant ${variant.values.join(' / ')} on line ${earlier}` });
+  } else {
+    draft.combos.set(combo, line);
+  }
+}
+
+function decimal(text: string): string | { error: string } {
+  if (DECIMAL.test(text)) return trimDecimal(Number(text.replace(',', '.')));
+  if (/^-\s*\d/.test(text)) return { error: `"${text}" is negative; amounts are 0 or more` };
+  return { error: `"${text}" is not a number (write e.g. 25.50 or 25,50, without currency or thousands separators)` };
+}
+
+/** A decimal string as the store writes money: two decimals at least, more only when needed. */
+export function trimDecimal(value: number): string {
+  const fixed = value.toFixed(2);
+  if (Number(fixed) === value) return fixed;
+  return String(Number(value.toFixed(6)));
+}
+
+function stock(text: string): number | { error: string } {
+  if (INTEGER.test(text)) {
+    const n = Number(text);
+    if (Number.isSafeInteger(n)) return n;
+    return { error: `stock "${text}" is too large` };
+  }
+  if (/^-\s*\d/.test(text)) return { error: `stock "${text}" is negative; stock is a whole number 0 or more` };
+  if (DECIMAL.test(text)) return { error: `stock "${text}" is not a whole number` };
+  return { error: `stock "${text}" is not a number` };
+}

@@ -1,0 +1,165 @@
+import { fileURLToPath } from 'node:url';
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { type Catalog, formatRowError, readCatalog } from '../../src/services/import/catalog.js';
+
+const dir = (sub: string) => fileURLToPath(new URL(`../fixtures/csv/${sub}/`, import.meta.url));
+const malformed = (name: string) => `${dir('malformed')}${name}`;
+const valid = (name: string) => `${dir('valid')}${name}`;
+
+/** Each malformed file, with the line, the column (when the problem is in one cell) and what the message says. */
+const CORPUS: Record<string, { line: number; column?: number; says: RegExp }> = {
+  'bad-quote-closing.csv': { line: 3, column: 5, says: /text follows the closing quote/ },
+  'bad-quote-opening.csv': { line: 2, column: 5, says: /a `"` inside a cell/ },
+  'unclosed-quote-end.csv': { line: 3, says: /never closed/ },
+  'bom-crlf-text-price.csv': { line: 3, column: 6, says: /"diez" is not a number/ },
+  'semicolon-negative-stock.csv': { line: 4, column: 7, says: /stock "-2" is negative/ },
+  'latin1.csv': { line: 2, column: 2, says: /not valid UTF-8.*Latin-1/ },
+  'missing-sku-column.csv': { line: 1, says: /no "sku" column/ },
+  'missing-key-columns.csv': { line: 1, says: /neither a "handle" nor a "name" column/ },
+  'unknown-column.csv': { line: 1, column: 5, says: /unknown column "colour"/ },
+  'duplicate-column.csv': { line: 1, column: 5, says: /appears twice \(also column 4\)/ },
+  'empty-header-cell.csv': { line: 1, column: 3, says: /header cell is empty/ },
+  'duplicate-sku.csv': { line: 3, column: 5, says: /SKU "REM-S" is already used on line 2/ },
+  'conflicting-product-rows.csv': { line: 3, column: 2, says: /different name on line 2/ },
+  'negative-stock.csv': { line: 2, column: 7, says: /stock "-1" is negative/ },
+  'text-in-price.csv': { line: 2, column: 6, says: /"ten" is not a number/ },
+  'decimal-stock.csv': { line: 2, column: 7, says: /not a whole number/ },
+  'huge-cell.csv': { line: 2, column: 3, says: /102400 characters; the limit is 65535/ },
+  'empty.csv': { line: 1, says: /the file is empty/ },
+  'bom-only.csv': { line: 1, says: /the file is empty/ },
+  'header-only.csv': { line: 2, says: /a header but no rows/ },
+  'binary.csv': { line: 3, says: /binary data/ },
+  'too-many-cells.csv': { line: 2, column: 8, says: /8 cells but the header has 7/ },
+  'too-few-cells.csv': { line: 2, column: 6, says: /5 cells but the header has 7/ },
+  'empty-sku.csv': { line: 2, column: 5, says: /SKU is empty/ },
+  'empty-handle.csv': { line: 2, column: 1, says: /handle is empty/ },
+  'bad-handle.csv': { line: 2, column: 1, says: /not a URL slug.*remera-azul/ },
+  'bad-image-url.csv': { line: 2, column: 3, says: /"ftp:\/\/example.com\/b.jpg" is not an http\(s\) URL/ },
+  'empty-category-level.csv': { line: 2, column: 3, says: /empty category level/ },
+  'option-value-without-name.csv': { line: 2, column: 3, says: /option 1 has a value but no name/ },
+  'inconsistent-option-names.csv': { line: 3, column: 3, says: /option 1 is "Talle" on line 2 and "Color" here/ },
+  'duplicate-variant.csv': { line: 3, says: /already has the variant S on line 2/ },
+  'missing-option-value.csv': { line: 3, column: 4, says: /value of option "Talle" is empty/ },
+  'no-options-two-rows.csv': { line: 3, says: /has no options \(line 2\)/ },
+  'negative-price.csv': { line: 2, column: 6, says: /"-10.00" is negative/ },
+  'multiline-then-error.csv': { line: 5, column: 5, says: /"cinco" is not a number/ },
+  'admin-es-bad-price.csv': { line: 2, column: 6, says: /"\$ 1.200" is not a number/ },
+  'shopify-negative-inventory.csv': { line: 2, column: 7, says: /stock "-3" is negative/ },
+  'value-column-without-name.csv': { line: 1, column: 3, says: /option value column without its option name column/ },
+  'empty-name-no-handle.csv': { line: 3, column: 1, says: /name is empty/ },
+};
+
+describe('the malformed corpus', () => {
+  it('has an expectation for every file, and at least 30 files', () => {
+    const files = readdirSync(dir('malformed')).sort();
+    expect(files).toEqual(Object.keys(CORPUS).sort());
+    expect(files.length).toBeGreaterThanOrEqual(30);
+  });
+
+  for (const [name, expected] of Object.entries(CORPUS)) {
+    it(`${name}: ${expected.says.source}`, async () => {
+      const catalog = await readCatalog(malformed(name));
+      expect(catalog.errors.length).toBeGreaterThan(0);
+      const match = catalog.errors.find((e) => expected.says.test(e.message));
+      expect(match, catalog.errors.map(formatRowError).join('\n')).toBeDefined();
+      expect(match!.file).toBe(name);
+      expect(match!.line).toBe(expected.line);
+      if (expected.column !== undefined) expect(match!.column).toBe(expected.column);
+      // The formatted sentence names file, line and column.
+      const text = formatRowError(match!);
+      expect(text).toContain(`${name}, line ${expected.line}`);
+      if (expected.column !== undefined) expect(text).toContain(`column ${expected.column}`);
+      // A product with a bad row is never part of what would be sent.
+      for (const product of catalog.products) {
+        for (const error of catalog.errors) expect(product.lines).not.toContain(error.line);
+      }
+    });
+  }
+
+  it('reports every error of a file, not just the first', async () => {
+    const catalog = await readCatalog(malformed('bad-quote-opening.csv'));
+    // The stray quote on line 2 and the text stock on line 3 are both reported.
+    expect(catalog.errors.map((e) => e.line)).toEqual([2, 3]);
+  });
+});
+
+function summary(catalog: Catalog) {
+  return catalog.products.map((p) => ({
+    key: p.key,
+    name: p.name[''],
+    description: p.description[''],
+    categories: p.categories,
+    optionNames: p.optionNames,
+    variants: p.variants.map((v) => ({ sku: v.sku, values: v.values, stock: v.stock, ...v.decimals })),
+  }));
+}
+
+describe('dialects', () => {
+  it('reads the canonical format', async () => {
+    const catalog = await readCatalog(valid('canonical.csv'));
+    expect(catalog.errors).toEqual([]);
+    expect(catalog.dialect).toBe('canonical');
+    expect(catalog.products.map((p) => p.key)).toEqual(['remera-lisa', 'taza-ceramica']);
+    const [remera, taza] = catalog.products;
+    expect(remera!.categories).toEqual([['Ropa', 'Remeras'], ['Ofertas']]);
+    expect(remera!.images).toEqual(['https://img.example.com/remera-1.jpg', 'https://img.example.com/remera-2.jpg']);
+    expect(remera!.optionNames).toEqual(['Talle', 'Color']);
+    expect(remera!.variants.map((v) => v.values)).toEqual([['S', 'Blanco'], ['M', 'Blanco'], ['M', 'Negro']]);
+    expect(remera!.variants[2]!.decimals).toEqual({ price: '12000.00', promotional_price: '10500.00', weight: '0.20' });
+    expect(taza!.optionNames).toEqual([]);
+    expect(taza!.variants).toHaveLength(1);
+    expect(taza!.description['']).toBe('Taza de 350 ml, apta lavavajillas');
+  });
+
+  it('reads the Spanish admin export (BOM, CRLF, `;`, decimal commas) to the same catalog, reporting ignored columns once', async () => {
+    const canonical = await readCatalog(valid('canonical.csv'));
+    const admin = await readCatalog(valid('admin-es.csv'));
+    expect(admin.errors).toEqual([]);
+    expect(admin.dialect).toBe('admin-es');
+    expect(summary(admin)).toEqual(summary(canonical));
+    expect(admin.ignoredColumns.sort()).toEqual(
+      ['Código de barras', 'Envío sin cargo', 'Marca', 'Mostrar en tienda', 'Producto Físico', 'Tags', 'Visibilidad'].sort(),
+    );
+  });
+
+  it('reads the Portuguese admin export', async () => {
+    const canonical = await readCatalog(valid('canonical.csv'));
+    const admin = await readCatalog(valid('admin-pt.csv'));
+    expect(admin.errors).toEqual([]);
+    expect(admin.dialect).toBe('admin-pt');
+    expect(summary(admin)).toEqual(summary(canonical));
+    expect(admin.ignoredColumns).toContain('Exibir na loja');
+  });
+
+  it('reads a Shopify export: image rows, compare-at prices, grams, Default Title', async () => {
+    const catalog = await readCatalog(valid('shopify.csv'));
+    expect(catalog.errors).toEqual([]);
+    expect(catalog.dialect).toBe('shopify');
+    const canonical = await readCatalog(valid('canonical.csv'));
+    // Shopify has no category column of ours: the rest is the same catalog.
+    expect(summary(catalog).map((p) => ({ ...p, categories: undefined }))).toEqual(
+      summary(canonical).map((p) => ({ ...p, categories: undefined })),
+    );
+    expect(catalog.products[0]!.images).toEqual(['https://img.example.com/remera-1.jpg', 'https://img.example.com/remera-2.jpg']);
+    expect(catalog.ignoredColumns).toContain('Vendor');
+    expect(catalog.ignoredColumns).not.toContain('Variant Barcode'); // present but always empty
+  });
+
+  it('groups rows by the slug of the name without a handle column', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = `${mkdtempSync(`${tmpdir()}/import-csv-`)}/by-name.csv`;
+    writeFileSync(path, 'name,option1_name,option1_value,sku,stock:Depósito,custom:Material\nCamisa Ñandú,Talle,S,C-S,3,Lino\nCamisa Ñandú,Talle,M,C-M,,\n');
+    const catalog = await readCatalog(path);
+    expect(catalog.errors).toEqual([]);
+    expect(catalog.products).toHaveLength(1);
+    expect(catalog.products[0]!.key).toBe('camisa-nandu');
+    expect(catalog.products[0]!.handleGiven).toBe(false);
+    expect(catalog.locationColumns).toEqual(['Depósito']);
+    expect(catalog.customColumns).toEqual(['Material']);
+    expect(catalog.products[0]!.variants[0]!.stockAt).toEqual({ Depósito: 3 });
+    expect(catalog.products[0]!.variants[1]!.stockAt).toEqual({});
+    expect(catalog.products[0]!.variants[0]!.custom).toEqual({ Material: 'Lino' });
+  });
+});
