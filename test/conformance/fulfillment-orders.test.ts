@@ -1,0 +1,144 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ISO_WITH_OFFSET, ULID, errorShape, useSandbox } from '../helpers/sandbox.js';
+import { createLocation, createOrder, createSimpleProduct, expectCreated, expectOk } from './support.js';
+
+/** Spec §2 Fulfillment order / tracking event, §3 Tracking event status, §4 Fulfillment orders; DESIGN.md §5.15. */
+
+const TRACKING_STATUSES = ['dispatched', 'in_transit', 'out_for_delivery', 'delivered', 'delivery_failed', 'returned'];
+
+function event(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    status: 'dispatched',
+    description: 'Left the warehouse',
+    address: 'Av. Paulista 1000, São Paulo',
+    geolocation: { longitude: -46.65, latitude: -23.56 },
+    happened_at: '2026-11-21T14:05:00+00:00',
+    estimated_delivery_at: '2026-11-24T18:00:00-03:00',
+    ...overrides,
+  };
+}
+
+describe('spec §4 Fulfillment orders', () => {
+  const t = useSandbox();
+  let order: any;
+  let fo: any;
+  let otherOrder: any;
+
+  beforeAll(async () => {
+    await createLocation(t, 'Main');
+    const { variant } = await createSimpleProduct(t, { stock: 50 });
+    order = (await createOrder(t, [{ variant_id: variant.id, quantity: 2 }])).body;
+    otherOrder = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
+    fo = (await t.get(`/orders/${order.id}/fulfillment-orders`)).body[0];
+  });
+
+  const base = () => `/orders/${order.id}/fulfillment-orders/${fo.id}/tracking-events`;
+
+  it('§4 GET /orders/{order_id}/fulfillment-orders → the fulfillment orders of the order', async () => {
+    const res = await t.get(`/orders/${order.id}/fulfillment-orders`);
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(1);
+    expect(res.body[0]).toMatchObject({
+      id: expect.stringMatching(ULID),
+      order_id: order.id,
+      status: expect.any(String),
+      location_id: expect.any(String),
+      products: [expect.objectContaining({ quantity: 2 })],
+      tracking_events: [],
+    });
+  });
+
+  it('§4 GET /orders/{order_id}/fulfillment-orders/{id} → one fulfillment order', async () => {
+    const res = await t.get(`/orders/${order.id}/fulfillment-orders/${fo.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(fo.id);
+  });
+
+  it('§7 404: unknown order, unknown fulfillment order, or one of another order → 404', async () => {
+    expect((await t.get('/orders/1000000000/fulfillment-orders')).status).toBe(404);
+    const unknown = await t.get(`/orders/${order.id}/fulfillment-orders/01JZZZZZZZZZZZZZZZZZZZZZZZ`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject(errorShape(404));
+    expect((await t.get(`/orders/${otherOrder.id}/fulfillment-orders/${fo.id}`)).status).toBe(404);
+  });
+
+  it('§4 POST …/tracking-events → the created event with an id; it appears on the fulfillment order', async () => {
+    const res = await t.post(base(), event());
+    expectCreated(res);
+    expect(typeof res.body.id).toBe('string');
+    expect(res.body).toMatchObject({
+      status: 'dispatched',
+      description: 'Left the warehouse',
+      address: 'Av. Paulista 1000, São Paulo',
+      geolocation: { longitude: -46.65, latitude: -23.56 },
+    });
+    expect(res.body.happened_at).toMatch(ISO_WITH_OFFSET);
+    expect(Date.parse(res.body.happened_at)).toBe(Date.parse('2026-11-21T14:05:00+00:00'));
+    expect(Date.parse(res.body.estimated_delivery_at)).toBe(Date.parse('2026-11-24T18:00:00-03:00'));
+    const after = (await t.get(`/orders/${order.id}/fulfillment-orders/${fo.id}`)).body;
+    expect(after.tracking_events.map((e: any) => e.id)).toContain(res.body.id);
+  });
+
+  it('§3/§5.15: tracking status is one of dispatched, in_transit, out_for_delivery, delivered, delivery_failed, returned', async () => {
+    for (const status of TRACKING_STATUSES) {
+      const res = await t.post(base(), event({ status }));
+      expect([200, 201], `${status}: ${res.text}`).toContain(res.status);
+      expect(res.body.status).toBe(status);
+    }
+  });
+
+  it('§5.15: an unknown tracking status → 422 errors.status', async () => {
+    const res = await t.post(base(), event({ status: 'lost_in_space' }));
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject(errorShape(422));
+    expect(res.body.errors.status).toBeDefined();
+  });
+
+  it('§5.15: happened_at is required → 422', async () => {
+    const body = event();
+    delete body.happened_at;
+    const res = await t.post(base(), body);
+    expect(res.status).toBe(422);
+    expect(res.body.errors.happened_at).toBeDefined();
+  });
+
+  it('§5.15: happened_at must be ISO 8601 → 422', async () => {
+    expect((await t.post(base(), event({ happened_at: 'last tuesday' }))).status).toBe(422);
+  });
+
+  it('§5.15: latitude outside −90…90 or longitude outside −180…180 → 422', async () => {
+    const lat = await t.post(base(), event({ geolocation: { longitude: 0, latitude: 91 } }));
+    expect(lat.status).toBe(422);
+    const lon = await t.post(base(), event({ geolocation: { longitude: -180.5, latitude: 0 } }));
+    expect(lon.status).toBe(422);
+    expect((await t.post(base(), event({ geolocation: { longitude: 180, latitude: -90 } }))).status).toBeLessThan(300);
+  });
+
+  it('§3 tracking: dispatched → in_transit via PUT of the same event', async () => {
+    const created = (await t.post(base(), event({ status: 'dispatched' }))).body;
+    const res = await t.put(`${base()}/${created.id}`, event({ status: 'in_transit', description: 'On the road' }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: created.id, status: 'in_transit', description: 'On the road' });
+    const after = (await t.get(`/orders/${order.id}/fulfillment-orders/${fo.id}`)).body;
+    expect(after.tracking_events.find((e: any) => e.id === created.id).status).toBe('in_transit');
+  });
+
+  it('§4 PUT …/tracking-events/{id} validates like POST → 422', async () => {
+    const created = (await t.post(base(), event())).body;
+    expect((await t.put(`${base()}/${created.id}`, event({ status: 'teleported' }))).status).toBe(422);
+  });
+
+  it('§4 DELETE …/tracking-events/{id} → removed', async () => {
+    const created = (await t.post(base(), event())).body;
+    expectOk(await t.del(`${base()}/${created.id}`));
+    const after = (await t.get(`/orders/${order.id}/fulfillment-orders/${fo.id}`)).body;
+    expect(after.tracking_events.some((e: any) => e.id === created.id)).toBe(false);
+    expect((await t.del(`${base()}/${created.id}`)).status).toBe(404);
+  });
+
+  it('§7 404: PUT/POST tracking on an unknown fulfillment order or event → 404', async () => {
+    expect((await t.put(`${base()}/no-such-event`, event())).status).toBe(404);
+    const res = await t.post(`/orders/${order.id}/fulfillment-orders/01JZZZZZZZZZZZZZZZZZZZZZZZ/tracking-events`, event());
+    expect(res.status).toBe(404);
+  });
+});

@@ -1,0 +1,205 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ISO_WITH_OFFSET, errorShape, useSandbox } from '../helpers/sandbox.js';
+import { createLocation, createSimpleProduct, expectCreated, expectOk, uniq } from './support.js';
+
+/** Spec §2 Product / Product image, §4 Products; DESIGN.md §5.7, §5.8, §5.11. */
+
+describe('spec §4 Products', () => {
+  const t = useSandbox();
+  let main: any;
+  let second: any;
+  let category: any;
+
+  beforeAll(async () => {
+    main = await createLocation(t, 'Main');
+    second = await createLocation(t, 'Second');
+    category = (await t.post('/categories', { name: 'Tools' })).body;
+  });
+
+  it('§4 POST /products with sku/price/stock → a product without variation: one variant without values holds them', async () => {
+    const res = await t.post('/products', {
+      name: 'Hammer',
+      description: 'A hammer',
+      price: 25,
+      sku: 'HAM-1',
+      stock: 7,
+      categories: [category.id],
+      images: [],
+    });
+    expectCreated(res);
+    const p = res.body;
+    expect(Number.isInteger(p.id)).toBe(true);
+    expect(p.variants).toHaveLength(1);
+    const v = p.variants[0];
+    expect(v.sku).toBe('HAM-1');
+    expect(v.price).toBe('25.00');
+    expect(v.stock).toBe(7);
+    expect(v.values).toEqual([]);
+    expect(v.product_id).toBe(p.id);
+    // product-level price/sku/stock mirror the first variant
+    expect(p.sku).toBe('HAM-1');
+    expect(String(p.price)).toBe('25.00');
+    expect(p.stock).toBe(7);
+    expect(p.categories).toEqual([category.id]);
+  });
+
+  it('§5.11: GET /products/{id} returns variants, images, attributes, handle, categories, created_at, updated_at', async () => {
+    const { product } = await createSimpleProduct(t, { name: 'Screwdriver' });
+    const res = await t.get(`/products/${product.id}`);
+    expect(res.status).toBe(200);
+    for (const key of ['variants', 'images', 'attributes', 'handle', 'categories', 'created_at', 'updated_at']) {
+      expect(res.body, key).toHaveProperty(key);
+    }
+    expect(res.body.created_at).toMatch(ISO_WITH_OFFSET);
+    expect(res.body.updated_at).toMatch(ISO_WITH_OFFSET);
+  });
+
+  it('§5.11: a create without sku/price/stock → a product with variation and no variants', async () => {
+    const res = await t.post('/products', { name: 'T-Shirt' });
+    expectCreated(res);
+    expect(res.body.variants).toEqual([]);
+  });
+
+  it('§5.11: name is required → 422 errors.name', async () => {
+    const res = await t.post('/products', { price: 10 });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject(errorShape(422));
+    expect(res.body.errors.name).toBeDefined();
+  });
+
+  it('§2/§5.11: images must be empty at creation → 422 otherwise', async () => {
+    const res = await t.post('/products', { name: 'Pictured', images: [{ src: 'https://example.com/a.jpg' }] });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.images).toBeDefined();
+  });
+
+  it('§5.7: money accepted as number or decimal string, returned as a decimal string', async () => {
+    const res = await t.post('/products', { name: `Money ${uniq()}`, price: '19.9', sku: `M-${uniq()}`, stock: 1 });
+    expectCreated(res);
+    expect(res.body.variants[0].price).toBe('19.90');
+  });
+
+  it('§5.8: a localized name object uses the store languages; plain string goes to the main language', async () => {
+    const store = (await t.get('/store')).body;
+    const res = await t.post('/products', { name: 'Llave' });
+    expect(res.body.name).toMatchObject({ [store.main_language]: 'Llave' });
+    const obj = await t.post('/products', { name: { [store.main_language]: 'Pinza' } });
+    expect(obj.body.name[store.main_language]).toBe('Pinza');
+    const bad = await t.post('/products', { name: { xx: 'Nope' } });
+    expect(bad.status).toBe(422);
+  });
+
+  it('§5.11: handle is generated from the name when absent', async () => {
+    const store = (await t.get('/store')).body;
+    const res = await t.post('/products', { name: 'Red Rubber Boots' });
+    const handle = typeof res.body.handle === 'string' ? res.body.handle : res.body.handle[store.main_language];
+    expect(handle).toMatch(/red-rubber-boots/);
+  });
+
+  it('§5.11: handle is unique per store → 422 on a duplicate', async () => {
+    const first = await t.post('/products', { name: 'Unique', handle: 'unique-handle' });
+    expectCreated(first);
+    const dup = await t.post('/products', { name: 'Unique 2', handle: 'unique-handle' });
+    expect(dup.status).toBe(422);
+    expect(dup.body.errors.handle).toBeDefined();
+  });
+
+  it('§4 POST /products with inventory_levels → stock per location, stock = their sum', async () => {
+    const res = await t.post('/products', {
+      name: 'Levels',
+      sku: `LV-${uniq()}`,
+      price: 5,
+      inventory_levels: [
+        { location_id: main.id, stock: 3 },
+        { location_id: second.id, stock: 4 },
+      ],
+    });
+    expectCreated(res);
+    expect(res.body.stock).toBe(7);
+    const levels = res.body.variants[0].inventory_levels;
+    expect(levels).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ location_id: main.id, stock: 3 }),
+        expect.objectContaining({ location_id: second.id, stock: 4 }),
+      ]),
+    );
+  });
+
+  it('§5.12: inventory_levels with an unknown location → 422', async () => {
+    const res = await t.post('/products', {
+      name: 'Bad level',
+      sku: `BL-${uniq()}`,
+      price: 5,
+      inventory_levels: [{ location_id: '01JZZZZZZZZZZZZZZZZZZZZZZZ', stock: 1 }],
+    });
+    expect(res.status).toBe(422);
+  });
+
+  it('§4 GET /products → lists all products of the store', async () => {
+    const res = await t.get('/products', { query: { per_page: 200 } });
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBe(Number(res.headers.get('x-total-count')));
+    expect(res.body.some((p: any) => p.sku === 'HAM-1')).toBe(true);
+  });
+
+  it('§5.11: GET /products?sku= (added) finds one product', async () => {
+    const res = await t.get('/products', { query: { sku: 'HAM-1' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(1);
+    expect(res.body[0].variants[0].sku).toBe('HAM-1');
+  });
+
+  it('§5.11: GET /products?handle= (added) finds one product', async () => {
+    const res = await t.get('/products', { query: { handle: 'unique-handle' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(1);
+  });
+
+  it('§4 PUT /products/{product_id} with a subset (price and stock) → updated', async () => {
+    const { product } = await createSimpleProduct(t, { price: 10, stock: 1 });
+    const res = await t.put(`/products/${product.id}`, { price: 12.5, stock: 9 });
+    expect(res.status).toBe(200);
+    const after = (await t.get(`/products/${product.id}`)).body;
+    expect(after.variants[0].price).toBe('12.50');
+    expect(after.variants[0].stock).toBe(9);
+    expect(after.name).toEqual(product.name);
+  });
+
+  it('§7 404: GET/PUT/DELETE /products/{unknown} → 404', async () => {
+    expect((await t.get('/products/987654321')).status).toBe(404);
+    expect((await t.put('/products/987654321', { price: 1 })).status).toBe(404);
+    const res = await t.del('/products/987654321');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject(errorShape(404));
+  });
+
+  it('§4 DELETE /products/{product_id} → gone', async () => {
+    const { product } = await createSimpleProduct(t);
+    expectOk(await t.del(`/products/${product.id}`));
+    expect((await t.get(`/products/${product.id}`)).status).toBe(404);
+  });
+
+  it('§4 POST /products/{product_id}/images {src} → {id, product_id, src, position}', async () => {
+    const { product } = await createSimpleProduct(t);
+    const res = await t.post(`/products/${product.id}/images`, { src: 'https://cdn.example.com/hammer.jpg' });
+    expectCreated(res);
+    expect(res.body).toMatchObject({ product_id: product.id, src: 'https://cdn.example.com/hammer.jpg', position: expect.any(Number) });
+    expect(res.body.id).toBeDefined();
+    const second = await t.post(`/products/${product.id}/images`, { src: 'https://cdn.example.com/hammer-2.jpg' });
+    expect(second.body.position).toBeGreaterThan(res.body.position);
+    const after = (await t.get(`/products/${product.id}`)).body;
+    expect(after.images.map((i: any) => i.src)).toEqual(['https://cdn.example.com/hammer.jpg', 'https://cdn.example.com/hammer-2.jpg']);
+  });
+
+  it('§5.11: image src must be an http(s) URL → 422', async () => {
+    const { product } = await createSimpleProduct(t);
+    const res = await t.post(`/products/${product.id}/images`, { src: 'ftp://example.com/a.jpg' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.src).toBeDefined();
+  });
+
+  it('§7 404: POST /products/{unknown}/images → 404', async () => {
+    const res = await t.post('/products/987654321/images', { src: 'https://example.com/a.jpg' });
+    expect(res.status).toBe(404);
+  });
+});

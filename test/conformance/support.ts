@@ -1,0 +1,131 @@
+import { expect } from 'vitest';
+import type { ApiResponse, TestSandbox } from '../helpers/sandbox.js';
+import { address } from '../helpers/sandbox.js';
+
+/** Shared steps of the conformance files: OAuth round trips and the small catalog an order needs. */
+
+export const REDIRECT_URI = 'http://127.0.0.1:8976/callback';
+
+export interface AuthorizeResult {
+  status: number;
+  location: URL;
+}
+
+/**
+ * Runs DESIGN.md §5.18's authorization: GET the authorize URL; when it shows the approve page (200), POST the
+ * decision to the same URL. Returns the redirect (with `code`/`state` or `error`).
+ */
+export async function authorize(
+  t: TestSandbox,
+  opts: { state?: string; decision?: 'approve' | 'deny'; scope?: string; redirectUri?: string } = {},
+): Promise<AuthorizeResult> {
+  const url = new URL(`${t.sandbox.authUrl}/apps/${t.sandbox.clientId}/authorize`);
+  url.searchParams.set('state', opts.state ?? 'st-123');
+  url.searchParams.set('redirect_uri', opts.redirectUri ?? REDIRECT_URI);
+  if (opts.scope) url.searchParams.set('scope', opts.scope);
+  if (opts.decision !== 'deny') {
+    const first = await fetch(url, { redirect: 'manual' });
+    await first.text();
+    if (first.status >= 300 && first.status < 400) {
+      return { status: first.status, location: new URL(first.headers.get('location')!) };
+    }
+    expect(first.status).toBe(200);
+  }
+  const decided = await fetch(url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ decision: opts.decision ?? 'approve' }).toString(),
+  });
+  await decided.text();
+  expect(decided.status).toBeGreaterThanOrEqual(300);
+  expect(decided.status).toBeLessThan(400);
+  return { status: decided.status, location: new URL(decided.headers.get('location')!) };
+}
+
+export async function exchangeCode(
+  t: TestSandbox,
+  code: string,
+  overrides: Record<string, unknown> = {},
+): Promise<ApiResponse> {
+  const res = await fetch(`${t.sandbox.authUrl}/apps/authorize/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_id: t.sandbox.clientId,
+      client_secret: t.sandbox.clientSecret,
+      grant_type: 'authorization_code',
+      code,
+      ...overrides,
+    }),
+  });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, body, text };
+}
+
+/** A full authorization: returns the new token response body. */
+export async function newToken(t: TestSandbox, scope?: string): Promise<{ access_token: string; scope: string; user_id: number }> {
+  const { location } = await authorize(t, { scope });
+  const code = location.searchParams.get('code');
+  expect(code).toBeTruthy();
+  const res = await exchangeCode(t, code!);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+export function expectCreated(res: ApiResponse): void {
+  expect([200, 201], `${res.status} ${res.text}`).toContain(res.status);
+}
+
+export function expectOk(res: ApiResponse): void {
+  expect(res.status, res.text).toBeGreaterThanOrEqual(200);
+  expect(res.status, res.text).toBeLessThan(300);
+}
+
+export async function createLocation(t: TestSandbox, name = 'Warehouse', extra: Record<string, unknown> = {}): Promise<any> {
+  const res = await t.post('/locations', { name, address: address(), allows_pickup: false, ...extra });
+  expectCreated(res);
+  return res.body;
+}
+
+/** A product without variation holding `stock` units: returns {product, variant}. */
+export async function createSimpleProduct(
+  t: TestSandbox,
+  opts: { name?: string; sku?: string; price?: number | string; stock?: number; inventory_levels?: unknown[] } = {},
+): Promise<{ product: any; variant: any }> {
+  const res = await t.post('/products', {
+    name: opts.name ?? `Product ${uniq()}`,
+    sku: opts.sku ?? `SKU-${uniq()}`,
+    price: opts.price ?? 10,
+    ...(opts.inventory_levels ? { inventory_levels: opts.inventory_levels } : { stock: opts.stock ?? 10 }),
+  });
+  expectCreated(res);
+  const product = res.body;
+  expect(Array.isArray(product.variants) && product.variants.length === 1, res.text).toBe(true);
+  return { product, variant: product.variants[0] };
+}
+
+export async function createOrder(t: TestSandbox, items: { variant_id: number; quantity: number }[]): Promise<ApiResponse> {
+  return t.post('/orders', {
+    customer: { name: 'Ana Souza', email: 'ana@example.com', phone: '+55 11 99999-0000' },
+    products: items,
+  });
+}
+
+let counter = 0;
+export function uniq(): string {
+  counter += 1;
+  return `${Date.now().toString(36)}${counter}`;
+}
+
+export async function variantStock(t: TestSandbox, productId: number, variantId: number): Promise<any> {
+  const res = await t.get(`/products/${productId}/variants/${variantId}`);
+  expect(res.status).toBe(200);
+  return res.body;
+}

@@ -1,0 +1,202 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorShape, useSandbox } from '../helpers/sandbox.js';
+import { createLocation, createOrder, createSimpleProduct, expectCreated, expectOk } from './support.js';
+
+/** Spec §2 Webhook, §4 Webhooks, §6 Events; DESIGN.md §5.17. */
+
+interface Delivery {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  raw: string;
+  body: any;
+}
+
+/** A loopback receiver; `status` decides each answer (by attempt number per delivery id). */
+class Receiver {
+  readonly deliveries: Delivery[] = [];
+  private server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => (raw += d));
+    req.on('end', () => {
+      const delivery = { path: req.url ?? '/', headers: req.headers, raw, body: safeJson(raw) };
+      this.deliveries.push(delivery);
+      res.statusCode = this.answer(delivery, this.deliveries);
+      res.end('ok');
+    });
+  });
+  answer: (d: Delivery, all: Delivery[]) => number = () => 200;
+  url = '';
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Waits until `predicate` holds for the deliveries seen so far (polling; a bound only against hangs). */
+  async waitFor(predicate: (all: Delivery[]) => boolean, timeoutMs = 10_000): Promise<Delivery[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate(this.deliveries)) {
+      if (Date.now() > deadline) throw new Error(`no matching delivery; got ${JSON.stringify(this.deliveries.map((d) => [d.path, d.body]))}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return this.deliveries;
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+describe('spec §4 Webhooks', () => {
+  const t = useSandbox({ webhookRetryBaseMs: 20 });
+  const receiver = new Receiver();
+
+  beforeAll(async () => {
+    await receiver.start();
+    await createLocation(t, 'Main');
+  });
+  afterAll(async () => {
+    await receiver.stop();
+  });
+
+  it('§4 POST /webhooks {event, url, headers} → the created webhook (integer id)', async () => {
+    const res = await t.post('/webhooks', { event: 'order/created', url: `${receiver.url}/created`, headers: { 'x-team': 'erp' } });
+    expectCreated(res);
+    expect(Number.isInteger(res.body.id)).toBe(true);
+    expect(res.body).toMatchObject({ event: 'order/created', url: `${receiver.url}/created`, headers: { 'x-team': 'erp' } });
+  });
+
+  it('§4 GET /webhooks → the webhooks of the store', async () => {
+    const res = await t.get('/webhooks');
+    expect(res.status).toBe(200);
+    expect(res.body.some((w: any) => w.url === `${receiver.url}/created`)).toBe(true);
+  });
+
+  it('§4 PUT /webhooks/{id} url and/or headers → the updated webhook', async () => {
+    const hook = (await t.post('/webhooks', { event: 'product/created', url: `${receiver.url}/p1` })).body;
+    const res = await t.put(`/webhooks/${hook.id}`, { url: `${receiver.url}/p2`, headers: { 'x-a': 'b' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: hook.id, event: 'product/created', url: `${receiver.url}/p2`, headers: { 'x-a': 'b' } });
+    const only = await t.put(`/webhooks/${hook.id}`, { headers: { 'x-c': 'd' } });
+    expect(only.body.url).toBe(`${receiver.url}/p2`);
+  });
+
+  it('§4 DELETE /webhooks/{id} → removed; unknown → 404', async () => {
+    const hook = (await t.post('/webhooks', { event: 'category/created', url: `${receiver.url}/c` })).body;
+    expectOk(await t.del(`/webhooks/${hook.id}`));
+    expect((await t.get('/webhooks')).body.some((w: any) => w.id === hook.id)).toBe(false);
+    const again = await t.del(`/webhooks/${hook.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject(errorShape(404));
+    expect((await t.put('/webhooks/987654321', { url: `${receiver.url}/x` })).status).toBe(404);
+  });
+
+  it('§5.17: an unknown event → 422 errors.event', async () => {
+    const res = await t.post('/webhooks', { event: 'order/exploded', url: `${receiver.url}/x` });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.event).toBeDefined();
+  });
+
+  it('§5.17: url must be https, or http on loopback → 422 otherwise', async () => {
+    expect((await t.post('/webhooks', { event: 'order/created', url: 'http://example.com/hook' })).status).toBe(422);
+    expect((await t.post('/webhooks', { event: 'order/created', url: 'not a url' })).status).toBe(422);
+    const https = await t.post('/webhooks', { event: 'order/paid', url: 'https://example.com/hook' });
+    expectCreated(https);
+    await t.del(`/webhooks/${https.body.id}`);
+  });
+
+  it('§5.17: every event name of the list is accepted', async () => {
+    const events = [
+      'order/created', 'order/updated', 'order/paid', 'order/cancelled',
+      'product/created', 'product/updated', 'product/deleted',
+      'category/created', 'category/updated', 'category/deleted',
+      'location/created', 'location/updated', 'location/deleted',
+      'fulfillment_order/tracking_event_created', 'fulfillment_order/tracking_event_updated', 'fulfillment_order/tracking_event_deleted',
+      'app/uninstalled',
+    ];
+    for (const event of events) {
+      const res = await t.post('/webhooks', { event, url: `https://hooks.example.com/${event}` });
+      expect([200, 201], `${event}: ${res.text}`).toContain(res.status);
+      await t.del(`/webhooks/${res.body.id}`);
+    }
+  });
+
+  it('§6 order/created: POST {store_id, event, id} to the url with the registered headers', async () => {
+    const { variant } = await createSimpleProduct(t, { stock: 10 });
+    const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
+    const all = await receiver.waitFor((ds) => ds.some((d) => d.path === '/created' && d.body?.id === order.id));
+    const d = all.find((x) => x.path === '/created' && x.body?.id === order.id)!;
+    expect(d.body).toEqual({ store_id: t.sandbox.storeId, event: 'order/created', id: order.id });
+    expect(d.headers['x-team']).toBe('erp');
+    expect(d.headers['content-type']).toMatch(/application\/json/);
+  });
+
+  it('§5.17: x-linkedstore-hmac-sha256 = hex HMAC-SHA256 of the raw body with the client secret; x-store-delivery-id set', async () => {
+    const d = receiver.deliveries.find((x) => x.path === '/created')!;
+    expect(d).toBeDefined();
+    const expected = createHmac('sha256', t.sandbox.clientSecret).update(d.raw).digest('hex');
+    expect(d.headers['x-linkedstore-hmac-sha256']).toBe(expected);
+    expect(d.headers['x-store-delivery-id']).toBeTruthy();
+  });
+
+  it('§5.17: a non-2xx answer is retried with the same x-store-delivery-id', async () => {
+    await t.post('/webhooks', { event: 'order/updated', url: `${receiver.url}/flaky` });
+    receiver.answer = (d, all) =>
+      d.path === '/flaky' && all.filter((x) => x.path === '/flaky').length < 3 ? 500 : 200;
+    const { variant } = await createSimpleProduct(t, { stock: 10 });
+    const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
+    expect((await t.put(`/orders/${order.id}`, { owner_note: 'retry me' })).status).toBe(200);
+    const all = await receiver.waitFor((ds) => ds.filter((x) => x.path === '/flaky').length >= 3);
+    const flaky = all.filter((x) => x.path === '/flaky');
+    expect(new Set(flaky.map((x) => x.headers['x-store-delivery-id'])).size).toBe(1);
+    expect(flaky.every((x) => x.body.id === order.id && x.body.event === 'order/updated')).toBe(true);
+    receiver.answer = () => 200;
+  });
+
+  it('§5.17: order/cancelled and order/paid are announced', async () => {
+    await t.post('/webhooks', { event: 'order/cancelled', url: `${receiver.url}/cancelled` });
+    await t.post('/webhooks', { event: 'order/paid', url: `${receiver.url}/paid` });
+    const { variant } = await createSimpleProduct(t, { stock: 10 });
+    const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
+    await t.put(`/orders/${order.id}`, { status: 'paid' });
+    await t.post(`/orders/${order.id}/cancel`);
+    await receiver.waitFor((ds) => ds.some((d) => d.path === '/paid' && d.body.id === order.id));
+    await receiver.waitFor((ds) => ds.some((d) => d.path === '/cancelled' && d.body.id === order.id));
+  });
+
+  it('§5.17: product, category and location events carry the resource id (ULID string for locations)', async () => {
+    await t.post('/webhooks', { event: 'product/created', url: `${receiver.url}/product` });
+    await t.post('/webhooks', { event: 'category/created', url: `${receiver.url}/category` });
+    await t.post('/webhooks', { event: 'location/created', url: `${receiver.url}/location` });
+    const { product } = await createSimpleProduct(t);
+    const category = (await t.post('/categories', { name: 'Hooked' })).body;
+    const location = await createLocation(t, 'Hooked');
+    await receiver.waitFor((ds) => ds.some((d) => d.path === '/product' && d.body.id === product.id));
+    await receiver.waitFor((ds) => ds.some((d) => d.path === '/category' && d.body.id === category.id));
+    await receiver.waitFor((ds) => ds.some((d) => d.path === '/location' && d.body.id === location.id));
+  });
+
+  it('§5.17: tracking events are announced with the fulfillment order id', async () => {
+    await t.post('/webhooks', { event: 'fulfillment_order/tracking_event_created', url: `${receiver.url}/tracking` });
+    const { variant } = await createSimpleProduct(t, { stock: 10 });
+    const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
+    const fo = (await t.get(`/orders/${order.id}/fulfillment-orders`)).body[0];
+    await t.post(`/orders/${order.id}/fulfillment-orders/${fo.id}/tracking-events`, {
+      status: 'dispatched',
+      happened_at: '2026-11-21T14:05:00+00:00',
+    });
+    await receiver.waitFor((ds) => ds.some((d) => d.path === '/tracking' && d.body.id === fo.id));
+  });
+});
