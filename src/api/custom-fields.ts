@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { StoreClient } from '../client/index.js';
+import { parseReply } from './reply.js';
+
+export const CUSTOM_FIELD_TYPES = ['text', 'numeric', 'date', 'text_list'] as const;
+export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+
+/** A variant custom field definition (ids are UUIDs). */
+export const CustomFieldSchema = z.looseObject({
+  id: z.union([z.string(), z.number()]).transform(String),
+  name: z.string(),
+  description: z.string().nullish(),
+  value_type: z.string(),
+  read_only: z.boolean().nullish(),
+  values: z.array(z.string()).nullish(),
+});
+export type CustomField = z.infer<typeof CustomFieldSchema>;
+
+export interface CustomFieldInput {
+  name?: string;
+  description?: string;
+  value_type?: CustomFieldType;
+  read_only?: boolean;
+  values?: string[];
+}
+
+/** An update of a definition; `value` adds one allowed value to a `text_list`. */
+export interface CustomFieldUpdate {
+  name?: string;
+  description?: string;
+  read_only?: boolean;
+  value?: string;
+}
+
+/** A custom field's value on one variant. */
+export const CustomFieldValueSchema = z.looseObject({
+  id: z.union([z.string(), z.number()]).transform(String),
+  value: z.unknown(),
+});
+export type CustomFieldValue = z.infer<typeof CustomFieldValueSchema>;
+
+const BASE = '/products/variants/custom-fields';
+
+export async function listCustomFields(client: StoreClient): Promise<CustomField[]> {
+  const res = await client.request({ method: 'GET', path: BASE });
+  return parseReply(z.array(CustomFieldSchema), res.body, 'custom field list');
+}
+
+export async function createCustomField(client: StoreClient, input: CustomFieldInput): Promise<CustomField> {
+  const res = await client.request({ method: 'POST', path: BASE, body: input });
+  return parseReply(CustomFieldSchema, res.body, 'custom field record');
+}
+
+/** Some stores answer an update without a body; the caller then re-reads the list. */
+export async function updateCustomField(
+  client: StoreClient,
+  id: string,
+  input: CustomFieldUpdate,
+): Promise<CustomField | undefined> {
+  const res = await client.request({ method: 'PUT', path: `${BASE}/${encodeURIComponent(id)}`, body: input });
+  if (res.body === undefined || res.body === null || res.body === '') return undefined;
+  return parseReply(CustomFieldSchema, res.body, 'custom field record');
+}
+
+/** Deletes the definition and every variant's value of it. */
+export async function deleteCustomField(client: StoreClient, id: string): Promise<void> {
+  await client.request({ method: 'DELETE', path: `${BASE}/${encodeURIComponent(id)}` });
+}
+
+/** Sets the given fields on one variant; fields not named keep their values. */
+export async function setVariantCustomFields(
+  client: StoreClient,
+  productId: number,
+  variantId: number,
+  values: { id: string; value: string }[],
+): Promise<CustomFieldValue[] | undefined> {
+  const res = await client.request({
+    method: 'PUT',
+    path: `/products/${productId}/variants/${variantId}/custom-fields`,
+    body: values,
+  });
+  if (!Array.isArray(res.body)) return undefined;
+  return parseReply(z.array(CustomFieldValueSchema), res.body, 'custom field values');
+}
+
+/** Removes one field's value from one variant (the definition stays). */
+export async function unsetVariantCustomField(
+  client: StoreClient,
+  productId: number,
+  variantId: number,
+  fieldId: string,
+): Promise<void> {
+  await client.request({
+    method: 'DELETE',
+    path: `/products/${productId}/variants/${variantId}/custom_fields/${encodeURIComponent(fieldId)}`,
+  });
+}

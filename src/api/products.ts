@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import type { StoreClient } from '../client/index.js';
+import { type Localized, LocalizedSchema } from './categories.js';
+import { parseReply } from './reply.js';
+import { VariantSchema } from './variants.js';
+
+export const ProductImageSchema = z.looseObject({
+  id: z.number(),
+  product_id: z.number().optional(),
+  src: z.string(),
+  position: z.number().optional(),
+});
+export type ProductImage = z.infer<typeof ProductImageSchema>;
+
+/**
+ * A product as GET returns it: full variant records, images, localized option names (`attributes`) and
+ * category ids. Product-level price/sku/stock mirror the first variant.
+ */
+export const ProductSchema = z.looseObject({
+  id: z.number(),
+  name: LocalizedSchema,
+  description: LocalizedSchema.nullish(),
+  handle: LocalizedSchema.nullish(),
+  attributes: z.array(LocalizedSchema).default([]),
+  variants: z.array(VariantSchema).default([]),
+  images: z.array(ProductImageSchema).default([]),
+  categories: z.array(z.union([z.number(), z.looseObject({ id: z.number() })])).default([]),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+});
+export type Product = z.infer<typeof ProductSchema>;
+
+/**
+ * The writable fields of a product. On create, sku/price/stock/inventory_levels make a product without
+ * variation (one variant holds them); without them the product waits for variants to be posted.
+ */
+export interface ProductInput {
+  name?: Localized;
+  description?: Localized;
+  handle?: Localized;
+  price?: string;
+  promotional_price?: string;
+  cost?: string;
+  sku?: string;
+  stock?: number;
+  inventory_levels?: { location_id: string; stock: number }[];
+  weight?: string;
+  categories?: number[];
+  /** Must be empty at creation: images are added with addProductImage. */
+  images?: [];
+  published?: boolean;
+}
+
+/** Filters of GET /products: `handle` and `sku` find one product without listing the catalog. */
+export interface ProductQuery {
+  handle?: string;
+  sku?: string;
+  [filter: string]: string | number | undefined;
+}
+
+const ProductListSchema = z.array(ProductSchema);
+
+export interface ProductPage {
+  products: Product[];
+  page: number;
+  total?: number;
+}
+
+/** One page of products (per_page at most 200). */
+export async function listProducts(
+  client: StoreClient,
+  opts: { page?: number; perPage?: number; query?: ProductQuery } = {},
+): Promise<ProductPage> {
+  const page = opts.page ?? 1;
+  const query = { ...compact(opts.query), page, per_page: opts.perPage ?? 30 };
+  const res = await client.request({ method: 'GET', path: '/products', query });
+  const total = Number(header(res.headers, 'x-total-count'));
+  return {
+    products: parseReply(ProductListSchema, res.body, 'product list'),
+    page,
+    total: Number.isFinite(total) ? total : undefined,
+  };
+}
+
+/** Every page of products, 200 at a time, as they arrive (for exports and syncs over large catalogs). */
+export async function* productPages(client: StoreClient, query?: ProductQuery): AsyncGenerator<ProductPage> {
+  for await (const page of client.paginate<unknown>('/products', compact(query), { perPage: 200 })) {
+    yield { products: parseReply(ProductListSchema, page.items, 'product list'), page: page.page, total: page.total };
+  }
+}
+
+export async function listAllProducts(client: StoreClient, query?: ProductQuery): Promise<Product[]> {
+  const all: Product[] = [];
+  for await (const page of productPages(client, query)) all.push(...page.products);
+  return all;
+}
+
+/** The product with this handle (in any language), or undefined. */
+export async function findProductByHandle(client: StoreClient, handle: string): Promise<Product | undefined> {
+  const { products } = await listProducts(client, { query: { handle }, perPage: 200 });
+  return products[0];
+}
+
+/** The product that has a variant with this SKU, or undefined. */
+export async function findProductBySku(client: StoreClient, sku: string): Promise<Product | undefined> {
+  const { products } = await listProducts(client, { query: { sku }, perPage: 200 });
+  return products[0];
+}
+
+export async function getProduct(client: StoreClient, id: number): Promise<Product> {
+  const res = await client.request({ method: 'GET', path: `/products/${id}` });
+  return parseReply(ProductSchema, res.body, 'product record');
+}
+
+export async function createProduct(client: StoreClient, input: ProductInput): Promise<Product> {
+  const res = await client.request({ method: 'POST', path: '/products', body: input });
+  return parseReply(ProductSchema, res.body, 'product record');
+}
+
+export async function updateProduct(client: StoreClient, id: number, input: ProductInput): Promise<Product> {
+  const res = await client.request({ method: 'PUT', path: `/products/${id}`, body: input });
+  return parseReply(ProductSchema, res.body, 'product record');
+}
+
+export async function deleteProduct(client: StoreClient, id: number): Promise<void> {
+  await client.request({ method: 'DELETE', path: `/products/${id}` });
+}
+
+/** Adds one image (an http(s) URL) at the end of the product's images. */
+export async function addProductImage(client: StoreClient, productId: number, src: string): Promise<ProductImage> {
+  const res = await client.request({ method: 'POST', path: `/products/${productId}/images`, body: { src } });
+  return parseReply(ProductImageSchema, res.body, 'product image');
+}
+
+function compact(query: ProductQuery | undefined): Record<string, string | number> | undefined {
+  if (!query) return undefined;
+  const out: Record<string, string | number> = {};
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

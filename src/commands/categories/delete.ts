@@ -1,0 +1,33 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import { yesFlag } from '../../services/catalog-flags.js';
+
+export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelete> {
+  static summary = 'Delete a category.';
+  static description = `The store refuses while the category has subcategories: delete or move them first.
+Asks for confirmation on a terminal; pass --yes otherwise.`;
+
+  static examples = ['<%= config.bin %> categories delete 12', '<%= config.bin %> categories delete 12 --yes'];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    id: Args.string({ description: 'Category id.', required: true }),
+  };
+
+  static flags = { yes: yesFlag };
+
+  async run(): Promise<{ id: number; deleted: boolean }> {
+    const { confirmOrYes, parseIntegerId } = await import('../../services/validate.js');
+    const id = parseIntegerId(this.args.id, 'ID', 'category');
+    if (!(await confirmOrYes({ message: `Delete category ${id}?`, yes: this.flags.yes, action: 'Deleting a category' }))) {
+      this.note('Nothing deleted.');
+      return { id, deleted: false };
+    }
+    const client = await this.client();
+    const { deleteCategoryById } = await import('../../services/categories.js');
+    await deleteCategoryById(client, id);
+    this.note(`Deleted category ${id}.`);
+    return { id, deleted: true };
+  }
+}

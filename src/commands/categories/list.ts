@@ -1,0 +1,41 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import type { Category } from '../../api/categories.js';
+import type { CategoryNode } from '../../services/categories.js';
+
+type ListResult = Array<Category & { path: string; depth: number }> | CategoryNode[];
+
+export default class CategoriesList extends BaseCommand<typeof CategoriesList> {
+  static summary = 'List categories with their paths, or as a tree.';
+  static examples = [
+    '<%= config.bin %> categories list',
+    '<%= config.bin %> categories list --tree',
+    '<%= config.bin %> categories list --tree --json',
+  ];
+
+  static enableJsonFlag = true;
+
+  static flags = {
+    tree: Flags.boolean({ description: 'Show the category tree, subcategories indented under their parent.', exclusive: ['csv'] }),
+    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+  };
+
+  async run(): Promise<ListResult> {
+    const client = await this.client();
+    const { categoryTree, listCategoryRows } = await import('../../services/categories.js');
+    const rows = await listCategoryRows(client);
+    if (this.flags.tree) {
+      const tree = categoryTree(rows);
+      if (!this.jsonEnabled()) {
+        const { categoryTreeLines } = await import('../../services/catalog-views.js');
+        const lines = categoryTreeLines(tree);
+        if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+      }
+      return tree;
+    }
+    const { categoryColumns } = await import('../../services/catalog-views.js');
+    await this.renderList(rows, categoryColumns, { csv: this.flags.csv });
+    // --json: each record as the store returns it, plus its path.
+    return rows.map((r) => ({ ...r.category, path: r.path, depth: r.depth }));
+  }
+}

@@ -1,0 +1,54 @@
+import { Args, Flags } from '@oclif/core';
+import type { Category } from '../../api/categories.js';
+import { BaseCommand } from '../../base-command.js';
+import { localizedFlag } from '../../services/catalog-flags.js';
+
+export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdate> {
+  static summary = 'Change a category: texts, or move it under another parent.';
+  static description = `Only the fields given change; on a multilingual store the languages not given keep their text.
+--parent takes an id or a path such as "Ropa > Camisas"; --parent none makes it a top-level category.`;
+
+  static examples = [
+    '<%= config.bin %> categories update 12 --name Remeras',
+    '<%= config.bin %> categories update 12 --parent "Ropa > Camisas"',
+    '<%= config.bin %> categories update 12 --parent none --json',
+  ];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    id: Args.string({ description: 'Category id.', required: true }),
+  };
+
+  static flags = {
+    name: localizedFlag('Name'),
+    description: localizedFlag('Description'),
+    handle: localizedFlag('URL handle'),
+    parent: Flags.string({ description: 'New parent: an id, a path like "Ropa > Camisas", or "none" for top level.' }),
+    'google-shopping-category': Flags.string({ description: 'Google Shopping category path.' }),
+    'seo-title': Flags.string({ description: 'SEO title.' }),
+    'seo-description': Flags.string({ description: 'SEO description.' }),
+  };
+
+  async run(): Promise<Category> {
+    const { parseIntegerId } = await import('../../services/validate.js');
+    const id = parseIntegerId(this.args.id, 'ID', 'category');
+    const client = await this.client();
+    const { getCategoryWithPath, updateCategoryFrom } = await import('../../services/categories.js');
+    const category = await updateCategoryFrom(client, id, {
+      name: this.flags.name,
+      description: this.flags.description,
+      handle: this.flags.handle,
+      parent: this.flags.parent,
+      googleShoppingCategory: this.flags['google-shopping-category'],
+      seoTitle: this.flags['seo-title'],
+      seoDescription: this.flags['seo-description'],
+    });
+    if (!this.jsonEnabled()) {
+      const { renderRecord } = await import('../../output/render.js');
+      const { categoryFields } = await import('../../services/catalog-views.js');
+      renderRecord(categoryFields(await getCategoryWithPath(client, category.id)), (text) => process.stdout.write(text));
+    }
+    return category;
+  }
+}

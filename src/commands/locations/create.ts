@@ -1,0 +1,49 @@
+import { Flags } from '@oclif/core';
+import type { Location } from '../../api/locations.js';
+import { BaseCommand } from '../../base-command.js';
+import { addressFields, addressFlags } from '../../services/catalog-flags.js';
+
+export default class LocationsCreate extends BaseCommand<typeof LocationsCreate> {
+  static summary = 'Create a stock location.';
+  static description = `The number of locations a store may have depends on its plan (freemium and a: 1, b: 2, c: 3,
+enterprise, next and evolution: unlimited); over the limit the store refuses and the error names the plan and its limit.
+On a multilingual store give the name per language (--name es=Depósito --name pt=Depósito); a plain value goes to the
+main language.`;
+
+  static examples = [
+    '<%= config.bin %> locations create --name "Depósito Norte" --street "Av. Libertador" --number 5000 --city "Buenos Aires" --zipcode C1426 --country AR',
+    '<%= config.bin %> locations create --name es=Local --name pt=Loja --pickup --json',
+  ];
+
+  static enableJsonFlag = true;
+
+  static flags = {
+    name: Flags.string({
+      description: 'Name; on a multilingual store LANG=TEXT, repeatable (a plain value is the main language).',
+      multiple: true,
+      required: true,
+    }),
+    ...addressFlags,
+    pickup: Flags.boolean({ description: 'The location accepts in-store pickup.' }),
+    default: Flags.boolean({ description: 'Make it the default location.' }),
+  };
+
+  async run(): Promise<Location> {
+    const client = await this.client();
+    const { createLocationFrom } = await import('../../services/locations.js');
+    const location = await createLocationFrom(client, {
+      ...addressFields(this.flags),
+      name: this.flags.name,
+      allowsPickup: this.flags.pickup,
+      makeDefault: this.flags.default,
+    });
+    if (!this.jsonEnabled()) await printLocation(location);
+    return location;
+  }
+}
+
+async function printLocation(location: Location): Promise<void> {
+  const { renderRecord } = await import('../../output/render.js');
+  const { locationFields } = await import('../../services/catalog-views.js');
+  renderRecord(locationFields(location), (text) => process.stdout.write(text));
+}

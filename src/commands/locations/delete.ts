@@ -1,0 +1,37 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import { yesFlag } from '../../services/catalog-flags.js';
+
+export default class LocationsDelete extends BaseCommand<typeof LocationsDelete> {
+  static summary = 'Delete a stock location.';
+  static description = `The store refuses to delete the default location or one that still holds stock (move the stock
+or choose another default first). Asks for confirmation on a terminal; pass --yes otherwise.`;
+
+  static examples = ['<%= config.bin %> locations delete "Depósito Córdoba"', '<%= config.bin %> locations delete 01JD3Z6Q8R5M2K7N4P9T0V1W2X --yes'];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    location: Args.string({ description: 'Location id or name.', required: true }),
+  };
+
+  static flags = { yes: yesFlag };
+
+  async run(): Promise<{ id: string; deleted: boolean }> {
+    const { confirmOrYes } = await import('../../services/validate.js');
+    const ok = await confirmOrYes({
+      message: `Delete location ${this.args.location}?`,
+      yes: this.flags.yes,
+      action: 'Deleting a location',
+    });
+    if (!ok) {
+      this.note('Nothing deleted.');
+      return { id: this.args.location, deleted: false };
+    }
+    const client = await this.client();
+    const { deleteLocationByRef } = await import('../../services/locations.js');
+    const location = await deleteLocationByRef(client, this.args.location);
+    this.note(`Deleted location ${location.id}.`);
+    return { id: location.id, deleted: true };
+  }
+}

@@ -1,0 +1,27 @@
+import { Flags } from '@oclif/core';
+import type { Location } from '../../api/locations.js';
+import { BaseCommand } from '../../base-command.js';
+
+export default class LocationsList extends BaseCommand<typeof LocationsList> {
+  static summary = 'List stock locations in priority order (the order in which orders take stock).';
+  static examples = [
+    '<%= config.bin %> locations list',
+    '<%= config.bin %> locations list --json',
+    '<%= config.bin %> locations list --csv > locations.csv',
+  ];
+
+  static enableJsonFlag = true;
+
+  static flags = {
+    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+  };
+
+  async run(): Promise<Location[]> {
+    const client = await this.client();
+    const { locationsByPriority } = await import('../../services/locations.js');
+    const { locationColumns } = await import('../../services/catalog-views.js');
+    const locations = await locationsByPriority(client);
+    await this.renderList(locations, locationColumns, { csv: this.flags.csv });
+    return locations;
+  }
+}

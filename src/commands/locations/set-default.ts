@@ -1,0 +1,27 @@
+import { Args, Flags } from '@oclif/core';
+import type { Location } from '../../api/locations.js';
+import { BaseCommand } from '../../base-command.js';
+
+export default class LocationsSetDefault extends BaseCommand<typeof LocationsSetDefault> {
+  static summary = 'Make a location the default one (where plain --stock goes).';
+  static examples = ['<%= config.bin %> locations set-default "Local Palermo"', '<%= config.bin %> locations set-default 01JD3Z6Q8R5M2K7N4P9T0V1W2X --json'];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    location: Args.string({ description: 'Location id or name.', required: true }),
+  };
+
+  static flags = {
+    csv: Flags.boolean({ description: 'Print the resulting list as CSV (formula-escaped).' }),
+  };
+
+  async run(): Promise<Location[]> {
+    const client = await this.client();
+    const { setDefaultLocationByRef } = await import('../../services/locations.js');
+    const { locationColumns } = await import('../../services/catalog-views.js');
+    const locations = await setDefaultLocationByRef(client, this.args.location);
+    await this.renderList(locations, locationColumns, { csv: this.flags.csv });
+    return locations;
+  }
+}

@@ -1,0 +1,43 @@
+import { Args, Flags } from '@oclif/core';
+import type { Location } from '../../api/locations.js';
+import { BaseCommand } from '../../base-command.js';
+import { addressFields, addressFlags, localizedFlag } from '../../services/catalog-flags.js';
+
+export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate> {
+  static summary = 'Change a stock location: name, address or pickup.';
+  static description = `Only the fields given change: the other address parts and the name in other languages keep
+their values.`;
+
+  static examples = [
+    '<%= config.bin %> locations update "Local Palermo" --street Honduras --number 4900',
+    '<%= config.bin %> locations update 01JD3Z6Q8R5M2K7N4P9T0V1W2X --name pt="Loja Palermo" --no-pickup',
+  ];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    location: Args.string({ description: 'Location id or name.', required: true }),
+  };
+
+  static flags = {
+    name: localizedFlag('New name'),
+    ...addressFlags,
+    pickup: Flags.boolean({ description: 'Accept in-store pickup (--no-pickup to stop).', allowNo: true }),
+  };
+
+  async run(): Promise<Location> {
+    const client = await this.client();
+    const { updateLocationFrom } = await import('../../services/locations.js');
+    const location = await updateLocationFrom(client, this.args.location, {
+      ...addressFields(this.flags),
+      name: this.flags.name,
+      allowsPickup: this.flags.pickup,
+    });
+    if (!this.jsonEnabled()) {
+      const { renderRecord } = await import('../../output/render.js');
+      const { locationFields } = await import('../../services/catalog-views.js');
+      renderRecord(locationFields(location), (text) => process.stdout.write(text));
+    }
+    return location;
+  }
+}

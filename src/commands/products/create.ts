@@ -1,0 +1,64 @@
+import { Flags } from '@oclif/core';
+import type { Product } from '../../api/products.js';
+import { BaseCommand } from '../../base-command.js';
+import { localizedFlag, priceStockFlags } from '../../services/catalog-flags.js';
+
+export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
+  static summary = 'Create a product.';
+  static description = `With --price, --sku or stock flags the product has no variation: one variant holds them. Without
+them the product waits for variants (\`store variants create PRODUCT_ID --option Size=M …\`).
+Prices are decimals with "." or "," (19.90 or 19,90); stock is a whole number, per location with
+--stock-at LOCATION=N (location by name or id) or at the default location with --stock N. Categories are ids or
+paths ("Ropa > Camisas"). Images (--image URL) are added after the product is created, in the order given.
+On a multilingual store give texts per language (--name es=Camisa --name pt=Camisa); a plain value goes to the
+main language.`;
+
+  static examples = [
+    '<%= config.bin %> products create --name "Gorra" --price 4500 --sku GOR-001 --stock 20',
+    '<%= config.bin %> products create --name es=Camisa --name pt=Camisa --category "Ropa > Camisas"',
+    '<%= config.bin %> products create --name Taza --price 12,50 --stock-at "Depósito Central=10" --stock-at "Local Palermo=3" --image https://example.com/taza.jpg --json',
+  ];
+
+  static enableJsonFlag = true;
+
+  static flags = {
+    name: localizedFlag('Name', true),
+    description: localizedFlag('Description'),
+    handle: localizedFlag('URL handle (generated from the name when omitted; unique in the store)'),
+    category: Flags.string({ description: 'Category id or path ("Ropa > Camisas"); repeatable.', multiple: true }),
+    ...priceStockFlags,
+    image: Flags.string({ description: 'Image URL (http or https) to add after creation; repeatable.', multiple: true }),
+    published: Flags.boolean({ description: 'Show the product in the store (--no-published hides it).', allowNo: true }),
+  };
+
+  async run(): Promise<Product> {
+    const client = await this.client();
+    const { createProductFrom } = await import('../../services/products.js');
+    const f = this.flags;
+    const product = await createProductFrom(client, {
+      name: f.name,
+      description: f.description,
+      handle: f.handle,
+      categories: f.category,
+      price: f.price,
+      promotionalPrice: f['promotional-price'],
+      cost: f.cost,
+      sku: f.sku,
+      stock: f.stock,
+      stockAt: f['stock-at'],
+      weight: f.weight,
+      published: f.published,
+      images: f.image,
+    });
+    if (!this.jsonEnabled()) {
+      const { renderRecord } = await import('../../output/render.js');
+      const { productFields, variantColumns } = await import('../../services/catalog-views.js');
+      renderRecord(productFields(product), (text) => process.stdout.write(text));
+      if (product.variants.length > 0) {
+        process.stdout.write('\n');
+        await this.renderList(product.variants, variantColumns);
+      }
+    }
+    return product;
+  }
+}

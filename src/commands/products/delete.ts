@@ -1,0 +1,36 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import { yesFlag } from '../../services/catalog-flags.js';
+
+export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
+  static summary = 'Delete a product with its variants and images.';
+  static description = 'Asks for confirmation on a terminal; pass --yes otherwise.';
+  static examples = ['<%= config.bin %> products delete 1234', '<%= config.bin %> products delete 1234 --yes --json'];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    id: Args.string({ description: 'Product id.', required: true }),
+  };
+
+  static flags = { yes: yesFlag };
+
+  async run(): Promise<{ id: number; deleted: boolean }> {
+    const { confirmOrYes, parseIntegerId } = await import('../../services/validate.js');
+    const id = parseIntegerId(this.args.id, 'ID', 'product');
+    const ok = await confirmOrYes({
+      message: `Delete product ${id} with its variants and images?`,
+      yes: this.flags.yes,
+      action: 'Deleting a product',
+    });
+    if (!ok) {
+      this.note('Nothing deleted.');
+      return { id, deleted: false };
+    }
+    const client = await this.client();
+    const { deleteProductById } = await import('../../services/products.js');
+    await deleteProductById(client, id);
+    this.note(`Deleted product ${id}.`);
+    return { id, deleted: true };
+  }
+}

@@ -1,0 +1,40 @@
+import { Args, Flags } from '@oclif/core';
+import type { ProductImage } from '../../../api/products.js';
+import { BaseCommand } from '../../../base-command.js';
+
+export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImagesAdd> {
+  static summary = 'Add images to a product from their URLs.';
+  static description = `Images are added in the order given, after the product's current images. Every URL is checked
+(http or https) before the first is sent; if the store refuses one after others were added, the command says
+which were added and exits 3.`;
+
+  static examples = [
+    '<%= config.bin %> products images add 1234 https://example.com/front.jpg https://example.com/back.jpg',
+    '<%= config.bin %> products images add 1234 https://example.com/front.jpg --json',
+  ];
+
+  static strict = false;
+  static enableJsonFlag = true;
+
+  static args = {
+    product: Args.string({ description: 'Product id.', required: true }),
+    url: Args.string({ description: 'Image URLs (http or https), one or more.', required: true }),
+  };
+
+  static flags = {
+    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+  };
+
+  async run(): Promise<ProductImage[]> {
+    const { argv } = await this.parse(ProductsImagesAdd);
+    const { parseIntegerId } = await import('../../../services/validate.js');
+    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
+    const urls = (argv as string[]).slice(1);
+    const client = await this.client();
+    const { addImages } = await import('../../../services/products.js');
+    const { imageColumns } = await import('../../../services/catalog-views.js');
+    const images = await addImages(client, productId, urls);
+    await this.renderList(images, imageColumns, { csv: this.flags.csv });
+    return images;
+  }
+}

@@ -1,0 +1,42 @@
+import { Flags } from '@oclif/core';
+import type { Product } from '../../api/products.js';
+import { BaseCommand } from '../../base-command.js';
+
+export default class ProductsList extends BaseCommand<typeof ProductsList> {
+  static summary = 'List products (one page, or --all).';
+  static examples = [
+    '<%= config.bin %> products list',
+    '<%= config.bin %> products list --page 2 --per-page 50',
+    '<%= config.bin %> products list --sku CAM-001-M',
+    '<%= config.bin %> products list --all --csv > products.csv',
+  ];
+
+  static enableJsonFlag = true;
+
+  static flags = {
+    page: Flags.integer({ description: 'Page number, from 1.', min: 1, default: 1, exclusive: ['all'] }),
+    'per-page': Flags.integer({ description: 'Products per page (at most 200).', min: 1, max: 200, default: 30 }),
+    all: Flags.boolean({ description: 'Fetch every page (200 per request).' }),
+    handle: Flags.string({ description: 'Only the product with this handle.' }),
+    sku: Flags.string({ description: 'Only the product that has a variant with this SKU.' }),
+    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+  };
+
+  async run(): Promise<Product[]> {
+    const client = await this.client();
+    const { listProductsFor } = await import('../../services/products.js');
+    const { productColumns } = await import('../../services/catalog-views.js');
+    const { products, total } = await listProductsFor(client, {
+      page: this.flags.page,
+      perPage: this.flags['per-page'],
+      all: this.flags.all,
+      query: { handle: this.flags.handle, sku: this.flags.sku },
+    });
+    await this.renderList(products, productColumns, { csv: this.flags.csv });
+    if (!this.flags.all && total !== undefined && total > products.length && !this.jsonEnabled()) {
+      const last = Math.ceil(total / this.flags['per-page']);
+      this.note(`Page ${this.flags.page} of ${last} (${total} products); --page N for more, --all for every page.`);
+    }
+    return products;
+  }
+}

@@ -1,0 +1,64 @@
+import { Args, Flags } from '@oclif/core';
+import type { Product } from '../../api/products.js';
+import { BaseCommand } from '../../base-command.js';
+import { localizedFlag, priceStockFlags } from '../../services/catalog-flags.js';
+
+export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
+  static summary = 'Change a product: texts, categories, or the price and stock of a product without variation.';
+  static description = `Only the fields given change; on a multilingual store the languages not given keep their text.
+Price, SKU and stock flags apply to a product without variation (its one variant); a product with options refuses
+them: use \`store variants update\` for each variant. --category replaces the product's categories.`;
+
+  static examples = [
+    '<%= config.bin %> products update 1234 --price 5200',
+    '<%= config.bin %> products update 1234 --name pt="Boné" --category Accesorios',
+    '<%= config.bin %> products update 1234 --stock-at "Local Palermo=8" --json',
+  ];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    id: Args.string({ description: 'Product id.', required: true }),
+  };
+
+  static flags = {
+    name: localizedFlag('Name'),
+    description: localizedFlag('Description'),
+    handle: localizedFlag('URL handle (unique in the store)'),
+    category: Flags.string({ description: 'Category id or path; repeatable; replaces the current categories.', multiple: true }),
+    ...priceStockFlags,
+    published: Flags.boolean({ description: 'Show the product in the store (--no-published hides it).', allowNo: true }),
+  };
+
+  async run(): Promise<Product> {
+    const { parseIntegerId } = await import('../../services/validate.js');
+    const id = parseIntegerId(this.args.id, 'ID', 'product');
+    const client = await this.client();
+    const { updateProductFrom } = await import('../../services/products.js');
+    const f = this.flags;
+    const product = await updateProductFrom(client, id, {
+      name: f.name,
+      description: f.description,
+      handle: f.handle,
+      categories: f.category,
+      price: f.price,
+      promotionalPrice: f['promotional-price'],
+      cost: f.cost,
+      sku: f.sku,
+      stock: f.stock,
+      stockAt: f['stock-at'],
+      weight: f.weight,
+      published: f.published,
+    });
+    if (!this.jsonEnabled()) {
+      const { renderRecord } = await import('../../output/render.js');
+      const { productFields, variantColumns } = await import('../../services/catalog-views.js');
+      renderRecord(productFields(product), (text) => process.stdout.write(text));
+      if (product.variants.length > 0) {
+        process.stdout.write('\n');
+        await this.renderList(product.variants, variantColumns);
+      }
+    }
+    return product;
+  }
+}

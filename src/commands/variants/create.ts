@@ -1,0 +1,43 @@
+import { Args, Flags } from '@oclif/core';
+import type { Variant } from '../../api/variants.js';
+import { BaseCommand } from '../../base-command.js';
+import { priceStockFlags, variantFields, variantOnlyFlags } from '../../services/catalog-flags.js';
+
+export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
+  static summary = 'Add a variant to a product, with its option values, price and stock.';
+  static description = `--option NAME=VALUE gives the variant's value for each option (at most 3). The first variant with
+options fixes the product's option names and their order; later variants must use the same names, and a
+combination of values that already exists is refused. Prices are decimals with "." or ","; stock is a whole
+number, per location with --stock-at LOCATION=N (location by name or id) or at the default location with --stock N.`;
+
+  static examples = [
+    '<%= config.bin %> variants create 1234 --option Talle=M --option Color=Azul --price 15000 --sku CAM-AZ-M --stock 10',
+    '<%= config.bin %> variants create 1234 --option Talle=L --price 15000 --stock-at "Depósito Central=4" --stock-at "Local Palermo=2"',
+  ];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    product: Args.string({ description: 'Product id.', required: true }),
+  };
+
+  static flags = {
+    option: Flags.string({ description: 'Option value NAME=VALUE (e.g. Size=M); repeatable, in option order.', multiple: true }),
+    ...priceStockFlags,
+    ...variantOnlyFlags,
+  };
+
+  async run(): Promise<Variant> {
+    const { parseIntegerId } = await import('../../services/validate.js');
+    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
+    const client = await this.client();
+    const { createVariantFrom } = await import('../../services/variants.js');
+    const variant = await createVariantFrom(client, productId, { ...variantFields(this.flags), options: this.flags.option });
+    if (!this.jsonEnabled()) {
+      const { renderRecord } = await import('../../output/render.js');
+      const views = await import('../../services/catalog-views.js');
+      renderRecord(views.variantFields(variant), (text) => process.stdout.write(text));
+    }
+    return variant;
+  }
+}

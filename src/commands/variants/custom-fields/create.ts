@@ -1,0 +1,43 @@
+import { Flags } from '@oclif/core';
+import type { CustomField } from '../../../api/custom-fields.js';
+import { BaseCommand } from '../../../base-command.js';
+
+export default class CustomFieldsCreate extends BaseCommand<typeof CustomFieldsCreate> {
+  static summary = 'Define a custom field for variants.';
+  static description = `Types: text, numeric, date (YYYY-MM-DD) and text_list (a choice among the values given with
+--value; more can be added later with \`store variants custom-fields update ID --add-value\`).`;
+
+  static examples = [
+    '<%= config.bin %> variants custom-fields create --name Material --type text_list --value Algodón --value Lino',
+    '<%= config.bin %> variants custom-fields create --name "Fecha de lote" --type date --description "Fecha de fabricación"',
+  ];
+
+  static enableJsonFlag = true;
+
+  static flags = {
+    name: Flags.string({ description: 'Field name.', required: true }),
+    description: Flags.string({ description: 'What the field holds.' }),
+    type: Flags.string({
+      description: 'Value type.',
+      options: ['text', 'numeric', 'date', 'text_list'],
+      default: 'text',
+    }),
+    value: Flags.string({ description: 'An allowed value of a text_list field; repeatable.', multiple: true }),
+    'read-only': Flags.boolean({ description: 'The value cannot be changed through the API once set.' }),
+  };
+
+  async run(): Promise<CustomField> {
+    const client = await this.client();
+    const { createCustomFieldFrom } = await import('../../../services/variants.js');
+    const field = await createCustomFieldFrom(client, {
+      name: this.flags.name,
+      description: this.flags.description,
+      type: this.flags.type,
+      values: this.flags.value,
+      readOnly: this.flags['read-only'],
+    });
+    const { customFieldColumns } = await import('../../../services/catalog-views.js');
+    await this.renderList([field], customFieldColumns);
+    return field;
+  }
+}

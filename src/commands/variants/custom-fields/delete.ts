@@ -1,0 +1,35 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../../base-command.js';
+import { yesFlag } from '../../../services/catalog-flags.js';
+
+export default class CustomFieldsDelete extends BaseCommand<typeof CustomFieldsDelete> {
+  static summary = 'Delete a custom field definition and its value on every variant.';
+  static description = 'Asks for confirmation on a terminal; pass --yes otherwise.';
+  static examples = ['<%= config.bin %> variants custom-fields delete Material', '<%= config.bin %> variants custom-fields delete Material --yes'];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    field: Args.string({ description: 'Custom field id or name.', required: true }),
+  };
+
+  static flags = { yes: yesFlag };
+
+  async run(): Promise<{ id: string; deleted: boolean }> {
+    const { confirmOrYes } = await import('../../../services/validate.js');
+    const ok = await confirmOrYes({
+      message: `Delete custom field ${this.args.field} and its value on every variant?`,
+      yes: this.flags.yes,
+      action: 'Deleting a custom field',
+    });
+    if (!ok) {
+      this.note('Nothing deleted.');
+      return { id: this.args.field, deleted: false };
+    }
+    const client = await this.client();
+    const { deleteCustomFieldByRef } = await import('../../../services/variants.js');
+    const field = await deleteCustomFieldByRef(client, this.args.field);
+    this.note(`Deleted custom field ${field.name} (${field.id}).`);
+    return { id: field.id, deleted: true };
+  }
+}

@@ -1,0 +1,23 @@
+import { Flags } from '@oclif/core';
+import type { CustomField } from '../../../api/custom-fields.js';
+import { BaseCommand } from '../../../base-command.js';
+
+export default class CustomFieldsList extends BaseCommand<typeof CustomFieldsList> {
+  static summary = 'List the custom field definitions of variants.';
+  static examples = ['<%= config.bin %> variants custom-fields list', '<%= config.bin %> variants custom-fields list --json'];
+
+  static enableJsonFlag = true;
+
+  static flags = {
+    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+  };
+
+  async run(): Promise<CustomField[]> {
+    const client = await this.client();
+    const { listCustomFieldDefinitions } = await import('../../../services/variants.js');
+    const { customFieldColumns } = await import('../../../services/catalog-views.js');
+    const fields = await listCustomFieldDefinitions(client);
+    await this.renderList(fields, customFieldColumns, { csv: this.flags.csv });
+    return fields;
+  }
+}

@@ -1,0 +1,37 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../../base-command.js';
+import type { VariantFieldValue } from '../../../services/variants.js';
+
+export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUnset> {
+  static summary = 'Remove custom field values from a variant (the field definitions stay).';
+  static examples = [
+    '<%= config.bin %> variants custom-fields unset 1234 5678 Material',
+    '<%= config.bin %> variants custom-fields unset 1234 5678 Material "Fecha de lote" --json',
+  ];
+
+  static strict = false;
+  static enableJsonFlag = true;
+
+  static args = {
+    product: Args.string({ description: 'Product id.', required: true }),
+    variant: Args.string({ description: 'Variant id.', required: true }),
+    field: Args.string({ description: 'Field names or ids, one or more.', required: true }),
+  };
+
+  static flags = {
+    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+  };
+
+  async run(): Promise<VariantFieldValue[]> {
+    const { argv } = await this.parse(CustomFieldsUnset);
+    const { parseIntegerId } = await import('../../../services/validate.js');
+    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
+    const variantId = parseIntegerId(this.args.variant, 'VARIANT_ID', 'variant');
+    const client = await this.client();
+    const { unsetVariantFieldValues } = await import('../../../services/variants.js');
+    const { fieldValueColumns } = await import('../../../services/catalog-views.js');
+    const values = await unsetVariantFieldValues(client, productId, variantId, (argv as string[]).slice(2));
+    await this.renderList(values, fieldValueColumns, { csv: this.flags.csv });
+    return values;
+  }
+}

@@ -1,0 +1,38 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import { yesFlag } from '../../services/catalog-flags.js';
+
+export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
+  static summary = 'Delete a variant of a product.';
+  static description = 'Asks for confirmation on a terminal; pass --yes otherwise.';
+  static examples = ['<%= config.bin %> variants delete 1234 5678', '<%= config.bin %> variants delete 1234 5678 --yes'];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    product: Args.string({ description: 'Product id.', required: true }),
+    variant: Args.string({ description: 'Variant id.', required: true }),
+  };
+
+  static flags = { yes: yesFlag };
+
+  async run(): Promise<{ product_id: number; id: number; deleted: boolean }> {
+    const { confirmOrYes, parseIntegerId } = await import('../../services/validate.js');
+    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
+    const variantId = parseIntegerId(this.args.variant, 'VARIANT_ID', 'variant');
+    const ok = await confirmOrYes({
+      message: `Delete variant ${variantId} of product ${productId}?`,
+      yes: this.flags.yes,
+      action: 'Deleting a variant',
+    });
+    if (!ok) {
+      this.note('Nothing deleted.');
+      return { product_id: productId, id: variantId, deleted: false };
+    }
+    const client = await this.client();
+    const { deleteVariantById } = await import('../../services/variants.js');
+    await deleteVariantById(client, productId, variantId);
+    this.note(`Deleted variant ${variantId} of product ${productId}.`);
+    return { product_id: productId, id: variantId, deleted: true };
+  }
+}

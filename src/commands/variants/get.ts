@@ -1,0 +1,30 @@
+import { Args } from '@oclif/core';
+import type { Variant } from '../../api/variants.js';
+import { BaseCommand } from '../../base-command.js';
+
+export default class VariantsGet extends BaseCommand<typeof VariantsGet> {
+  static summary = 'Show one variant with its stock per location and custom fields.';
+  static examples = ['<%= config.bin %> variants get 1234 5678', '<%= config.bin %> variants get 1234 5678 --json'];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    product: Args.string({ description: 'Product id.', required: true }),
+    variant: Args.string({ description: 'Variant id.', required: true }),
+  };
+
+  async run(): Promise<Variant> {
+    const { parseIntegerId } = await import('../../services/validate.js');
+    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
+    const variantId = parseIntegerId(this.args.variant, 'VARIANT_ID', 'variant');
+    const client = await this.client();
+    const { getVariantDetail } = await import('../../services/variants.js');
+    const { variant, levels, customFields } = await getVariantDetail(client, productId, variantId);
+    if (!this.jsonEnabled()) {
+      const { renderRecord } = await import('../../output/render.js');
+      const { variantFields } = await import('../../services/catalog-views.js');
+      renderRecord(variantFields(variant, levels, customFields), (text) => process.stdout.write(text));
+    }
+    return variant;
+  }
+}

@@ -1,0 +1,29 @@
+import { Args, Flags } from '@oclif/core';
+import type { Variant } from '../../api/variants.js';
+import { BaseCommand } from '../../base-command.js';
+
+export default class VariantsList extends BaseCommand<typeof VariantsList> {
+  static summary = "List a product's variants with their options, prices and stock.";
+  static examples = ['<%= config.bin %> variants list 1234', '<%= config.bin %> variants list 1234 --csv', '<%= config.bin %> variants list 1234 --json'];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    product: Args.string({ description: 'Product id.', required: true }),
+  };
+
+  static flags = {
+    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+  };
+
+  async run(): Promise<Variant[]> {
+    const { parseIntegerId } = await import('../../services/validate.js');
+    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
+    const client = await this.client();
+    const { listVariantsOf } = await import('../../services/variants.js');
+    const { variantColumns } = await import('../../services/catalog-views.js');
+    const variants = await listVariantsOf(client, productId);
+    await this.renderList(variants, variantColumns, { csv: this.flags.csv });
+    return variants;
+  }
+}

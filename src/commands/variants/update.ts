@@ -1,0 +1,44 @@
+import { Args } from '@oclif/core';
+import type { Variant } from '../../api/variants.js';
+import { BaseCommand } from '../../base-command.js';
+import { priceStockFlags, variantFields, variantOnlyFlags } from '../../services/catalog-flags.js';
+
+export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
+  static summary = "Change a variant's price, stock, SKU or measures.";
+  static description = `Only the fields given change. --stock N sets the stock at the default location; --stock-at
+LOCATION=N (location by name or id, repeatable) sets it at each location named. --promotional-price none removes
+the promotional price.`;
+
+  static examples = [
+    '<%= config.bin %> variants update 1234 5678 --price 16500 --promotional-price 14900',
+    '<%= config.bin %> variants update 1234 5678 --stock-at "Local Palermo=0" --stock-at "Depósito Central=25"',
+    '<%= config.bin %> variants update 1234 5678 --stock 12 --json',
+  ];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    product: Args.string({ description: 'Product id.', required: true }),
+    variant: Args.string({ description: 'Variant id.', required: true }),
+  };
+
+  static flags = {
+    ...priceStockFlags,
+    ...variantOnlyFlags,
+  };
+
+  async run(): Promise<Variant> {
+    const { parseIntegerId } = await import('../../services/validate.js');
+    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
+    const variantId = parseIntegerId(this.args.variant, 'VARIANT_ID', 'variant');
+    const client = await this.client();
+    const { updateVariantFrom } = await import('../../services/variants.js');
+    const variant = await updateVariantFrom(client, productId, variantId, variantFields(this.flags));
+    if (!this.jsonEnabled()) {
+      const { renderRecord } = await import('../../output/render.js');
+      const views = await import('../../services/catalog-views.js');
+      renderRecord(views.variantFields(variant), (text) => process.stdout.write(text));
+    }
+    return variant;
+  }
+}

@@ -1,0 +1,100 @@
+import { Flags } from '@oclif/core';
+import type { LocationFields } from './locations.js';
+import type { VariantFields } from './variants.js';
+
+/**
+ * Flag definitions shared by the catalog commands (create and update take the same fields). Only flag
+ * specs live here, so the command files stay thin and the two verbs cannot drift apart.
+ */
+
+export function localizedFlag(what: string, required = false) {
+  return Flags.string({
+    description: `${what}; on a multilingual store LANG=TEXT, repeatable (a plain value goes to the main language).`,
+    multiple: true,
+    required,
+  });
+}
+
+export const addressFlags = {
+  street: Flags.string({ description: 'Street of the address.' }),
+  number: Flags.string({ description: 'Street number.' }),
+  floor: Flags.string({ description: 'Floor or apartment.' }),
+  locality: Flags.string({ description: 'Locality or neighbourhood.' }),
+  city: Flags.string({ description: 'City.' }),
+  zipcode: Flags.string({ description: 'Postal code.' }),
+  province: Flags.string({ description: 'Province: a code (BA) or a name.' }),
+  country: Flags.string({ description: 'Country: a code (AR) or a name.' }),
+  reference: Flags.string({ description: 'Reference for finding the place.' }),
+  'between-streets': Flags.string({ description: 'Cross streets.' }),
+};
+
+type AddressFlagValues = { [K in keyof typeof addressFlags]?: string };
+
+export function addressFields(flags: AddressFlagValues): LocationFields {
+  return {
+    street: flags.street,
+    number: flags.number,
+    floor: flags.floor,
+    locality: flags.locality,
+    city: flags.city,
+    zipcode: flags.zipcode,
+    province: flags.province,
+    country: flags.country,
+    reference: flags.reference,
+    betweenStreets: flags['between-streets'],
+  };
+}
+
+/** Money and stock flags of products and variants; values are checked by the services (exit 2 naming the flag). */
+export const priceStockFlags = {
+  price: Flags.string({ description: 'Price, a decimal with "." or "," (e.g. 19.90).' }),
+  'promotional-price': Flags.string({ description: 'Promotional price, a decimal ("none" removes it on variants).' }),
+  cost: Flags.string({ description: 'Cost, a decimal.' }),
+  sku: Flags.string({ description: 'SKU code.' }),
+  stock: Flags.string({ description: 'Stock at the default location, a whole number (0 or more).' }),
+  'stock-at': Flags.string({
+    description: 'Stock at one location, LOCATION=N with the location by name or id; repeatable.',
+    multiple: true,
+  }),
+  weight: Flags.string({ description: 'Weight in kg, a decimal.' }),
+};
+
+export const variantOnlyFlags = {
+  width: Flags.string({ description: 'Width in cm, a decimal.' }),
+  height: Flags.string({ description: 'Height in cm, a decimal.' }),
+  depth: Flags.string({ description: 'Depth in cm, a decimal.' }),
+  mpn: Flags.string({ description: 'Manufacturer part number.' }),
+  'stock-management': Flags.boolean({
+    description: 'Track stock (--no-stock-management: unlimited stock).',
+    allowNo: true,
+  }),
+};
+
+type VariantFlagValues = { [K in keyof typeof priceStockFlags]?: K extends 'stock-at' ? string[] : string } & {
+  width?: string;
+  height?: string;
+  depth?: string;
+  mpn?: string;
+  'stock-management'?: boolean;
+};
+
+export function variantFields(flags: VariantFlagValues): VariantFields {
+  return {
+    price: flags.price,
+    promotionalPrice: flags['promotional-price'],
+    cost: flags.cost,
+    sku: flags.sku,
+    stock: flags.stock,
+    stockAt: flags['stock-at'],
+    weight: flags.weight,
+    width: flags.width,
+    height: flags.height,
+    depth: flags.depth,
+    mpn: flags.mpn,
+    stockManagement: flags['stock-management'],
+  };
+}
+
+export const csvFlag = Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' });
+
+export const yesFlag = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation (needed when not on a terminal).' });

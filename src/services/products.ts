@@ -1,0 +1,135 @@
+import { PartialFailureError, UsageError } from '../client/errors.js';
+import type { StoreClient } from '../client/index.js';
+import { listCategories } from '../api/categories.js';
+import {
+  addProductImage,
+  createProduct,
+  deleteProduct,
+  getProduct,
+  listAllProducts,
+  listProducts,
+  type Product,
+  type ProductImage,
+  type ProductInput,
+  type ProductQuery,
+  updateProduct,
+} from '../api/products.js';
+import { getStore } from '../api/store.js';
+import { mergeLocalized, parseDecimal, parseLocalized, parseStock, parseStockAt } from './catalog-input.js';
+import { resolveCategory } from './categories.js';
+import { stockInput } from './locations.js';
+import { parseHttpUrl } from './validate.js';
+
+/** Product fields as the commands take them: raw flag values, checked here before anything is sent. */
+export interface ProductFields {
+  name?: string[];
+  description?: string[];
+  handle?: string[];
+  price?: string;
+  promotionalPrice?: string;
+  cost?: string;
+  sku?: string;
+  stock?: string;
+  stockAt?: string[];
+  weight?: string;
+  /** Ids or paths ("Ropa > Camisas"). */
+  categories?: string[];
+  published?: boolean;
+  /** Image URLs, added after the product is created. */
+  images?: string[];
+}
+
+export interface ProductListOptions {
+  page?: number;
+  perPage?: number;
+  all?: boolean;
+  query?: ProductQuery;
+}
+
+export async function listProductsFor(client: StoreClient, opts: ProductListOptions): Promise<{ products: Product[]; total?: number }> {
+  if (opts.all) {
+    const products = await listAllProducts(client, opts.query);
+    return { products, total: products.length };
+  }
+  return listProducts(client, { page: opts.page, perPage: opts.perPage, query: opts.query });
+}
+
+export async function getProductById(client: StoreClient, id: number): Promise<Product> {
+  return getProduct(client, id);
+}
+
+export async function createProductFrom(client: StoreClient, fields: ProductFields): Promise<Product> {
+  if (!fields.name?.length) throw new UsageError('--name is required to create a product.');
+  const images = (fields.images ?? []).map((url) => parseHttpUrl('--image', url));
+  const input = await productInput(client, fields);
+  const product = await createProduct(client, input);
+  if (images.length === 0) return product;
+  await addImages(client, product.id, images);
+  return getProduct(client, product.id);
+}
+
+export async function updateProductFrom(client: StoreClient, id: number, fields: ProductFields): Promise<Product> {
+  const needsCurrent = Boolean(fields.name?.length || fields.description?.length || fields.handle?.length);
+  const current = needsCurrent ? await getProduct(client, id) : undefined;
+  const input = await productInput(client, fields, current);
+  if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
+  return updateProduct(client, id, input);
+}
+
+export async function deleteProductById(client: StoreClient, id: number): Promise<void> {
+  await deleteProduct(client, id);
+}
+
+/**
+ * Adds images in the order given. URLs are all checked before the first is sent; if the store refuses one
+ * after others were added, the error says which were added (exit 3).
+ */
+export async function addImages(client: StoreClient, productId: number, urls: string[]): Promise<ProductImage[]> {
+  const checked = urls.map((url) => parseHttpUrl('URL', url));
+  const added: ProductImage[] = [];
+  for (const url of checked) {
+    try {
+      added.push(await addProductImage(client, productId, url));
+    } catch (error) {
+      if (added.length === 0) throw error;
+      throw new PartialFailureError(
+        `Added ${added.length} of ${checked.length} images to product ${productId}; ${url} failed: ${(error as Error).message}`,
+        [{ url, error: (error as Error).message }],
+      );
+    }
+  }
+  return added;
+}
+
+async function productInput(client: StoreClient, fields: ProductFields, current?: Product): Promise<ProductInput> {
+  // Every value is checked before the first request, so a typo never leaves a half-made change.
+  const stock = fields.stock === undefined ? undefined : parseStock('--stock', fields.stock);
+  const stockAt = (fields.stockAt ?? []).map(parseStockAt);
+  const input: ProductInput = {};
+  if (fields.price !== undefined) input.price = parseDecimal('--price', fields.price);
+  if (fields.promotionalPrice !== undefined) input.promotional_price = parseDecimal('--promotional-price', fields.promotionalPrice);
+  if (fields.cost !== undefined) input.cost = parseDecimal('--cost', fields.cost);
+  if (fields.weight !== undefined) input.weight = parseDecimal('--weight', fields.weight);
+  if (fields.sku !== undefined) input.sku = fields.sku;
+  if (fields.published !== undefined) input.published = fields.published;
+
+  const localized: [string, string[] | undefined, 'name' | 'description' | 'handle'][] = [
+    ['--name', fields.name, 'name'],
+    ['--description', fields.description, 'description'],
+    ['--handle', fields.handle, 'handle'],
+  ];
+  if (localized.some(([, values]) => values?.length)) {
+    const store = await getStore(client);
+    for (const [flag, values, key] of localized) {
+      if (!values?.length) continue;
+      const parsed = parseLocalized(flag, values, store);
+      input[key] = current ? mergeLocalized(current[key], parsed) : parsed;
+    }
+  }
+  if (fields.categories?.length) {
+    const categories = await listCategories(client);
+    input.categories = [...new Set(fields.categories.map((ref) => resolveCategory(categories, ref).id))];
+  }
+  Object.assign(input, await stockInput(client, stock, stockAt));
+  return input;
+}

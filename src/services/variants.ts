@@ -1,0 +1,264 @@
+import { NotFoundError, UsageError } from '../client/errors.js';
+import type { StoreClient } from '../client/index.js';
+import {
+  createCustomField,
+  CUSTOM_FIELD_TYPES,
+  type CustomField,
+  type CustomFieldInput,
+  type CustomFieldType,
+  deleteCustomField,
+  listCustomFields,
+  setVariantCustomFields,
+  unsetVariantCustomField,
+  updateCustomField,
+} from '../api/custom-fields.js';
+import { listLocations } from '../api/locations.js';
+import {
+  createVariant,
+  deleteVariant,
+  getVariant,
+  listVariants,
+  updateVariant,
+  type Variant,
+  type VariantInput,
+} from '../api/variants.js';
+import { localText, parseDecimal, parseFieldAssignment, parseOptions, parseStock, parseStockAt } from './catalog-input.js';
+import { stockInput } from './locations.js';
+
+/** Variant fields as the commands take them: raw flag values, checked here before anything is sent. */
+export interface VariantFields {
+  options?: string[];
+  price?: string;
+  /** "none" removes the promotional price. */
+  promotionalPrice?: string;
+  cost?: string;
+  sku?: string;
+  stock?: string;
+  stockAt?: string[];
+  stockManagement?: boolean;
+  weight?: string;
+  width?: string;
+  height?: string;
+  depth?: string;
+  mpn?: string;
+}
+
+/** A variant's stock in each location, with the location's name. */
+export interface StockLevel {
+  location_id: string;
+  location: string;
+  stock: number | null;
+}
+
+export async function listVariantsOf(client: StoreClient, productId: number): Promise<Variant[]> {
+  return listVariants(client, productId);
+}
+
+export async function getVariantDetail(
+  client: StoreClient,
+  productId: number,
+  variantId: number,
+): Promise<{ variant: Variant; levels: StockLevel[]; customFields: VariantFieldValue[] }> {
+  const variant = await getVariant(client, productId, variantId);
+  const [locations, fields] = await Promise.all([
+    variant.inventory_levels?.length ? listLocations(client) : Promise.resolve([]),
+    variant.custom_fields?.length ? listCustomFields(client) : Promise.resolve([]),
+  ]);
+  const levels = (variant.inventory_levels ?? []).map((level) => {
+    const location = locations.find((l) => l.id === level.location_id);
+    return { location_id: level.location_id, location: location ? localText(location.name) : level.location_id, stock: level.stock };
+  });
+  return { variant, levels, customFields: namedValues(variant, fields) };
+}
+
+export async function createVariantFrom(client: StoreClient, productId: number, fields: VariantFields): Promise<Variant> {
+  const input = await variantInput(client, fields);
+  const options = parseOptions(fields.options ?? []);
+  if (options.length > 3) throw new UsageError('A variant has at most 3 options (--option); got ' + options.length + '.');
+  if (options.length > 0) input.attributes = options;
+  return createVariant(client, productId, input);
+}
+
+export async function updateVariantFrom(
+  client: StoreClient,
+  productId: number,
+  variantId: number,
+  fields: VariantFields,
+): Promise<Variant> {
+  const input = await variantInput(client, fields);
+  if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
+  return updateVariant(client, productId, variantId, input);
+}
+
+export async function deleteVariantById(client: StoreClient, productId: number, variantId: number): Promise<void> {
+  await deleteVariant(client, productId, variantId);
+}
+
+async function variantInput(client: StoreClient, fields: VariantFields): Promise<VariantInput> {
+  // Every value is checked before the first request, so a typo never leaves a half-made change.
+  const stock = fields.stock === undefined ? undefined : parseStock('--stock', fields.stock);
+  const stockAt = (fields.stockAt ?? []).map(parseStockAt);
+  const input: VariantInput = {};
+  if (fields.price !== undefined) input.price = parseDecimal('--price', fields.price);
+  if (fields.promotionalPrice !== undefined) {
+    input.promotional_price =
+      fields.promotionalPrice.trim().toLowerCase() === 'none' ? null : parseDecimal('--promotional-price', fields.promotionalPrice);
+  }
+  if (fields.cost !== undefined) input.cost = parseDecimal('--cost', fields.cost);
+  if (fields.weight !== undefined) input.weight = parseDecimal('--weight', fields.weight);
+  if (fields.width !== undefined) input.width = parseDecimal('--width', fields.width);
+  if (fields.height !== undefined) input.height = parseDecimal('--height', fields.height);
+  if (fields.depth !== undefined) input.depth = parseDecimal('--depth', fields.depth);
+  if (fields.sku !== undefined) input.sku = fields.sku;
+  if (fields.mpn !== undefined) input.mpn = fields.mpn;
+  if (fields.stockManagement !== undefined) input.stock_management = fields.stockManagement;
+  Object.assign(input, await stockInput(client, stock, stockAt));
+  return input;
+}
+
+// ---- custom fields ----
+
+export async function listCustomFieldDefinitions(client: StoreClient): Promise<CustomField[]> {
+  return listCustomFields(client);
+}
+
+/** A custom field named by its id or its name (case ignored). */
+export function resolveCustomField(fields: CustomField[], ref: string): CustomField {
+  const byId = fields.find((f) => f.id === ref || f.id.toLowerCase() === ref.toLowerCase());
+  if (byId) return byId;
+  const byName = fields.filter((f) => f.name.trim().toLowerCase() === ref.trim().toLowerCase());
+  if (byName.length === 1) return byName[0]!;
+  if (byName.length > 1) {
+    throw new UsageError(`Several custom fields are named "${ref}" (${byName.map((f) => f.id).join(', ')}); use the id.`);
+  }
+  throw new NotFoundError(`Custom field "${ref}" not found; \`store variants custom-fields list\` shows them.`);
+}
+
+export interface CustomFieldFields {
+  name?: string;
+  description?: string;
+  type?: string;
+  readOnly?: boolean;
+  values?: string[];
+}
+
+export async function createCustomFieldFrom(client: StoreClient, fields: CustomFieldFields): Promise<CustomField> {
+  if (!fields.name?.trim()) throw new UsageError('--name is required to create a custom field.');
+  const type = (fields.type ?? 'text') as CustomFieldType;
+  if (!CUSTOM_FIELD_TYPES.includes(type)) {
+    throw new UsageError(`--type must be one of ${CUSTOM_FIELD_TYPES.join(', ')} (got "${fields.type}").`);
+  }
+  if (fields.values?.length && type !== 'text_list') throw new UsageError('--value lists allowed values and needs --type text_list.');
+  const input: CustomFieldInput = { name: fields.name, value_type: type, read_only: fields.readOnly ?? false };
+  if (fields.description !== undefined) input.description = fields.description;
+  if (type === 'text_list') input.values = fields.values ?? [];
+  return createCustomField(client, input);
+}
+
+/**
+ * The store's update takes one allowed value at a time (`value`, for a text_list); each --add-value is
+ * one request. Returns the definition as it now stands.
+ */
+export async function updateCustomFieldFrom(
+  client: StoreClient,
+  ref: string,
+  change: { addValues?: string[]; description?: string; readOnly?: boolean; name?: string },
+): Promise<CustomField> {
+  const field = resolveCustomField(await listCustomFields(client), ref);
+  const addValues = change.addValues ?? [];
+  if (addValues.length > 0 && field.value_type !== 'text_list') {
+    throw new UsageError(`--add-value needs a text_list field; "${field.name}" is ${field.value_type}.`);
+  }
+  const other: { name?: string; description?: string; read_only?: boolean } = {};
+  if (change.name !== undefined) other.name = change.name;
+  if (change.description !== undefined) other.description = change.description;
+  if (change.readOnly !== undefined) other.read_only = change.readOnly;
+  if (addValues.length === 0 && Object.keys(other).length === 0) {
+    throw new UsageError('Nothing to update: give --add-value, --name, --description or --read-only.');
+  }
+  let updated: CustomField | undefined;
+  if (Object.keys(other).length > 0) updated = await updateCustomField(client, field.id, other);
+  for (const value of addValues) updated = await updateCustomField(client, field.id, { value });
+  return updated ?? resolveCustomField(await listCustomFields(client), field.id);
+}
+
+export async function deleteCustomFieldByRef(client: StoreClient, ref: string): Promise<CustomField> {
+  const field = resolveCustomField(await listCustomFields(client), ref);
+  await deleteCustomField(client, field.id);
+  return field;
+}
+
+export interface VariantFieldValue {
+  id: string;
+  name: string;
+  value: unknown;
+}
+
+/** Checks values against each field's type before sending, so the error names the field and the rule. */
+export function checkFieldValue(field: CustomField, value: string): string {
+  switch (field.value_type) {
+    case 'numeric':
+      if (!/^-?\d+(?:[.,]\d+)?$/.test(value.trim())) throw new UsageError(`${field.name} is numeric; "${value}" is not a number.`);
+      return value.trim().replace(',', '.');
+    case 'date':
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(value.trim()) || Number.isNaN(Date.parse(value.trim()))) {
+        throw new UsageError(`${field.name} is a date; "${value}" is not a date like 2026-11-22.`);
+      }
+      return value.trim();
+    case 'text_list':
+      if (!(field.values ?? []).includes(value)) {
+        throw new UsageError(
+          `${field.name} allows only ${(field.values ?? []).map((v) => `"${v}"`).join(', ') || 'no values yet'}; "${value}" is not one of them (add it with \`store variants custom-fields update ${field.id} --add-value\`).`,
+        );
+      }
+      return value;
+    default:
+      return value;
+  }
+}
+
+export async function setVariantFieldValues(
+  client: StoreClient,
+  productId: number,
+  variantId: number,
+  assignments: string[],
+): Promise<VariantFieldValue[]> {
+  const parsed = assignments.map(parseFieldAssignment);
+  const fields = await listCustomFields(client);
+  const values = parsed.map(({ field: ref, value }) => {
+    const field = resolveCustomField(fields, ref);
+    if (field.read_only) throw new UsageError(`Custom field "${field.name}" is read-only.`);
+    return { id: field.id, value: checkFieldValue(field, value) };
+  });
+  await setVariantCustomFields(client, productId, variantId, values);
+  return variantFieldValues(client, productId, variantId, fields);
+}
+
+export async function unsetVariantFieldValues(
+  client: StoreClient,
+  productId: number,
+  variantId: number,
+  refs: string[],
+): Promise<VariantFieldValue[]> {
+  const fields = await listCustomFields(client);
+  const ids = [...new Set(refs.map((ref) => resolveCustomField(fields, ref).id))];
+  for (const id of ids) await unsetVariantCustomField(client, productId, variantId, id);
+  return variantFieldValues(client, productId, variantId, fields);
+}
+
+async function variantFieldValues(
+  client: StoreClient,
+  productId: number,
+  variantId: number,
+  fields: CustomField[],
+): Promise<VariantFieldValue[]> {
+  return namedValues(await getVariant(client, productId, variantId), fields);
+}
+
+function namedValues(variant: Variant, fields: CustomField[]): VariantFieldValue[] {
+  return (variant.custom_fields ?? []).map((cf) => ({
+    id: String(cf.id),
+    name: fields.find((f) => f.id === String(cf.id))?.name ?? String(cf.id),
+    value: cf.value,
+  }));
+}
