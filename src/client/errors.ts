@@ -243,11 +243,6 @@ function parseIfJson(body: unknown): unknown {
   }
 }
 
-function sentence(text: string): string {
-  const trimmed = text.trim();
-  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-
 function stripPeriod(text: string): string {
   return text.trim().replace(/\.+$/, '');
 }
@@ -271,8 +266,10 @@ export function errorFromResponse(
     headers: options.headers,
   };
   const where = `${method} ${safePathname(url)}`;
-  const reason = `${status} ${REASONS[status] ?? 'Error'}`;
-  const because = description ? `: ${stripPeriod(description)}` : '';
+  const reasonPhrase = REASONS[status] ?? 'Error';
+  // "(403 Forbidden, Forbidden)" says nothing twice: a description that only repeats the reason is dropped.
+  const detail = description && stripPeriod(description).toLowerCase() !== reasonPhrase.toLowerCase() ? stripPeriod(description) : undefined;
+  const statusText = `${status} ${reasonPhrase}${detail ? `, ${detail}` : ''}`;
   const ofProfile = options.profile ? ` of profile ${options.profile}` : '';
 
   if (status === 401) {
@@ -286,7 +283,7 @@ export function errorFromResponse(
         details,
       );
     }
-    return new AuthError(`The store refused ${where} (403 Forbidden${because ? `, ${stripPeriod(description!)}` : ''}).`, details);
+    return new AuthError(`The store refused ${where} (${statusText}); the token${ofProfile} may lack a scope.`, details);
   }
   if (status === 404) {
     const lastPage = description?.match(/last page is (\d+)/i)?.[1];
@@ -310,9 +307,9 @@ export function errorFromResponse(
     return new RateLimitError(`The store's rate limit refused ${where} after every retry${wait}.`, details);
   }
   if (status >= 500) {
-    return new ServerError(sentence(`The store failed on ${where} (${reason}${because ? `, ${stripPeriod(description!)}` : ''})`), details);
+    return new ServerError(`The store failed on ${where} (${statusText}).`, details);
   }
-  return new ApiError(sentence(`The store refused ${where} (${reason}${because ? `, ${stripPeriod(description!)}` : ''})`), details);
+  return new ApiError(`The store refused ${where} (${statusText}).`, details);
 }
 
 const NETWORK_REASONS: Record<string, string> = {
