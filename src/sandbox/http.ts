@@ -59,7 +59,7 @@ export function httpError(status: number, description: string, fieldErrors?: Fie
 
 /** A 422 about one field. */
 export function invalid(field: string, problem: string): HttpError {
-  return new HttpError(422, `${field} ${problem}`, { [field]: [problem] });
+  return new HttpError(422, `${field}: ${problem}`, { [field]: [problem] });
 }
 
 export function notFound(what: string, id: unknown): HttpError {
