@@ -1,0 +1,322 @@
+import { open, writeFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { AuthError, StoreError, UsageError, ValidationError } from '../client/errors.js';
+import type { StoreClient } from '../client/index.js';
+import { getOrder } from '../api/orders.js';
+import { createMetafield, findOrderMetafields, type Metafield, updateMetafield } from '../api/metafields.js';
+import { UnexpectedReplyError } from '../api/reply.js';
+import { accessKeyCheckDigit } from '../sandbox/invoice-key.js';
+import { parseHttpUrl, parseOrderId, parseUlid } from './validate.js';
+
+/** An entry of the order's `nfe`/`list` metafield (DESIGN.md §5.16). */
+export interface Invoice {
+  key: string;
+  link: string;
+  fulfillment_order_id?: string;
+}
+
+export interface InvoiceRequest extends Invoice {
+  orderId: number;
+}
+
+const NAMESPACE = 'nfe';
+const KEY = 'list';
+
+/**
+ * A fiscal access key: 44 digits, the last a mod-11 check digit. Keys are often printed in groups of four,
+ * so spaces are dropped. A wrong check digit is told apart from a wrong length: it usually means one
+ * mistyped digit.
+ */
+export function parseAccessKey(name: string, value: string): string {
+  const key = value.replace(/\s+/g, '');
+  if (!/^\d+$/.test(key)) throw new UsageError(`${name} "${value}" is not a fiscal access key; it must be 44 digits.`);
+  if (key.length !== 44) throw new UsageError(`${name} has ${key.length} digits; a fiscal access key has 44.`);
+  const expected = accessKeyCheckDigit(key.slice(0, 43));
+  if (Number(key[43]) !== expected) {
+    throw new UsageError(`${name} ${key} has a wrong check digit (${key[43]}, expected ${expected}); look for a mistyped digit.`);
+  }
+  return key;
+}
+
+export interface InvoiceFields {
+  orderId: string;
+  key: string;
+  link: string;
+  fulfillmentOrderId?: string;
+}
+
+/** Checks an invoice before anything is sent; `names` are how the user wrote each field (flag or column). */
+export function invoiceRequest(
+  fields: InvoiceFields,
+  names: { orderId?: string; key: string; link: string; fulfillmentOrderId: string },
+): InvoiceRequest {
+  const request: InvoiceRequest = {
+    orderId: parseOrderId(fields.orderId, names.orderId),
+    key: parseAccessKey(names.key, fields.key),
+    link: parseHttpUrl(names.link, fields.link),
+  };
+  if (fields.fulfillmentOrderId !== undefined && fields.fulfillmentOrderId.trim() !== '') {
+    request.fulfillment_order_id = parseUlid(fields.fulfillmentOrderId, names.fulfillmentOrderId, 'fulfillment order');
+  }
+  return request;
+}
+
+export interface OrderInvoices {
+  orderId: number;
+  invoices: Invoice[];
+  /** The `nfe`/`list` metafield, absent until the first invoice is attached. */
+  metafield?: Metafield;
+}
+
+/**
+ * The invoices attached to an order. The order is fetched alongside (`checkOrder`, the default) because the
+ * metafield search answers an unknown order with an empty list, which would hide a mistyped id.
+ */
+export async function readInvoices(client: StoreClient, orderId: number, opts: { checkOrder?: boolean } = {}): Promise<OrderInvoices> {
+  const [found] = await Promise.all([
+    findOrderMetafields(client, { ownerId: orderId, namespace: NAMESPACE, key: KEY }),
+    opts.checkOrder === false ? undefined : getOrder(client, orderId),
+  ]);
+  const metafield = found.find((m) => m.namespace === NAMESPACE && m.key === KEY && String(m.owner_id) === String(orderId));
+  return { orderId, invoices: metafield ? invoicesIn(metafield) : [], metafield };
+}
+
+function invoicesIn(metafield: Metafield): Invoice[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(metafield.value);
+  } catch {
+    value = undefined;
+  }
+  const isInvoice = (v: unknown): v is Invoice =>
+    typeof v === 'object' && v !== null && typeof (v as Invoice).key === 'string' && typeof (v as Invoice).link === 'string';
+  // A value we cannot read is left alone: rewriting it would drop invoices someone else attached.
+  if (!Array.isArray(value) || !value.every(isInvoice)) {
+    throw new UnexpectedReplyError(`nfe/list metafield (id ${metafield.id})`, 'its value is not a JSON list of invoices, so it was not changed');
+  }
+  return value;
+}
+
+export interface AttachResult {
+  orderId: number;
+  invoice: Invoice;
+  /** false when the key was already attached to the order: nothing was sent. */
+  attached: boolean;
+  invoices: Invoice[];
+}
+
+/**
+ * Appends an invoice to the order's list, keeping every other entry: POST when the order has no list yet,
+ * else PUT of the list plus the new entry. The same key again changes nothing.
+ */
+export async function attachInvoice(
+  client: StoreClient,
+  request: InvoiceRequest,
+  opts: { checkOrder?: boolean } = {},
+): Promise<AttachResult> {
+  const { orderId, ...invoice } = request;
+  const current = await readInvoices(client, orderId, opts);
+  const existing = current.invoices.find((i) => i.key === invoice.key);
+  if (existing) return { orderId, invoice: existing, attached: false, invoices: current.invoices };
+  const invoices = [...current.invoices, invoice];
+  if (current.metafield) {
+    await updateMetafield(client, current.metafield.id, { value: JSON.stringify(invoices) });
+    return { orderId, invoice, attached: true, invoices };
+  }
+  try {
+    await createMetafield(client, {
+      namespace: NAMESPACE,
+      key: KEY,
+      value: JSON.stringify(invoices),
+      description: 'Invoices (fiscal documents) of the order',
+      owner_resource: 'Order',
+      owner_id: orderId,
+    });
+  } catch (error) {
+    // Another attach created the list since we read it (a second POST is a 422): append to that one.
+    if (error instanceof ValidationError && (await readInvoices(client, orderId, { checkOrder: false })).metafield) {
+      return attachInvoice(client, request, { checkOrder: false });
+    }
+    throw error;
+  }
+  return { orderId, invoice, attached: true, invoices };
+}
+
+export type FailureStage = 'validation' | 'request';
+
+export interface RowFailure {
+  line: number;
+  /** The row's key for the report (CSV.md §4): its order_id. */
+  key: string;
+  stage: FailureStage;
+  reason: string;
+}
+
+export interface FileAttachResult {
+  file: string;
+  rows: number;
+  attached: number;
+  unchanged: number;
+  failed: RowFailure[];
+}
+
+export type InvoiceFileEvent =
+  | { type: 'attached' | 'unchanged'; line: number; orderId: number; key: string }
+  | { type: 'failed'; failure: RowFailure };
+
+const COLUMNS = ['order_id', 'key', 'link', 'fulfillment_order_id'] as const;
+const REQUIRED = ['order_id', 'key', 'link'] as const;
+
+interface GoodRow {
+  line: number;
+  request: InvoiceRequest;
+}
+
+/**
+ * Attaches every valid row of an invoice file (CSV.md §3). Rows are checked first, all of them; then the
+ * good ones are sent, one order's rows in file order (its list is read and rewritten per invoice), several
+ * orders at a time. A file that cannot be read or lacks a column fails as a whole before anything is sent.
+ */
+export async function attachInvoicesFromFile(
+  client: StoreClient,
+  path: string,
+  onEvent: (event: InvoiceFileEvent) => void = () => {},
+): Promise<FileAttachResult> {
+  const file = basename(path);
+  const failed: RowFailure[] = [];
+  const fail = (failure: RowFailure) => {
+    failed.push(failure);
+    onEvent({ type: 'failed', failure });
+  };
+  const good: GoodRow[] = [];
+  const keyLines = new Map<string, { line: number; orderId: number }>();
+  let rows = 0;
+
+  for await (const { line, cells, problem } of readInvoiceRows(path)) {
+    rows++;
+    const orderCell = cells.order_id ?? '';
+    try {
+      if (problem) throw new UsageError(problem);
+      const missing = REQUIRED.find((c) => (cells[c] ?? '').trim() === '');
+      if (missing) throw new UsageError(`column ${missing} is empty.`);
+      const request = invoiceRequest(
+        { orderId: orderCell, key: cells.key!, link: cells.link!, fulfillmentOrderId: cells.fulfillment_order_id },
+        { orderId: 'column order_id', key: 'column key', link: 'column link', fulfillmentOrderId: 'column fulfillment_order_id' },
+      );
+      const earlier = keyLines.get(request.key);
+      if (earlier && earlier.orderId !== request.orderId) {
+        throw new UsageError(`column key: the same key is on line ${earlier.line} for order ${earlier.orderId}; an invoice belongs to one order.`);
+      }
+      keyLines.set(request.key, { line, orderId: request.orderId });
+      good.push({ line, request });
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      fail({ line, key: orderCell.trim(), stage: 'validation', reason: error.message });
+    }
+  }
+
+  let attached = 0;
+  let unchanged = 0;
+  const byOrder = new Map<number, GoodRow[]>();
+  for (const row of good) byOrder.set(row.request.orderId, [...(byOrder.get(row.request.orderId) ?? []), row]);
+  const queues = [...byOrder.values()];
+
+  const worker = async () => {
+    for (let rowsOfOrder = queues.shift(); rowsOfOrder; rowsOfOrder = queues.shift()) {
+      let orderChecked = false;
+      for (const { line, request } of rowsOfOrder) {
+        try {
+          // The order's existence is checked once, with its first row.
+          const result = await attachInvoice(client, request, { checkOrder: !orderChecked });
+          orderChecked = true;
+          if (result.attached) attached++;
+          else unchanged++;
+          onEvent({ type: result.attached ? 'attached' : 'unchanged', line, orderId: request.orderId, key: request.key });
+        } catch (error) {
+          // A rejected token fails every row alike: stop rather than report the same cause per row.
+          if (error instanceof AuthError || !(error instanceof StoreError)) throw error;
+          fail({ line, key: String(request.orderId), stage: 'request', reason: error.message });
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, queues.length) }, worker));
+
+  failed.sort((a, b) => a.line - b.line);
+  return { file, rows, attached, unchanged, failed };
+}
+
+type Cells = Partial<Record<(typeof COLUMNS)[number], string>>;
+
+/** The file's rows as cells by column name, with the line each starts on; `problem` when the row is malformed. */
+async function* readInvoiceRows(path: string): AsyncGenerator<{ line: number; cells: Cells; problem?: string }> {
+  const file = basename(path);
+  const delimiter = await detectDelimiter(path);
+  const { createReadStream } = await import('node:fs');
+  const { parse } = await import('csv-parse');
+  // Not trimmed by the parser: the line breaks inside quoted cells tell where a row starts.
+  const parser = createReadStream(path).pipe(parse({ bom: true, delimiter, info: true, skip_empty_lines: true, relax_column_count: true }));
+  let columns: string[] | undefined;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      const line = info.lines - record.reduce((n, cell) => n + (cell.match(/\n/g)?.length ?? 0), 0);
+      if (!columns) {
+        columns = checkHeader(file, record);
+        continue;
+      }
+      const cells: Record<string, string> = {};
+      columns.forEach((name, i) => (cells[name] = (record[i] ?? '').trim()));
+      const extra = record.slice(columns.length).some((c) => c.trim() !== '');
+      yield { line, cells, ...(extra ? { problem: `the row has ${record.length} cells but the header names ${columns.length} columns.` } : {}) };
+    }
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    const where = (error as { lines?: number }).lines;
+    throw new UsageError(`${file}${where ? ` line ${where}` : ''}: ${(error as Error).message.replace(/\.$/, '')}.`);
+  }
+  if (!columns) throw new UsageError(`${file} is empty; it needs a header row with order_id, key and link.`);
+}
+
+function checkHeader(file: string, header: string[]): string[] {
+  const columns = header.map((h) => h.trim().toLowerCase());
+  const unknown = columns.find((c) => !(COLUMNS as readonly string[]).includes(c));
+  if (unknown !== undefined) {
+    throw new UsageError(`${file} line 1: unknown column "${unknown}"; the columns are ${COLUMNS.join(', ')}.`);
+  }
+  const missing = REQUIRED.filter((c) => !columns.includes(c));
+  if (missing.length > 0) throw new UsageError(`${file} line 1: missing column ${missing.join(', ')}.`);
+  const twice = columns.find((c, i) => columns.indexOf(c) !== i);
+  if (twice) throw new UsageError(`${file} line 1: column ${twice} appears twice.`);
+  return columns;
+}
+
+/** `,` or `;`, whichever the header row uses (the header holds only plain column names). */
+async function detectDelimiter(path: string): Promise<string> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
+    throw new UsageError(`Cannot read ${path}: ${why}.`);
+  }
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const header = buffer.subarray(0, bytesRead).toString('utf8').split(/\r?\n/, 1)[0] ?? '';
+    const count = (c: string) => header.split(c).length - 1;
+    return count(';') > count(',') ? ';' : ',';
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes the failed rows as CSV (CSV.md §4): line, key, stage, reason. */
+export async function writeFailureReport(path: string, failures: RowFailure[]): Promise<void> {
+  const { stringify } = await import('csv-stringify/sync');
+  const text = stringify(
+    failures.map((f) => [f.line, f.key, f.stage, f.reason]),
+    { header: true, columns: ['line', 'key', 'stage', 'reason'] },
+  );
+  await writeFile(path, text);
+}

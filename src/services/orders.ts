@@ -1,0 +1,220 @@
+import { NotFoundError, UsageError } from '../client/errors.js';
+import type { StoreClient } from '../client/index.js';
+import {
+  type CancelReason,
+  cancelOrder,
+  getOrder,
+  listOrdersPage,
+  type Order,
+  type OrderFilters,
+  type OrderPage,
+  type OrderStatus,
+  type OrderUpdate,
+  paginateOrders,
+  updateOrder,
+} from '../api/orders.js';
+import {
+  createTrackingEvent,
+  deleteTrackingEvent,
+  type FulfillmentOrder,
+  getFulfillmentOrder,
+  listFulfillmentOrders,
+  TRACKING_STATUSES,
+  type TrackingEvent,
+  type TrackingEventInput,
+  type TrackingStatus,
+  updateTrackingEvent,
+} from '../api/fulfillment-orders.js';
+import { type Invoice, readInvoices } from './invoices.js';
+import { formatTimestamp, parseDate, parseLatitude, parseLongitude } from './validate.js';
+
+/** Largest page the store serves (DESIGN.md §5.4). */
+export const MAX_PER_PAGE = 200;
+
+export interface OrderListOptions {
+  filters: OrderFilters;
+  /** At most this many orders, newest first (several pages when above one page). */
+  limit?: number;
+  /** One given page instead (with `perPage`). */
+  page?: number;
+  perPage?: number;
+  /** Every order matching the filters. */
+  all?: boolean;
+}
+
+/**
+ * The orders of a listing as pages, as they arrive, so `--all` can print a store of any size without
+ * holding it. `limit` cuts the last page short; an explicit `page` is one request.
+ */
+export async function* orderPages(client: StoreClient, options: OrderListOptions): AsyncGenerator<OrderPage> {
+  if (options.all) {
+    yield* paginateOrders(client, options.filters);
+    return;
+  }
+  if (options.page !== undefined) {
+    yield await listOrdersPage(client, options.filters, options.page, options.perPage ?? 30);
+    return;
+  }
+  const limit = options.limit ?? 30;
+  const perPage = options.perPage ?? Math.min(limit, MAX_PER_PAGE);
+  let left = limit;
+  for (let page = 1; left > 0; page++) {
+    const result = await listOrdersPage(client, options.filters, page, perPage);
+    const orders = result.orders.slice(0, left);
+    left -= orders.length;
+    yield { ...result, orders };
+    const seen = (page - 1) * perPage + result.orders.length;
+    if (result.orders.length < perPage || (result.total !== undefined && seen >= result.total)) return;
+  }
+}
+
+export interface OrderDetails {
+  order: Order;
+  fulfillment_orders: FulfillmentOrder[];
+  invoices: Invoice[];
+}
+
+/** The order with its fulfillment orders and attached invoices, fetched side by side. */
+export async function orderDetails(client: StoreClient, orderId: number): Promise<OrderDetails> {
+  const [order, fulfillmentOrders, invoices] = await Promise.all([
+    getOrder(client, orderId),
+    listFulfillmentOrders(client, orderId),
+    readInvoices(client, orderId, { checkOrder: false }).then((r) => r.invoices),
+  ]);
+  return { order, fulfillment_orders: fulfillmentOrders, invoices };
+}
+
+export async function updateOrderFields(client: StoreClient, orderId: number, changes: { note?: string; status?: OrderStatus }): Promise<Order> {
+  if (changes.note === undefined && changes.status === undefined) {
+    throw new UsageError('Nothing to update: give --note, --status or both.');
+  }
+  if (changes.status === 'cancelled') {
+    // Cancelling through the update skips the confirmation and the restock choice; the cancel command has both.
+    throw new UsageError('Use `store orders cancel ID` to cancel an order (it asks first and can return the stock).');
+  }
+  const update: OrderUpdate = {};
+  if (changes.note !== undefined) update.owner_note = changes.note;
+  if (changes.status !== undefined) update.status = changes.status;
+  return updateOrder(client, orderId, update);
+}
+
+/** The order about to be cancelled; refuses one that already is (the store would answer 422). */
+export async function orderToCancel(client: StoreClient, orderId: number): Promise<Order> {
+  const order = await getOrder(client, orderId);
+  if (order.status === 'cancelled') {
+    const when = order.cancelled_at ? ` on ${order.cancelled_at}` : '';
+    throw new UsageError(`Order ${orderId} (#${order.number}) is already cancelled${when}.`);
+  }
+  return order;
+}
+
+export async function cancelOrderById(
+  client: StoreClient,
+  orderId: number,
+  options: { reason?: CancelReason; restock: boolean },
+): Promise<Order> {
+  return cancelOrder(client, orderId, { ...(options.reason ? { reason: options.reason } : {}), restock: options.restock });
+}
+
+export async function fulfillmentOrdersOf(client: StoreClient, orderId: number): Promise<FulfillmentOrder[]> {
+  return listFulfillmentOrders(client, orderId);
+}
+
+export async function fulfillmentOrder(client: StoreClient, orderId: number, foId: string): Promise<FulfillmentOrder> {
+  return getFulfillmentOrder(client, orderId, foId);
+}
+
+/** "Ana Souza <ana@example.com>" or whichever part the order has. */
+export function customerLabel(order: Order): string {
+  const c = order.customer;
+  if (!c) return '';
+  if (c.name && c.email) return `${c.name} <${c.email}>`;
+  return c.name ?? c.email ?? c.phone ?? '';
+}
+
+export function totalLabel(order: Order): string {
+  if (order.total === null || order.total === undefined) return '';
+  return order.currency ? `${order.total} ${order.currency}` : String(order.total);
+}
+
+/** Tracking flags as the commands take them (raw strings, checked here before anything is sent). */
+export interface TrackingFields {
+  status?: string;
+  description?: string;
+  address?: string;
+  lat?: string;
+  lon?: string;
+  happenedAt?: string;
+  estimatedDeliveryAt?: string;
+}
+
+/** Checks the tracking flags and builds the event body; `now` fills `happened_at` when a new event has none. */
+export function trackingInput(fields: TrackingFields, opts: { now?: Date } = {}): TrackingEventInput {
+  const input: TrackingEventInput = {};
+  if (fields.status !== undefined) {
+    if (!(TRACKING_STATUSES as readonly string[]).includes(fields.status)) {
+      throw new UsageError(`--status "${fields.status}" is not a tracking status; use one of ${TRACKING_STATUSES.join(', ')}.`);
+    }
+    input.status = fields.status as TrackingStatus;
+  }
+  if (fields.description !== undefined) input.description = fields.description;
+  if (fields.address !== undefined) input.address = fields.address;
+  if ((fields.lat === undefined) !== (fields.lon === undefined)) {
+    throw new UsageError(fields.lat === undefined ? '--lon needs --lat: give both coordinates.' : '--lat needs --lon: give both coordinates.');
+  }
+  if (fields.lat !== undefined && fields.lon !== undefined) {
+    input.geolocation = { latitude: parseLatitude('--lat', fields.lat), longitude: parseLongitude('--lon', fields.lon) };
+  }
+  if (fields.happenedAt !== undefined) input.happened_at = parseDate('--happened-at', fields.happenedAt);
+  else if (opts.now) input.happened_at = formatTimestamp(opts.now);
+  if (fields.estimatedDeliveryAt !== undefined) {
+    input.estimated_delivery_at = parseDate('--estimated-delivery-at', fields.estimatedDeliveryAt);
+  }
+  return input;
+}
+
+export async function addTrackingEvent(client: StoreClient, orderId: number, foId: string, fields: TrackingFields, now: Date): Promise<TrackingEvent> {
+  const input = trackingInput(fields, { now });
+  if (!input.status) throw new UsageError('--status is required for a new tracking event.');
+  return createTrackingEvent(client, orderId, foId, input);
+}
+
+/**
+ * Changes the given fields of an event and keeps the others: the PUT carries the whole event, so a
+ * store that replaces the record on PUT does not lose what was not given.
+ */
+export async function changeTrackingEvent(
+  client: StoreClient,
+  orderId: number,
+  foId: string,
+  eventId: string,
+  fields: TrackingFields,
+): Promise<TrackingEvent> {
+  const changes = trackingInput(fields);
+  if (Object.keys(changes).length === 0) {
+    throw new UsageError('Nothing to update: give at least one of --status, --description, --address, --lat/--lon, --happened-at, --estimated-delivery-at.');
+  }
+  const current = findEvent(await getFulfillmentOrder(client, orderId, foId), eventId);
+  const merged: TrackingEventInput = {
+    status: current.status as TrackingStatus,
+    happened_at: current.happened_at,
+    ...(current.description != null ? { description: current.description } : {}),
+    ...(current.address != null ? { address: current.address } : {}),
+    ...(current.geolocation ? { geolocation: { latitude: current.geolocation.latitude, longitude: current.geolocation.longitude } } : {}),
+    ...(current.estimated_delivery_at != null ? { estimated_delivery_at: current.estimated_delivery_at } : {}),
+    ...changes,
+  };
+  return updateTrackingEvent(client, orderId, foId, String(current.id), merged);
+}
+
+export async function removeTrackingEvent(client: StoreClient, orderId: number, foId: string, eventId: string): Promise<void> {
+  await deleteTrackingEvent(client, orderId, foId, eventId);
+}
+
+function findEvent(fo: FulfillmentOrder, eventId: string): TrackingEvent {
+  const event = fo.tracking_events.find((e) => String(e.id) === eventId);
+  if (!event) {
+    throw new NotFoundError(`Tracking event ${eventId} not found on fulfillment order ${fo.id}; \`store fulfillment-orders get ${fo.order_id} ${fo.id}\` lists its events.`);
+  }
+  return event;
+}

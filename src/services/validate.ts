@@ -1,0 +1,160 @@
+import { UsageError } from '../client/errors.js';
+
+/**
+ * Checks of user input made before anything is sent, shared by the commands of every topic. Each one
+ * throws a UsageError (exit 2) whose one sentence names the flag or argument, or returns the value in the
+ * form the API expects. Dependency-free, so commands can call it before the HTTP core is loaded.
+ */
+
+/** Where a value came from, as the user wrote it: `--created-after`, `ORDER_ID`, `column "key"`. */
+export type InputName = string;
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function validCalendarDate(y: number, m: number, d: number): boolean {
+  return m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
+}
+
+/** `2026-11-21T14:05:00+00:00`: the timestamp form of DESIGN.md §5.7 (milliseconds kept only when present). */
+export function formatTimestamp(date: Date): string {
+  const iso = date.toISOString();
+  const trimmed = iso.endsWith('.000Z') ? iso.slice(0, -5) : iso.slice(0, -1);
+  return `${trimmed}+00:00`;
+}
+
+/**
+ * A date flag as an ISO 8601 timestamp with offset. Accepts `YYYY-MM-DD` (midnight UTC of that day) and
+ * ISO 8601 date-times; a date-time without an offset is read as UTC, so a command means the same on every
+ * machine.
+ */
+export function parseDate(name: InputName, value: string): string {
+  const text = value.trim();
+  const dateOnly = DATE_ONLY.exec(text);
+  if (dateOnly) {
+    const [y, m, d] = dateOnly.slice(1, 4).map(Number) as [number, number, number];
+    if (!validCalendarDate(y, m, d)) throw new UsageError(`${name} "${value}" is not a real calendar date.`);
+    return formatTimestamp(new Date(Date.UTC(y, m - 1, d)));
+  }
+  const dateTime = DATE_TIME.exec(text);
+  if (!dateTime) {
+    throw new UsageError(
+      `${name} "${value}" is not a date; use YYYY-MM-DD or an ISO 8601 date-time such as 2026-11-21T14:05:00-03:00.`,
+    );
+  }
+  const [y, mo, d, h, mi, s] = dateTime.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  if (!validCalendarDate(y, mo, d) || h > 23 || mi > 59 || s > 59) {
+    throw new UsageError(`${name} "${value}" is not a real date and time.`);
+  }
+  const fraction = dateTime[7] ?? '';
+  const offset = normalizeOffset(dateTime[8]);
+  if (offset === undefined) throw new UsageError(`${name} "${value}" has an invalid UTC offset.`);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const parsed = new Date(`${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${fraction.slice(0, 4)}${offset}`);
+  if (Number.isNaN(parsed.getTime())) throw new UsageError(`${name} "${value}" is not a real date and time.`);
+  return formatTimestamp(parsed);
+}
+
+/** `Z`, `+05`, `+0530`, `+05:30` → `+05:30` style; undefined when out of range. No offset means UTC. */
+function normalizeOffset(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.toUpperCase() === 'Z') return 'Z';
+  const match = /^([+-])(\d{2}):?(\d{2})?$/.exec(raw);
+  if (!match) return undefined;
+  const hours = Number(match[2]);
+  const minutes = Number(match[3] ?? 0);
+  if (hours > 14 || minutes > 59) return undefined;
+  return `${match[1]}${match[2]}:${match[3] ?? '00'}`;
+}
+
+/** A decimal number within [min, max], e.g. a latitude. */
+export function parseNumberInRange(name: InputName, value: string, min: number, max: number, what = 'a number'): number {
+  const text = value.trim();
+  const number = /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(number)) throw new UsageError(`${name} "${value}" is not ${what}; use a decimal number between ${min} and ${max}.`);
+  if (number < min || number > max) throw new UsageError(`${name} ${value} is out of range; ${what} lies between ${min} and ${max}.`);
+  return number;
+}
+
+export function parseLatitude(name: InputName, value: string): number {
+  return parseNumberInRange(name, value, -90, 90, 'a latitude');
+}
+
+export function parseLongitude(name: InputName, value: string): number {
+  return parseNumberInRange(name, value, -180, 180, 'a longitude');
+}
+
+/**
+ * An order id: 10 digits (DESIGN.md §5.14). The customer-facing order number (a small integer counting up
+ * from 100) is the usual mistake, so it gets a message that tells the two apart.
+ */
+export function parseOrderId(value: string, name: InputName = 'ORDER_ID'): number {
+  const text = value.trim().replace(/^#/, '');
+  if (/^\d{10}$/.test(text)) return Number(text);
+  if (/^\d{1,9}$/.test(text)) {
+    throw new UsageError(
+      `${text} looks like an order number (what the customer sees); commands take the 10-digit order id — find it with \`store orders list\`.`,
+    );
+  }
+  throw new UsageError(`${name} "${value}" is not an order id; an order id is a 10-digit number such as 1234567890.`);
+}
+
+/** A ULID as the store assigns to locations and fulfillment orders (Crockford base32, 26 characters). */
+export function parseUlid(value: string, name: InputName, what: string): string {
+  const text = value.trim().toUpperCase();
+  if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(text)) return text;
+  throw new UsageError(`${name} "${value}" is not a ${what} id; those are 26-character ids such as 01JD3Z6Q8R5M2K7N4P9T0V1W2X.`);
+}
+
+/** A positive integer id (products, variants, categories, …). */
+export function parseIntegerId(value: string, name: InputName, what: string): number {
+  const text = value.trim();
+  if (/^[1-9]\d{0,15}$/.test(text)) return Number(text);
+  throw new UsageError(`${name} "${value}" is not a ${what} id; it must be a positive whole number.`);
+}
+
+/** An absolute http(s) URL. */
+export function parseHttpUrl(name: InputName, value: string): string {
+  const text = value.trim();
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw new UsageError(`${name} "${value}" is not an http(s) URL; use a full address such as https://example.com/invoice.pdf.`);
+  }
+  return text;
+}
+
+export interface ConfirmOptions {
+  /** The question asked on a TTY. */
+  message: string;
+  /** `--yes` was given. */
+  yes: boolean;
+  /** Whether a person can answer (stdin and stdout are terminals). */
+  interactive?: boolean;
+  /** The flag that skips the question, named when there is nobody to ask. */
+  flag?: string;
+  /** What is being confirmed, for the non-interactive error: "Cancelling an order". */
+  action?: string;
+}
+
+/**
+ * Destructive commands ask on a TTY and need `--yes` otherwise (DESIGN.md §7). Returns false when the
+ * person answered no. The prompt library is loaded only when a question is actually asked.
+ */
+export async function confirmOrYes(opts: ConfirmOptions): Promise<boolean> {
+  if (opts.yes) return true;
+  const interactive = opts.interactive ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const flag = opts.flag ?? '--yes';
+  if (!interactive) {
+    throw new UsageError(`${opts.action ?? 'This change'} needs confirmation: pass ${flag} when not running in a terminal.`);
+  }
+  const { confirm } = await import('@inquirer/prompts');
+  return confirm({ message: opts.message, default: false });
+}
