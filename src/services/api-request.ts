@@ -153,13 +153,39 @@ async function readJsonInput(input: string, readStdin: () => Promise<string>): P
   try {
     return JSON.parse(text);
   } catch (error) {
-    const position = Number((error as Error).message.match(/position (\d+)/)?.[1]);
-    if (Number.isFinite(position)) {
-      const before = text.slice(0, position).split('\n');
-      throw new UsageError(
-        `--input ${source}: invalid JSON at line ${before.length}, column ${before[before.length - 1].length + 1}.`,
-      );
-    }
-    throw new UsageError(`--input ${source}: invalid JSON (${(error as Error).message}).`);
+    const offset = jsonErrorOffset(text, (error as Error).message);
+    const before = text.slice(0, offset).split('\n');
+    throw new UsageError(
+      `--input ${source}: invalid JSON at line ${before.length}, column ${before[before.length - 1].length + 1} (${(error as Error).message.replace(/, (?:"|\.\.\.)[\s\S]*$/, '').replace(/ in JSON at[\s\S]*$/, '')}).`,
+    );
   }
+}
+
+/**
+ * Where JSON.parse gave up. Some of Node's messages carry "at position N"; the others ("Unexpected token
+ * ','") do not, so we look for the shortest prefix of the text that fails with the same complaint: it ends
+ * at the offending character (shorter prefixes fail only because they end too early).
+ */
+function jsonErrorOffset(text: string, message: string): number {
+  const position = message.match(/at position (\d+)/);
+  if (position) return Number(position[1]);
+  // The complaint without the snippet of text V8 quotes after it (which differs for every prefix).
+  const complaint = (m: string) => m.replace(/, (?:"|\.\.\.)[\s\S]*$/, '').split('\n')[0];
+  const target = complaint(message);
+  const failsTheSameWay = (length: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return false;
+    } catch (error) {
+      return complaint((error as Error).message) === target;
+    }
+  };
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (failsTheSameWay(mid + 1)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }

@@ -1,0 +1,152 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+// `store api` end to end: the real binary, credentials from the environment (the cron way), against the
+// loopback test server that enforces a real leaky bucket and sends the spec's headers, pages and errors.
+let server: TestServer;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  server = await startTestServer({ rate: { capacity: 10, leakPerSecond: 20 }, lists: { orders: 450, webhooks: 0 } });
+  const home = mkdtempSync(join(tmpdir(), 'store-api-'));
+  env = {
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_STATE_HOME: join(home, 'state'),
+    XDG_DATA_HOME: join(home, 'data'),
+    STORE_TOKEN: server.token,
+    STORE_ID: String(server.storeId),
+    STORE_API_URL: server.url,
+    STORE_APP_NAME: 'Acme ERP',
+    STORE_APP_ID: '4321',
+  };
+});
+afterAll(() => server.close());
+
+function lastRequest() {
+  return server.requests[server.requests.length - 1];
+}
+
+describe('store api', () => {
+  it('sends the spec headers and prints the JSON body', async () => {
+    const r = await runCli(['api', 'GET', '/_echo/hello', '-f', 'status=open', '-F', 'per_page=50'], { env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.method).toBe('GET');
+    expect(body.path).toBe(`/v1/${server.storeId}/_echo/hello`);
+    expect(body.query).toEqual({ status: 'open', per_page: '50' });
+    expect(body.headers.authentication).toBe(`bearer ${server.token}`);
+    expect(body.headers['user-agent']).toBe('Acme ERP (4321)');
+    expect(body.headers.accept).toBe('application/json');
+    expect(body.headers['content-type']).toBeUndefined();
+  });
+
+  it('builds a typed, nested JSON body from -f and -F on POST', async () => {
+    const r = await runCli(
+      ['api', 'POST', '/_echo', '-f', 'name=Camisa', '-F', 'price=25', '-F', 'active=true', '-F', 'parent=null',
+        '-f', 'address[city]=Rosario', '-F', 'categories[]=1', '-F', 'categories[]=2'],
+      { env },
+    );
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.headers['content-type']).toBe('application/json');
+    expect(body.body).toEqual({ name: 'Camisa', price: 25, active: true, parent: null, address: { city: 'Rosario' }, categories: [1, 2] });
+  });
+
+  it('reads the body from --input FILE and from standard input', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'store-api-input-'));
+    const file = join(dir, 'body.json');
+    writeFileSync(file, JSON.stringify({ event: 'order/created', url: 'https://example.com/hook' }));
+    const fromFile = await runCli(['api', 'PUT', '/_echo', '--input', file], { env });
+    expect(JSON.parse(fromFile.stdout).body).toEqual({ event: 'order/created', url: 'https://example.com/hook' });
+    const fromStdin = await runCli(['api', 'PATCH', '/_echo', '--input', '-'], { env, input: '[{"id":"a","priority":0}]' });
+    expect(JSON.parse(fromStdin.stdout).body).toEqual([{ id: 'a', priority: 0 }]);
+  });
+
+  it('names the line and column of invalid JSON in --input and sends nothing', async () => {
+    const before = server.requests.length;
+    const dir = mkdtempSync(join(tmpdir(), 'store-api-bad-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, '{\n  "name": "Camisa",\n  "price": ,\n}\n');
+    const r = await runCli(['api', 'POST', '/products', '--input', file], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--input ${file}: invalid JSON at line 3, column 12`);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('--paginate fetches every page with per_page 200 and prints one array', async () => {
+    const before = server.requests.length;
+    const r = await runCli(['api', 'GET', '/orders', '--paginate'], { env });
+    expect(r.code).toBe(0);
+    const items = JSON.parse(r.stdout) as { id: number }[];
+    expect(items).toHaveLength(450);
+    expect(new Set(items.map((o) => o.id)).size).toBe(450);
+    const pages = server.requests.slice(before).filter((q) => q.path.endsWith('/orders') && q.status !== 429);
+    expect(pages).toHaveLength(3);
+    expect(pages.every((q) => q.query.per_page === '200')).toBe(true);
+  });
+
+  it('--paginate on an empty list prints []', async () => {
+    const r = await runCli(['api', 'GET', '/webhooks', '--paginate'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it('--include prints the status line and the rate-limit headers', async () => {
+    const r = await runCli(['api', 'GET', '/orders', '--include'], { env });
+    expect(r.code).toBe(0);
+    const [head, body] = r.stdout.split('\n\n');
+    expect(head.split('\n')[0]).toBe('HTTP/1.1 200');
+    expect(head).toMatch(/^x-rate-limit-limit: 10$/m);
+    expect(head).toMatch(/^x-total-count: 450$/m);
+    expect(JSON.parse(body)).toHaveLength(30);
+  });
+
+  it('maps HTTP errors to one sentence and the exit codes of DESIGN.md §7, printing the body', async () => {
+    const notFound = await runCli(['api', 'GET', '/orders/999'], { env });
+    expect(notFound.code).toBe(1);
+    expect(JSON.parse(notFound.stdout).code).toBe(404);
+    expect(notFound.stderr.trim().split('\n')).toHaveLength(1);
+
+    const invalid = await runCli(['api', 'POST', '/products', '-F', 'price=abc'], { env });
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain("name can't be blank");
+    expect(invalid.stderr).toContain('price must be a number');
+
+    const unauthorized = await runCli(['api', 'GET', '/orders'], { env: { ...env, STORE_TOKEN: 'wrong' } });
+    expect(unauthorized.code).toBe(4);
+    expect(unauthorized.stderr).toContain('store auth login');
+    expect(unauthorized.stderr).not.toContain('wrong');
+  });
+
+  it('refuses an unknown method and a malformed field before sending anything', async () => {
+    const before = server.requests.length;
+    const method = await runCli(['api', 'FETCH', '/orders'], { env });
+    expect(method.code).toBe(2);
+    expect(method.stderr).toContain('Unknown method "FETCH"');
+    const field = await runCli(['api', 'POST', '/products', '-f', 'name'], { env });
+    expect(field.code).toBe(2);
+    expect(field.stderr).toContain('--raw-field "name" must look like key=value');
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('--debug logs every request and response line on stderr without the token', async () => {
+    const r = await runCli(['api', 'GET', '/orders', '--paginate', '--debug'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/GET .*\/orders/);
+    expect(r.stderr).not.toContain(server.token);
+    expect(r.stdout).not.toContain(server.token);
+  });
+
+  it('a burst of concurrent invocations sharing one bucket all succeed: nothing is dropped', async () => {
+    const runs = await Promise.all(Array.from({ length: 6 }, () => runCli(['api', 'GET', '/orders', '-F', 'per_page=200', '--paginate'], { env })));
+    for (const r of runs) {
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveLength(450);
+    }
+  });
+});
