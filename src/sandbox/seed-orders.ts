@@ -1,12 +1,180 @@
+import { ulid } from 'ulid';
 import type { Clock } from './clock.js';
+import { makeAccessKey } from './invoice-key.js';
+import {
+  fulfillmentOrdersOf,
+  fulfillmentOrdersOfOrder,
+  refreshStatus,
+  type TrackingEventRecord,
+  type TrackingStatus,
+} from './routes/fulfillment-orders.js';
+import { INVOICE_KEY, INVOICE_NAMESPACE, metafieldsOf } from './routes/metafields.js';
+import {
+  CANCEL_REASONS,
+  applyStatus,
+  cancelOrder,
+  checkOrderStock,
+  createOrder,
+  ordersOf,
+  type OrderRecord,
+} from './routes/orders.js';
+import { variantStock, type SandboxState, type StoreData, type Tx } from './state.js';
 
 /**
- * Demo orders for `--seed demo`: about a hundred orders over the last six weeks in every status, with
- * fulfillment orders, tracking events and a couple of invoices. Runs after the catalog seed, since the
- * orders reference its variants and locations.
+ * Demo orders for `--seed demo`: about a hundred orders over the last six weeks in every status, made with the
+ * same operations as the API (stock taken by location priority, one fulfillment order per source location),
+ * with shipments tracked, a few cancellations (most restocked) and a couple of invoices. Runs after the
+ * catalog seed, since the orders use its variants and locations. Deterministic: the same clock time gives
+ * the same orders.
  */
-export function seedOrders(state: unknown, storeId: number, clock: Clock): void {
-  void state;
-  void storeId;
-  void clock;
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const ORDER_COUNT = 100;
+const SPAN_DAYS = 42;
+
+const FIRST_NAMES = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Facundo', 'Gabriela', 'Hernán', 'Inés', 'Julián', 'Lucía', 'Martín', 'Natalia', 'Óscar', 'Paula', 'Ramiro', 'Sofía', 'Tomás', 'Valeria', 'Ximena'];
+const LAST_NAMES = ['Gómez', 'Fernández', 'López', 'Martínez', 'Pérez', 'Rodríguez', 'Sánchez', 'Romero', 'Díaz', 'Álvarez', 'Torres', 'Ruiz'];
+const SHIPPING = [
+  { method: 'Correo Argentino', cost: '3500.00' },
+  { method: 'Andreani', cost: '4200.00' },
+  { method: 'OCA', cost: '3900.00' },
+  { method: 'Retiro en local', cost: '0.00' },
+];
+const PAYMENT_METHODS = ['credit_card', 'mercado_pago', 'bank_transfer', 'cash'];
+const NOTES = ['', '', '', 'Gift wrap, please', 'Call before delivery', 'Customer asked for an invoice'];
+const CITIES = ['Buenos Aires, CABA', 'Rosario, Santa Fe', 'Córdoba, Córdoba', 'Mendoza, Mendoza', 'La Plata, Buenos Aires'];
+
+/** mulberry32, seeded, so every demo store gets the same orders. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function seedOrders(state: SandboxState, storeId: number, clock: Clock): void {
+  const store = state.store(storeId);
+  if (!store) throw new Error(`no store ${storeId}`);
+  const variants = store.products.list().flatMap((p) => p.variants.map((v) => v.id));
+  if (variants.length === 0 || store.locations.size === 0) return;
+  const rnd = random(7);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
+  const now = clock.now();
+  const start = now - SPAN_DAYS * DAY;
+
+  state.mutate('sandbox.seed.orders', (tx) => {
+    const invoiced: OrderRecord[] = [];
+    for (let i = 0; i < ORDER_COUNT; i++) {
+      const at = Math.floor(start + ((i + rnd() * 0.8) / ORDER_COUNT) * SPAN_DAYS * DAY);
+      const products = chooseLines(store, variants, rnd);
+      if (!products) continue;
+      const first = pick(FIRST_NAMES);
+      const last = pick(LAST_NAMES);
+      const email = `${ascii(first)}.${ascii(last)}${i}@example.com`.toLowerCase();
+      const order = createOrder(
+        tx,
+        store,
+        {
+          customer: { name: `${first} ${last}`, email, phone: `+54 11 ${4000 + i}-${String(1000 + ((i * 37) % 9000))}` },
+          products,
+          shipping: pick(SHIPPING),
+          owner_note: pick(NOTES),
+          payment_method: pick(PAYMENT_METHODS),
+        },
+        at,
+      );
+      const age = (now - at) / DAY;
+      const roll = rnd();
+      if (roll < 0.1) {
+        cancelOrder(tx, store, order, { reason: pick(CANCEL_REASONS), restock: rnd() < 0.85 }, Math.min(now, at + 6 * HOUR));
+        continue;
+      }
+      // Older orders have mostly been paid, shipped and closed; the last days still hold open ones.
+      const status = age > 12 ? (roll < 0.75 ? 'closed' : 'paid') : age > 3 ? (roll < 0.55 ? 'paid' : roll < 0.7 ? 'closed' : 'open') : roll < 0.6 ? 'open' : 'paid';
+      if (status === 'open') continue;
+      applyStatus(tx, store, order, status, at + 2 * HOUR);
+      order.updated_at = at + 2 * HOUR;
+      track(tx, store, order, status === 'closed', now, rnd);
+      tx.put(ordersOf(store), order);
+      if (status === 'closed' && invoiced.length < 3 && age > 20) invoiced.push(order);
+    }
+    for (const order of invoiced) attachInvoice(tx, store, order, rnd);
+  });
+}
+
+function ascii(text: string): string {
+  return text.normalize('NFD').replace(/[^A-Za-z]/g, '');
+}
+
+/** One to three lines of variants that have the units; undefined when the dice found nothing in stock. */
+function chooseLines(store: StoreData, variants: number[], rnd: () => number) {
+  const lines: { variant_id: number; quantity: number }[] = [];
+  const count = 1 + Math.floor(rnd() * rnd() * 3);
+  for (let tries = 0; lines.length < count && tries < 10; tries++) {
+    const variantId = variants[Math.floor(rnd() * variants.length)]!;
+    if (lines.some((l) => l.variant_id === variantId)) continue;
+    const { variant } = store.findVariant(variantId)!;
+    const available = variant.stock_management ? variantStock(variant) : 5;
+    if (available < 1) continue;
+    lines.push({ variant_id: variantId, quantity: Math.min(available, 1 + Math.floor(rnd() * rnd() * 3)) });
+  }
+  if (lines.length === 0 || checkOrderStock(store, lines)) return undefined;
+  return lines;
+}
+
+/** Tracking for a paid or closed order's shipments, never later than now. */
+function track(tx: Tx, store: StoreData, order: OrderRecord, delivered: boolean, now: number, rnd: () => number): void {
+  const steps: { status: TrackingStatus; after: number; description: string }[] = [
+    { status: 'dispatched', after: 1 * DAY, description: 'Package handed to the carrier' },
+    { status: 'in_transit', after: 2 * DAY, description: 'In transit to the destination branch' },
+    { status: 'out_for_delivery', after: 3 * DAY, description: 'Out for delivery' },
+    { status: 'delivered', after: 3 * DAY + 5 * HOUR, description: 'Delivered to the customer' },
+  ];
+  const city = CITIES[Math.floor(rnd() * CITIES.length)]!;
+  for (const fo of fulfillmentOrdersOfOrder(store, order.id)) {
+    const base = order.created_at + Math.floor(rnd() * 6) * HOUR;
+    for (const step of steps) {
+      const happened = base + step.after;
+      if (happened > now || (!delivered && step.status === 'delivered')) break;
+      const event: TrackingEventRecord = {
+        id: ulid(happened),
+        status: step.status,
+        description: step.description,
+        address: step.status === 'dispatched' ? 'Centro de distribución' : city,
+        geolocation: step.status === 'in_transit' ? { latitude: -34.6037, longitude: -58.3816 } : null,
+        happened_at: happened,
+        estimated_delivery_at: step.status === 'delivered' ? null : base + steps[3]!.after,
+        created_at: happened,
+        updated_at: happened,
+      };
+      fo.tracking_events.push(event);
+      fo.updated_at = happened;
+    }
+    refreshStatus(fo, false);
+    tx.put(fulfillmentOrdersOf(store), fo);
+  }
+}
+
+function attachInvoice(tx: Tx, store: StoreData, order: OrderRecord, rnd: () => number): void {
+  const entries = fulfillmentOrdersOfOrder(store, order.id).map((fo) => {
+    const key = makeAccessKey('3526111234567800019955001', rnd);
+    return { key, link: `https://nfe.example.com/danfe/${key}.pdf`, fulfillment_order_id: fo.id };
+  });
+  const at = order.created_at + 2 * HOUR;
+  tx.put(metafieldsOf(store), {
+    id: tx.nextId(store, 'metafield'),
+    namespace: INVOICE_NAMESPACE,
+    key: INVOICE_KEY,
+    value: JSON.stringify(entries),
+    description: `Invoices of order ${order.number}`,
+    owner_resource: 'Order',
+    owner_id: order.id,
+    created_at: at,
+    updated_at: at,
+  });
 }

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/sandbox/clock.js';
+import { isValidAccessKey } from '../../src/sandbox/invoice-key.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+const sb = useSandbox({ seed: 'demo', clock: new FakeClock(NOW) });
+
+describe('demo orders', () => {
+  it('holds about a hundred orders of the last six weeks in every status', async () => {
+    const res = await sb.get('/orders', { query: { per_page: 200 } });
+    expect(res.status).toBe(200);
+    const orders = res.body as any[];
+    expect(orders.length).toBeGreaterThanOrEqual(90);
+    expect(new Set(orders.map((o) => o.status))).toEqual(new Set(['open', 'paid', 'closed', 'cancelled']));
+    const times = orders.map((o) => Date.parse(o.created_at));
+    expect(Math.min(...times)).toBeGreaterThanOrEqual(NOW - 43 * 86_400_000);
+    expect(Math.max(...times)).toBeLessThanOrEqual(NOW);
+    expect(new Set(orders.map((o) => o.number)).size).toBe(orders.length);
+
+    const store = sb.sandbox.state.store(sb.sandbox.storeId)!;
+    for (const order of orders) {
+      expect(order.customer.name).not.toBe('');
+      expect(order.payments.length).toBeGreaterThan(0);
+      for (const line of order.products) expect(store.findVariant(line.variant_id)).toBeDefined();
+    }
+    for (const product of store.products.values()) {
+      for (const variant of product.variants) for (const level of variant.inventory_levels) expect(level.stock).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('tracks shipments and carries a couple of valid invoices', async () => {
+    const closed = (await sb.get('/orders', { query: { status: 'closed', per_page: 200 } })).body as any[];
+    const fos = (await sb.get(`/orders/${closed[closed.length - 1].id}/fulfillment-orders`)).body as any[];
+    expect(fos.length).toBeGreaterThan(0);
+    expect(fos[0].status).toBe('delivered');
+    expect(fos[0].tracking_events.map((e: any) => e.status)).toEqual(['dispatched', 'in_transit', 'out_for_delivery', 'delivered']);
+
+    const invoices = (await sb.get('/metafields/orders', { query: { namespace: 'nfe', key: 'list' } })).body as any[];
+    expect(invoices.length).toBeGreaterThanOrEqual(2);
+    for (const invoice of invoices) {
+      const entries = JSON.parse(invoice.value);
+      const owned = ((await sb.get(`/orders/${invoice.owner_id}/fulfillment-orders`)).body as any[]).map((f) => f.id);
+      for (const entry of entries) {
+        expect(isValidAccessKey(entry.key)).toBe(true);
+        expect(owned).toContain(entry.fulfillment_order_id);
+      }
+    }
+  });
+});
