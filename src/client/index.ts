@@ -152,10 +152,12 @@ export function createClient(config: ClientConfig): StoreClient {
   const debug = config.debug ? (line: string) => config.debug!(scrubSecrets(line, [config.token])) : undefined;
 
   /** Tells the scheduler how an attempt ended, once: with the response's headers, or without a response. */
-  function settle(state: RequestState, headers: ResponseHeaders | undefined): void {
+  function settle(state: RequestState, response: { statusCode: number; headers: ResponseHeaders } | undefined): void {
     if (!state.awaitingOutcome) return;
     state.awaitingOutcome = false;
-    if (headers) scheduler.observe(headers);
+    // A gateway's 5xx page without rate headers says nothing about the bucket: it must not unpace the store.
+    const informative = response && (response.statusCode < 500 || response.headers['x-rate-limit-limit'] !== undefined);
+    if (informative) scheduler.observe(response.headers);
     else scheduler.sendFailed();
   }
 
@@ -211,7 +213,7 @@ export function createClient(config: ClientConfig): StoreClient {
       afterResponse: [
         (response) => {
           const state = stateOf(response.request.options.context);
-          settle(state, response.headers);
+          settle(state, response);
           if (response.statusCode === 429) {
             counters.rateLimited += 1;
             state.rateLimited += 1;
@@ -224,7 +226,7 @@ export function createClient(config: ClientConfig): StoreClient {
       beforeRetry: [
         (error, retryCount) => {
           const state = stateOf(error.options.context);
-          settle(state, error.response?.headers);
+          settle(state, error.response);
           counters.retries += 1;
           if (error.response?.statusCode !== 429) state.retries += 1;
           const reason = error.response ? String(error.response.statusCode) : error.code;
@@ -272,7 +274,7 @@ export function createClient(config: ClientConfig): StoreClient {
   function failure(error: unknown, state: RequestState, method: string, url: string): Error {
     if (error instanceof StoreError) return error;
     if (error instanceof HTTPError) {
-      settle(state, error.response.headers);
+      settle(state, error.response);
       return errorFromResponse(method, url, error.response.statusCode, error.response.body, {
         profile: config.profile,
         headers: error.response.headers,
@@ -280,7 +282,7 @@ export function createClient(config: ClientConfig): StoreClient {
       });
     }
     if (error instanceof RequestError) {
-      settle(state, error.response?.headers);
+      settle(state, error.response);
       debug?.(`✗ ${method} ${redactUrl(url)}: ${error.code}`);
       const detail =
         error.name === 'TimeoutError' ? `no response within ${Math.round((config.timeoutMs ?? 30_000) / 1000)} s` : undefined;

@@ -133,7 +133,7 @@ export class RateScheduler {
     this.drain();
   }
 
-  /** An attempt ended without any response (network error): lets the next probe go. */
+  /** An attempt ended without news of the bucket (network error, a gateway's 5xx): lets the next probe go. */
   sendFailed(): void {
     this.probeInFlight = false;
     this.drain();
