@@ -8,7 +8,7 @@ import {
   type TrackingEventRecord,
   type TrackingStatus,
 } from './routes/fulfillment-orders.js';
-import { INVOICE_KEY, INVOICE_NAMESPACE, metafieldsOf } from './routes/metafields.js';
+import { INVOICE_KEY, INVOICE_NAMESPACE, metafieldsOf, type MetafieldRecord } from './routes/metafields.js';
 import {
   CANCEL_REASONS,
   applyStatus,
@@ -166,7 +166,7 @@ function attachInvoice(tx: Tx, store: StoreData, order: OrderRecord, rnd: () => 
     return { key, link: `https://nfe.example.com/danfe/${key}.pdf`, fulfillment_order_id: fo.id };
   });
   const at = order.created_at + 2 * HOUR;
-  tx.put(metafieldsOf(store), {
+  tx.put<MetafieldRecord>(metafieldsOf(store), {
     id: tx.nextId(store, 'metafield'),
     namespace: INVOICE_NAMESPACE,
     key: INVOICE_KEY,
