@@ -48,6 +48,8 @@ export interface ProductSpec {
   images: string[];
   /** Option names; empty for a product without variations. */
   optionNames: string[];
+  /** False when the file has no option columns: rows are variants known by SKU, options unknown. */
+  optionsGiven: boolean;
   variants: VariantSpec[];
 }
 
@@ -309,6 +311,7 @@ function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexCol
         description: {},
         images: [],
         optionNames: [],
+        optionsGiven: idx.optionNames.length > 0,
         variants: [],
       },
       invalid: false,
@@ -501,7 +504,7 @@ function readOptions(
   }
   const optionCount = spec.optionNames.length;
   if (optionCount === 0) {
-    if (!first) {
+    if (!first && spec.optionsGiven) {
       problems.push({
         line,
         message: `product "${spec.key}" has no options (line ${spec.line}), so it holds one variant; give its rows option names and values, or use one row`,
