@@ -8,7 +8,7 @@ import type { AppRecord, SandboxState, TokenRecord } from './state.js';
  * paths (`/apps/...`) never collide with the API's `/v1/...`. Not rate-limited; errors use the OAuth body
  * `{error, error_description}`.
  *
- *   GET  /apps/{app_id}/authorize?state=…[&redirect_uri=…]   approve page (or an immediate redirect with autoApprove)
+ *   GET  /apps/{app_id}/authorize?state=…[&redirect_uri=…][&scope=a,b]   approve page (or an immediate redirect with autoApprove)
  *   POST /apps/{app_id}/authorize   form `decision=approve|deny` (+ the same query) → 302 with code&state or error
  *   POST /apps/authorize/token      {client_id, client_secret, grant_type: "authorization_code", code}
  *
@@ -25,7 +25,7 @@ export function registerOAuth(app: FastifyInstance, ctx: SandboxContext): void {
     const target = authorizeTarget(req, reply, state);
     if (!target) return reply;
     if (ctx.options.autoApprove) return redirectWithCode(reply, ctx, target);
-    return reply.type('text/html; charset=utf-8').send(approvePage(target.app, target.storeName, req.url));
+    return reply.type('text/html; charset=utf-8').send(approvePage(target, req.url));
   });
 
   app.post('/apps/:app_id/authorize', async (req, reply) => {
@@ -80,6 +80,8 @@ export function registerOAuth(app: FastifyInstance, ctx: SandboxContext): void {
 
 interface AuthorizeTarget {
   app: AppRecord;
+  /** What the token will hold: the `scope` query (comma- or space-separated) or else all the app's scopes. */
+  scopes: string[];
   storeId: number;
   storeName: string;
   redirect: string;
@@ -107,7 +109,16 @@ function authorizeTarget(req: FastifyRequest, reply: FastifyReply, state: Sandbo
     }
     redirect = query.redirect_uri;
   }
-  return { app, storeId: store.id, storeName: store.record.name, redirect, state: query.state ?? '' };
+  let scopes = app.scopes;
+  if (query.scope) {
+    scopes = Array.from(new Set(query.scope.split(/[\s,]+/).filter(Boolean)));
+    const unknown = scopes.filter((s) => !app.scopes.includes(s));
+    if (unknown.length) {
+      oauthError(reply, 400, 'invalid_scope', `the app cannot request ${unknown.join(', ')}`);
+      return undefined;
+    }
+  }
+  return { app, scopes, storeId: store.id, storeName: store.record.name, redirect, state: query.state ?? '' };
 }
 
 function redirectWithCode(reply: FastifyReply, ctx: SandboxContext, target: AuthorizeTarget): FastifyReply {
@@ -120,7 +131,7 @@ function redirectWithCode(reply: FastifyReply, ctx: SandboxContext, target: Auth
       code,
       store_id: target.storeId,
       app_id: target.app.client_id,
-      scopes: target.app.scopes,
+      scopes: target.scopes,
       expires_at: tx.now() + ttl,
     });
   });
@@ -158,7 +169,7 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
   return reply.code(status).send({ error, error_description: description });
 }
 
-function approvePage(app: AppRecord, storeName: string, action: string): string {
+function approvePage({ app, storeName, scopes }: AuthorizeTarget, action: string): string {
   const esc = (s: string) =>
     s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
   return `<!doctype html>
@@ -167,7 +178,7 @@ function approvePage(app: AppRecord, storeName: string, action: string): string 
 <h1>Install ${esc(app.name)}?</h1>
 <p>The application <strong>${esc(app.name)}</strong> asks for access to the store <strong>${esc(storeName)}</strong>
 (sandbox) with these permissions:</p>
-<ul>${app.scopes.map((s) => `<li><code>${esc(s)}</code></li>`).join('')}</ul>
+<ul>${scopes.map((s) => `<li><code>${esc(s)}</code></li>`).join('')}</ul>
 <form method="post" action="${esc(action)}">
 <button type="submit" name="decision" value="approve">Approve</button>
 <button type="submit" name="decision" value="deny">Deny</button>

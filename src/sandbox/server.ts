@@ -23,7 +23,7 @@
  *   `ctx.emit('order/created', storeId, id)`; webhook delivery subscribes with
  *   `ctx.events.on('webhook', (e: WebhookEvent) => …)`, typically in its own `register`.
  * - Cleanup: `api.addHook('onClose', …)` runs when the sandbox closes.
- * - Add the module's name to ROUTE_MODULES below. `faults` is registered first so its hooks wrap everything.
+ * - Add the module to ROUTE_MODULES below.
  */
 import { EventEmitter } from 'node:events';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -33,6 +33,17 @@ import { RateLimiter, handleError, httpError, installPipeline } from './http.js'
 import { registerOAuth } from './oauth.js';
 import { resetStore } from './seed.js';
 import type { SandboxState } from './state.js';
+import * as categories from './routes/categories.js';
+import * as customFields from './routes/custom-fields.js';
+import * as faults from './routes/faults.js';
+import * as fulfillmentOrders from './routes/fulfillment-orders.js';
+import * as locations from './routes/locations.js';
+import * as metafields from './routes/metafields.js';
+import * as orders from './routes/orders.js';
+import * as products from './routes/products.js';
+import * as storeRoutes from './routes/store.js';
+import * as variants from './routes/variants.js';
+import * as webhooks from './routes/webhooks.js';
 
 export interface SandboxOptions {
   port?: number;
@@ -79,19 +90,19 @@ export interface SandboxContext {
 
 type RouteModule = { register(api: FastifyInstance, ctx: SandboxContext): void | Promise<void> };
 
-/** Route modules under ./routes, in registration order. */
-const ROUTE_MODULES = [
-  'faults',
-  'store',
-  'locations',
-  'categories',
-  'products',
-  'variants',
-  'custom-fields',
-  'orders',
-  'fulfillment-orders',
-  'metafields',
-  'webhooks',
+/** Route modules, in registration order: faults first, so its hooks wrap every route. */
+const ROUTE_MODULES: RouteModule[] = [
+  faults,
+  storeRoutes,
+  locations,
+  categories,
+  products,
+  variants,
+  customFields,
+  orders,
+  fulfillmentOrders,
+  metafields,
+  webhooks,
 ];
 
 export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance> {
@@ -105,11 +116,10 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
   });
 
   const limiter = new RateLimiter(ctx.options.rate, ctx.clock);
-  const modules = await loadRouteModules();
   await app.register(
     async (api) => {
       installPipeline(api, { state: ctx.state, limiter });
-      for (const mod of modules) await mod.register(api, ctx);
+      for (const mod of ROUTE_MODULES) await mod.register(api, ctx);
       api.setNotFoundHandler(async (req) => {
         throw httpError(404, `No route ${req.method} ${req.url.split('?')[0]}`);
       });
@@ -136,21 +146,6 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
     return { status: 'reset', store_id: record.store_id, seed };
   });
   return app;
-}
-
-async function loadRouteModules(): Promise<RouteModule[]> {
-  const modules: RouteModule[] = [];
-  for (const name of ROUTE_MODULES) {
-    const specifier = `./routes/${name}.js`;
-    try {
-      modules.push((await import(specifier)) as RouteModule);
-    } catch (error) {
-      // A module another engineer has not written yet; every other failure is real.
-      const code = (error as { code?: string }).code;
-      if (code !== 'ERR_MODULE_NOT_FOUND' || !String((error as Error).message).includes(`routes/${name}.`)) throw error;
-    }
-  }
-  return modules;
 }
 
 export function createContext(state: SandboxState, clock: Clock, options: SandboxOptions): SandboxContext {

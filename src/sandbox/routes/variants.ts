@@ -240,14 +240,13 @@ function resolveValues(
     if (new Set(nameKeys).size !== nameKeys.length) throw invalid('attributes', 'names an option twice');
     if (product.attributes.length === 0) return { values: vals, attributes: names };
     const productKeys = product.attributes.map((n) => norm(mainText(store, n)));
-    const sameSet = productKeys.length === nameKeys.length && productKeys.every((k) => nameKeys.includes(k));
-    if (!sameSet) {
+    if (productKeys.join('\u0000') !== nameKeys.join('\u0000')) {
       throw invalid(
         'attributes',
-        `must name the product's options ${product.attributes.map((n) => mainText(store, n)).join(', ')}`,
+        `must name the product's options in order: ${product.attributes.map((n) => mainText(store, n)).join(', ')}`,
       );
     }
-    return { values: productKeys.map((k) => vals[nameKeys.indexOf(k)]!) };
+    return { values: vals };
   }
   if (values !== undefined) {
     const vals = values.map((v, i) => toLocalized(store, v, `values.${i}`));
