@@ -41,9 +41,14 @@ export type CustomFieldValue = z.infer<typeof CustomFieldValueSchema>;
 
 const BASE = '/products/variants/custom-fields';
 
+const CustomFieldListSchema = z.array(CustomFieldSchema);
+
 export async function listCustomFields(client: StoreClient): Promise<CustomField[]> {
-  const res = await client.request({ method: 'GET', path: BASE });
-  return parseReply(z.array(CustomFieldSchema), res.body, 'custom field list');
+  const all: CustomField[] = [];
+  for await (const page of client.paginate<unknown>(BASE, undefined, { perPage: 200 })) {
+    all.push(...parseReply(CustomFieldListSchema, page.items, 'custom field list'));
+  }
+  return all;
 }
 
 export async function createCustomField(client: StoreClient, input: CustomFieldInput): Promise<CustomField> {

@@ -1,4 +1,4 @@
-import { UsageError } from '../client/errors.js';
+import { UsageError, ValidationError } from '../client/errors.js';
 
 /**
  * Parsing of the catalog flags before anything is sent: money and measures, stock, option pairs and
@@ -102,6 +102,9 @@ export function parseLocalized(flag: string, values: string[], store: StoreLangu
   return multilingual ? out : out[store.main_language] ?? Object.values(out)[0]!;
 }
 
+/** The locale a language usually means when it is not the store's own (pt → Brazil, en → United States). */
+const USUAL_LOCALE: Record<string, string> = { es: 'es_AR', pt: 'pt_BR', en: 'en_US' };
+
 const LOCALE_KEY = /^([a-z]{2,3})(?:[_-]([a-z]{2}))?=([\s\S]*)$/i;
 
 /**
@@ -119,7 +122,10 @@ export function parseLocationName(
   const localeOf = (lang: string, region?: string) => {
     if (region) return `${lang.toLowerCase()}_${region.toUpperCase()}`;
     const prefix = `${lang.toLowerCase()}_`;
-    return Object.keys(existing).find((k) => k.toLowerCase().startsWith(prefix)) ?? `${lang.toLowerCase()}_${store.country.toUpperCase()}`;
+    const known = Object.keys(existing).find((k) => k.toLowerCase().startsWith(prefix));
+    if (known) return known;
+    const main = lang.toLowerCase() === store.main_language.toLowerCase();
+    return main ? `${lang.toLowerCase()}_${store.country.toUpperCase()}` : (USUAL_LOCALE[lang.toLowerCase()] ?? `${lang.toLowerCase()}_${store.country.toUpperCase()}`);
   };
   const languages = new Set(store.languages.map((l) => l.toLowerCase()));
   const given: Record<string, string> = {};
@@ -147,10 +153,10 @@ export function parseLocationName(
  */
 export function mergeLocalized(
   current: string | Record<string, string | null> | null | undefined,
-  update: string | Record<string, string>,
-): string | Record<string, string> {
+  update: string | Record<string, string | null>,
+): string | Record<string, string | null> {
   if (typeof update === 'string' || current === null || current === undefined || typeof current === 'string') return update;
-  const merged: Record<string, string> = {};
+  const merged: Record<string, string | null> = {};
   for (const [lang, text] of Object.entries(current)) if (text !== null) merged[lang] = text;
   return { ...merged, ...update };
 }
@@ -172,4 +178,22 @@ export function localTexts(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (value === null || typeof value !== 'object') return [];
   return Object.values(value as Record<string, unknown>).filter((v): v is string => typeof v === 'string' && v !== '');
+}
+
+/**
+ * A refusal (422) whose field list says less than the store's own sentence ("is the default location" vs
+ * "The default location cannot be deleted; choose another default first"): the sentence wins.
+ */
+export function withDescription(error: unknown, what: string): unknown {
+  if (!(error instanceof ValidationError) || !error.description) return error;
+  const reason = error.description.trim().replace(/\.+$/, '');
+  return new ValidationError(`${what}: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}.`, {
+    status: error.status,
+    method: error.method,
+    url: error.url,
+    description: error.description,
+    fieldErrors: error.fieldErrors,
+    body: error.body,
+    headers: error.headers,
+  });
 }

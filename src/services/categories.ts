@@ -10,7 +10,7 @@ import {
   updateCategory,
 } from '../api/categories.js';
 import { getStore, type StoreInfo } from '../api/store.js';
-import { localText, localTexts, mergeLocalized, parseLocalized } from './catalog-input.js';
+import { localText, localTexts, mergeLocalized, parseLocalized, withDescription } from './catalog-input.js';
 
 export const PATH_SEPARATOR = ' > ';
 
@@ -153,7 +153,11 @@ export async function updateCategoryFrom(client: StoreClient, id: number, fields
 }
 
 export async function deleteCategoryById(client: StoreClient, id: number): Promise<void> {
-  await deleteCategory(client, id);
+  try {
+    await deleteCategory(client, id);
+  } catch (error) {
+    throw withDescription(error, `Cannot delete category ${id}`);
+  }
 }
 
 async function parentId(client: StoreClient, ref: string): Promise<number | null> {

@@ -12,7 +12,7 @@ import {
   updateLocation,
 } from '../api/locations.js';
 import { getStore } from '../api/store.js';
-import { localTexts, parseLocationName } from './catalog-input.js';
+import { localText, localTexts, parseLocationName, withDescription } from './catalog-input.js';
 
 /** Location fields as the commands take them (names still raw flag values). */
 export interface LocationFields {
@@ -85,7 +85,11 @@ export async function updateLocationFrom(client: StoreClient, ref: string, field
 
 export async function deleteLocationByRef(client: StoreClient, ref: string): Promise<Location> {
   const location = resolveLocation(await listLocations(client), ref);
-  await deleteLocation(client, location.id);
+  try {
+    await deleteLocation(client, location.id);
+  } catch (error) {
+    throw withDescription(error, `Cannot delete location "${localText(location.name)}"`);
+  }
   return location;
 }
 

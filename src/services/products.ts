@@ -15,7 +15,7 @@ import {
   updateProduct,
 } from '../api/products.js';
 import { getStore } from '../api/store.js';
-import { mergeLocalized, parseDecimal, parseLocalized, parseStock, parseStockAt } from './catalog-input.js';
+import { localText, mergeLocalized, parseDecimal, parseLocalized, parseStock, parseStockAt } from './catalog-input.js';
 import { resolveCategory } from './categories.js';
 import { stockInput } from './locations.js';
 import { parseHttpUrl } from './validate.js';
@@ -69,10 +69,23 @@ export async function createProductFrom(client: StoreClient, fields: ProductFiel
 }
 
 export async function updateProductFrom(client: StoreClient, id: number, fields: ProductFields): Promise<Product> {
-  const needsCurrent = Boolean(fields.name?.length || fields.description?.length || fields.handle?.length);
-  const current = needsCurrent ? await getProduct(client, id) : undefined;
-  const input = await productInput(client, fields, current);
+  const touchesVariant = [fields.price, fields.promotionalPrice, fields.cost, fields.sku, fields.stock, fields.weight].some(
+    (v) => v !== undefined,
+  ) || Boolean(fields.stockAt?.length);
+  const needsCurrent = touchesVariant || Boolean(fields.name?.length || fields.description?.length || fields.handle?.length);
+  const input = await productInput(client, fields);
   if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
+  const current = needsCurrent ? await getProduct(client, id) : undefined;
+  if (current && touchesVariant && current.attributes.length > 0) {
+    throw new UsageError(
+      `Product ${id} has options (${current.attributes.map((a) => localText(a)).join(', ')}); set price, SKU and stock per variant with \`store variants update ${id} VARIANT_ID\`.`,
+    );
+  }
+  if (current) {
+    for (const key of ['name', 'description', 'handle'] as const) {
+      if (input[key] !== undefined) input[key] = mergeLocalized(current[key], input[key]);
+    }
+  }
   return updateProduct(client, id, input);
 }
 
@@ -101,7 +114,7 @@ export async function addImages(client: StoreClient, productId: number, urls: st
   return added;
 }
 
-async function productInput(client: StoreClient, fields: ProductFields, current?: Product): Promise<ProductInput> {
+async function productInput(client: StoreClient, fields: ProductFields): Promise<ProductInput> {
   // Every value is checked before the first request, so a typo never leaves a half-made change.
   const stock = fields.stock === undefined ? undefined : parseStock('--stock', fields.stock);
   const stockAt = (fields.stockAt ?? []).map(parseStockAt);
@@ -122,8 +135,7 @@ async function productInput(client: StoreClient, fields: ProductFields, current?
     const store = await getStore(client);
     for (const [flag, values, key] of localized) {
       if (!values?.length) continue;
-      const parsed = parseLocalized(flag, values, store);
-      input[key] = current ? mergeLocalized(current[key], parsed) : parsed;
+      input[key] = parseLocalized(flag, values, store);
     }
   }
   if (fields.categories?.length) {

@@ -149,6 +149,7 @@ export async function createCustomFieldFrom(client: StoreClient, fields: CustomF
     throw new UsageError(`--type must be one of ${CUSTOM_FIELD_TYPES.join(', ')} (got "${fields.type}").`);
   }
   if (fields.values?.length && type !== 'text_list') throw new UsageError('--value lists allowed values and needs --type text_list.');
+  if (!fields.values?.length && type === 'text_list') throw new UsageError('--type text_list needs its allowed values: give --value at least once.');
   const input: CustomFieldInput = { name: fields.name, value_type: type, read_only: fields.readOnly ?? false };
   if (fields.description !== undefined) input.description = fields.description;
   if (type === 'text_list') input.values = fields.values ?? [];
