@@ -16,9 +16,10 @@ describe('spec §4 Locations', () => {
       priority: 0,
     });
     expect([200, 201]).toContain(res.status);
-    const store = (await t.get('/store')).body;
     expect(res.body.id).toMatch(ULID);
-    expect(res.body.name[store.main_language]).toBe('Main shop');
+    // §2: location names are keyed by locale codes (es_AR, pt_BR, en_US); a plain string lands under one of them.
+    expect(Object.values(res.body.name)).toContain('Main shop');
+    for (const key of Object.keys(res.body.name)) expect(key).toMatch(/^[a-z]{2}(_[A-Z]{2})?$/);
     expect(res.body.address).toMatchObject(address());
     expect(res.body.allows_pickup).toBe(true);
     expect(typeof res.body.is_default).toBe('boolean');
@@ -51,12 +52,10 @@ describe('spec §4 Locations', () => {
     expect(listed.address.city).toBe('Rosario');
   });
 
-  it('§5.8: a localized name may be sent as an object keyed by the store languages', async () => {
-    const store = (await t.get('/store')).body;
-    const res = await t.post('/locations', { name: { [store.main_language]: 'Depósito' }, address: address() });
+  it('§2: name is an object keyed by locale codes (es_AR, pt_BR, en_US)', async () => {
+    const res = await t.post('/locations', { name: { es_AR: 'Depósito', pt_BR: 'Depósito BR' }, address: address() });
     expect([200, 201]).toContain(res.status);
-    expect(res.body.name[store.main_language]).toBe('Depósito');
-    for (const lang of store.languages) expect(typeof res.body.name[lang]).toBe('string');
+    expect(res.body.name).toMatchObject({ es_AR: 'Depósito', pt_BR: 'Depósito BR' });
   });
 
   it('§7 404: PUT /locations/{unknown id} → 404', async () => {

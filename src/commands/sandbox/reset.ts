@@ -1,0 +1,33 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+
+export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
+  static summary = 'Restore the demo data of the shared local sandbox.';
+  static description = `Deletes every location, category, product, order and webhook of the sandbox store and seeds the
+demo data again. The app, its credentials and its access token are kept, so the sandbox profile keeps working.
+Asks for confirmation on a terminal; needs --yes otherwise.`;
+
+  static examples = ['<%= config.bin %> sandbox reset', '<%= config.bin %> sandbox reset --yes'];
+
+  static flags = {
+    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+  };
+
+  async run(): Promise<void> {
+    const { UsageError } = await import('../../client/errors.js');
+    if (!this.flags.yes) {
+      if (!process.stdin.isTTY || !process.stderr.isTTY) {
+        throw new UsageError('Resetting the sandbox deletes its data; pass --yes to confirm.');
+      }
+      const { confirm } = await import('@inquirer/prompts');
+      const ok = await confirm({ message: 'Delete all sandbox data and restore the demo store?', default: false }, { output: process.stderr });
+      if (!ok) {
+        this.note('Nothing was changed.');
+        return;
+      }
+    }
+    const { resetSharedSandbox } = await import('../../sandbox/shared.js');
+    const info = await resetSharedSandbox({ env: process.env });
+    this.note(`Restored the demo data of sandbox store ${info.store_id} (${info.api_url}).`);
+  }
+}

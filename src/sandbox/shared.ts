@@ -1,0 +1,385 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The shared local sandbox (DESIGN.md §6): one detached `store sandbox serve` per user, found through
+ * `$XDG_STATE_HOME/store/sandbox.json`, started on demand by the first command that needs it.
+ *
+ * Concurrent callers serialise on a lock file created exclusively (`sandbox.lock`, holding the owner's pid, so a
+ * lock left by a killed process is taken over). The server writes its one JSON line to a ready file rather than
+ * a pipe, and runs with its stdio detached from the caller, so it never holds a caller's pipe open (a
+ * `store … | head` must not hang). Its state lives in `$XDG_DATA_HOME/store/sandbox`: the demo seed only fills an
+ * empty state, so a restarted server reloads the same data and the same token.
+ *
+ * Only node built-ins at the top level: this module is loaded by every command of the sandbox profile.
+ */
+
+export interface SandboxInfo {
+  api_url: string;
+  auth_url: string;
+  store_id: number;
+  app_name: string;
+  client_id: string;
+  client_secret: string;
+  access_token: string;
+  pid: number;
+}
+
+export interface SharedOptions {
+  env?: NodeJS.ProcessEnv;
+  /** How long to wait for the lock and for a new server to be ready. Default 30 s. */
+  timeoutMs?: number;
+}
+
+export interface SharedPaths {
+  /** `$XDG_STATE_HOME/store` */
+  stateHome: string;
+  infoFile: string;
+  lockFile: string;
+  /** The server's stderr, kept for diagnosing a start that failed. */
+  logFile: string;
+  /** `$XDG_DATA_HOME/store/sandbox`: journal and snapshot. */
+  dataDir: string;
+}
+
+export class SharedSandboxError extends Error {
+  override name = 'SharedSandboxError';
+}
+
+const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
+const IDLE_TIMEOUT_SECONDS = 1800;
+const HEALTH_TIMEOUT_MS = 2_000;
+const POLL_MS = 50;
+
+function home(env: NodeJS.ProcessEnv): string {
+  return env.HOME || os.homedir();
+}
+
+/** `$XDG_DATA_HOME/store/sandbox` (fallback `~/.local/share/store/sandbox`): the default state dir of `serve`. */
+export function defaultSandboxDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const dataHome = env.XDG_DATA_HOME || path.join(home(env), '.local', 'share');
+  return path.join(dataHome, 'store', 'sandbox');
+}
+
+export function sharedPaths(env: NodeJS.ProcessEnv = process.env): SharedPaths {
+  const stateHome = path.join(env.XDG_STATE_HOME || path.join(home(env), '.local', 'state'), 'store');
+  return {
+    stateHome,
+    infoFile: path.join(stateHome, 'sandbox.json'),
+    lockFile: path.join(stateHome, 'sandbox.lock'),
+    logFile: path.join(stateHome, 'sandbox.log'),
+    dataDir: defaultSandboxDataDir(env),
+  };
+}
+
+/** The recorded line of the shared sandbox, whether or not it still answers. */
+export function readSharedSandbox(opts: SharedOptions = {}): SandboxInfo | undefined {
+  return readInfo(sharedPaths(opts.env ?? process.env).infoFile);
+}
+
+function readInfo(file: string): SandboxInfo | undefined {
+  try {
+    const info = JSON.parse(fs.readFileSync(file, 'utf8')) as SandboxInfo;
+    return typeof info.api_url === 'string' && typeof info.access_token === 'string' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the server of `info` answers an authenticated request (a 429 counts: it is alive, just busy). */
+export async function sandboxAnswers(info: SandboxInfo, timeoutMs = HEALTH_TIMEOUT_MS): Promise<boolean> {
+  try {
+    const res = await fetch(`${info.api_url.replace(/\/+$/, '')}/v1/${info.store_id}/store`, {
+      headers: {
+        authentication: `bearer ${info.access_token}`,
+        'user-agent': `${info.app_name} (${info.client_id})`,
+        accept: 'application/json',
+      },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await res.arrayBuffer();
+    return res.ok || res.status === 429;
+  } catch {
+    return false;
+  }
+}
+
+export function pidAlive(pid: number | undefined): boolean {
+  if (!pid || !Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A zombie (exited, not yet reaped: common under a container's init) still answers signal 0.
+  const stat = readText(`/proc/${pid}/stat`);
+  return !/^\d+ \(.*\) Z /s.test(stat);
+}
+
+/**
+ * Returns the running shared sandbox, starting it when none answers. Safe to call from many processes at once:
+ * exactly one of them starts the server, the others wait for the lock and reuse it.
+ */
+export async function ensureSharedSandbox(opts: SharedOptions = {}): Promise<SandboxInfo> {
+  const env = opts.env ?? process.env;
+  const paths = sharedPaths(env);
+  const current = readInfo(paths.infoFile);
+  if (current && (await sandboxAnswers(current))) return current;
+
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  const release = await acquireLock(paths, deadline, async () => {
+    // While waiting, another process may have started it.
+    const info = readInfo(paths.infoFile);
+    return info && (await sandboxAnswers(info)) ? info : undefined;
+  });
+  if (!('release' in release)) return release.info;
+  try {
+    const info = readInfo(paths.infoFile);
+    if (info && (await sandboxAnswers(info))) return info;
+    if (info) await stopProcess(info.pid);
+    return await startShared(paths, env, deadline);
+  } finally {
+    release.release();
+  }
+}
+
+/** Stops the shared sandbox (SIGTERM, then SIGKILL if it lingers) and forgets it. */
+export async function stopSharedSandbox(opts: SharedOptions = {}): Promise<{ stopped: boolean; info?: SandboxInfo }> {
+  const paths = sharedPaths(opts.env ?? process.env);
+  const info = readInfo(paths.infoFile);
+  const stopped = info ? await stopProcess(info.pid) : false;
+  fs.rmSync(paths.infoFile, { force: true });
+  return { stopped, info };
+}
+
+export interface SharedStatus {
+  running: boolean;
+  info?: SandboxInfo;
+  paths: SharedPaths;
+}
+
+export async function sharedSandboxStatus(opts: SharedOptions = {}): Promise<SharedStatus> {
+  const paths = sharedPaths(opts.env ?? process.env);
+  const info = readInfo(paths.infoFile);
+  return { running: info ? await sandboxAnswers(info) : false, info, paths };
+}
+
+/**
+ * Restores the demo data of the shared sandbox and keeps its app and token: stops the server, resets the store
+ * in its state dir (journaled like any change), and starts it again.
+ */
+export async function resetSharedSandbox(opts: SharedOptions = {}): Promise<SandboxInfo> {
+  const env = opts.env ?? process.env;
+  const paths = sharedPaths(env);
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+  const lock = await acquireLock(paths, deadline, async () => undefined);
+  if (!('release' in lock)) throw new SharedSandboxError('Could not take the sandbox lock.');
+  try {
+    const info = readInfo(paths.infoFile);
+    if (info) await stopProcess(info.pid);
+    fs.rmSync(paths.infoFile, { force: true });
+    await resetStateDir(paths.dataDir);
+    return await startShared(paths, env, deadline);
+  } finally {
+    lock.release();
+  }
+}
+
+/** Resets the first store of a state dir to the demo seed, offline (no server may be using the dir). */
+export async function resetStateDir(dir: string): Promise<void> {
+  if (!fs.existsSync(dir)) return;
+  const [{ SandboxState }, { Persistence }, { resetStore }, { systemClock }] = await Promise.all([
+    import('./state.js'),
+    import('./persistence.js'),
+    import('./seed.js'),
+    import('./clock.js'),
+  ]);
+  const state = new SandboxState(systemClock);
+  const { persistence } = Persistence.open(dir, state);
+  try {
+    const store = state.defaultStore();
+    if (store) await resetStore(state, store.id, 'demo');
+  } finally {
+    persistence.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The state-dir lock of `store sandbox serve`: two servers must never journal into the same directory.
+
+const SERVER_LOCK = 'server.pid';
+
+/** Claims `dir` for this process; throws naming the pid that holds it. Returns the release function. */
+export function lockStateDir(dir: string): () => void {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, SERVER_LOCK);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const fd = fs.openSync(file, 'wx');
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      return () => {
+        try {
+          if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.rmSync(file, { force: true });
+        } catch {
+          // already gone
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(readText(file).trim());
+      if (holder !== process.pid && pidAlive(holder)) {
+        throw new SharedSandboxError(`The sandbox state in ${dir} is in use by process ${holder}; stop it first (store sandbox stop).`);
+      }
+      fs.rmSync(file, { force: true });
+    }
+  }
+  throw new SharedSandboxError(`Could not lock the sandbox state in ${dir}.`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+type LockResult = { release: () => void } | { info: SandboxInfo };
+
+/**
+ * Takes `sandbox.lock` (created exclusively). A lock whose owner pid is gone is stale and taken over. While
+ * waiting, `check` may find that the owner finished the job, which ends the wait.
+ */
+async function acquireLock(paths: SharedPaths, deadline: number, check: () => Promise<SandboxInfo | undefined>): Promise<LockResult> {
+  fs.mkdirSync(paths.stateHome, { recursive: true });
+  for (;;) {
+    try {
+      const fd = fs.openSync(paths.lockFile, 'wx', 0o600);
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      return { release: () => fs.rmSync(paths.lockFile, { force: true }) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const owner = Number(readText(paths.lockFile).trim());
+    // An empty file is a lock being written right now, unless it stays empty (its owner died in between).
+    if (owner ? !pidAlive(owner) : lockAgeMs(paths.lockFile) > 5_000) {
+      removeIfOwnedBy(paths.lockFile, owner);
+      continue;
+    }
+    const info = await check();
+    if (info) return { info };
+    if (Date.now() > deadline) {
+      throw new SharedSandboxError(`Timed out waiting for the sandbox lock ${paths.lockFile} (held by process ${owner || 'unknown'}).`);
+    }
+    await sleep(POLL_MS * 2);
+  }
+}
+
+/** Removes a stale lock only if it still names the dead owner (another waiter may have replaced it). */
+function removeIfOwnedBy(file: string, owner: number): void {
+  if (Number(readText(file).trim()) === owner) fs.rmSync(file, { force: true });
+}
+
+function lockAgeMs(file: string): number {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+async function startShared(paths: SharedPaths, env: NodeJS.ProcessEnv, deadline: number): Promise<SandboxInfo> {
+  fs.mkdirSync(paths.stateHome, { recursive: true });
+  const readyFile = path.join(paths.stateHome, `sandbox.ready.${randomBytes(6).toString('hex')}.json`);
+  const log = fs.openSync(paths.logFile, 'a', 0o600);
+  let exited: string | undefined;
+  try {
+    const child = spawn(
+      process.execPath,
+      [
+        BIN,
+        'sandbox',
+        'serve',
+        '--seed',
+        'demo',
+        '--plan',
+        'enterprise',
+        '--json',
+        '--idle-timeout',
+        String(IDLE_TIMEOUT_SECONDS),
+        '--state',
+        paths.dataDir,
+        '--ready-file',
+        readyFile,
+      ],
+      { detached: true, stdio: ['ignore', 'ignore', log], env: { ...env, NO_COLOR: '1' } },
+    );
+    child.on('exit', (code, signal) => (exited = signal ? `signal ${signal}` : `exit code ${code}`));
+    child.on('error', (error) => (exited = error.message));
+    child.unref();
+    for (;;) {
+      const info = readInfo(readyFile);
+      if (info) {
+        writeAtomic(paths.infoFile, `${JSON.stringify(info)}\n`);
+        return info;
+      }
+      if (exited !== undefined) {
+        const tail = readText(paths.logFile).trim().split('\n').slice(-3).join(' ');
+        throw new SharedSandboxError(`The sandbox server stopped at start (${exited})${tail ? `: ${tail}` : ''}.`);
+      }
+      if (Date.now() > deadline) {
+        if (child.pid) await stopProcess(child.pid);
+        throw new SharedSandboxError(`The sandbox server did not start in time; see ${paths.logFile}.`);
+      }
+      await sleep(POLL_MS);
+    }
+  } finally {
+    fs.closeSync(log);
+    fs.rmSync(readyFile, { force: true });
+  }
+}
+
+/** Writes a file so readers see the old or the new content, never a part (temp file + rename). */
+export function writeAtomic(file: string, text: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+/** SIGTERM, wait up to 10 s, then SIGKILL. Resolves true when a live process was stopped. */
+async function stopProcess(pid: number): Promise<boolean> {
+  if (!pidAlive(pid) || pid === process.pid) return false;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return false;
+  }
+  const until = Date.now() + 10_000;
+  while (pidAlive(pid)) {
+    if (Date.now() > until) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone in the meantime
+      }
+      await sleep(POLL_MS);
+      break;
+    }
+    await sleep(POLL_MS);
+  }
+  return true;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
