@@ -10,7 +10,6 @@ import {
   paginate,
   parseBody,
   parseMoney,
-  parseTime,
   type FieldErrors,
 } from '../http.js';
 import type { SandboxContext } from '../server.js';
@@ -19,6 +18,7 @@ import {
   createFulfillmentOrder,
   fulfillmentOrdersOf,
   fulfillmentOrdersOfOrder,
+  parseIsoTime,
   refreshStatus,
 } from './fulfillment-orders.js';
 
@@ -299,7 +299,7 @@ function loadOrder(store: StoreData, idText: string | undefined): OrderRecord {
 function timeFilter(query: Record<string, unknown>, name: string): number | undefined {
   const value = query[name];
   if (value === undefined || value === '') return undefined;
-  const ms = typeof value === 'string' ? parseTime(value) : undefined;
+  const ms = typeof value === 'string' ? parseIsoTime(value, false) : undefined;
   if (ms === undefined) throw invalid(name, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-21T14:05:00+00:00');
   return ms;
 }
