@@ -33,6 +33,10 @@ export class Persistence implements JournalSink {
   /** Loads `dir` into `state` (replaying snapshot and journal) and returns the sink for later mutations. */
   static open(dir: string, state: SandboxState): { persistence: Persistence; loaded: boolean } {
     fs.mkdirSync(dir, { recursive: true });
+    // A snapshot being written when the process died is incomplete; the previous one is still in place.
+    for (const name of fs.readdirSync(dir)) {
+      if (name.startsWith(`${SNAPSHOT}.`) && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
+    }
     const p = new Persistence(dir, state);
     const loaded = p.load();
     p.fd = fs.openSync(path.join(dir, JOURNAL), 'a');

@@ -135,3 +135,24 @@ describe('sandbox persistence', () => {
     await second.close();
   });
 });
+
+describe('sandbox persistence over HTTP', () => {
+  it('has every answered change on disk before close, and ignores a half-written snapshot', async () => {
+    const dir = tempDir();
+    const sandbox = await startSandbox({ stateDir: dir, seed: 'empty' });
+    const res = await fetch(`${sandbox.apiUrl}/v1/${sandbox.storeId}/products`, {
+      method: 'POST',
+      headers: { 'user-agent': 'T (1)', authentication: `bearer ${sandbox.accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Persisted', sku: 'P-1', price: 5, stock: 2 }),
+    });
+    expect(res.status).toBe(201);
+    fs.writeFileSync(path.join(dir, 'snapshot.jsonl.999.tmp'), '["products",');
+    // Read the directory as a restart after SIGKILL would: the first server never closed.
+    const reopened = open(dir);
+    const product = reopened.state.store(sandbox.storeId)!.productByHandle('persisted');
+    expect(product?.variants[0]?.inventory_levels.map((l) => l.stock)).toEqual([2]);
+    expect(fs.readdirSync(dir).some((f) => f.endsWith('.tmp'))).toBe(false);
+    reopened.persistence.close();
+    await sandbox.close();
+  });
+});
