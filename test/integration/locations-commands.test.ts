@@ -1,0 +1,162 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/** `store locations …` run as a user would, against an in-process sandbox on loopback. */
+
+async function sandboxEnv(plan: string): Promise<{ sandbox: RunningSandbox; env: NodeJS.ProcessEnv }> {
+  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const sandbox = await startSandbox({ seed: 'demo', plan, rate: 'off', host: '127.0.0.1', port: 0 });
+  const dir = mkdtempSync(join(tmpdir(), 'store-locations-'));
+  const env = {
+    STORE_TOKEN: sandbox.accessToken,
+    STORE_ID: String(sandbox.storeId),
+    STORE_API_URL: sandbox.apiUrl,
+    STORE_APP_NAME: sandbox.appName,
+    STORE_APP_ID: sandbox.clientId,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_DATA_HOME: join(dir, 'data'),
+  };
+  return { sandbox, env };
+}
+
+interface LocationJson {
+  id: string;
+  name: Record<string, string>;
+  priority: number;
+  is_default: boolean;
+  allows_pickup: boolean;
+  address: Record<string, unknown>;
+}
+
+let sandbox: RunningSandbox;
+let env: NodeJS.ProcessEnv;
+const store = (...args: string[]) => runCli(args, { env });
+
+async function listJson(): Promise<LocationJson[]> {
+  const res = await store('locations', 'list', '--json');
+  expect(res.code).toBe(0);
+  return JSON.parse(res.stdout) as LocationJson[];
+}
+
+beforeAll(async () => {
+  ({ sandbox, env } = await sandboxEnv('enterprise'));
+});
+afterAll(() => sandbox?.close());
+
+describe('store locations', () => {
+  it('lists locations in priority order, as a table when piped (TSV) and as JSON', async () => {
+    const tsv = await store('locations', 'list');
+    expect(tsv.code).toBe(0);
+    const lines = tsv.stdout.trim().split('\n');
+    expect(lines[0]).toBe('Priority\tID\tName\tDefault\tPickup\tCity');
+    expect(lines[1]).toMatch(/^0\t\w{26}\tDepósito Central\tyes\t\tBuenos Aires$/);
+    const json = await listJson();
+    expect(json.map((l) => l.priority)).toEqual([0, 1, 2]);
+  });
+
+  it('reorder leaves the priorities exactly in the order given, and the next list shows that order', async () => {
+    const before = await listJson();
+    const wanted = [before[2]!, before[0]!, before[1]!];
+    const res = await store('locations', 'reorder', wanted[0]!.id, 'Depósito Central', wanted[2]!.id, '--json');
+    expect(res.code).toBe(0);
+    expect((JSON.parse(res.stdout) as LocationJson[]).map((l) => l.id)).toEqual(wanted.map((l) => l.id));
+    const after = await listJson();
+    expect(after.map((l) => [l.id, l.priority])).toEqual(wanted.map((l, i) => [l.id, i]));
+  });
+
+  it('reorder with only some locations puts them first and keeps the others in their order', async () => {
+    const before = await listJson();
+    const res = await store('locations', 'reorder', before[2]!.id);
+    expect(res.code).toBe(0);
+    const after = await listJson();
+    expect(after.map((l) => l.id)).toEqual([before[2]!.id, before[0]!.id, before[1]!.id]);
+  });
+
+  it('reorder without locations off a terminal asks for them (exit 2), and an unknown one is not found', async () => {
+    const [none, twice, unknown] = await Promise.all([
+      store('locations', 'reorder'),
+      store('locations', 'reorder', 'Local Palermo', 'local palermo'),
+      store('locations', 'reorder', 'Mendoza'),
+    ]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Give the location ids or names in priority order');
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('named twice');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Location "Mendoza" not found');
+  });
+
+  it('creates, updates (keeping what is not given), makes default and deletes a location', async () => {
+    const created = await store('locations', 'create', '--name', 'Depósito Norte', '--city', 'Rosario', '--street', 'San Martín', '--pickup', '--json');
+    expect(created.code).toBe(0);
+    const location = JSON.parse(created.stdout) as LocationJson;
+    expect(location).toMatchObject({ name: { es_AR: 'Depósito Norte' }, allows_pickup: true, is_default: false, priority: 3 });
+    expect(location.address).toMatchObject({ city: 'Rosario', street: 'San Martín' });
+
+    const updated = await store('locations', 'update', 'Depósito Norte', '--name', 'pt=Depósito Norte', '--number', '120', '--no-pickup', '--json');
+    expect(updated.code).toBe(0);
+    expect(JSON.parse(updated.stdout)).toMatchObject({
+      name: { es_AR: 'Depósito Norte', pt_BR: 'Depósito Norte' },
+      allows_pickup: false,
+      address: { city: 'Rosario', street: 'San Martín', number: '120' },
+    });
+
+    const table = await store('locations', 'set-default', location.id);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(new RegExp(`${location.id}\\tDepósito Norte\\tyes`));
+
+    const refused = await store('locations', 'delete', location.id, '--yes');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Cannot delete location "Depósito Norte": the default location cannot be deleted');
+
+    expect((await store('locations', 'set-default', 'Depósito Central')).code).toBe(0);
+    const deleted = await store('locations', 'delete', 'Depósito Norte', '--yes', '--json');
+    expect(deleted.code).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toEqual({ id: location.id, deleted: true });
+    expect((await listJson()).some((l) => l.id === location.id)).toBe(false);
+  });
+
+  it('delete needs --yes off a terminal (exit 2 naming --yes) and deletes nothing', async () => {
+    const res = await store('locations', 'delete', 'Local Palermo');
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--yes');
+    expect((await listJson()).some((l) => l.name.es_AR === 'Local Palermo')).toBe(true);
+  });
+
+  it('a location that holds stock cannot be deleted; an unknown one is not found (exit 1)', async () => {
+    const [holding, missing] = await Promise.all([
+      store('locations', 'delete', 'Local Palermo', '--yes'),
+      store('locations', 'update', '01JD3Z6Q8R5M2K7N4P9T0V1W2X', '--city', 'X'),
+    ]);
+    expect(holding.code).toBe(2);
+    expect(holding.stderr).toContain('still holds stock');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Location "01JD3Z6Q8R5M2K7N4P9T0V1W2X" not found');
+  });
+
+  it('a multilingual name with an unknown language is refused before sending (exit 2)', async () => {
+    const res = await store('locations', 'create', '--name', 'fr=Dépôt');
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--name fr=…: the store has no language "fr"');
+  });
+});
+
+describe('store locations create over the plan limit', () => {
+  let limited: { sandbox: RunningSandbox; env: NodeJS.ProcessEnv };
+  beforeAll(async () => {
+    limited = await sandboxEnv('b');
+  });
+  afterAll(() => limited?.sandbox.close());
+
+  it('names the plan and its limit (exit 2)', async () => {
+    const res = await runCli(['locations', 'create', '--name', 'Tercera'], { env: limited.env });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('The store\'s plan "b" allows 2 locations');
+    expect(res.stdout).toBe('');
+  });
+});
