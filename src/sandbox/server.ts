@@ -2,8 +2,7 @@
  * The sandbox server: one fastify instance on loopback serving
  *   - the API under `/v1/:store_id` (api_url = the host root),
  *   - OAuth under `/apps/...` on the same host (auth_url = the same host root, see oauth.ts),
- *   - `GET /sandbox/status` (no auth) and `POST /sandbox/reset` (token of the store to reset; body
- *     `{"seed": "demo"|"empty"}`, default demo) for `store sandbox status|reset`.
+ *   - `GET /sandbox/status` (no auth): a health check that does not touch any bucket.
  *
  * How a route module plugs in:
  *
@@ -31,7 +30,6 @@ import type { BucketConfig } from './bucket.js';
 import type { Clock } from './clock.js';
 import { RateLimiter, handleError, httpError, installPipeline } from './http.js';
 import { registerOAuth } from './oauth.js';
-import { resetStore } from './seed.js';
 import type { SandboxState } from './state.js';
 import * as categories from './routes/categories.js';
 import * as customFields from './routes/custom-fields.js';
@@ -130,21 +128,6 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
   registerOAuth(app, ctx);
 
   app.get('/sandbox/status', async () => ({ status: 'ok', pid: process.pid, store_id: ctx.state.defaultStore()?.id }));
-  app.post('/sandbox/reset', async (req) => {
-    const token = /^bearer\s+(\S+)/i.exec(String(req.headers.authentication ?? req.headers.authorization ?? ''))?.[1];
-    const record = token ? ctx.state.tokens.get(token) : undefined;
-    if (!record) throw httpError(401, 'Send the access token of the store to reset');
-    let seed: 'demo' | 'empty' = 'demo';
-    if (typeof req.body === 'string' && req.body.trim() !== '') {
-      const parsed = JSON.parse(req.body) as { seed?: string };
-      if (parsed.seed !== undefined && parsed.seed !== 'demo' && parsed.seed !== 'empty') {
-        throw httpError(422, 'seed must be demo or empty', { seed: ['must be demo or empty'] });
-      }
-      seed = parsed.seed ?? 'demo';
-    }
-    await resetStore(ctx.state, record.store_id, seed);
-    return { status: 'reset', store_id: record.store_id, seed };
-  });
   return app;
 }
 
