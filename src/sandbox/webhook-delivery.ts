@@ -56,6 +56,8 @@ export const DEFAULT_MAX_ATTEMPTS = 8;
 export const DELIVERY_TIMEOUT_MS = 3_000;
 /** How many finished deliveries are kept for inspection. */
 const HISTORY_LIMIT = 200;
+/** Connections open at once per receiver host; more notifications wait their turn instead of flooding it. */
+const MAX_SOCKETS_PER_HOST = 16;
 
 export const SIGNATURE_HEADER = 'x-linkedstore-hmac-sha256';
 export const DELIVERY_ID_HEADER = 'x-store-delivery-id';
@@ -81,6 +83,10 @@ export class WebhookDeliverer {
   private readonly history: DeliveryRecord[] = [];
   private closed = false;
   private idleWaiters: (() => void)[] = [];
+  private readonly agents = {
+    http: new http.Agent({ maxSockets: MAX_SOCKETS_PER_HOST }),
+    https: new https.Agent({ maxSockets: MAX_SOCKETS_PER_HOST }),
+  };
 
   constructor(private readonly options: DeliveryOptions) {
     this.clock = options.clock;
@@ -143,6 +149,8 @@ export class WebhookDeliverer {
       job.request?.destroy();
     }
     this.active.clear();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
     this.notifyIdle();
   }
 
@@ -165,8 +173,12 @@ export class WebhookDeliverer {
       settle(undefined, 'invalid url');
       return;
     }
-    const transport = url.protocol === 'https:' ? https : http;
-    const request = transport.request(url, { method: 'POST', headers: job.headers, agent: false });
+    const secure = url.protocol === 'https:';
+    const request = (secure ? https : http).request(url, {
+      method: 'POST',
+      headers: job.headers,
+      agent: secure ? this.agents.https : this.agents.http,
+    });
     job.request = request;
     request.on('response', (response) => {
       response.resume();
@@ -174,10 +186,14 @@ export class WebhookDeliverer {
       response.on('error', (err) => settle(response.statusCode, err.message));
     });
     request.on('error', (err) => settle(undefined, err.message));
-    job.timer = this.clock.setTimeout(() => {
-      settle(undefined, `no answer within ${this.timeoutMs} ms`);
-      request.destroy();
-    }, this.timeoutMs);
+    // The timeout counts from the moment a connection is assigned, not while waiting for a free one.
+    request.once('socket', () => {
+      if (settled) return;
+      job.timer = this.clock.setTimeout(() => {
+        settle(undefined, `no answer within ${this.timeoutMs} ms`);
+        request.destroy();
+      }, this.timeoutMs);
+    });
     request.end(job.body);
   }
 
