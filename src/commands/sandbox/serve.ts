@@ -86,6 +86,8 @@ latency=MIN-MAX, seed=N. See docs/sandbox.md.`;
         throw error;
       }
 
+      // Listen for the stop signals before announcing the server: a supervisor may signal as soon as it reads the line.
+      const unwatch = stopOnSignals(sandbox);
       const info = {
         api_url: sandbox.apiUrl,
         auth_url: sandbox.authUrl,
@@ -116,7 +118,11 @@ latency=MIN-MAX, seed=N. See docs/sandbox.md.`;
         this.note('The sandbox is running; press Ctrl-C to stop it.');
       }
 
-      await untilStopped(sandbox);
+      try {
+        await sandbox.closed;
+      } finally {
+        unwatch();
+      }
     } finally {
       unlock();
     }
@@ -139,15 +145,13 @@ function parseRate(
   return { capacity, leakPerSecond };
 }
 
-/** Resolves once the sandbox closed: by SIGINT/SIGTERM (a clean close, exit 0) or by its idle timeout. */
-async function untilStopped(sandbox: { close(): Promise<void>; closed: Promise<void> }): Promise<void> {
+/** SIGINT and SIGTERM close the sandbox cleanly (exit 0); the idle timeout closes it too. Returns the unsubscribe. */
+function stopOnSignals(sandbox: { close(): Promise<void> }): () => void {
   const stop = () => void sandbox.close();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    await sandbox.closed;
-  } finally {
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  return () => {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
-  }
+  };
 }

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli } from '../helpers/run-cli.js';
+
+/** `store sandbox serve` as a user runs it (DESIGN.md §6). Needs the build: npx tsc -p tsconfig.build.json && npx oclif manifest. */
+
+function xdg(): NodeJS.ProcessEnv {
+  const root = mkdtempSync(join(tmpdir(), 'store-serve-'));
+  return { XDG_CONFIG_HOME: join(root, 'config'), XDG_STATE_HOME: join(root, 'state'), XDG_DATA_HOME: join(root, 'data'), NO_COLOR: '1' };
+}
+
+function serve(args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'serve', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const firstLine = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      if (stdout.includes('\n')) resolve(stdout.split('\n')[0]!);
+    });
+    void exited.then(({ code }) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  return { child, firstLine, exited, output: () => ({ stdout, stderr }) };
+}
+
+describe('store sandbox serve', () => {
+  it('--json prints exactly one JSON line once bound, the server answers, and SIGTERM closes it cleanly', async () => {
+    const env = xdg();
+    const s = serve(['--json', '--seed', 'demo'], env);
+    const info = JSON.parse(await s.firstLine);
+    expect(Object.keys(info)).toEqual(['api_url', 'auth_url', 'store_id', 'app_name', 'client_id', 'client_secret', 'access_token', 'pid']);
+    expect(info.api_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(Number.isInteger(info.store_id)).toBe(true);
+    expect(info.pid).toBe(s.child.pid);
+    const res = await fetch(`${info.api_url}/v1/${info.store_id}/store`, {
+      headers: { authentication: `bearer ${info.access_token}`, 'user-agent': `${info.app_name} (${info.client_id})` },
+    });
+    expect(res.status).toBe(200);
+    const orders = await fetch(`${info.api_url}/v1/${info.store_id}/orders`, {
+      headers: { authentication: `bearer ${info.access_token}`, 'user-agent': `${info.app_name} (${info.client_id})` },
+    });
+    expect(Number(orders.headers.get('x-total-count'))).toBeGreaterThan(0);
+    s.child.kill('SIGTERM');
+    const { code } = await s.exited;
+    expect(code).toBe(0);
+    expect(s.output().stdout.trim().split('\n')).toHaveLength(1);
+    // default state dir: $XDG_DATA_HOME/store/sandbox
+    expect(readdirSync(join(env.XDG_DATA_HOME!, 'store', 'sandbox')).length).toBeGreaterThan(0);
+  });
+
+  it('without --json prints the URLs, store id, app and token; a restart on the same state keeps the token', async () => {
+    const env = xdg();
+    const state = join(env.XDG_DATA_HOME!, 'custom');
+    const first = serve(['--state', state, '--seed', 'empty', '--json'], env);
+    const info = JSON.parse(await first.firstLine);
+    first.child.kill('SIGINT');
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+
+    const second = serve(['--state', state], env);
+    await second.firstLine;
+    await new Promise((r) => setTimeout(r, 200));
+    const { stdout } = second.output();
+    expect(stdout).toContain('http://127.0.0.1:');
+    expect(stdout).toContain(String(info.store_id));
+    expect(stdout).toContain(info.access_token);
+    expect(stdout).toContain(info.client_id);
+    second.child.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+  });
+
+  it('--idle-timeout stops the server by itself after that long without requests', async () => {
+    const env = xdg();
+    const s = serve(['--json', '--seed', 'empty', '--idle-timeout', '1'], env);
+    await s.firstLine;
+    const { code } = await s.exited;
+    expect(code).toBe(0);
+  });
+
+  it('a second server on the same state dir is refused (exit 1, names the pid)', async () => {
+    const env = xdg();
+    const state = join(env.XDG_DATA_HOME!, 'shared-dir');
+    const first = serve(['--state', state, '--json', '--seed', 'empty'], env);
+    const info = JSON.parse(await first.firstLine);
+    const second = await runCli(['sandbox', 'serve', '--state', state, '--json'], { env });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(String(info.pid));
+    expect(second.stdout).toBe('');
+    first.child.kill('SIGTERM');
+    await first.exited;
+  });
+
+  it('invalid --rate / --faults → exit 2 with one sentence', async () => {
+    const env = xdg();
+    const rate = await runCli(['sandbox', 'serve', '--rate', 'fast'], { env });
+    expect(rate.code).toBe(2);
+    expect(rate.stderr).toMatch(/--rate/);
+    const faults = await runCli(['sandbox', 'serve', '--faults', 'explode=1'], { env });
+    expect(faults.code).toBe(2);
+    expect(faults.stderr).toMatch(/explode/);
+    expect(existsSync(join(env.XDG_DATA_HOME!, 'store', 'sandbox', 'server.pid'))).toBe(false);
+  });
+});
