@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/sandbox/clock.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { bootstrap } from '../../src/sandbox/seed.js';
+import { buildServer, createContext } from '../../src/sandbox/server.js';
+import { SandboxState } from '../../src/sandbox/state.js';
 
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
@@ -47,5 +51,45 @@ describe('sandbox pipeline', () => {
     const res = await call(sandbox, '/store');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-rate-limit-limit')).toBeNull();
+  });
+});
+
+describe('sandbox pagination (inject)', () => {
+  it('pages with absolute links, refuses per_page over 200, and names the last page', async () => {
+    const clock = new FakeClock(0);
+    const state = new SandboxState(clock);
+    const store = bootstrap(state, 'empty', 'enterprise');
+    const token = state.tokens.list()[0]!.token;
+    const app = await buildServer(createContext(state, clock, { rate: 'off' }));
+    const headers = { 'user-agent': 'T (1)', authentication: `bearer ${token}`, host: 'sandbox.test:9' };
+    const get = (query: string) => app.inject({ method: 'GET', url: `/v1/${store.id}/categories${query}`, headers });
+
+    const empty = await get('');
+    expect(empty.json()).toEqual([]);
+    expect(empty.headers['x-total-count']).toBe('0');
+    expect((await get('?page=2')).json()).toMatchObject({ code: 404, description: 'Last page is 1' });
+
+    for (let i = 0; i < 5; i++) {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/v1/${store.id}/categories`,
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: { name: `C${i}` },
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    const page2 = await get('?per_page=2&page=2');
+    expect(page2.json().map((c: { id: number }) => c.id)).toEqual([3, 4]);
+    expect(page2.headers['x-total-count']).toBe('5');
+    const link = String(page2.headers.link);
+    expect(link).toContain(`<http://sandbox.test:9/v1/${store.id}/categories?per_page=2&page=3>; rel="next"`);
+    expect(link).toContain('page=1>; rel="prev"');
+    expect(link).toContain('page=1>; rel="first"');
+    expect(link).toContain('page=3>; rel="last"');
+    expect((await get('?page=4&per_page=2')).json().description).toBe('Last page is 3');
+    const tooMany = await get('?per_page=201');
+    expect(tooMany.statusCode).toBe(422);
+    expect(tooMany.json().errors).toHaveProperty('per_page');
+    await app.close();
   });
 });
