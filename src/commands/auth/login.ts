@@ -25,7 +25,10 @@ On a terminal, missing values are asked for; otherwise a missing value is an err
 
   static flags = {
     'client-id': Flags.string({ description: "The app's client id (app id)." }),
-    'client-secret': Flags.string({ description: "The app's client secret (asked for on a terminal when omitted)." }),
+    'client-secret': Flags.string({
+      description: "The app's client secret (asked for on a terminal when omitted; the variable keeps it out of `ps`).",
+      env: 'STORE_CLIENT_SECRET',
+    }),
     'app-name': Flags.string({ description: 'App name sent in the User-Agent header.' }),
     'api-url': Flags.string({ description: 'API host root, without /v1.' }),
     'auth-url': Flags.string({ description: 'Authorization server URL.' }),
@@ -54,6 +57,7 @@ On a terminal, missing values are asked for; otherwise a missing value is an err
     const { login } = await import('../../services/login.js');
     const { UsageError } = await import('../../client/errors.js');
     const flags = this.flags;
+    if (flags['with-token'] && process.stdin.isTTY) this.note('Paste the token, then press Ctrl-D:');
     const token = flags['with-token'] ? await readStdin() : undefined;
     const interactive = !flags['with-token'] && Boolean(process.stdin.isTTY && process.stderr.isTTY);
 
