@@ -94,7 +94,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   try {
     await server.listen({ host, port: opts.port ?? 0 });
   } catch (error) {
-    persistence?.close();
+    await close();
     throw error;
   }
   const { port } = server.server.address() as AddressInfo;

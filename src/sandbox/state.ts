@@ -377,7 +377,7 @@ export class Tx {
     return this.state.clock.now();
   }
 
-  put<T>(collection: Collection<T>, record: T): T {
+  put<T>(collection: Collection<T>, record: NoInfer<T>): T {
     const key = collection.keyOf(record);
     collection.apply(key, record);
     this.changes.push([collection.name, collection.storeId, key, record]);
