@@ -9,6 +9,10 @@ import type { Clock } from '../sandbox/clock.js';
  * does not yet know the real capacity (a bucket smaller than the default 40 would answer a blind burst
  * with 429s). A response with rate headers switches to paced mode and teaches capacity and leak rate;
  * a response without them switches to unpaced mode (the server has no limit). A 429 always paces.
+ *
+ * A request may be sent when both the local estimate (counted at send, drained at the leak rate, raised to
+ * the level each response reports) and the worst case (last reported level plus everything still in
+ * flight) leave a slot below capacity − margin. Several requests are in flight at once.
  */
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -31,6 +35,7 @@ export interface SchedulerSnapshot {
   capacity: number;
   leakPerSecond: number;
   queued: number;
+  inFlight: number;
   holdUntil: number;
 }
 
@@ -67,10 +72,15 @@ export class RateScheduler {
   private leakPerSecond: number;
   /** The leak rates every observation since the last capacity change agrees with. */
   private leakRange: { lo: number; hi: number } | undefined;
+  /** Local estimate of the server's level: every request counted when sent, drained at the leak rate. */
   private level = 0;
   private updatedAt: number;
+  /** The level the last response reported, and when it arrived. */
+  private observedLevel = 0;
+  private observedAt: number;
+  /** Requests sent whose outcome (`observe` or `sendFailed`) is not known yet. */
+  private inFlight = 0;
   private mode: SchedulerMode = 'probing';
-  private probeInFlight = false;
   private holdUntil = 0;
   private queue: Waiter[] = [];
   private timer: unknown;
@@ -82,11 +92,13 @@ export class RateScheduler {
     this.leakPerSecond = options.leakPerSecond ?? 2;
     this.margin = options.margin ?? 1;
     this.updatedAt = this.clock.now();
+    this.observedAt = this.updatedAt;
   }
 
   /**
-   * Resolves when one request may be sent; the request is counted then. A retry passes the ticket its
-   * first attempt got, so it goes back in line at its original place (FIFO by first arrival).
+   * Resolves when one request may be sent; the request is counted then, and the caller must report its
+   * outcome with `observe` (a response) or `sendFailed` (none). A retry passes the ticket its first
+   * attempt got, so it goes back in line at its original place (FIFO by first arrival).
    */
   acquire(ticket?: number): Promise<number> {
     const own = ticket ?? this.nextTicket++;
@@ -103,10 +115,11 @@ export class RateScheduler {
     const limit = headerNumber(headers, 'x-rate-limit-limit');
     const remaining = headerNumber(headers, 'x-rate-limit-remaining');
     const resetMs = headerNumber(headers, 'x-rate-limit-reset');
-    this.probeInFlight = false;
+    this.inFlight = Math.max(0, this.inFlight - 1);
     if (limit === undefined || remaining === undefined || limit <= 0) {
       this.mode = 'unpaced';
       this.level = 0;
+      this.observedLevel = 0;
       this.drain();
       return;
     }
@@ -119,13 +132,14 @@ export class RateScheduler {
     if (resetMs !== undefined && resetMs > 0 && serverLevel > 0) this.learnLeak(serverLevel, resetMs);
     this.mode = 'paced';
     this.level = Math.max(this.level, serverLevel);
+    this.observedLevel = serverLevel;
+    this.observedAt = this.clock.now();
     this.drain();
   }
 
   /** A 429: the bucket is full; nobody is sent before Retry-After, then the queue flows at the leak rate. */
   on429(retryAfterSeconds?: number): void {
     this.leak();
-    this.probeInFlight = false;
     this.mode = 'paced';
     this.level = Math.max(this.level, this.capacity);
     const seconds = retryAfterSeconds !== undefined && retryAfterSeconds > 0 ? retryAfterSeconds : DEFAULT_RETRY_AFTER_SECONDS;
@@ -133,9 +147,9 @@ export class RateScheduler {
     this.drain();
   }
 
-  /** An attempt ended without news of the bucket (network error, a gateway's 5xx): lets the next probe go. */
+  /** An attempt ended without news of the bucket (network error, a gateway's 5xx). */
   sendFailed(): void {
-    this.probeInFlight = false;
+    this.inFlight = Math.max(0, this.inFlight - 1);
     this.drain();
   }
 
@@ -147,6 +161,7 @@ export class RateScheduler {
       capacity: this.capacity,
       leakPerSecond: this.leakPerSecond,
       queued: this.queue.length,
+      inFlight: this.inFlight,
       holdUntil: this.holdUntil,
     };
   }
@@ -186,21 +201,33 @@ export class RateScheduler {
         this.wake(this.holdUntil - now);
         return;
       }
-      if (this.mode === 'probing') {
-        if (this.probeInFlight) return;
-        this.probeInFlight = true;
-        this.level += 1;
-      } else if (this.mode === 'paced') {
+      if (this.mode === 'probing' && this.inFlight > 0) return; // the probe's response will call drain
+      if (this.mode !== 'unpaced') {
         const room = Math.max(1, this.capacity - this.margin);
-        if (this.level + 1 > room + EPSILON) {
-          this.wake(Math.ceil(((this.level + 1 - room) / this.leakPerSecond) * 1000));
+        const needed = Math.max(this.level, this.worstCaseLevel(now)) + 1 - room;
+        if (needed > EPSILON) {
+          this.wake(Math.ceil((needed / this.leakPerSecond) * 1000));
           return;
         }
         this.level += 1;
       }
+      this.inFlight += 1;
       const waiter = this.queue.shift()!;
       waiter.resolve(waiter.ticket);
     }
+  }
+
+  /**
+   * The server's level if every request still in flight arrived now. The local estimate assumes each
+   * request reaches the server when sent; when requests are held up on the way (a busy event loop, a
+   * congested link) and then arrive together, the server's bucket has meanwhile drained to empty and
+   * wasted leak the estimate counted on. Bounding by the last reported level plus everything unanswered
+   * stays safe in that case, and costs nothing unless the round trip nears capacity / leak (20 s on the
+   * spec's buckets).
+   */
+  private worstCaseLevel(now: number): number {
+    const drained = ((now - this.observedAt) / 1000) * this.leakPerSecond;
+    return Math.max(0, this.observedLevel - drained) + this.inFlight;
   }
 
   private wake(ms: number): void {

@@ -5,7 +5,8 @@ import { HIGH_PLAN_RATE, LeakyBucket, STANDARD_RATE, rateLimitHeaders, type Buck
 
 /**
  * A simulated store on the same FakeClock: every request the scheduler releases reaches a real
- * LeakyBucket at once and its response (with the bucket's headers) comes back after `latencyMs`.
+ * LeakyBucket after `arrivalDelay(n)` ms (0: at once; varying delays model network and event-loop
+ * jitter) and its response (with the bucket's headers) comes back `latencyMs` later.
  * A 429'd request is retried with its ticket, as the client does.
  */
 class Simulation {
@@ -17,38 +18,44 @@ class Simulation {
   readonly refused: { ticket: number; at: number }[] = [];
   /** Ticket and time of every release (send), retries included. */
   readonly sent: { ticket: number; at: number }[] = [];
+  private readonly rateOff: boolean;
 
   constructor(
     rate: BucketConfig | 'off',
     private readonly latencyMs = 20,
+    private readonly arrivalDelay: (n: number, sentAt: number) => number = () => 0,
   ) {
     this.bucket = new LeakyBucket(rate === 'off' ? STANDARD_RATE : rate, this.clock);
     this.rateOff = rate === 'off';
     this.scheduler = new RateScheduler({ clock: this.clock });
   }
 
-  private readonly rateOff: boolean;
-
   /** Issues one logical request; it is retried until the bucket accepts it. */
   request(ticket?: number): void {
     void this.scheduler.acquire(ticket).then((own) => {
-      const at = this.clock.now();
-      this.sent.push({ ticket: own, at });
-      if (this.rateOff) {
-        this.accepted.push({ ticket: own, at });
-        this.clock.setTimeout(() => this.scheduler.observe({}), this.latencyMs);
-        return;
-      }
-      const decision = this.bucket.take();
-      (decision.allowed ? this.accepted : this.refused).push({ ticket: own, at });
-      this.clock.setTimeout(() => {
-        this.scheduler.observe(rateLimitHeaders(decision));
-        if (!decision.allowed) {
-          this.scheduler.on429(decision.retryAfterSeconds);
-          this.request(own);
-        }
-      }, this.latencyMs);
+      this.sent.push({ ticket: own, at: this.clock.now() });
+      const delay = this.arrivalDelay(this.sent.length, this.clock.now());
+      if (delay > 0) this.clock.setTimeout(() => this.arrive(own), delay);
+      else this.arrive(own);
     });
+  }
+
+  private arrive(ticket: number): void {
+    const at = this.clock.now();
+    if (this.rateOff) {
+      this.accepted.push({ ticket, at });
+      this.clock.setTimeout(() => this.scheduler.observe({}), this.latencyMs);
+      return;
+    }
+    const decision = this.bucket.take();
+    (decision.allowed ? this.accepted : this.refused).push({ ticket, at });
+    this.clock.setTimeout(() => {
+      this.scheduler.observe(rateLimitHeaders(decision));
+      if (!decision.allowed) {
+        this.scheduler.on429(decision.retryAfterSeconds);
+        this.request(ticket);
+      }
+    }, this.latencyMs);
   }
 
   /** Moves the fake time in small steps, letting promise callbacks run between steps. */
@@ -163,15 +170,32 @@ describe('RateScheduler', () => {
     expect(released).toBe(true);
   });
 
+  it('stays within the bucket when requests reach the server late and in bunches', async () => {
+    // As on a starved event loop: whatever is sent during each 300 ms reaches the server together at
+    // its end, after the server's bucket has drained to empty in the meantime.
+    const bunched = (_n: number, sentAt: number) => 300 - (sentAt % 300);
+    const sim = new Simulation({ capacity: 10, leakPerSecond: 50 }, 10, bunched);
+    for (let i = 0; i < 200; i++) sim.request();
+    await sim.run(15_000);
+    expect(sim.accepted).toHaveLength(200);
+    expect(new Set(sim.accepted.map((a) => a.ticket)).size).toBe(200);
+    expect(sim.refused).toEqual([]);
+  });
+
   it('keeps FIFO order across retries: a retried ticket goes ahead of later arrivals', async () => {
     const clock = new FakeClock(0);
     const scheduler = new RateScheduler({ clock });
     scheduler.observe({ 'x-rate-limit-limit': '3', 'x-rate-limit-remaining': '2', 'x-rate-limit-reset': '500' });
     const order: number[] = [];
     const first = await scheduler.acquire();
+    scheduler.observe({ 'x-rate-limit-limit': '3', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': '1500' });
     scheduler.on429(1);
-    for (let i = 0; i < 3; i++) void scheduler.acquire().then((t) => order.push(t));
-    void scheduler.acquire(first).then((t) => order.push(t));
+    const sent = (ticket: number) => {
+      order.push(ticket);
+      scheduler.sendFailed();
+    };
+    for (let i = 0; i < 3; i++) void scheduler.acquire().then(sent);
+    void scheduler.acquire(first).then(sent);
     for (let i = 0; i < 400; i++) {
       clock.advance(10);
       await flush();
