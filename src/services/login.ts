@@ -79,8 +79,16 @@ const DEFAULT_APP_NAME = 'store-cli';
  * browser with a loopback redirect — stores its secrets and makes it the default profile.
  */
 export async function login(options: LoginOptions): Promise<LoginResult> {
+  const result = await loginProfile(options);
+  if ((options.env ?? process.env).STORE_TOKEN) {
+    result.warnings.push(`STORE_TOKEN is set, so commands use it rather than profile "${result.profile}" until it is unset.`);
+  }
+  return result;
+}
+
+async function loginProfile(options: LoginOptions): Promise<LoginResult> {
   const env = options.env ?? process.env;
-  const name = options.profile ?? (options.sandbox ? SANDBOX_PROFILE : DEFAULT_PROFILE);
+  const name = options.profile || (options.sandbox ? SANDBOX_PROFILE : DEFAULT_PROFILE);
   const config = await readConfig(env);
   const existing = config.profiles[name];
 

@@ -65,6 +65,18 @@ describe('login --with-token', () => {
     await expect(login({ token: 't', apiUrl: 'ftp://x', storeId: '1', ask: noTerminal, env })).rejects.toThrow(/--api-url must be an http/);
   });
 
+  it('warns that STORE_TOKEN overrides the new profile', async () => {
+    const result = await login({
+      token: 't',
+      storeId: '1',
+      apiUrl: 'http://127.0.0.1:9',
+      insecureStorage: true,
+      ask: noTerminal,
+      env: { ...env, STORE_TOKEN: 'other' },
+    });
+    expect(result.warnings.at(-1)).toBe('STORE_TOKEN is set, so commands use it rather than profile "default" until it is unset.');
+  });
+
   it('rejects an empty token from stdin', async () => {
     await expect(login({ token: '\n', apiUrl: 'http://127.0.0.1:9', storeId: '1', ask: noTerminal, env })).rejects.toThrow(
       /No token was read from stdin/,
