@@ -36,7 +36,8 @@ describe('createClient against the sandbox', () => {
   });
 
   it('maps the sandbox errors', async () => {
-    await expect(client.get('/orders/1')).rejects.toThrow(new NotFoundError('Order 1 not found.'));
+    await expect(client.get('/orders/1')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.get('/orders/1')).rejects.toThrow('Order 1 not found.');
     await expect(client.post('/products', {})).rejects.toBeInstanceOf(ValidationError);
     const wrong = createClient({ apiUrl: sandbox.apiUrl, storeId: sandbox.storeId, token: 'nope', appName: 'x', appId: 'y', profile: 'p' });
     await expect(wrong.get('/store')).rejects.toBeInstanceOf(AuthError);
