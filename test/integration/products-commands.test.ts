@@ -1,0 +1,163 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/** `store products …` against a demo store (multilingual) and an empty one (Spanish only). */
+
+async function sandboxEnv(seed: 'demo' | 'empty'): Promise<{ sandbox: RunningSandbox; env: NodeJS.ProcessEnv }> {
+  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const sandbox = await startSandbox({ seed, rate: 'off', host: '127.0.0.1', port: 0 });
+  const dir = mkdtempSync(join(tmpdir(), 'store-products-'));
+  const env = {
+    STORE_TOKEN: sandbox.accessToken,
+    STORE_ID: String(sandbox.storeId),
+    STORE_API_URL: sandbox.apiUrl,
+    STORE_APP_NAME: sandbox.appName,
+    STORE_APP_ID: sandbox.clientId,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_DATA_HOME: join(dir, 'data'),
+  };
+  return { sandbox, env };
+}
+
+interface ProductJson {
+  id: number;
+  name: Record<string, string>;
+  handle: Record<string, string>;
+  categories: number[];
+  attributes: unknown[];
+  images: { id: number; src: string; position: number }[];
+  variants: { id: number; price: string; sku: string | null; stock: number; inventory_levels: { location_id: string; stock: number }[] }[];
+}
+
+let demo: { sandbox: RunningSandbox; env: NodeJS.ProcessEnv };
+const store = (...args: string[]) => runCli(args, { env: demo.env });
+
+beforeAll(async () => {
+  demo = await sandboxEnv('demo');
+});
+afterAll(() => demo?.sandbox.close());
+
+describe('store products', () => {
+  it('lists one page, a given page, a SKU, and every page as CSV', async () => {
+    const [first, page2, bySku, csv] = await Promise.all([
+      store('products', 'list', '--json'),
+      store('products', 'list', '--page', '2', '--per-page', '5'),
+      store('products', 'list', '--sku', 'ACC-CIN', '--json'),
+      store('products', 'list', '--all', '--csv'),
+    ]);
+    expect(first.code).toBe(0);
+    expect((JSON.parse(first.stdout) as ProductJson[]).map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(page2.stdout.trim().split('\n').slice(1).map((l) => Number(l.split('\t')[0]))).toEqual([6, 7, 8, 9, 10]);
+    expect(page2.stderr).toContain('Page 2 of 4 (20 products)');
+    expect((JSON.parse(bySku.stdout) as ProductJson[]).map((p) => p.name.es)).toEqual(['Cinturón de Cuero']);
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe('ID,Name,Handle,SKU,Price,Stock,Variants');
+    expect(lines).toHaveLength(21);
+  });
+
+  it('gets one product with its variants; an unknown id is not found (exit 1)', async () => {
+    const [one, missing] = await Promise.all([store('products', 'get', '1'), store('products', 'get', '999')]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^ID +1\nName +Camisa Oxford\n/);
+    expect(one.stdout).toContain('Options     Talle, Color');
+    expect(one.stdout).toMatch(/\nID\tOptions\tSKU\tPrice\tPromo\tStock\n1\tS \/ Blanco\tCAM-OXF-S-BLANCO\t32000.00\t/);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe('Error: Product 999 not found.');
+  });
+
+  it('creates a product without variation: money with a comma, stock per location by name, category path, image', async () => {
+    const res = await store(
+      'products', 'create',
+      '--name', 'es=Taza', '--name', 'pt=Xícara',
+      '--price', '12,50', '--sku', 'TAZA-1',
+      '--stock-at', 'Depósito Central=10', '--stock-at', 'Local Palermo=3',
+      '--category', 'Accesorios',
+      '--image', 'https://example.com/taza.jpg',
+      '--json',
+    );
+    expect(res.code).toBe(0);
+    const product = JSON.parse(res.stdout) as ProductJson;
+    expect(product.name).toMatchObject({ es: 'Taza', pt: 'Xícara' });
+    expect(product.categories).toEqual([6]);
+    expect(product.images.map((i) => i.src)).toEqual(['https://example.com/taza.jpg']);
+    expect(product.variants).toHaveLength(1);
+    expect(product.variants[0]).toMatchObject({ price: '12.50', sku: 'TAZA-1', stock: 13 });
+    expect(product.variants[0]!.inventory_levels.map((l) => l.stock).sort()).toEqual([10, 3]);
+
+    const updated = await store('products', 'update', String(product.id), '--name', 'pt=Caneca', '--price', '15', '--stock', '4', '--json');
+    expect(updated.code).toBe(0);
+    const after = JSON.parse(updated.stdout) as ProductJson;
+    expect(after.name).toMatchObject({ es: 'Taza', pt: 'Caneca' });
+    expect(after.variants[0]).toMatchObject({ price: '15.00', stock: 7 });
+
+    const images = await store('products', 'images', 'add', String(product.id), 'https://example.com/a.jpg', 'https://example.com/b.jpg', '--json');
+    expect(images.code).toBe(0);
+    expect((JSON.parse(images.stdout) as { position: number }[]).map((i) => i.position)).toEqual([2, 3]);
+  });
+
+  it('checks money, stock and locations before sending, naming the flag (exit 2)', async () => {
+    const results = await Promise.all([
+      store('products', 'create', '--name', 'X', '--price', '1.234,50'),
+      store('products', 'create', '--name', 'X', '--stock', '-1'),
+      store('products', 'create', '--name', 'X', '--stock', '2.5'),
+      store('products', 'create', '--name', 'X', '--stock-at', 'Mendoza=2'),
+      store('products', 'images', 'add', '1', 'https://example.com/ok.jpg', 'ftp://example.com/x.jpg'),
+    ]);
+    expect(results.map((r) => r.code)).toEqual([2, 2, 2, 1, 2]);
+    expect(results[0]!.stderr).toContain('--price "1.234,50" is not a decimal number');
+    expect(results[1]!.stderr).toContain('--stock must not be negative');
+    expect(results[2]!.stderr).toContain('--stock must be a whole number');
+    expect(results[3]!.stderr).toContain('Location "Mendoza" not found');
+    expect(results[4]!.stderr).toContain('"ftp://example.com/x.jpg" is not an http(s) URL');
+    // Nothing was sent: product 1 still has its one seeded image.
+    const one = JSON.parse((await store('products', 'get', '1', '--json')).stdout) as ProductJson;
+    expect(one.images).toHaveLength(1);
+  });
+
+  it('reports the store refusing a field (422 → exit 2) and a product with options getting a price', async () => {
+    const [dupHandle, withOptions, missingImage] = await Promise.all([
+      store('products', 'create', '--name', 'Otra camisa', '--handle', 'camisa-oxford'),
+      store('products', 'update', '1', '--price', '100'),
+      store('products', 'images', 'add', '999', 'https://example.com/x.jpg'),
+    ]);
+    expect(dupHandle.code).toBe(2);
+    expect(dupHandle.stderr).toContain('handle "camisa-oxford" is already used by product 1');
+    expect(withOptions.code).toBe(2);
+    expect(withOptions.stderr).toContain('Product 1 has options (Talle, Color)');
+    expect(missingImage.code).toBe(1);
+    expect(missingImage.stderr).toContain('Product 999 not found');
+  });
+
+  it('deletes only with --yes off a terminal', async () => {
+    const noYes = await store('products', 'delete', '20');
+    expect(noYes.code).toBe(2);
+    expect(noYes.stderr).toContain('--yes');
+    expect((await store('products', 'get', '20')).code).toBe(0);
+    const deleted = await store('products', 'delete', '20', '--yes');
+    expect(deleted.code).toBe(0);
+    expect(deleted.stderr).toContain('Deleted product 20.');
+    expect((await store('products', 'get', '20')).code).toBe(1);
+  });
+});
+
+describe('store products on a one-language store', () => {
+  let plain: { sandbox: RunningSandbox; env: NodeJS.ProcessEnv };
+  beforeAll(async () => {
+    plain = await sandboxEnv('empty');
+  });
+  afterAll(() => plain?.sandbox.close());
+
+  it('sends a plain name and puts --stock at the default location', async () => {
+    const res = await runCli(['products', 'create', '--name', 'Gorra', '--price', '4500', '--stock', '20', '--json'], { env: plain.env });
+    expect(res.code).toBe(0);
+    const product = JSON.parse(res.stdout) as ProductJson;
+    expect(product.name).toEqual({ es: 'Gorra' });
+    expect(product.handle).toEqual({ es: 'gorra' });
+    expect(product.variants[0]).toMatchObject({ price: '4500.00', stock: 20 });
+  });
+});
