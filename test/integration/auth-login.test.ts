@@ -287,12 +287,11 @@ describe('revoked token', () => {
     const second = await currentToken();
     expect(second).not.toBe(first);
 
-    const stale = await store(['auth', 'status'], {
+    const stale = await store(['auth', 'status', '--json'], {
       env: { STORE_TOKEN: first, STORE_ID: String(sandbox.storeId), STORE_API_URL: sandbox.apiUrl },
     });
     expect(stale.code).toBe(4);
-    expect(stale.stdout).toMatch(/Token kept in\s+environment/);
-    expect(stale.stdout).toMatch(/Accepted\s+no/);
+    expect(JSON.parse(stale.stdout)).toMatchObject({ profile: 'env', tokenSource: 'env', accepted: false });
     expect(stale.stderr).toMatch(/The store rejected the token of profile env; run `store auth login`/);
 
     expect((await store(['auth', 'status'])).code).toBe(0);
