@@ -47,7 +47,9 @@ export function registerOAuth(app: FastifyInstance, ctx: SandboxContext): void {
     if (grant_type !== 'authorization_code') {
       return oauthError(reply, 400, 'unsupported_grant_type', 'grant_type must be authorization_code');
     }
-    const oauthApp = typeof client_id === 'string' ? state.apps.get(client_id) : undefined;
+    // Client ids are numeric strings; a JSON number is the same id.
+    const oauthApp =
+      typeof client_id === 'string' || typeof client_id === 'number' ? state.apps.get(String(client_id)) : undefined;
     if (!oauthApp || client_secret !== oauthApp.client_secret) {
       return oauthError(reply, 401, 'invalid_client', 'unknown client_id or wrong client_secret');
     }
