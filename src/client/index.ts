@@ -229,8 +229,9 @@ export function createClient(config: ClientConfig): StoreClient {
           settle(state, error.response);
           counters.retries += 1;
           if (error.response?.statusCode !== 429) state.retries += 1;
-          const reason = error.response ? String(error.response.statusCode) : error.code;
-          debug?.(`↻ retry ${retryCount} of ${error.options.method} ${redactUrl(String(error.options.url))} after ${reason}, waited ${state.nextDelayMs}ms`);
+          const status = error.response?.statusCode;
+          const after = status === 429 ? '429, in line for the rate limit' : `${status ?? error.code}, waited ${state.nextDelayMs}ms`;
+          debug?.(`↻ retry ${retryCount} of ${error.options.method} ${redactUrl(String(error.options.url))} after ${after}`);
         },
       ],
     },

@@ -188,6 +188,9 @@ describe('createClient: errors', () => {
     expect((error as NetworkError).exitCode).toBe(1);
     expect(error.message).toBe(`Could not reach 127.0.0.1:${port}: connection refused.`);
     expect(client.stats()).toMatchObject({ requests: 3, retries: 2 });
+    // A refused connection proves the request was never sent: even a POST is retried.
+    await failureOf(client.post('/orders', { customer: {} }));
+    expect(client.stats()).toMatchObject({ requests: 6, retries: 4 });
   });
 
   it('reports a timeout as a network error', async () => {
