@@ -37,10 +37,15 @@ export const LOGIN_HINT = 'run `store auth login` (or `store auth login --sandbo
  */
 export async function resolveContext(options: ResolveOptions = {}): Promise<StoreContext> {
   const env = options.env ?? process.env;
+  if (env.STORE_TOKEN || env.STORE_ID) {
+    // The environment only borrows defaults from a profile; a broken config file must not stop a cron job.
+    const config = await readConfig(env).catch(() => undefined);
+    const name = config && selectProfileName(config, { profile: options.profile, env });
+    return fromEnv(env, name ? config.profiles[name] : undefined);
+  }
+
   const config = await readConfig(env);
   const name = selectProfileName(config, { profile: options.profile, env });
-
-  if (env.STORE_TOKEN || env.STORE_ID) return fromEnv(env, name ? config.profiles[name] : undefined);
 
   if (!name) {
     if (Object.keys(config.profiles).length > 1) {

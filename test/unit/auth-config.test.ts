@@ -181,6 +181,14 @@ describe('resolveContext', () => {
     });
   });
 
+  it('ignores a broken config file when the environment gives the credentials', async () => {
+    await mkdir(join(env.XDG_CONFIG_HOME!, 'store'), { recursive: true });
+    await writeFile(configPath(env), '{broken');
+    const ctx = await resolveContext({ env: { ...env, STORE_TOKEN: 't', STORE_ID: '1', STORE_API_URL: 'http://127.0.0.1:7' } });
+    expect(ctx).toMatchObject({ tokenSource: 'env', storeId: '1', appName: 'store-cli' });
+    await expect(resolveContext({ env })).rejects.toThrow(/config\.json is not valid JSON/);
+  });
+
   it('needs both STORE_TOKEN and STORE_ID, and an API URL from the environment or a profile', async () => {
     await expect(resolveContext({ env: { ...env, STORE_TOKEN: 't' } })).rejects.toThrow(/STORE_ID is not/);
     await expect(resolveContext({ env: { ...env, STORE_TOKEN: 't', STORE_ID: '1' } })).rejects.toThrow(/STORE_API_URL/);
