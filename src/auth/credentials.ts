@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { UsageError } from '../client/errors.js';
 import type { SecretsStore } from './config.js';
 import { configDir, readJsonFile, writeFileAtomic, type Env } from './files.js';
 
@@ -39,10 +40,14 @@ export function plainTextWarning(env: Env = process.env): string {
 type FileContent = Record<string, { token?: string; client_secret?: string }>;
 
 async function readCredentialsFile(env: Env): Promise<FileContent> {
-  const raw = await readJsonFile(credentialsPath(env));
+  const path = credentialsPath(env);
+  const raw = await readJsonFile(path).catch((error: unknown) => {
+    if (error instanceof SyntaxError) return null;
+    throw error;
+  });
   if (raw === undefined) return {};
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new Error(`${credentialsPath(env)} is not a JSON object; fix or delete it.`);
+    throw new UsageError(`${path} is not a JSON object; fix or delete it, then run \`store auth login\` again.`);
   }
   return raw as FileContent;
 }

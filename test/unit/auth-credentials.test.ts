@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,6 +48,12 @@ describe('file credential store', () => {
     await store.delete('a');
     expect(await store.get('a')).toEqual({ token: undefined, clientSecret: undefined });
     expect(JSON.parse(await readFile(credentialsPath(env), 'utf8'))).toEqual({ b: { token: 'tb' } });
+  });
+
+  it('names a damaged file', async () => {
+    await mkdir(join(env.XDG_CONFIG_HOME!, 'store'), { recursive: true });
+    await writeFile(credentialsPath(env), '{oops');
+    await expect(fileBackend(env).get('a')).rejects.toThrow(/credentials\.json is not a JSON object; fix or delete it/);
   });
 });
 
