@@ -24,8 +24,8 @@ import { variantStock, type SandboxState, type StoreData, type Tx } from './stat
  * Demo orders for `--seed demo`: about a hundred orders over the last six weeks in every status, made with the
  * same operations as the API (stock taken by location priority, one fulfillment order per source location),
  * with shipments tracked, a few cancellations (most restocked) and a couple of invoices. Runs after the
- * catalog seed, since the orders use its variants and locations. Deterministic: the same clock time gives
- * the same orders.
+ * catalog seed, since the orders use its variants and locations. The choices come from a seeded generator, so
+ * every demo store gets the same orders (only the random part of the ULIDs differs).
  */
 
 const DAY = 86_400_000;
@@ -45,7 +45,7 @@ const PAYMENT_METHODS = ['credit_card', 'mercado_pago', 'bank_transfer', 'cash']
 const NOTES = ['', '', '', 'Gift wrap, please', 'Call before delivery', 'Customer asked for an invoice'];
 const CITIES = ['Buenos Aires, CABA', 'Rosario, Santa Fe', 'Córdoba, Córdoba', 'Mendoza, Mendoza', 'La Plata, Buenos Aires'];
 
-/** mulberry32, seeded, so every demo store gets the same orders. */
+/** mulberry32: a small seeded generator. */
 function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
