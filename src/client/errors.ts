@@ -203,8 +203,16 @@ function capitalize(text: string): string {
 /** The path below `/v1/{store_id}`, split into segments. */
 function resourceSegments(url: string): string[] {
   const pathname = safePathname(url);
-  const segments = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const segments = pathname.split('/').filter(Boolean).map(safeDecode);
   return segments[0] === 'v1' ? segments.slice(2) : segments;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function safePathname(url: string): string {
