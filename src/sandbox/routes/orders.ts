@@ -246,6 +246,9 @@ export function cancelOrder(
 // ---------------------------------------------------------------------------------------------------------
 // Routes
 
+const positiveInt = (problem: string) =>
+  z.number({ error: problem }).int({ error: problem }).min(1, { error: problem });
+
 const text = (max: number) => z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` });
 
 const CustomerBody = z.object(
@@ -262,8 +265,8 @@ const CreateBody = z.object({
   products: z
     .array(
       z.object({
-        variant_id: z.number({ error: 'must be a variant id' }).int({ error: 'must be a variant id' }).positive({ error: 'must be a variant id' }),
-        quantity: z.number({ error: 'must be a whole number of at least 1' }).int({ error: 'must be a whole number of at least 1' }).min(1, { error: 'must be a whole number of at least 1' }),
+        variant_id: positiveInt('must be a variant id'),
+        quantity: positiveInt('must be a whole number of at least 1'),
       }),
       { error: 'must be a list of {variant_id, quantity}' },
     )
