@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createClient, type ClientConfig } from '../../src/client/index.js';
+import { createClient, schedulerFor, type ClientConfig } from '../../src/client/index.js';
 import { ApiError, AuthError, NetworkError, NotFoundError, ServerError, UsageError, ValidationError } from '../../src/client/errors.js';
 import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/test-server.js';
 
@@ -77,6 +77,17 @@ describe('createClient: requests', () => {
     const refused = server.requests.filter((r) => r.status === 429).length;
     expect(refused).toBe(client.stats().rateLimited);
     expect(refused).toBeLessThanOrEqual(3);
+  });
+
+  it('shares one rate scheduler between the clients of one store and app', async () => {
+    const { server, client } = await setup({ rate: { capacity: 10, leakPerSecond: 50 } });
+    const twin = createClient({ apiUrl: server.url, storeId: server.storeId, token: server.token, appName: 'Stock Sync', appId: '4242' });
+    const burst = (c: typeof client, tag: string) => Array.from({ length: 30 }, (_, i) => c.get(`/_echo/${tag}${i}`));
+    await Promise.all([...burst(client, 'a'), ...burst(twin, 'b')]);
+    expect(server.requests.filter((r) => r.status === 200)).toHaveLength(60);
+    expect(server.requests.filter((r) => r.status === 429).length).toBeLessThanOrEqual(3);
+    expect(schedulerFor(server.url, server.storeId, '4242')).toBe(schedulerFor(`${server.url}/`, String(server.storeId), '4242'));
+    expect(schedulerFor(server.url, server.storeId, '4242')).not.toBe(schedulerFor(server.url, server.storeId, 'another-app'));
   });
 
   it('waits out a 429 caused by another client and then succeeds', async () => {
