@@ -1,0 +1,179 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/** `store variants …` and `store variants custom-fields …` against the demo store. */
+
+let sandbox: RunningSandbox;
+let env: NodeJS.ProcessEnv;
+const store = (...args: string[]) => runCli(args, { env });
+
+interface VariantJson {
+  id: number;
+  product_id: number;
+  sku: string | null;
+  price: string;
+  promotional_price: string | null;
+  stock: number | null;
+  values: Record<string, string>[];
+  inventory_levels: { location_id: string; stock: number }[];
+  custom_fields: { id: string; value: string }[];
+}
+
+interface FieldJson {
+  id: string;
+  name: string;
+  value_type: string;
+  values: string[];
+}
+
+beforeAll(async () => {
+  const { startSandbox } = await import('../../src/sandbox/index.js');
+  sandbox = await startSandbox({ seed: 'demo', rate: 'off', host: '127.0.0.1', port: 0 });
+  const dir = mkdtempSync(join(tmpdir(), 'store-variants-'));
+  env = {
+    STORE_TOKEN: sandbox.accessToken,
+    STORE_ID: String(sandbox.storeId),
+    STORE_API_URL: sandbox.apiUrl,
+    STORE_APP_NAME: sandbox.appName,
+    STORE_APP_ID: sandbox.clientId,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_DATA_HOME: join(dir, 'data'),
+  };
+});
+afterAll(() => sandbox?.close());
+
+describe('store variants', () => {
+  it('lists and gets variants with stock per location; unknown ids are not found (exit 1)', async () => {
+    const [list, one, json, noProduct, noVariant] = await Promise.all([
+      store('variants', 'list', '1'),
+      store('variants', 'get', '1', '1'),
+      store('variants', 'list', '1', '--json'),
+      store('variants', 'list', '999'),
+      store('variants', 'get', '1', '999'),
+    ]);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n')[0]).toBe('ID\tOptions\tSKU\tPrice\tPromo\tStock');
+    expect(list.stdout).toContain('1\tS / Blanco\tCAM-OXF-S-BLANCO\t32000.00\t\t');
+    expect((JSON.parse(json.stdout) as VariantJson[]).map((v) => v.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/\n {2}at Depósito Central +\d+\n {2}at Local Palermo +\d+\n {2}at Depósito Córdoba +\d+\n/);
+    expect(one.stdout).toMatch(/\nField Material +Algodón\n/);
+    expect(noProduct.code).toBe(1);
+    expect(noProduct.stderr.trim()).toBe('Error: Product 999 not found.');
+    expect(noVariant.code).toBe(1);
+    expect(noVariant.stderr.trim()).toBe('Error: Variant 999 of product 1 not found.');
+  });
+
+  it('creates variants with options, price and stock per location; updates and deletes them', async () => {
+    const product = await store('products', 'create', '--name', 'Buzo', '--json');
+    expect(product.code).toBe(0);
+    const pid = String((JSON.parse(product.stdout) as { id: number }).id);
+
+    const created = await store(
+      'variants', 'create', pid, '--option', 'Talle=M', '--option', 'Color=Gris',
+      '--price', '21000,50', '--sku', 'BUZO-M-GRIS', '--stock-at', 'Local Palermo=4', '--stock', '6', '--json',
+    );
+    expect(created.code).toBe(0);
+    const variant = JSON.parse(created.stdout) as VariantJson;
+    expect(variant).toMatchObject({ price: '21000.50', sku: 'BUZO-M-GRIS', stock: 10 });
+    expect(variant.values.map((v) => v.es)).toEqual(['M', 'Gris']);
+    expect(variant.inventory_levels.map((l) => l.stock).sort()).toEqual([4, 6]);
+    const vid = String(variant.id);
+
+    const [duplicate, wrongOptions, badPrice] = await Promise.all([
+      store('variants', 'create', pid, '--option', 'Talle=M', '--option', 'Color=Gris'),
+      store('variants', 'create', pid, '--option', 'Material=Lana'),
+      store('variants', 'update', pid, vid, '--price', '1.234,5'),
+    ]);
+    expect(duplicate.code).toBe(2);
+    expect(duplicate.stderr).toContain('attributes a variant with the values M / Gris already exists');
+    expect(wrongOptions.code).toBe(2);
+    expect(wrongOptions.stderr).toMatch(/attributes must name the product's options.*Talle, Color/);
+    expect(badPrice.code).toBe(2);
+    expect(badPrice.stderr).toContain('--price "1.234,5" is not a decimal number');
+
+    const updated = await store('variants', 'update', pid, vid, '--promotional-price', '18000', '--stock-at', 'Local Palermo=0', '--weight', '0,8', '--json');
+    expect(updated.code).toBe(0);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ promotional_price: '18000.00', stock: 6, weight: '0.8' });
+    const cleared = await store('variants', 'update', pid, vid, '--promotional-price', 'none', '--json');
+    expect(JSON.parse(cleared.stdout)).toMatchObject({ promotional_price: null });
+
+    const noYes = await store('variants', 'delete', pid, vid);
+    expect(noYes.code).toBe(2);
+    expect(noYes.stderr).toContain('--yes');
+    const deleted = await store('variants', 'delete', pid, vid, '--yes');
+    expect(deleted.code).toBe(0);
+    expect((await store('variants', 'get', pid, vid)).code).toBe(1);
+  });
+});
+
+describe('store variants custom-fields', () => {
+  it('lists, creates, extends and deletes definitions; checks input before sending', async () => {
+    const list = await store('variants', 'custom-fields', 'list', '--json');
+    expect(list.code).toBe(0);
+    expect((JSON.parse(list.stdout) as FieldJson[]).map((f) => f.name)).toEqual(['Material', 'Temporada']);
+
+    const created = await store('variants', 'custom-fields', 'create', '--name', 'Corte', '--type', 'text_list', '--value', 'Recto', '--value', 'Slim', '--json');
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ name: 'Corte', value_type: 'text_list', values: ['Recto', 'Slim'] });
+
+    const [noValues, duplicate, notList] = await Promise.all([
+      store('variants', 'custom-fields', 'create', '--name', 'Largo', '--type', 'text_list'),
+      store('variants', 'custom-fields', 'create', '--name', 'material'),
+      store('variants', 'custom-fields', 'update', 'Temporada', '--add-value', 'Verano'),
+    ]);
+    expect(noValues.code).toBe(2);
+    expect(noValues.stderr).toContain('--type text_list needs its allowed values');
+    expect(duplicate.code).toBe(2);
+    expect(duplicate.stderr).toContain('name a custom field named material already exists');
+    expect(notList.code).toBe(2);
+    expect(notList.stderr).toContain('--add-value needs a text_list field; "Temporada" is text');
+
+    const extended = await store('variants', 'custom-fields', 'update', 'corte', '--add-value', 'Oversize', '--json');
+    expect(extended.code).toBe(0);
+    expect(JSON.parse(extended.stdout)).toMatchObject({ values: ['Recto', 'Slim', 'Oversize'] });
+
+    const noYes = await store('variants', 'custom-fields', 'delete', 'Corte');
+    expect(noYes.code).toBe(2);
+    expect(noYes.stderr).toContain('--yes');
+    const deleted = await store('variants', 'custom-fields', 'delete', 'Corte', '--yes');
+    expect(deleted.code).toBe(0);
+    const missing = await store('variants', 'custom-fields', 'delete', 'Corte', '--yes');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Custom field "Corte" not found');
+  });
+
+  it('sets and unsets values on a variant by field name', async () => {
+    const set = await store('variants', 'custom-fields', 'set', '1', '2', 'Material=Lino', 'Temporada=Invierno 2026', '--json');
+    expect(set.code).toBe(0);
+    const values = JSON.parse(set.stdout) as { name: string; value: string }[];
+    expect(values.map((v) => [v.name, v.value])).toEqual([
+      ['Material', 'Lino'],
+      ['Temporada', 'Invierno 2026'],
+    ]);
+
+    const [notAllowed, unknownField, unknownVariant] = await Promise.all([
+      store('variants', 'custom-fields', 'set', '1', '2', 'Material=Seda'),
+      store('variants', 'custom-fields', 'set', '1', '2', 'Color=Rojo'),
+      store('variants', 'custom-fields', 'set', '1', '999', 'Material=Lino'),
+    ]);
+    expect(notAllowed.code).toBe(2);
+    expect(notAllowed.stderr).toContain('Material allows only "Algodón", "Lino", "Cuero", "Lana", "Denim"; "Seda" is not one of them');
+    expect(unknownField.code).toBe(1);
+    expect(unknownField.stderr).toContain('Custom field "Color" not found');
+    expect(unknownVariant.code).toBe(1);
+    expect(unknownVariant.stderr).toContain('Variant 999');
+
+    const unset = await store('variants', 'custom-fields', 'unset', '1', '2', 'material');
+    expect(unset.code).toBe(0);
+    expect(unset.stdout.trim().split('\n').slice(1).map((l) => l.split('\t').slice(1))).toEqual([['Temporada', 'Invierno 2026']]);
+    const again = await store('variants', 'custom-fields', 'unset', '1', '2', 'Material');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('not found');
+  });
+});
