@@ -32,9 +32,11 @@ export function configPath(env: Env = process.env): string {
   return join(configDir(env), 'config.json');
 }
 
-export function isValidProfileName(name: string): boolean {
+export function checkProfileName(name: string): void {
   // The name becomes part of keychain account names (`<profile>:token`), so ':' is excluded.
-  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
+    throw new UsageError(`Invalid profile name "${name}": use letters, digits, '.', '_' or '-' (at most 64).`);
+  }
 }
 
 export async function readConfig(env: Env = process.env): Promise<Config> {
@@ -78,9 +80,7 @@ export async function saveProfile(
   profile: ProfileInput,
   options: { makeDefault?: boolean; env?: Env } = {},
 ): Promise<Config> {
-  if (!isValidProfileName(name)) {
-    throw new UsageError(`Invalid profile name "${name}": use letters, digits, '.', '_' or '-' (at most 64).`);
-  }
+  checkProfileName(name);
   const env = options.env ?? process.env;
   const config = await readConfig(env);
   config.profiles[name] = profileSchema.parse(profile);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { UsageError } from '../client/errors.js';
 import {
+  checkProfileName,
   readConfig,
   removeProfile,
   saveProfile,
@@ -89,6 +90,8 @@ export async function login(options: LoginOptions): Promise<LoginResult> {
 async function loginProfile(options: LoginOptions): Promise<LoginResult> {
   const env = options.env ?? process.env;
   const name = options.profile || (options.sandbox ? SANDBOX_PROFILE : DEFAULT_PROFILE);
+  // Checked before anything else: a single-use code must not be spent on a login that cannot be saved.
+  checkProfileName(name);
   const config = await readConfig(env);
   const existing = config.profiles[name];
 

@@ -77,6 +77,10 @@ describe('login --with-token', () => {
     expect(result.warnings.at(-1)).toBe('STORE_TOKEN is set, so commands use it rather than profile "default" until it is unset.');
   });
 
+  it('checks the profile name before spending a code', async () => {
+    await expect(login({ profile: 'a:b', code: 'c', ask: noTerminal, env })).rejects.toThrow(/Invalid profile name "a:b"/);
+  });
+
   it('rejects an empty token from stdin', async () => {
     await expect(login({ token: '\n', apiUrl: 'http://127.0.0.1:9', storeId: '1', ask: noTerminal, env })).rejects.toThrow(
       /No token was read from stdin/,
