@@ -1,0 +1,101 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import type { ImportSummary } from '../../services/import/index.js';
+
+export default class ProductsImport extends BaseCommand<typeof ProductsImport> {
+  static summary = 'Import a catalog CSV: create what is missing, update only what differs, never delete.';
+  static description = `The whole file is read and checked first: every error is listed with its line and column, and
+nothing is sent while a row is invalid (unless --skip-invalid). The store's catalog is then fetched once, the
+changes are planned per product and per variant, and sent at the store's rate limit. Re-importing an unchanged
+file sends no write.
+
+Reads the canonical columns (docs/csv.md), the platform's admin export (Spanish or Portuguese) and a Shopify
+product export; the format is recognised from the header row.
+
+Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after an interruption (Ctrl-C, a crash),
+run the same command with --resume to finish without creating anything twice. Exit codes: 2 when the file is
+invalid, 3 when some products failed (see --report), 130 when interrupted.`;
+
+  static examples = [
+    '<%= config.bin %> products import catalog.csv --dry-run',
+    '<%= config.bin %> products import catalog.csv --report failed.csv --quiet',
+    '<%= config.bin %> products import export-tiendanube.csv --ignore-unknown-columns',
+    '<%= config.bin %> products import catalog.csv --resume',
+  ];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    file: Args.string({ description: 'CSV file to import.', required: true }),
+  };
+
+  static flags = {
+    'dry-run': Flags.boolean({ description: 'Check the file and show what would change; send no write.' }),
+    mode: Flags.string({
+      description: 'upsert: create and update; create: only create missing products; update: only update existing ones.',
+      options: ['upsert', 'create', 'update'],
+      default: 'upsert',
+    }),
+    'skip-invalid': Flags.boolean({ description: 'Import the valid products and leave out those with an invalid row.' }),
+    'ignore-unknown-columns': Flags.boolean({ description: 'Report unknown columns once and ignore them instead of failing.' }),
+    report: Flags.string({ description: 'Write the rows that failed (line, key, stage, reason) to this CSV file.' }),
+    resume: Flags.boolean({ description: 'Continue an interrupted import of the same file from its journal.' }),
+    quiet: Flags.boolean({ char: 'q', description: 'No progress and no summary (for cron); errors still go to stderr.' }),
+  };
+
+  async run(): Promise<ImportSummary> {
+    const { access } = await import('node:fs/promises');
+    const { UsageError } = await import('../../client/errors.js');
+    await access(this.args.file).catch(() => {
+      throw new UsageError(`Cannot read ${this.args.file}: no such file.`);
+    });
+    const ctx = await this.context();
+    const client = await this.client();
+    const { runImport, CatalogInvalidError } = await import('../../services/import/index.js');
+    const { formatRowError } = await import('../../services/import/catalog.js');
+    const { bulkProgress, printSummary, trapInterrupt } = await import('../../services/import/cli-support.js');
+
+    const quiet = this.flags.quiet;
+    const progress = await bulkProgress(ctx, 'import', quiet);
+    const interrupt = trapInterrupt();
+    let summary: ImportSummary;
+    try {
+      summary = await runImport(client, {
+        file: this.args.file,
+        mode: this.flags.mode as 'upsert' | 'create' | 'update',
+        dryRun: this.flags['dry-run'],
+        skipInvalid: this.flags['skip-invalid'],
+        ignoreUnknownColumns: this.flags['ignore-unknown-columns'],
+        resume: this.flags.resume,
+        report: this.flags.report,
+        apiUrl: ctx.apiUrl,
+        storeId: ctx.storeId,
+        signal: interrupt.signal,
+        onProgress: (event) => void progress.update(event),
+      });
+    } catch (error) {
+      progress.stop();
+      if (error instanceof CatalogInvalidError) {
+        const shown = error.errors.slice(0, 200);
+        for (const e of shown) process.stderr.write(`${formatRowError(e)}\n`);
+        if (error.errors.length > shown.length) {
+          process.stderr.write(`… and ${error.errors.length - shown.length} more${this.flags.report ? ` (all in ${this.flags.report})` : '; --report FILE lists them all'}.\n`);
+        }
+      }
+      throw error;
+    } finally {
+      interrupt.dispose();
+    }
+    progress.stop();
+    if (!quiet || summary.failed > 0 || summary.interrupted) {
+      if (!this.jsonEnabled()) printSummary(summary, { quiet, report: this.flags.report });
+    }
+    if (summary.interrupted) {
+      process.stderr.write(`Interrupted; the work done is journaled. Run the same command with --resume to finish.\n`);
+      process.exitCode = 130;
+    } else if (summary.failed > 0) {
+      process.exitCode = 3;
+    }
+    return summary;
+  }
+}

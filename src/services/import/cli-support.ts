@@ -1,0 +1,82 @@
+import type { StoreContext } from '../../auth/context.js';
+import { schedulerFor } from '../../client/index.js';
+import type { ImportSummary } from './index.js';
+import { ProgressView, formatDuration } from './progress-view.js';
+
+/**
+ * What the bulk commands (products import, variants sync) share on the command side: the progress view
+ * wired to stderr and to the store's rate scheduler, Ctrl-C handling, and the summary text. The streams
+ * are parameters so the services below stay free of printing.
+ */
+
+export async function bulkProgress(
+  ctx: Pick<StoreContext, 'apiUrl' | 'storeId' | 'appId'>,
+  label: string,
+  quiet: boolean,
+  stream: NodeJS.WriteStream = process.stderr,
+): Promise<ProgressView> {
+  const scheduler = schedulerFor(ctx.apiUrl.replace(/\/+$/, ''), ctx.storeId, ctx.appId);
+  return new ProgressView({ stream, tty: Boolean(stream.isTTY), quiet, label, bucket: () => scheduler.snapshot() });
+}
+
+/**
+ * The first Ctrl-C asks the running work to stop after its current requests (the journal is flushed after
+ * every write); a second one exits at once.
+ */
+export function trapInterrupt(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\nStopping after the requests in flight (Ctrl-C again to quit at once)…\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+export function summaryLines(s: ImportSummary): string[] {
+  const lines: string[] = [];
+  const verb = s.dryRun ? 'Would import' : 'Imported';
+  lines.push(`${verb} ${s.file} (${dialectName(s.dialect)}): ${s.rows} rows, ${s.products} products.`);
+  const counts = [
+    `${s.created} created`,
+    `${s.updated} updated`,
+    `${s.unchanged} unchanged`,
+    ...(s.skipped ? [`${s.skipped} skipped`] : []),
+    `${s.failed} failed`,
+  ];
+  lines.push(`  products:   ${counts.join(', ')}${s.resumedProducts ? ` (${s.resumedProducts} finished by the interrupted run)` : ''}`);
+  if (s.categoriesCreated) lines.push(`  categories: ${s.categoriesCreated} ${s.dryRun ? 'to create' : 'created'}`);
+  if (s.dryRun) lines.push(`  writes:     ${s.plannedWrites} would be sent`);
+  lines.push(`  requests:   ${s.requests} sent (${s.retries} retried), ${s.rateLimited} × 429, ${formatDuration(s.seconds)}`);
+  if (s.ignoredColumns.length > 0) lines.push(`  not imported (no API counterpart): ${s.ignoredColumns.join(', ')}`);
+  return lines;
+}
+
+function dialectName(dialect: string): string {
+  return (
+    { canonical: 'canonical columns', 'admin-es': 'admin export, Spanish', 'admin-pt': 'admin export, Portuguese', shopify: 'Shopify export' } as Record<string, string>
+  )[dialect] ?? dialect;
+}
+
+export function printSummary(
+  s: ImportSummary,
+  opts: { quiet: boolean; report?: string },
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+): void {
+  if (!opts.quiet) out.write(`${summaryLines(s).join('\n')}\n`);
+  const shown = s.failures.slice(0, 50);
+  for (const f of shown) {
+    err.write(f.stage === 'validation' ? `${f.reason}\n` : `${s.file}, line ${f.line} (${f.key}): ${f.reason}\n`);
+  }
+  if (s.failures.length > shown.length) err.write(`… and ${s.failures.length - shown.length} more failures.\n`);
+  if (s.failed > 0 && opts.report) err.write(`The failed rows are listed in ${opts.report}.\n`);
+}

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The import journal: one append-only JSONL file per (store, file content) under
+ * `$XDG_STATE_HOME/store/imports/`. Every write the store confirmed is appended and fsync'd before the
+ * next one is counted, so a run that is interrupted (Ctrl-C, SIGKILL, power loss) leaves an exact record
+ * of what it did; `--resume` reads it back. The last line may be torn by a crash: it is ignored.
+ */
+
+export type JournalEntry =
+  | { t: 'begin'; at: string; file: string; mode: string; pid: number }
+  | { t: 'category'; ref: string; id: number }
+  | { t: 'product'; key: string; id: number }
+  | { t: 'variant'; key: string; sku: string; id: number }
+  | { t: 'image'; key: string; src: string }
+  | { t: 'write'; key: string; what: string }
+  | { t: 'done'; key: string; outcome: 'created' | 'updated' | 'unchanged' | 'failed' | 'skipped' }
+  | { t: 'end'; at: string; interrupted?: boolean };
+
+export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  return join(base, 'store', 'imports');
+}
+
+/** A short, file-name-safe key of one store on one API host. */
+export function storeKey(apiUrl: string, storeId: string | number): string {
+  const host = createHash('sha256').update(apiUrl.replace(/\/+$/, '')).digest('hex').slice(0, 8);
+  return `${String(storeId).replace(/[^A-Za-z0-9_-]/g, '_')}-${host}`;
+}
+
+export async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export function journalPath(dir: string, store: string, fileHash: string, kind = 'import'): string {
+  return join(dir, `${kind}-${store}-${fileHash.slice(0, 16)}.jsonl`);
+}
+
+export function readJournal(path: string): JournalEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const entries: JournalEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      entries.push(JSON.parse(line) as JournalEntry);
+    } catch {
+      // A line torn by a crash mid-write: everything before it is intact.
+    }
+  }
+  return entries;
+}
+
+/** What an earlier run of the same file recorded. */
+export interface JournalState {
+  /** Products finished, with their outcome. */
+  done: Map<string, JournalEntry & { t: 'done' }>;
+  finished: boolean;
+  entries: number;
+}
+
+export function summarizeJournal(entries: JournalEntry[]): JournalState {
+  const done = new Map<string, JournalEntry & { t: 'done' }>();
+  let finished = false;
+  for (const entry of entries) {
+    if (entry.t === 'done') done.set(entry.key, entry);
+    if (entry.t === 'end') finished = !entry.interrupted;
+  }
+  return { done, finished, entries: entries.length };
+}
+
+export class Journal {
+  private fd: number | undefined;
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+  ) {
+    this.fd = fd;
+  }
+
+  /** Opens for appending (resume) or starts afresh. */
+  static open(path: string, opts: { append: boolean }): Journal {
+    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
+    const fd = openSync(path, opts.append ? 'a' : 'w', 0o600);
+    return new Journal(path, fd);
+  }
+
+  append(entry: JournalEntry): void {
+    if (this.fd === undefined) return;
+    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+}

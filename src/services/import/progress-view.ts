@@ -1,0 +1,133 @@
+import type { SchedulerSnapshot } from '../../client/scheduler.js';
+
+/**
+ * How a bulk command shows its progress events (DESIGN.md §7): a cli-progress bar on a TTY, else one log
+ * line every 10 s (cron logs stay short), nothing with --quiet. The stream is injected: services emit
+ * events, only the command decides where they go.
+ */
+
+export interface ProgressEvent {
+  phase: string;
+  done: number;
+  total?: number;
+  writesDone: number;
+  writesTotal: number;
+  requests: number;
+  rateLimited: number;
+}
+
+export interface ProgressViewOptions {
+  stream: NodeJS.WriteStream;
+  tty: boolean;
+  quiet: boolean;
+  label: string;
+  /** The rate scheduler's view of the bucket, for the ETA. */
+  bucket?: () => SchedulerSnapshot | undefined;
+  intervalMs?: number;
+}
+
+interface Bar {
+  start(total: number, value: number, payload: object): void;
+  setTotal(total: number): void;
+  update(value: number, payload: object): void;
+  stop(): void;
+}
+
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (h > 0) return `${h}h${String(m).padStart(2, '0')}m`;
+  if (m > 0) return `${m}m${String(s % 60).padStart(2, '0')}s`;
+  return `${s}s`;
+}
+
+export class ProgressView {
+  private readonly started = Date.now();
+  private last: ProgressEvent | undefined;
+  private lastLog = 0;
+  private bar: Bar | undefined;
+  private barPhase: string | undefined;
+
+  constructor(private readonly opts: ProgressViewOptions) {}
+
+  /** Requests per second so far. */
+  rate(event: ProgressEvent): number {
+    const seconds = (Date.now() - this.started) / 1000;
+    return seconds > 0 ? event.requests / seconds : 0;
+  }
+
+  /**
+   * Seconds left: writes still to send, less what the bucket's free room takes at once, at its leak rate;
+   * without a rate limit, at the pace seen so far.
+   */
+  eta(event: ProgressEvent): number {
+    const left = Math.max(0, event.writesTotal - event.writesDone);
+    if (left === 0) return 0;
+    const bucket = this.opts.bucket?.();
+    if (bucket && bucket.mode === 'paced' && bucket.leakPerSecond > 0) {
+      const room = Math.max(0, bucket.capacity - bucket.level - 1);
+      return Math.max(0, left - room) / bucket.leakPerSecond;
+    }
+    const rate = this.rate(event);
+    return rate > 0 ? left / rate : Number.POSITIVE_INFINITY;
+  }
+
+  async update(event: ProgressEvent): Promise<void> {
+    this.last = event;
+    if (this.opts.quiet) return;
+    if (this.opts.tty) {
+      await this.drawBar(event);
+      return;
+    }
+    const now = Date.now();
+    if (now - this.lastLog >= (this.opts.intervalMs ?? 10_000)) {
+      this.lastLog = now;
+      this.opts.stream.write(`${this.line(event)}\n`);
+    }
+  }
+
+  line(event: ProgressEvent): string {
+    const what =
+      event.phase === 'writing'
+        ? `${event.done}/${event.total ?? '?'} products, ${event.writesDone}/${event.writesTotal} writes`
+        : event.phase === 'fetching'
+          ? `reading the store: ${event.done}${event.total !== undefined ? `/${event.total}` : ''} products`
+          : 'reading the file';
+    const eta = event.phase === 'writing' ? `, ETA ${formatDuration(this.eta(event))}` : '';
+    return `${this.opts.label}: ${what}, ${this.rate(event).toFixed(1)} req/s, ${event.rateLimited} × 429${eta}`;
+  }
+
+  private async drawBar(event: ProgressEvent): Promise<void> {
+    if (event.phase !== 'writing' && event.phase !== 'fetching') return;
+    const total = event.phase === 'writing' ? event.writesTotal : (event.total ?? 0);
+    const value = event.phase === 'writing' ? event.writesDone : event.done;
+    const payload = {
+      phase: event.phase === 'writing' ? 'writing' : 'reading store',
+      rate: this.rate(event).toFixed(1),
+      limited: event.rateLimited,
+      etaText: event.phase === 'writing' ? formatDuration(this.eta(event)) : '-',
+    };
+    if (!this.bar || this.barPhase !== event.phase) {
+      this.bar?.stop();
+      const { SingleBar } = (await import('cli-progress')).default;
+      this.bar = new SingleBar({
+        format: `${this.opts.label} {phase} [{bar}] {value}/{total} | {rate} req/s | {limited} × 429 | ETA {etaText}`,
+        stream: this.opts.stream,
+        hideCursor: true,
+        clearOnComplete: false,
+      }) as unknown as Bar;
+      this.bar.start(total, value, payload);
+      this.barPhase = event.phase;
+      return;
+    }
+    this.bar.setTotal(total);
+    this.bar.update(value, payload);
+  }
+
+  stop(): void {
+    this.bar?.stop();
+    this.bar = undefined;
+  }
+}

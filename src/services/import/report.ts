@@ -1,0 +1,24 @@
+import { createWriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import { escapeFormula } from '../../output/format.js';
+
+/** One failed row of `--report FILE` (CSV.md §4). */
+export interface ReportRow {
+  line: number;
+  key: string;
+  stage: 'validation' | 'plan' | 'request';
+  reason: string;
+}
+
+export async function writeReport(path: string, rows: ReportRow[]): Promise<void> {
+  const out = createWriteStream(path);
+  const csv = stringify({ header: true, columns: ['line', 'key', 'stage', 'reason'] });
+  csv.pipe(out);
+  const sorted = [...rows].sort((a, b) => a.line - b.line);
+  for (const row of sorted) {
+    csv.write([String(row.line), escapeFormula(row.key), row.stage, escapeFormula(row.reason)]);
+  }
+  csv.end();
+  await finished(out);
+}
