@@ -69,13 +69,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const idleMs = opts.idleTimeoutSeconds * 1000;
     let lastActivity = clock.now();
     let inFlight = 0;
-    server.addHook('onRequest', async () => {
+    server.addHook('onRequest', async (_req, reply) => {
       inFlight++;
       lastActivity = clock.now();
-    });
-    server.addHook('onResponse', async () => {
-      inFlight--;
-      lastActivity = clock.now();
+      // 'close' fires for answered, aborted and destroyed responses alike; onResponse misses the last two,
+      // which the `lost` and `reset` faults produce on purpose.
+      reply.raw.once('close', () => {
+        inFlight--;
+        lastActivity = clock.now();
+      });
     });
     // One timer at a time: when it fires early (activity since it was set) it re-arms for the remainder.
     const arm = (ms: number) => {
