@@ -200,13 +200,16 @@ export function createClient(config: ClientConfig): StoreClient {
       beforeRequest: [
         async (options) => {
           const state = stateOf(options.context);
+          const queuedAt = Date.now();
           state.ticket = await scheduler.acquire(state.ticket);
           state.awaitingOutcome = true;
           counters.requests += 1;
           if (debug) {
             // got has already turned `json` into the string `body` by now.
             const body = typeof options.body === 'string' && options.body !== '' ? ` ${bodyPreview(options.body)}` : '';
-            debug(`→ ${options.method} ${redactUrl(String(options.url))}${body}`);
+            const waited = Date.now() - queuedAt;
+            const held = waited >= 500 ? ` (held ${(waited / 1000).toFixed(1)} s by the rate limit)` : '';
+            debug(`→ ${options.method} ${redactUrl(String(options.url))}${body}${held}`);
           }
         },
       ],

@@ -58,7 +58,7 @@ const EPSILON = 1e-9;
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 function headerNumber(headers: ResponseHeaders, name: string): number | undefined {
-  const raw = headers[name] ?? headers[name.toLowerCase()];
+  const raw = headers[name];
   const value = Array.isArray(raw) ? raw[0] : raw;
   if (value === undefined || value.trim() === '') return undefined;
   const number = Number(value);

@@ -91,12 +91,15 @@ describe('createClient: requests', () => {
   });
 
   it('waits out a 429 caused by another client and then succeeds', async () => {
-    const { server, client } = await setup({ rate: { capacity: 5, leakPerSecond: 5 } });
+    const lines: string[] = [];
+    const { server, client } = await setup({ rate: { capacity: 5, leakPerSecond: 5 } }, { debug: (line) => lines.push(line) });
     for (let i = 0; i < 5; i++) server.bucket!.take();
     const res = await client.get('/_echo/after-429');
     expect(res.status).toBe(200);
     expect(client.stats().rateLimited).toBe(1);
     expect(server.requests.map((r) => r.status)).toEqual([429, 200]);
+    // Retry-After is 1 s: the retry was held that long by the scheduler, and --debug says so.
+    expect(lines.filter((l) => l.startsWith('→'))[1]).toMatch(/ \(held \d\.\d s by the rate limit\)$/);
   });
 
   it('refuses to send the token to another host', async () => {
