@@ -184,6 +184,9 @@ describe('createClient: errors', () => {
     expect(error.message).toBe("Invalid request: name can't be blank; price must be a number.");
     expect((error as ValidationError).fieldErrors).toEqual({ name: ["can't be blank"], price: ['must be a number'] });
     expect((error as ValidationError).status).toBe(422);
+    const tooBig = await failureOf(client.get('/orders', { per_page: 500 }));
+    expect(tooBig).toBeInstanceOf(ValidationError);
+    expect(tooBig.message).toBe('Invalid request: per_page must be at most 200.');
   });
 
   it('rejects a reply that is not JSON with exit 1', async () => {
