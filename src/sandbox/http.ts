@@ -109,11 +109,31 @@ export function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
-/** Parses an ISO 8601 timestamp (any offset); undefined when invalid. */
-export function parseTime(text: string): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text)) return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : ms;
+/**
+ * Parses an ISO 8601 timestamp strictly (real calendar dates, valid offsets; without an offset, UTC);
+ * undefined when invalid. `requireOffset` demands a time with an offset, as timestamps sent by clients must.
+ */
+export function parseTime(text: string, requireOffset = false): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, frac, offset] = m;
+  if (requireOffset && (h === undefined || offset === undefined)) return undefined;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
+  if (Number(h ?? 0) > 23 || Number(mi ?? 0) > 59 || Number(s ?? 0) > 59) return undefined;
+  let offsetMinutes = 0;
+  if (offset && offset.toUpperCase() !== 'Z') {
+    const digits = offset.replace(':', '');
+    const hours = Number(digits.slice(1, 3));
+    const minutes = Number(digits.slice(3, 5));
+    if (hours > 23 || minutes > 59) return undefined;
+    offsetMinutes = (digits[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
+  }
+  const ms = Date.UTC(year, month - 1, day, Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0));
+  return ms + Math.floor(Number(`0${frac ?? ''}`) * 1000) - offsetMinutes * 60_000;
 }
 
 /** A money input (number or decimal string, `.` decimal mark) as a two-decimal string, or a 422 naming the field. */

@@ -356,9 +356,20 @@ export function writeAtomic(file: string, text: string): void {
   fs.renameSync(tmp, file);
 }
 
-/** SIGTERM, wait up to 10 s, then SIGKILL. Resolves true when a live process was stopped. */
+/**
+ * True unless the pid is known to run something else: a recorded pid may have been reused by an unrelated
+ * process after the server died, and that one must not be signalled. (Where /proc is missing, trust the record.)
+ */
+function isSandboxServer(pid: number): boolean {
+  const cmdline = readText(`/proc/${pid}/cmdline`);
+  if (cmdline === '') return !fs.existsSync('/proc/self/cmdline');
+  const args = cmdline.split('\0');
+  return args.includes('sandbox') && args.includes('serve');
+}
+
+/** SIGTERM, wait up to 10 s, then SIGKILL. Resolves true when a live sandbox server was stopped. */
 async function stopProcess(pid: number): Promise<boolean> {
-  if (!pidAlive(pid) || pid === process.pid) return false;
+  if (!pidAlive(pid) || pid === process.pid || !isSandboxServer(pid)) return false;
   try {
     process.kill(pid, 'SIGTERM');
   } catch {

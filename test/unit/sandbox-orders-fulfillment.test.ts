@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/sandbox/clock.js';
 import { makeAccessKey } from '../../src/sandbox/invoice-key.js';
-import { parseIsoTime } from '../../src/sandbox/routes/fulfillment-orders.js';
+import { parseTime as parseIsoTime } from '../../src/sandbox/http.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ seed: 'demo', clock: new FakeClock(Date.parse('2026-11-20T12:00:00Z')) });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
 import { z } from 'zod';
-import { intParam, invalid, isoTime, notFound, paginate, parseBody } from '../http.js';
+import { intParam, invalid, isoTime, notFound, paginate, parseBody, parseTime } from '../http.js';
 import type { SandboxContext } from '../server.js';
 import type { Collection, StoreData, Tx } from '../state.js';
 
@@ -140,36 +140,9 @@ export function presentFulfillmentOrder(fo: FulfillmentOrderRecord) {
   };
 }
 
-/**
- * An ISO 8601 date or timestamp as epoch ms, or undefined. Strict about the calendar (no February 30) and
- * about the offset when `requireOffset` (a tracking time without one is ambiguous); without it, a missing
- * offset means UTC, never the server's local zone.
- */
-export function parseIsoTime(text: string, requireOffset: boolean): number | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(text);
-  if (!m) return undefined;
-  const [, y, mo, d, h, mi, s, frac, offset] = m;
-  if (requireOffset && (h === undefined || offset === undefined)) return undefined;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
-  if (Number(h ?? 0) > 23 || Number(mi ?? 0) > 59 || Number(s ?? 0) > 59) return undefined;
-  let offsetMinutes = 0;
-  if (offset && offset.toUpperCase() !== 'Z') {
-    const digits = offset.replace(':', '');
-    const hours = Number(digits.slice(1, 3));
-    const minutes = Number(digits.slice(3, 5));
-    if (hours > 23 || minutes > 59) return undefined;
-    offsetMinutes = (digits[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
-  }
-  const ms = Date.UTC(year, month - 1, day, Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0));
-  return ms + Math.floor(Number(`0${frac ?? ''}`) * 1000) - offsetMinutes * 60_000;
-}
 
 const timestamp = (field: string) =>
-  z.string({ error: `${field} must be an ISO 8601 timestamp` }).refine((t) => parseIsoTime(t, true) !== undefined, {
+  z.string({ error: `${field} must be an ISO 8601 timestamp` }).refine((t) => parseTime(t, true) !== undefined, {
     error: 'must be an ISO 8601 timestamp with offset, e.g. 2026-11-21T14:05:00+00:00',
   });
 
@@ -288,7 +261,7 @@ function toRecordFields(input: TrackingEventInput) {
     description: input.description ?? '',
     address: input.address ?? '',
     geolocation: input.geolocation ? { latitude: input.geolocation.latitude, longitude: input.geolocation.longitude } : null,
-    happened_at: parseIsoTime(input.happened_at, true)!,
-    estimated_delivery_at: input.estimated_delivery_at ? parseIsoTime(input.estimated_delivery_at, true)! : null,
+    happened_at: parseTime(input.happened_at, true)!,
+    estimated_delivery_at: input.estimated_delivery_at ? parseTime(input.estimated_delivery_at, true)! : null,
   };
 }

@@ -10,6 +10,7 @@ import {
   paginate,
   parseBody,
   parseMoney,
+  parseTime,
   type FieldErrors,
 } from '../http.js';
 import type { SandboxContext } from '../server.js';
@@ -18,7 +19,6 @@ import {
   createFulfillmentOrder,
   fulfillmentOrdersOf,
   fulfillmentOrdersOfOrder,
-  parseIsoTime,
   refreshStatus,
 } from './fulfillment-orders.js';
 
@@ -302,7 +302,7 @@ function loadOrder(store: StoreData, idText: string | undefined): OrderRecord {
 function timeFilter(query: Record<string, unknown>, name: string): number | undefined {
   const value = query[name];
   if (value === undefined || value === '') return undefined;
-  const ms = typeof value === 'string' ? parseIsoTime(value, false) : undefined;
+  const ms = typeof value === 'string' ? parseTime(value, false) : undefined;
   if (ms === undefined) throw invalid(name, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-21T14:05:00+00:00');
   return ms;
 }
