@@ -272,7 +272,7 @@ function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexCol
       message: `the row has ${cells.length} cells but the header has ${columns.length} columns`,
     });
   }
-  const cell = (column: Column | undefined): string => (column ? (cells[column.index] ?? '').trim() : '');
+  const cell = (column: Column | undefined): string => (column ? unescapeFormula((cells[column.index] ?? '').trim()) : '');
   for (const column of columns) {
     const raw = cells[column.index] ?? '';
     if (raw.includes('\uFFFD')) at(column, notUtf8);
@@ -534,6 +534,11 @@ function readOptions(
   } else {
     draft.combos.set(combo, line);
   }
+}
+
+/** Undoes the quote `store products export` puts before cells a spreadsheet would run as formulas. */
+function unescapeFormula(text: string): string {
+  return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
 }
 
 function decimal(text: string): string | { error: string } {

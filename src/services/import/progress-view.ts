@@ -46,7 +46,7 @@ export function formatDuration(seconds: number): string {
 export class ProgressView {
   private readonly started = Date.now();
   private last: ProgressEvent | undefined;
-  private lastLog = 0;
+  private lastLog = Date.now();
   private bar: Bar | undefined;
   private barPhase: string | undefined;
 

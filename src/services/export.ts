@@ -1,0 +1,207 @@
+import { finished } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import { listCategories } from '../api/categories.js';
+import { listCustomFields } from '../api/custom-fields.js';
+import { listLocations } from '../api/locations.js';
+import { type Product, productPages } from '../api/products.js';
+import { getStore } from '../api/store.js';
+import type { Variant } from '../api/variants.js';
+import type { StoreClient } from '../client/index.js';
+import { escapeFormula } from '../output/format.js';
+import { ADMIN_ES_HEADER } from './import/dialects.js';
+import { categoryPaths, textOf } from './import/planner.js';
+
+/**
+ * `store products export`: the catalog as CSV (CSV.md §1), one row per variant, streamed page by page.
+ * Product columns are written on a product's first row only. What is written reads back through
+ * `store products import` to the same values, so exporting and importing the same file sends no write:
+ * the planner and this module share the category paths and the per-location stock rules.
+ */
+
+export type ExportFormat = 'canonical' | 'admin';
+
+export interface ExportOptions {
+  format?: ExportFormat;
+  out: NodeJS.WritableStream;
+  onProgress?: (done: number, total: number | undefined) => void;
+}
+
+export interface ExportSummary {
+  products: number;
+  rows: number;
+  format: ExportFormat;
+}
+
+const VARIANT_DECIMALS = ['price', 'promotional_price', 'cost', 'weight', 'width', 'height', 'depth'] as const;
+const VARIANT_TEXTS = ['mpn', 'age_group', 'gender'] as const;
+
+function money(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  return String(value);
+}
+
+export async function exportCatalog(client: StoreClient, options: ExportOptions): Promise<ExportSummary> {
+  const format = options.format ?? 'canonical';
+  const [store, categories, locations] = await Promise.all([getStore(client), listCategories(client), listLocations(client)]);
+  const customFields = format === 'canonical' ? await listCustomFields(client) : [];
+  const main = store.main_language;
+  const langs = store.languages.length > 1 ? store.languages : [main];
+  const paths = categoryPaths(categories, main);
+  const defaultLocation = locations.find((l) => l.is_default) ?? locations[0];
+  const perLocation = format === 'canonical' && locations.length > 1;
+  const locationLabel = (id: string) => {
+    const location = locations.find((l) => l.id === id)!;
+    const name = textOf(location.name, main, main);
+    const unique = name && locations.filter((l) => textOf(l.name, main, main).toLowerCase() === name.toLowerCase()).length === 1;
+    return unique ? name : id;
+  };
+
+  // The option columns a product of this store can need: as many as the most options any product has.
+  // Counting them needs the products; the first page is enough for the header when there is one page,
+  // otherwise all three are written (the importer takes blank option columns as absent).
+  const pages = productPages(client);
+  const first = await pages.next();
+  const firstProducts = first.done ? [] : first.value.products;
+  const onePage = first.done || (first.value.total ?? 0) <= firstProducts.length;
+  const optionCount = onePage ? Math.max(0, ...firstProducts.map((p) => p.attributes.length)) : 3;
+
+  const localizedHeader = (field: string) => (store.languages.length > 1 ? langs.map((l) => `${field}:${l}`) : [field]);
+  const header =
+    format === 'admin'
+      ? ADMIN_ES_HEADER
+      : [
+          'handle',
+          ...localizedHeader('name'),
+          ...localizedHeader('description'),
+          'categories',
+          'images',
+          ...Array.from({ length: optionCount }, (_, i) => [`option${i + 1}_name`, `option${i + 1}_value`]).flat(),
+          'sku',
+          'price',
+          'promotional_price',
+          'cost',
+          ...(perLocation ? locations.map((l) => `stock:${locationLabel(l.id)}`) : ['stock']),
+          'weight',
+          'width',
+          'height',
+          'depth',
+          'mpn',
+          'age_group',
+          'gender',
+          ...customFields.map((f) => `custom:${f.name}`),
+        ];
+
+  const csv = stringify({ delimiter: format === 'admin' ? ';' : ',', record_delimiter: format === 'admin' ? '\r\n' : '\n' });
+  csv.pipe(options.out);
+  csv.write(header);
+  let products = 0;
+  let rows = 0;
+
+  const stockAt = (v: Variant, locationId: string | undefined): string => {
+    if (v.stock === null || v.stock === undefined) return '';
+    if (!locationId || !v.inventory_levels) return String(v.stock);
+    return String(v.inventory_levels.find((l) => l.location_id === locationId)?.stock ?? 0);
+  };
+
+  const canonicalRows = (p: Product): string[][] => {
+    const options = p.attributes.map((a) => textOf(a, main, main));
+    const variants = p.variants.length > 0 ? p.variants : [undefined];
+    return variants.map((v, index) => {
+      const firstRow = index === 0;
+      const productCells = firstRow
+        ? [
+            ...langs.map((l) => textOf(p.name, l, main)),
+            ...langs.map((l) => textOf(p.description, l, main)),
+            p.categories
+              .map((c) => paths.get(typeof c === 'number' ? c : c.id)?.join(' > '))
+              .filter(Boolean)
+              .join('; '),
+            [...p.images].sort((a, b) => (a.position ?? 0) - (b.position ?? 0)).map((i) => i.src).join('|'),
+          ]
+        : [...langs.map(() => ''), ...langs.map(() => ''), '', ''];
+      const optionCells = Array.from({ length: optionCount }, (_, i) => [
+        i < options.length ? options[i]! : '',
+        i < options.length && v ? textOf(v.values[i], main, main) : '',
+      ]).flat();
+      const stockCells = !v ? (perLocation ? locations.map(() => '') : ['']) : perLocation ? locations.map((l) => stockAt(v, l.id)) : [stockAt(v, defaultLocation?.id)];
+      const custom = customFields.map((f) => {
+        const value = v?.custom_fields?.find((c) => String(c.id) === f.id)?.value;
+        return value === undefined || value === null ? '' : String(value);
+      });
+      return [
+        handleOf(p, main),
+        ...productCells,
+        ...optionCells,
+        v?.sku ?? '',
+        money(v?.price),
+        money(v?.promotional_price),
+        money(v?.cost),
+        ...stockCells,
+        ...['weight', 'width', 'height', 'depth'].map((f) => money(v?.[f as (typeof VARIANT_DECIMALS)[number]])),
+        ...VARIANT_TEXTS.map((f) => v?.[f] ?? ''),
+        ...custom,
+      ];
+    });
+  };
+
+  const adminRows = (p: Product): string[][] => {
+    const options = p.attributes.map((a) => textOf(a, main, main));
+    const variants = p.variants.length > 0 ? p.variants : [undefined];
+    const decimal = (value: unknown) => money(value).replace('.', ',');
+    return variants.map((v, index) => {
+      const firstRow = index === 0;
+      const props = [0, 1, 2].flatMap((i) => [firstRow && i < options.length ? options[i]! : '', v && i < options.length ? textOf(v.values[i], main, main) : '']);
+      const row: Record<string, string> = {
+        'Identificador de URL': handleOf(p, main),
+        Nombre: firstRow ? textOf(p.name, main, main) : '',
+        Categorías: firstRow
+          ? p.categories
+              .map((c) => paths.get(typeof c === 'number' ? c : c.id)?.join(' > '))
+              .filter(Boolean)
+              .join(', ')
+          : '',
+        Precio: decimal(v?.price),
+        'Precio promocional': decimal(v?.promotional_price),
+        'Peso (kg)': decimal(v?.weight),
+        'Alto (cm)': decimal(v?.height),
+        'Ancho (cm)': decimal(v?.width),
+        'Profundidad (cm)': decimal(v?.depth),
+        Stock: v ? stockAt(v, defaultLocation?.id) : '',
+        SKU: v?.sku ?? '',
+        Descripción: firstRow ? textOf(p.description, main, main) : '',
+        'MPN (Número de pieza del fabricante)': v?.mpn ?? '',
+        Sexo: v?.gender ?? '',
+        'Rango de edad': v?.age_group ?? '',
+        Costo: decimal(v?.cost),
+      };
+      return ADMIN_ES_HEADER.map((h, i) => {
+        if (i >= 3 && i <= 8) return props[i - 3]!;
+        return row[h] ?? '';
+      });
+    });
+  };
+
+  const write = async (list: Product[], total: number | undefined) => {
+    for (const p of list) {
+      for (const row of format === 'admin' ? adminRows(p) : canonicalRows(p)) {
+        rows++;
+        if (!csv.write(row.map(escapeFormula))) await new Promise((resolve) => csv.once('drain', resolve));
+      }
+      products++;
+    }
+    options.onProgress?.(products, total);
+  };
+  if (!first.done) await write(firstProducts, first.value.total);
+  for await (const page of { [Symbol.asyncIterator]: () => pages }) await write(page.products, page.total);
+  csv.end();
+  if (options.out !== process.stdout) await finished(options.out);
+  else await finished(csv);
+  return { products, rows, format };
+}
+
+function handleOf(p: Product, main: string): string {
+  const h = p.handle;
+  if (!h) return '';
+  if (typeof h === 'string') return h;
+  return h[main] || Object.values(h).find((t) => t) || '';
+}
