@@ -96,6 +96,19 @@ describe('store sandbox serve', () => {
     await first.exited;
   });
 
+  it('a port already in use → exit 1 naming the port and --port', async () => {
+    const env = xdg();
+    const first = serve(['--json', '--seed', 'empty', '--state', join(env.XDG_DATA_HOME!, 'one')], env);
+    const port = new URL(JSON.parse(await first.firstLine).api_url).port;
+    const second = await runCli(['sandbox', 'serve', '--port', port, '--state', join(env.XDG_DATA_HOME!, 'two')], { env });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(port);
+    expect(second.stderr).toContain('--port');
+    expect(existsSync(join(env.XDG_DATA_HOME!, 'two', 'server.pid'))).toBe(false);
+    first.child.kill('SIGTERM');
+    await first.exited;
+  });
+
   it('invalid --rate / --faults → exit 2 with one sentence', async () => {
     const env = xdg();
     const rate = await runCli(['sandbox', 'serve', '--rate', 'fast'], { env });
