@@ -1,9 +1,10 @@
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { BIN, runCli } from '../helpers/run-cli.js';
 
 /** `store locations …` run as a user would, against an in-process sandbox on loopback. */
 
@@ -23,6 +24,37 @@ async function sandboxEnv(plan: string): Promise<{ sandbox: RunningSandbox; env:
   };
   return { sandbox, env };
 }
+
+/**
+ * Runs the CLI on a pseudo-terminal (util-linux `script`), answering each prompt when its text appears, so
+ * the interactive paths run exactly as a person at a terminal would drive them.
+ */
+function runOnTerminal(args: string[], env: NodeJS.ProcessEnv, answers: { when: string; send: string }[]): Promise<{ code: number | null; output: string }> {
+  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', ...env } });
+    let output = '';
+    let searchFrom = 0;
+    const pending = [...answers];
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      // Each answer is sent once, after its prompt has been drawn since the previous answer.
+      while (pending.length > 0 && output.indexOf(pending[0]!.when, searchFrom) >= 0) {
+        searchFrom = output.length;
+        child.stdin.write(pending.shift()!.send);
+      }
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
 
 interface LocationJson {
   id: string;
@@ -129,10 +161,13 @@ describe('store locations', () => {
   });
 
   it('a location that holds stock cannot be deleted; an unknown one is not found (exit 1)', async () => {
-    const [holding, missing] = await Promise.all([
+    const [holding, missing, noDefault] = await Promise.all([
       store('locations', 'delete', 'Local Palermo', '--yes'),
       store('locations', 'update', '01JD3Z6Q8R5M2K7N4P9T0V1W2X', '--city', 'X'),
+      store('locations', 'set-default', 'Mendoza'),
     ]);
+    expect(noDefault.code).toBe(1);
+    expect(noDefault.stderr).toContain('Location "Mendoza" not found');
     expect(holding.code).toBe(2);
     expect(holding.stderr).toContain('still holds stock');
     expect(missing.code).toBe(1);
@@ -143,6 +178,33 @@ describe('store locations', () => {
     const res = await store('locations', 'create', '--name', 'fr=Dépôt');
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('--name fr=…: the store has no language "fr"');
+  });
+});
+
+describe.skipIf(!hasScript)('store locations on a terminal', () => {
+  const DOWN = '\u001B[B';
+
+  it('reorder without ids asks which location comes next, and applies that order', async () => {
+    const before = await listJson();
+    const res = await runOnTerminal(['locations', 'reorder'], env, [
+      { when: 'Which location comes first?', send: DOWN },
+      { when: `❯ ${before[1]!.name.es_AR}`, send: '\r' },
+      { when: 'Which location comes next?', send: '\r' },
+    ]);
+    expect(res.code).toBe(0);
+    const after = await listJson();
+    expect(after.map((l) => l.id)).toEqual([before[1]!.id, before[0]!.id, before[2]!.id]);
+  });
+
+  it('delete asks for confirmation and deletes nothing when the answer is no', async () => {
+    const created = JSON.parse((await store('locations', 'create', '--name', 'Efímero', '--json')).stdout) as LocationJson;
+    const no = await runOnTerminal(['locations', 'delete', created.id], env, [{ when: `Delete location ${created.id}?`, send: 'n\r' }]);
+    expect(no.code).toBe(0);
+    expect(no.output).toContain('Nothing deleted.');
+    expect((await listJson()).some((l) => l.id === created.id)).toBe(true);
+    const yes = await runOnTerminal(['locations', 'delete', created.id], env, [{ when: `Delete location ${created.id}?`, send: 'y\r' }]);
+    expect(yes.code).toBe(0);
+    expect((await listJson()).some((l) => l.id === created.id)).toBe(false);
   });
 });
 

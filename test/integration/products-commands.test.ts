@@ -134,7 +134,15 @@ describe('store products', () => {
   });
 
   it('deletes only with --yes off a terminal', async () => {
-    const noYes = await store('products', 'delete', '20');
+    const [noYes, missing, tooMany] = await Promise.all([
+      store('products', 'delete', '20'),
+      store('products', 'delete', '999', '--yes'),
+      store('products', 'list', '--per-page', '500'),
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Product 999 not found');
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toContain('per-page');
     expect(noYes.code).toBe(2);
     expect(noYes.stderr).toContain('--yes');
     expect((await store('products', 'get', '20')).code).toBe(0);
