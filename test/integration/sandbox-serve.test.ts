@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/run-cli.js';
 
@@ -119,4 +120,20 @@ describe('store sandbox serve', () => {
     expect(faults.stderr).toMatch(/explode/);
     expect(existsSync(join(env.XDG_DATA_HOME!, 'store', 'sandbox', 'server.pid'))).toBe(false);
   });
+});
+
+describe('start-up discipline of the sandbox commands', () => {
+  const TRACE = fileURLToPath(new URL('../helpers/trace-imports.mjs', import.meta.url));
+  const HEAVY = ['got', 'zod', 'fastify', 'csv-parse', 'csv-stringify', 'cli-table3', '@inquirer/prompts', '@napi-rs/keyring'];
+
+  for (const command of ['serve', 'status', 'stop', 'reset']) {
+    it(`store sandbox ${command} --help loads none of the heavy libraries`, async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'store-trace-')), 'imports.txt');
+      const res = await runCli(['sandbox', command, '--help'], { nodeArgs: ['--import', TRACE], env: { ...xdg(), STORE_TRACE_IMPORTS: file } });
+      expect(res.code).toBe(0);
+      expect(res.stdout).toContain('USAGE');
+      const urls = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
+      expect(HEAVY.filter((name) => urls.some((u) => u.includes(`/node_modules/${name}/`)))).toEqual([]);
+    });
+  }
 });
