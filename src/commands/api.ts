@@ -34,7 +34,11 @@ as the query string of GET and DELETE and as the JSON body of other methods.`;
     }),
     input: Flags.string({ description: 'Read the JSON request body from a file ("-" for standard input).' }),
     paginate: Flags.boolean({ description: 'Fetch every page (per_page 200) and print one JSON array.' }),
-    include: Flags.boolean({ char: 'i', description: 'Print the HTTP status line and response headers before the body.' }),
+    include: Flags.boolean({
+      char: 'i',
+      description: 'Print the HTTP status line and response headers before the body.',
+      exclusive: ['paginate'],
+    }),
   };
 
   async run(): Promise<void> {

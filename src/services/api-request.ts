@@ -51,12 +51,8 @@ export async function runApiRequest(client: StoreClient, req: ApiRequestInput): 
   if (req.paginate) {
     if (method !== 'GET') throw new UsageError('--paginate works with GET requests only.');
     const items: unknown[] = [];
-    let last: ApiRequestResult | undefined;
-    for await (const page of client.paginate<unknown>(path, query, { perPage: 200 })) {
-      items.push(...page.items);
-      last = { status: 200, headers: {}, body: undefined };
-    }
-    return { status: last?.status ?? 200, headers: last?.headers ?? {}, body: items };
+    for await (const page of client.paginate<unknown>(path, query, { perPage: 200 })) items.push(...page.items);
+    return { status: 200, headers: {}, body: items };
   }
   const res = await client.request<unknown>({ method, path, query, body });
   return { status: res.status, headers: res.headers, body: res.body };
