@@ -44,6 +44,12 @@ export async function listCategories(client: StoreClient): Promise<Category[]> {
   return all;
 }
 
+/** The category with this handle (in any language), or undefined. */
+export async function findCategoryByHandle(client: StoreClient, handle: string): Promise<Category | undefined> {
+  const res = await client.request({ method: 'GET', path: '/categories', query: { handle, per_page: 200 } });
+  return parseReply(CategoryListSchema, res.body, 'category list')[0];
+}
+
 export async function getCategory(client: StoreClient, id: number): Promise<Category> {
   const res = await client.request({ method: 'GET', path: `/categories/${id}` });
   return parseReply(CategorySchema, res.body, 'category record');

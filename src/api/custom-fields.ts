@@ -51,6 +51,11 @@ export async function listCustomFields(client: StoreClient): Promise<CustomField
   return all;
 }
 
+export async function getCustomField(client: StoreClient, id: string): Promise<CustomField> {
+  const res = await client.request({ method: 'GET', path: `${BASE}/${encodeURIComponent(id)}` });
+  return parseReply(CustomFieldSchema, res.body, 'custom field record');
+}
+
 export async function createCustomField(client: StoreClient, input: CustomFieldInput): Promise<CustomField> {
   const res = await client.request({ method: 'POST', path: BASE, body: input });
   return parseReply(CustomFieldSchema, res.body, 'custom field record');
@@ -70,6 +75,12 @@ export async function updateCustomField(
 /** Deletes the definition and every variant's value of it. */
 export async function deleteCustomField(client: StoreClient, id: string): Promise<void> {
   await client.request({ method: 'DELETE', path: `${BASE}/${encodeURIComponent(id)}` });
+}
+
+/** The custom field values of one variant. */
+export async function listVariantCustomFields(client: StoreClient, productId: number, variantId: number): Promise<CustomFieldValue[]> {
+  const res = await client.request({ method: 'GET', path: `/products/${productId}/variants/${variantId}/custom-fields` });
+  return parseReply(z.array(CustomFieldValueSchema), res.body, 'custom field values');
 }
 
 /** Sets the given fields on one variant; fields not named keep their values. */

@@ -107,6 +107,16 @@ export async function findProductBySku(client: StoreClient, sku: string): Promis
   return products[0];
 }
 
+/** The product and its variant that carry this SKU, or undefined (the first match when several do). */
+export async function findVariantBySku(
+  client: StoreClient,
+  sku: string,
+): Promise<{ product: Product; variant: Product['variants'][number] } | undefined> {
+  const product = await findProductBySku(client, sku);
+  const variant = product?.variants.find((v) => v.sku === sku);
+  return product && variant ? { product, variant } : undefined;
+}
+
 export async function getProduct(client: StoreClient, id: number): Promise<Product> {
   const res = await client.request({ method: 'GET', path: `/products/${id}` });
   return parseReply(ProductSchema, res.body, 'product record');
@@ -130,6 +140,18 @@ export async function deleteProduct(client: StoreClient, id: number): Promise<vo
 export async function addProductImage(client: StoreClient, productId: number, src: string): Promise<ProductImage> {
   const res = await client.request({ method: 'POST', path: `/products/${productId}/images`, body: { src } });
   return parseReply(ProductImageSchema, res.body, 'product image');
+}
+
+export async function listProductImages(client: StoreClient, productId: number): Promise<ProductImage[]> {
+  const all: ProductImage[] = [];
+  for await (const page of client.paginate<unknown>(`/products/${productId}/images`, undefined, { perPage: 200 })) {
+    all.push(...parseReply(z.array(ProductImageSchema), page.items, 'image list'));
+  }
+  return all;
+}
+
+export async function deleteProductImage(client: StoreClient, productId: number, imageId: number): Promise<void> {
+  await client.request({ method: 'DELETE', path: `/products/${productId}/images/${imageId}` });
 }
 
 function compact(query: ProductQuery | undefined): Record<string, string | number> | undefined {
