@@ -190,7 +190,7 @@ export async function resetSharedSandbox(opts: SharedOptions = {}): Promise<Sand
   }
 }
 
-/** Resets the first store of a state dir to the demo seed, offline (no server may be using the dir). */
+/** Resets the first store of a state dir to the demo seed, offline: refused while a server uses the dir. */
 export async function resetStateDir(dir: string): Promise<void> {
   if (!fs.existsSync(dir)) return;
   const [{ SandboxState }, { Persistence }, { resetStore }, { systemClock }] = await Promise.all([
@@ -199,13 +199,18 @@ export async function resetStateDir(dir: string): Promise<void> {
     import('./seed.js'),
     import('./clock.js'),
   ]);
-  const state = new SandboxState(systemClock);
-  const { persistence } = Persistence.open(dir, state);
+  const unlock = lockStateDir(dir);
   try {
-    const store = state.defaultStore();
-    if (store) await resetStore(state, store.id, 'demo');
+    const state = new SandboxState(systemClock);
+    const { persistence } = Persistence.open(dir, state);
+    try {
+      const store = state.defaultStore();
+      if (store) await resetStore(state, store.id, 'demo');
+    } finally {
+      persistence.close();
+    }
   } finally {
-    persistence.close();
+    unlock();
   }
 }
 
