@@ -50,11 +50,11 @@ invalid, 3 when some products failed (see --report), 130 when interrupted.`;
       throw new UsageError(`Cannot read ${this.args.file}: no such file.`);
     });
     const ctx = await this.context();
-    const client = await this.client();
     const { runImport, CatalogInvalidError } = await import('../../services/import/index.js');
     const { formatRowError } = await import('../../services/import/catalog.js');
-    const { bulkProgress, printSummary, trapInterrupt } = await import('../../services/import/cli-support.js');
+    const { bulkClient, bulkProgress, printSummary, trapInterrupt } = await import('../../services/import/cli-support.js');
 
+    const client = bulkClient(ctx, Boolean(this.flags.debug));
     const quiet = this.flags.quiet;
     const progress = await bulkProgress(ctx, 'import', quiet);
     const interrupt = trapInterrupt();

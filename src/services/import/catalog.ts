@@ -250,7 +250,7 @@ function checkRequiredColumns(
   return ok;
 }
 
-const notUtf8 = 'the text is not valid UTF-8 (the file looks like Latin-1 or Windows-1252); save it as UTF-8';
+export const notUtf8 = 'the text is not valid UTF-8 (the file looks like Latin-1 or Windows-1252); save it as UTF-8';
 
 interface RowContext {
   drafts: Map<string, Draft>;
@@ -541,7 +541,7 @@ function unescapeFormula(text: string): string {
   return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
 }
 
-function decimal(text: string): string | { error: string } {
+export function decimal(text: string): string | { error: string } {
   if (DECIMAL.test(text)) return trimDecimal(Number(text.replace(',', '.')));
   if (/^-\s*\d/.test(text)) return { error: `"${text}" is negative; amounts are 0 or more` };
   return { error: `"${text}" is not a number (write e.g. 25.50 or 25,50, without currency or thousands separators)` };
@@ -554,7 +554,7 @@ export function trimDecimal(value: number): string {
   return String(Number(value.toFixed(6)));
 }
 
-function stock(text: string): number | { error: string } {
+export function stock(text: string): number | { error: string } {
   if (INTEGER.test(text)) {
     const n = Number(text);
     if (Number.isSafeInteger(n)) return n;

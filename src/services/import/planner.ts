@@ -79,7 +79,7 @@ export interface PlanOptions {
   mode?: Mode;
 }
 
-interface Indexes {
+export interface Indexes {
   main: string;
   multilingual: boolean;
   languages: string[];
@@ -128,7 +128,7 @@ export function locationKeys(location: Location): string[] {
   return [location.id, ...names.filter((n): n is string => Boolean(n))].map((k) => k.trim().toLowerCase());
 }
 
-function index(snapshot: StoreSnapshot): Indexes {
+export function indexSnapshot(snapshot: StoreSnapshot): Indexes {
   const main = snapshot.store.main_language;
   const byHandle = new Map<string, Product>();
   const bySku = new Map<string, { product: Product; variant: Variant }[]>();
@@ -187,7 +187,7 @@ function checkColumns(catalog: Catalog, ix: Indexes): string[] {
 
 export function planImport(catalog: Catalog, snapshot: StoreSnapshot, options: PlanOptions = {}): Plan {
   const mode = options.mode ?? 'upsert';
-  const ix = index(snapshot);
+  const ix = indexSnapshot(snapshot);
   const fatal = checkColumns(catalog, ix);
   const plan: Plan = { categories: [], products: [], fatal, writes: 0 };
   if (fatal.length > 0) return plan;
@@ -285,7 +285,7 @@ function levelOf(variant: Variant, locationId: string): number | undefined {
   return variant.inventory_levels?.find((l) => l.location_id === locationId)?.stock ?? 0;
 }
 
-function stockAtDefault(variant: Variant, ix: Indexes): number | undefined {
+export function stockAtDefault(variant: Variant, ix: Indexes): number | undefined {
   if (variant.stock === null || variant.stock === undefined) return undefined;
   if (!ix.defaultLocation || !variant.inventory_levels) return variant.stock;
   return levelOf(variant, ix.defaultLocation.id);
@@ -301,7 +301,8 @@ function customValues(v: VariantSpec, ix: Indexes, current?: Variant): { id: str
   return out;
 }
 
-function variantDiff(v: VariantSpec, current: Variant, ix: Indexes): Body {
+/** The request fields that make `current` match the row: only the fields the row gives and that differ. */
+export function variantDiff(v: VariantSpec, current: Variant, ix: Indexes): Body {
   const body: Body = {};
   for (const f of DECIMAL_FIELDS) {
     const given = v.decimals[f];

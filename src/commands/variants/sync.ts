@@ -1,0 +1,95 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import type { SyncSummary } from '../../services/sync.js';
+
+export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
+  static summary = 'Sync stock and prices by SKU from a CSV feed; only the variants that differ are written.';
+  static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price,
+promotional_price, cost. Only the columns present are compared and changed; an empty cell leaves the value as it
+is. SKUs the store does not have are reported, never created.
+
+--zero-missing sets stock 0 on every stock-tracked variant whose SKU the file leaves out. It refuses to run when the
+file names fewer than half of the store's SKUs (a truncated feed must not empty a store) unless --force.
+Exit codes: 2 when the file is invalid, 3 when some variants failed (see --report), 130 when interrupted.`;
+
+  static examples = [
+    '<%= config.bin %> variants sync stock.csv',
+    '<%= config.bin %> variants sync erp-feed.csv --zero-missing --report sync-failures.csv --quiet',
+    '<%= config.bin %> variants sync prices.csv --dry-run',
+  ];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    file: Args.string({ description: 'CSV feed: sku plus the columns to sync.', required: true }),
+  };
+
+  static flags = {
+    'zero-missing': Flags.boolean({ description: 'Set stock 0 on store variants whose SKU is not in the file.' }),
+    force: Flags.boolean({ description: 'With --zero-missing: run even when the file names fewer than half of the SKUs.', dependsOn: ['zero-missing'] }),
+    'dry-run': Flags.boolean({ description: 'Show what would change; send no write.' }),
+    report: Flags.string({ description: 'Write the rows that failed (line, key, stage, reason) to this CSV file.' }),
+    quiet: Flags.boolean({ char: 'q', description: 'No progress and no summary (for cron); errors still go to stderr.' }),
+  };
+
+  async run(): Promise<SyncSummary> {
+    const { access } = await import('node:fs/promises');
+    const { UsageError } = await import('../../client/errors.js');
+    await access(this.args.file).catch(() => {
+      throw new UsageError(`Cannot read ${this.args.file}: no such file.`);
+    });
+    const ctx = await this.context();
+    const { runSync, SyncInvalidError } = await import('../../services/sync.js');
+    const { formatRowError } = await import('../../services/import/catalog.js');
+    const { bulkClient, bulkProgress, trapInterrupt } = await import('../../services/import/cli-support.js');
+    const { formatDuration } = await import('../../services/import/progress-view.js');
+    const client = bulkClient(ctx, Boolean(this.flags.debug));
+    const quiet = this.flags.quiet;
+    const progress = await bulkProgress(ctx, 'sync', quiet);
+    const interrupt = trapInterrupt();
+    let summary: SyncSummary;
+    try {
+      summary = await runSync(client, {
+        file: this.args.file,
+        zeroMissing: this.flags['zero-missing'],
+        force: this.flags.force,
+        dryRun: this.flags['dry-run'],
+        report: this.flags.report,
+        apiUrl: ctx.apiUrl,
+        storeId: ctx.storeId,
+        signal: interrupt.signal,
+        onProgress: (event) => void progress.update(event),
+      });
+    } catch (error) {
+      progress.stop();
+      if (error instanceof SyncInvalidError) for (const e of error.errors) process.stderr.write(`${formatRowError(e)}\n`);
+      throw error;
+    } finally {
+      interrupt.dispose();
+    }
+    progress.stop();
+    if (!quiet && !this.jsonEnabled()) {
+      const s = summary;
+      const verb = s.dryRun ? 'Would sync' : 'Synced';
+      const lines = [
+        `${verb} ${s.file}: ${s.rows} rows.`,
+        `  variants: ${s.updated} updated, ${s.unchanged} unchanged, ${s.notFound} not in the store, ${s.failed} failed${s.zeroed || this.flags['zero-missing'] ? `, ${s.zeroed} zeroed (not in the file)` : ''}`,
+        ...(s.dryRun ? [`  writes:   ${s.plannedWrites} would be sent`] : []),
+        `  requests: ${s.requests} sent (${s.retries} retried), ${s.rateLimited} × 429, ${formatDuration(s.seconds)}`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+    }
+    if (summary.notFound > 0 && !quiet) {
+      const list = summary.notFoundSkus.slice(0, 20).join(', ');
+      this.warnUser(`${summary.notFound} SKUs are not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
+    }
+    for (const f of summary.failures.slice(0, 50)) process.stderr.write(`${summary.file}, line ${f.line} (${f.key}): ${f.reason}\n`);
+    if (summary.interrupted) {
+      process.stderr.write('Interrupted; run the same command again to finish (it only writes what still differs).\n');
+      process.exitCode = 130;
+    } else if (summary.failed > 0) {
+      process.exitCode = 3;
+    }
+    return summary;
+  }
+}
