@@ -5,9 +5,7 @@ import { localizedFlag } from '../../services/catalog-flags.js';
 
 export default class CategoriesCreate extends BaseCommand<typeof CategoriesCreate> {
   static summary = 'Create a category, top-level or under a parent.';
-  static description = `--parent takes an id or a path such as "Ropa > Camisas" (names in any of the store's languages,
-case ignored; leading ancestors may be left out when the rest is unique). On a multilingual store give texts per
-language (--name es=Camisas --name pt=Camisas); a plain value goes to the main language.`;
+  static description = `--parent takes an id or a path such as "Ropa > Camisas" (names in any of the store's languages, case ignored; leading ancestors may be left out when the rest is unique). On a multilingual store give texts per language (--name es=Camisas --name pt=Camisas); a plain value goes to the main language.`;
 
   static examples = [
     '<%= config.bin %> categories create --name Ropa',

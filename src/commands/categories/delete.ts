@@ -4,8 +4,7 @@ import { yesFlag } from '../../services/catalog-flags.js';
 
 export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelete> {
   static summary = 'Delete a category.';
-  static description = `The store refuses while the category has subcategories: delete or move them first.
-Asks for confirmation on a terminal; pass --yes otherwise.`;
+  static description = `The store refuses while the category has subcategories: delete or move them first. Asks for confirmation on a terminal; pass --yes otherwise.`;
 
   static examples = ['<%= config.bin %> categories delete 12', '<%= config.bin %> categories delete 12 --yes'];
 

@@ -5,8 +5,7 @@ import { localizedFlag } from '../../services/catalog-flags.js';
 
 export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdate> {
   static summary = 'Change a category: texts, or move it under another parent.';
-  static description = `Only the fields given change; on a multilingual store the languages not given keep their text.
---parent takes an id or a path such as "Ropa > Camisas"; --parent none makes it a top-level category.`;
+  static description = `Only the fields given change; on a multilingual store the languages not given keep their text. --parent takes an id or a path such as "Ropa > Camisas"; --parent none makes it a top-level category.`;
 
   static examples = [
     '<%= config.bin %> categories update 12 --name Remeras',

@@ -5,10 +5,7 @@ import { addressFields, addressFlags } from '../../services/catalog-flags.js';
 
 export default class LocationsCreate extends BaseCommand<typeof LocationsCreate> {
   static summary = 'Create a stock location.';
-  static description = `The number of locations a store may have depends on its plan (freemium and a: 1, b: 2, c: 3,
-enterprise, next and evolution: unlimited); over the limit the store refuses and the error names the plan and its limit.
-On a multilingual store give the name per language (--name es=Depósito --name pt=Depósito); a plain value goes to the
-main language.`;
+  static description = `The number of locations a store may have depends on its plan (freemium and a: 1, b: 2, c: 3, enterprise, next and evolution: unlimited); over the limit the store refuses and the error names the plan and its limit. On a multilingual store give the name per language (--name es=Depósito --name pt=Depósito); a plain value goes to the main language.`;
 
   static examples = [
     '<%= config.bin %> locations create --name "Depósito Norte" --street "Av. Libertador" --number 5000 --city "Buenos Aires" --zipcode C1426 --country AR',

@@ -4,8 +4,7 @@ import { yesFlag } from '../../services/catalog-flags.js';
 
 export default class LocationsDelete extends BaseCommand<typeof LocationsDelete> {
   static summary = 'Delete a stock location.';
-  static description = `The store refuses to delete the default location or one that still holds stock (move the stock
-or choose another default first). Asks for confirmation on a terminal; pass --yes otherwise.`;
+  static description = `The store refuses to delete the default location or one that still holds stock (move the stock or choose another default first). Asks for confirmation on a terminal; pass --yes otherwise.`;
 
   static examples = ['<%= config.bin %> locations delete "Depósito Córdoba"', '<%= config.bin %> locations delete 01JD3Z6Q8R5M2K7N4P9T0V1W2X --yes'];
 

@@ -4,9 +4,7 @@ import { BaseCommand } from '../../base-command.js';
 
 export default class LocationsReorder extends BaseCommand<typeof LocationsReorder> {
   static summary = 'Set the priority order of locations (the order in which orders take stock).';
-  static description = `Give the locations (ids or names) in the order they should be used: the first gets priority 0.
-Locations you leave out keep their current relative order after the ones given, so naming only the first one
-moves it to the top. On a terminal without arguments, asks which location comes next until the order is complete.`;
+  static description = `Give the locations (ids or names) in the order they should be used: the first gets priority 0. Locations you leave out keep their current relative order after the ones given, so naming only the first one moves it to the top. On a terminal without arguments, asks which location comes next until the order is complete.`;
 
   static examples = [
     '<%= config.bin %> locations reorder "Local Palermo" "Depósito Central" "Depósito Córdoba"',

@@ -5,8 +5,7 @@ import { addressFields, addressFlags, localizedFlag } from '../../services/catal
 
 export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate> {
   static summary = 'Change a stock location: name, address or pickup.';
-  static description = `Only the fields given change: the other address parts and the name in other languages keep
-their values.`;
+  static description = `Only the fields given change: the other address parts and the name in other languages keep their values.`;
 
   static examples = [
     '<%= config.bin %> locations update "Local Palermo" --street Honduras --number 4900',

@@ -5,9 +5,7 @@ import { localizedFlag, priceStockFlags } from '../../services/catalog-flags.js'
 
 export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
   static summary = 'Change a product: texts, categories, or the price and stock of a product without variation.';
-  static description = `Only the fields given change; on a multilingual store the languages not given keep their text.
-Price, SKU and stock flags apply to a product without variation (its one variant); a product with options refuses
-them: use \`store variants update\` for each variant. --category replaces the product's categories.`;
+  static description = `Only the fields given change; on a multilingual store the languages not given keep their text. Price, SKU and stock flags apply to a product without variation (its one variant); a product with options refuses them: use \`store variants update\` for each variant. --category replaces the product's categories.`;
 
   static examples = [
     '<%= config.bin %> products update 1234 --price 5200',

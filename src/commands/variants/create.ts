@@ -5,10 +5,7 @@ import { priceStockFlags, variantFields, variantOnlyFlags } from '../../services
 
 export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
   static summary = 'Add a variant to a product, with its option values, price and stock.';
-  static description = `--option NAME=VALUE gives the variant's value for each option (at most 3). The first variant with
-options fixes the product's option names and their order; later variants must use the same names, and a
-combination of values that already exists is refused. Prices are decimals with "." or ","; stock is a whole
-number, per location with --stock-at LOCATION=N (location by name or id) or at the default location with --stock N.`;
+  static description = `--option NAME=VALUE gives the variant's value for each option (at most 3). The first variant with options fixes the product's option names and their order; later variants must use the same names in the same order, and a combination of values that already exists is refused. Prices are decimals with "." or ","; stock is a whole number, per location with --stock-at LOCATION=N (location by name or id) or at the default location with --stock N.`;
 
   static examples = [
     '<%= config.bin %> variants create 1234 --option Talle=M --option Color=Azul --price 15000 --sku CAM-AZ-M --stock 10',
@@ -18,7 +15,7 @@ number, per location with --stock-at LOCATION=N (location by name or id) or at t
   static enableJsonFlag = true;
 
   static args = {
-    product: Args.string({ description: 'Product id.', required: true }),
+    product_id: Args.string({ description: 'Product id.', required: true }),
   };
 
   static flags = {
@@ -29,7 +26,7 @@ number, per location with --stock-at LOCATION=N (location by name or id) or at t
 
   async run(): Promise<Variant> {
     const { parseIntegerId } = await import('../../services/validate.js');
-    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
+    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
     const { createVariantFrom } = await import('../../services/variants.js');
     const variant = await createVariantFrom(client, productId, { ...variantFields(this.flags), options: this.flags.option });

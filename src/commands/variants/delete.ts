@@ -10,16 +10,16 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
   static enableJsonFlag = true;
 
   static args = {
-    product: Args.string({ description: 'Product id.', required: true }),
-    variant: Args.string({ description: 'Variant id.', required: true }),
+    product_id: Args.string({ description: 'Product id.', required: true }),
+    variant_id: Args.string({ description: 'Variant id.', required: true }),
   };
 
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ product_id: number; id: number; deleted: boolean }> {
     const { confirmOrYes, parseIntegerId } = await import('../../services/validate.js');
-    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
-    const variantId = parseIntegerId(this.args.variant, 'VARIANT_ID', 'variant');
+    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
+    const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const ok = await confirmOrYes({
       message: `Delete variant ${variantId} of product ${productId}?`,
       yes: this.flags.yes,

@@ -9,14 +9,14 @@ export default class VariantsGet extends BaseCommand<typeof VariantsGet> {
   static enableJsonFlag = true;
 
   static args = {
-    product: Args.string({ description: 'Product id.', required: true }),
-    variant: Args.string({ description: 'Variant id.', required: true }),
+    product_id: Args.string({ description: 'Product id.', required: true }),
+    variant_id: Args.string({ description: 'Variant id.', required: true }),
   };
 
   async run(): Promise<Variant> {
     const { parseIntegerId } = await import('../../services/validate.js');
-    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
-    const variantId = parseIntegerId(this.args.variant, 'VARIANT_ID', 'variant');
+    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
+    const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
     const { getVariantDetail } = await import('../../services/variants.js');
     const { variant, levels, customFields } = await getVariantDetail(client, productId, variantId);

@@ -9,7 +9,7 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
   static enableJsonFlag = true;
 
   static args = {
-    product: Args.string({ description: 'Product id.', required: true }),
+    product_id: Args.string({ description: 'Product id.', required: true }),
   };
 
   static flags = {
@@ -18,7 +18,7 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
 
   async run(): Promise<Variant[]> {
     const { parseIntegerId } = await import('../../services/validate.js');
-    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
+    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
     const { listVariantsOf } = await import('../../services/variants.js');
     const { variantColumns } = await import('../../services/catalog-views.js');

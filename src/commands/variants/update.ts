@@ -5,9 +5,7 @@ import { priceStockFlags, variantFields, variantOnlyFlags } from '../../services
 
 export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
   static summary = "Change a variant's price, stock, SKU or measures.";
-  static description = `Only the fields given change. --stock N sets the stock at the default location; --stock-at
-LOCATION=N (location by name or id, repeatable) sets it at each location named. --promotional-price none removes
-the promotional price.`;
+  static description = `Only the fields given change. --stock N sets the stock at the default location; --stock-at LOCATION=N (location by name or id, repeatable) sets it at each location named. --promotional-price none removes the promotional price.`;
 
   static examples = [
     '<%= config.bin %> variants update 1234 5678 --price 16500 --promotional-price 14900',
@@ -18,8 +16,8 @@ the promotional price.`;
   static enableJsonFlag = true;
 
   static args = {
-    product: Args.string({ description: 'Product id.', required: true }),
-    variant: Args.string({ description: 'Variant id.', required: true }),
+    product_id: Args.string({ description: 'Product id.', required: true }),
+    variant_id: Args.string({ description: 'Variant id.', required: true }),
   };
 
   static flags = {
@@ -29,8 +27,8 @@ the promotional price.`;
 
   async run(): Promise<Variant> {
     const { parseIntegerId } = await import('../../services/validate.js');
-    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
-    const variantId = parseIntegerId(this.args.variant, 'VARIANT_ID', 'variant');
+    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
+    const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
     const { updateVariantFrom } = await import('../../services/variants.js');
     const variant = await updateVariantFrom(client, productId, variantId, variantFields(this.flags));

@@ -4,9 +4,7 @@ import { BaseCommand } from '../../../base-command.js';
 
 export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImagesAdd> {
   static summary = 'Add images to a product from their URLs.';
-  static description = `Images are added in the order given, after the product's current images. Every URL is checked
-(http or https) before the first is sent; if the store refuses one after others were added, the command says
-which were added and exits 3.`;
+  static description = `Images are added in the order given, after the product's current images. Every URL is checked (http or https) before the first is sent; if the store refuses one after others were added, the command says which were added and exits 3.`;
 
   static examples = [
     '<%= config.bin %> products images add 1234 https://example.com/front.jpg https://example.com/back.jpg',
@@ -17,7 +15,7 @@ which were added and exits 3.`;
   static enableJsonFlag = true;
 
   static args = {
-    product: Args.string({ description: 'Product id.', required: true }),
+    product_id: Args.string({ description: 'Product id.', required: true }),
     url: Args.string({ description: 'Image URLs (http or https), one or more.', required: true }),
   };
 
@@ -28,7 +26,7 @@ which were added and exits 3.`;
   async run(): Promise<ProductImage[]> {
     const { argv } = await this.parse(ProductsImagesAdd);
     const { parseIntegerId } = await import('../../../services/validate.js');
-    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
+    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const urls = (argv as string[]).slice(1);
     const client = await this.client();
     const { addImages } = await import('../../../services/products.js');

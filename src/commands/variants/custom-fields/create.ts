@@ -4,8 +4,7 @@ import { BaseCommand } from '../../../base-command.js';
 
 export default class CustomFieldsCreate extends BaseCommand<typeof CustomFieldsCreate> {
   static summary = 'Define a custom field for variants.';
-  static description = `Types: text, numeric, date (YYYY-MM-DD) and text_list (a choice among the values given with
---value; more can be added later with \`store variants custom-fields update ID --add-value\`).`;
+  static description = `Types: text, numeric, date (YYYY-MM-DD) and text_list (a choice among the values given with --value; more can be added later with \`store variants custom-fields update ID --add-value\`).`;
 
   static examples = [
     '<%= config.bin %> variants custom-fields create --name Material --type text_list --value Algodón --value Lino',

@@ -4,9 +4,7 @@ import type { VariantFieldValue } from '../../../services/variants.js';
 
 export default class CustomFieldsSet extends BaseCommand<typeof CustomFieldsSet> {
   static summary = "Set custom field values on a variant.";
-  static description = `Each FIELD=VALUE names the field by name or id. Values are checked against the field's type
-first: numeric fields take numbers, date fields YYYY-MM-DD, text_list fields one of their allowed values. Fields not
-named keep their values. Prints the variant's custom field values afterwards.`;
+  static description = `Each FIELD=VALUE names the field by name or id. Values are checked against the field's type first: numeric fields take numbers, date fields YYYY-MM-DD, text_list fields one of their allowed values. Fields not named keep their values. Prints the variant's custom field values afterwards.`;
 
   static examples = [
     '<%= config.bin %> variants custom-fields set 1234 5678 Material=Algodón',
@@ -17,8 +15,8 @@ named keep their values. Prints the variant's custom field values afterwards.`;
   static enableJsonFlag = true;
 
   static args = {
-    product: Args.string({ description: 'Product id.', required: true }),
-    variant: Args.string({ description: 'Variant id.', required: true }),
+    product_id: Args.string({ description: 'Product id.', required: true }),
+    variant_id: Args.string({ description: 'Variant id.', required: true }),
     assignment: Args.string({ description: 'FIELD=VALUE pairs, one or more.', required: true }),
   };
 
@@ -29,8 +27,8 @@ named keep their values. Prints the variant's custom field values afterwards.`;
   async run(): Promise<VariantFieldValue[]> {
     const { argv } = await this.parse(CustomFieldsSet);
     const { parseIntegerId } = await import('../../../services/validate.js');
-    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
-    const variantId = parseIntegerId(this.args.variant, 'VARIANT_ID', 'variant');
+    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
+    const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
     const { setVariantFieldValues } = await import('../../../services/variants.js');
     const { fieldValueColumns } = await import('../../../services/catalog-views.js');

@@ -13,8 +13,8 @@ export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUn
   static enableJsonFlag = true;
 
   static args = {
-    product: Args.string({ description: 'Product id.', required: true }),
-    variant: Args.string({ description: 'Variant id.', required: true }),
+    product_id: Args.string({ description: 'Product id.', required: true }),
+    variant_id: Args.string({ description: 'Variant id.', required: true }),
     field: Args.string({ description: 'Field names or ids, one or more.', required: true }),
   };
 
@@ -25,8 +25,8 @@ export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUn
   async run(): Promise<VariantFieldValue[]> {
     const { argv } = await this.parse(CustomFieldsUnset);
     const { parseIntegerId } = await import('../../../services/validate.js');
-    const productId = parseIntegerId(this.args.product, 'PRODUCT_ID', 'product');
-    const variantId = parseIntegerId(this.args.variant, 'VARIANT_ID', 'variant');
+    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
+    const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
     const { unsetVariantFieldValues } = await import('../../../services/variants.js');
     const { fieldValueColumns } = await import('../../../services/catalog-views.js');
