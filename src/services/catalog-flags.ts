@@ -15,6 +15,15 @@ export function localizedFlag(what: string, required = false) {
   });
 }
 
+/** Location names are keyed by locale (es_AR, pt_BR); a bare language picks the name's locale of it. */
+export function locationNameFlag(required = false) {
+  return Flags.string({
+    description: 'Name; a plain value is the main language, LANG=TEXT or LOCALE=TEXT (pt=…, pt_BR=…) another one; repeatable.',
+    multiple: true,
+    required,
+  });
+}
+
 export const addressFlags = {
   street: Flags.string({ description: 'Street of the address.' }),
   number: Flags.string({ description: 'Street number.' }),

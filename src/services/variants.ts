@@ -74,7 +74,7 @@ export async function getVariantDetail(
 export async function createVariantFrom(client: StoreClient, productId: number, fields: VariantFields): Promise<Variant> {
   const input = await variantInput(client, fields);
   const options = parseOptions(fields.options ?? []);
-  if (options.length > 3) throw new UsageError('A variant has at most 3 options (--option); got ' + options.length + '.');
+  if (options.length > 3) throw new UsageError(`A variant has at most 3 options; --option is given ${options.length} times.`);
   if (options.length > 0) input.attributes = options;
   return createVariant(client, productId, input);
 }

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
-import { addressFields, addressFlags } from '../../services/catalog-flags.js';
+import { addressFields, addressFlags, locationNameFlag } from '../../services/catalog-flags.js';
 
 export default class LocationsCreate extends BaseCommand<typeof LocationsCreate> {
   static summary = 'Create a stock location.';
@@ -15,11 +15,7 @@ export default class LocationsCreate extends BaseCommand<typeof LocationsCreate>
   static enableJsonFlag = true;
 
   static flags = {
-    name: Flags.string({
-      description: 'Name; on a multilingual store LANG=TEXT, repeatable (a plain value is the main language).',
-      multiple: true,
-      required: true,
-    }),
+    name: locationNameFlag(true),
     ...addressFlags,
     pickup: Flags.boolean({ description: 'The location accepts in-store pickup.' }),
     default: Flags.boolean({ description: 'Make it the default location.' }),

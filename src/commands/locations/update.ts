@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
-import { addressFields, addressFlags, localizedFlag } from '../../services/catalog-flags.js';
+import { addressFields, addressFlags, locationNameFlag } from '../../services/catalog-flags.js';
 
 export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate> {
   static summary = 'Change a stock location: name, address or pickup.';
@@ -19,7 +19,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
   };
 
   static flags = {
-    name: localizedFlag('New name'),
+    name: locationNameFlag(),
     ...addressFlags,
     pickup: Flags.boolean({ description: 'Accept in-store pickup (--no-pickup to stop).', allowNo: true }),
   };
