@@ -157,7 +157,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
   const feed = await readSyncFile(options.file);
   if (feed.errors.length > 0) {
     if (options.report) {
-      await writeReport(options.report, feed.errors.map((e) => ({ line: e.line, key: '', stage: 'validation', reason: formatRowError(e) })));
+      await writeReport(options.report, feed.errors.map((e) => ({ line: e.line, key: '', stage: 'validation', reason: formatRowError(e).replace(`${file}, line ${e.line}, `, '') })));
     }
     throw new SyncInvalidError(feed.errors, file);
   }

@@ -97,7 +97,7 @@ export function printSummary(
   if (!opts.quiet) out.write(`${summaryLines(s).join('\n')}\n`);
   const shown = s.failures.slice(0, 50);
   for (const f of shown) {
-    err.write(f.stage === 'validation' ? `${f.reason}\n` : `${s.file}, line ${f.line} (${f.key}): ${f.reason}\n`);
+    err.write(`${s.file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}\n`);
   }
   if (s.failures.length > shown.length) err.write(`… and ${s.failures.length - shown.length} more failures.\n`);
   if (s.failed > 0 && opts.report) err.write(`The failed rows are listed in ${opts.report}.\n`);

@@ -1,6 +1,6 @@
 import { StoreError } from '../../client/errors.js';
 import type { StoreClient } from '../../client/index.js';
-import { type Catalog, type RowError, formatRowError, readCatalog } from './catalog.js';
+import { type Catalog, type RowError, readCatalog } from './catalog.js';
 import { executePlan, type ProductResult } from './executor.js';
 import { Journal, hashFile, journalPath, readJournal, stateDir, storeKey, summarizeJournal } from './journal.js';
 import { acquireLock } from './lock.js';
@@ -175,7 +175,8 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
 }
 
 function validationRow(e: RowError): ReportRow {
-  return { line: e.line, key: e.key ?? '', stage: 'validation', reason: formatRowError(e) };
+  const where = e.column !== undefined ? `column ${e.column}${e.header ? ` (${e.header})` : ''}: ` : '';
+  return { line: e.line, key: e.key ?? '', stage: 'validation', reason: `${where}${e.message}` };
 }
 
 function failuresOf(p: Plan['products'][number]): ReportRow[] {

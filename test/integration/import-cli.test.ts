@@ -1,0 +1,227 @@
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/index.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { CatalogInvalidError, runImport } from '../../src/services/import/index.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/**
+ * `store products import` / `export` as the real binary against an in-process sandbox. Requests are counted
+ * from the `--debug` lines: one `→ METHOD URL` line per request the sandbox receives.
+ */
+
+const fixtures = fileURLToPath(new URL('../fixtures/csv/', import.meta.url));
+let sandbox: RunningSandbox;
+let dir: string;
+
+function env(extra: Record<string, string> = {}) {
+  return {
+    STORE_TOKEN: sandbox.accessToken,
+    STORE_ID: String(sandbox.storeId),
+    STORE_API_URL: sandbox.apiUrl,
+    STORE_APP_NAME: sandbox.appName,
+    STORE_APP_ID: sandbox.clientId,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_DATA_HOME: join(dir, 'data'),
+    ...extra,
+  };
+}
+
+interface Sent {
+  method: string;
+  path: string;
+}
+
+/** The requests a run sent, from its --debug lines, as METHOD and path below /v1/{store}. */
+function sent(stderr: string): Sent[] {
+  return stderr
+    .split('\n')
+    .filter((l) => l.startsWith('→ '))
+    .map((l) => {
+      const [, method, url] = l.split(' ');
+      const path = new URL(url!).pathname.replace(/^\/v1\/\d+/, '');
+      return { method: method!, path };
+    });
+}
+const writes = (s: Sent[]) => s.filter((r) => r.method !== 'GET');
+const count = (s: Sent[], method: string, pattern: RegExp) => s.filter((r) => r.method === method && pattern.test(r.path)).length;
+
+async function importCli(file: string, ...flags: string[]) {
+  const result = await runCli(['products', 'import', file, '--debug', ...flags], { env: env() });
+  return { ...result, sent: sent(result.stderr) };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'import-cli-'));
+  sandbox = await startSandbox({ seed: 'empty', rate: 'off' });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+describe('products import: request economy', () => {
+  it('into an empty store: one create per product, per variant of a product with variations, per image and per new category, plus the list pages', async () => {
+    const r = await importCli(`${fixtures}valid/canonical.csv`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(count(r.sent, 'POST', /^\/categories$/)).toBe(5);
+    expect(count(r.sent, 'POST', /^\/products$/)).toBe(2);
+    expect(count(r.sent, 'POST', /^\/products\/\d+\/variants$/)).toBe(3);
+    expect(count(r.sent, 'POST', /^\/products\/\d+\/images$/)).toBe(3);
+    expect(writes(r.sent)).toHaveLength(13);
+    // The list pages: store, products, categories, locations — nothing else.
+    expect(r.sent.filter((s) => s.method === 'GET').map((s) => s.path).sort()).toEqual(['/categories', '/locations', '/products', '/store']);
+    expect(r.stdout).toMatch(/2 created, 0 updated, 0 unchanged, 0 failed/);
+    expect(r.stdout).toMatch(/categories: 5 created/);
+  });
+
+  it('re-importing the unchanged catalog, in any dialect, sends no write, only the list pages', async () => {
+    for (const name of ['canonical.csv', 'admin-es.csv', 'admin-pt.csv', 'shopify.csv']) {
+      const r = await importCli(`${fixtures}valid/${name}`);
+      expect(r.code, r.stderr).toBe(0);
+      expect(writes(r.sent), name).toEqual([]);
+      expect(r.sent).toHaveLength(4);
+      expect(r.stdout).toMatch(/0 created, 0 updated, 2 unchanged/);
+    }
+  });
+
+  it('changing N variants sends exactly N writes', async () => {
+    const csv = readFileSync(`${fixtures}valid/canonical.csv`, 'utf8')
+      .replace('REM-S-BL,12000.00,,10', 'REM-S-BL,12990.00,,10')
+      .replace('REM-M-BL,12000.00,,8', 'REM-M-BL,12000.00,,7')
+      .replace('TAZA-350,4500.50,,25', 'TAZA-350,4700,,30');
+    const file = join(dir, 'changed.csv');
+    writeFileSync(file, csv);
+    const r = await importCli(file);
+    expect(r.code, r.stderr).toBe(0);
+    expect(writes(r.sent).map((s) => s.method)).toEqual(['PUT', 'PUT', 'PUT']);
+    expect(writes(r.sent).every((s) => /^\/products\/\d+\/variants\/\d+$/.test(s.path))).toBe(true);
+    // And the next run of the same file has nothing left to do.
+    const again = await importCli(file);
+    expect(writes(again.sent)).toEqual([]);
+  });
+
+  it('--dry-run counts the writes and sends none', async () => {
+    const file = join(dir, 'dry.csv');
+    writeFileSync(file, 'handle,name,sku,price,stock\nnuevo,Nuevo,NUEVO-1,10,1\nremera-lisa,,REM-S-BL,1,\n');
+    const r = await importCli(file, '--dry-run');
+    expect(r.code, r.stderr).toBe(0);
+    expect(writes(r.sent)).toEqual([]);
+    expect(r.stdout).toMatch(/Would import.*\n.*1 created, 1 updated/);
+    expect(r.stdout).toMatch(/2 would be sent/);
+  });
+});
+
+describe('products export', () => {
+  it('exporting and importing the same file sends no write (canonical and admin formats)', async () => {
+    for (const format of ['canonical', 'admin']) {
+      const file = join(dir, `export-${format}.csv`);
+      const exported = await runCli(['products', 'export', file, '--format', format], { env: env() });
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(exported.stderr).toMatch(/Exported \d+ products/);
+      const r = await importCli(file);
+      expect(r.code, r.stderr).toBe(0);
+      expect(writes(r.sent), format).toEqual([]);
+    }
+  });
+
+  it('writes to stdout without a file, formula cells escaped', async () => {
+    const file = join(dir, 'formula.csv');
+    writeFileSync(file, 'handle,name,description,sku,price\nformula,"=HYPERLINK(""x"")",- con guión,F-1,1\n');
+    expect((await importCli(file)).code).toBe(0);
+    const r = await runCli(['products', 'export'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.startsWith('formula,'))!;
+    expect(line).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(line).toContain(`'- con guión`);
+    // The escaped cells read back as the original text: nothing to write.
+    writeFileSync(join(dir, 'formula-export.csv'), r.stdout);
+    expect(writes((await importCli(join(dir, 'formula-export.csv'))).sent)).toEqual([]);
+  });
+});
+
+describe('invalid input sends nothing', () => {
+  it('every file of the malformed corpus is refused before any request (exit 2 path, in process)', async () => {
+    const files = readdirSync(`${fixtures}malformed`);
+    expect(files.length).toBeGreaterThanOrEqual(30);
+    for (const name of files) {
+      const client = createClient({
+        apiUrl: sandbox.apiUrl,
+        storeId: sandbox.storeId,
+        token: sandbox.accessToken,
+        appName: sandbox.appName,
+        appId: sandbox.clientId,
+      });
+      const error = await runImport(client, {
+        file: `${fixtures}malformed/${name}`,
+        apiUrl: sandbox.apiUrl,
+        storeId: sandbox.storeId,
+        env: env(),
+      }).catch((e: unknown) => e);
+      expect(error, name).toBeInstanceOf(CatalogInvalidError);
+      expect((error as CatalogInvalidError).exitCode).toBe(2);
+      expect(client.stats().requests, name).toBe(0);
+    }
+  });
+
+  it('the CLI lists every error with file, line and column, exits 2 and sends nothing', async () => {
+    for (const [name, where] of [
+      ['latin1.csv', 'latin1.csv, line 2, column 2 (name)'],
+      ['duplicate-sku.csv', 'duplicate-sku.csv, line 3, column 5 (sku)'],
+      ['unclosed-quote-end.csv', 'unclosed-quote-end.csv, line 3'],
+      ['empty.csv', 'empty.csv, line 1'],
+    ] as const) {
+      const r = await importCli(`${fixtures}malformed/${name}`);
+      expect(r.code, name).toBe(2);
+      expect(r.stderr).toContain(where);
+      expect(r.stderr).toMatch(/nothing was sent/);
+      expect(r.sent, name).toEqual([]);
+    }
+  });
+
+  it('--skip-invalid imports the valid products and exits 3, with a report of the rest', async () => {
+    const file = join(dir, 'partly-valid.csv');
+    writeFileSync(file, 'handle,name,sku,price,stock\nvalido,Válido,VAL-1,10,1\nroto,Roto,ROTO-1,diez,1\n');
+    const report = join(dir, 'report.csv');
+    const r = await importCli(file, '--skip-invalid', '--report', report);
+    expect(r.code, r.stderr).toBe(3);
+    expect(count(r.sent, 'POST', /^\/products$/)).toBe(1);
+    expect(readFileSync(report, 'utf8')).toMatch(/^line,key,stage,reason\n3,roto,validation,"column 4 \(price\): ""diez"" is not a number/);
+  });
+});
+
+describe('failures and the lock', () => {
+  it('a SKU of another product fails that product (exit 3) and the report names it', async () => {
+    const file = join(dir, 'conflict.csv');
+    writeFileSync(file, 'handle,name,sku,price\notro,Otro,TAZA-350,1\nbien,Bien,BIEN-1,2\n');
+    const report = join(dir, 'conflict-report.csv');
+    const r = await importCli(file, '--report', report);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/conflict.csv, line 2 \(otro\): SKU TAZA-350 belongs to product \d+ \(taza-ceramica\)/);
+    expect(count(r.sent, 'POST', /^\/products$/)).toBe(1);
+    expect(readFileSync(report, 'utf8')).toMatch(/2,otro,plan,SKU TAZA-350 belongs to product/);
+  });
+
+  it('refuses while another import of the store runs, and takes over a lock whose process is gone', async () => {
+    const locks = join(dir, 'state', 'store', 'imports');
+    const lockFile = readdirSync(locks).find((f) => f.endsWith('.lock'));
+    expect(lockFile).toBeUndefined();
+    const { storeKey } = await import('../../src/services/import/journal.js');
+    const path = join(locks, `${storeKey(sandbox.apiUrl, sandbox.storeId)}.lock`);
+    const { hostname } = await import('node:os');
+    // This test process is alive: its lock holds.
+    writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-11-22T06:00:00Z', command: 'products import' }));
+    const held = await importCli(`${fixtures}valid/canonical.csv`);
+    expect(held.code).toBe(1);
+    expect(held.stderr).toMatch(new RegExp(`Another \`store products import\` for this store is running \\(pid ${process.pid}`));
+    expect(held.sent).toEqual([]);
+    // A pid that no longer exists: stale, taken over.
+    writeFileSync(path, JSON.stringify({ pid: 2 ** 22 + 12345, host: hostname(), since: '2026-11-22T06:00:00Z', command: 'products import' }));
+    const stale = await importCli(`${fixtures}valid/canonical.csv`);
+    expect(stale.code, stale.stderr).toBe(0);
+    expect(readdirSync(locks).filter((f) => f.endsWith('.lock'))).toEqual([]);
+  });
+});
