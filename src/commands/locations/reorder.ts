@@ -30,7 +30,7 @@ export default class LocationsReorder extends BaseCommand<typeof LocationsReorde
     let order = argv as string[];
     if (order.length === 0) {
       const { UsageError } = await import('../../client/errors.js');
-      if (!(process.stdin.isTTY && process.stdout.isTTY)) {
+      if (!(process.stdin.isTTY && process.stderr.isTTY)) {
         throw new UsageError('Give the location ids or names in priority order, e.g. `store locations reorder ID1 ID2`.');
       }
       order = await askOrder(await locationsByPriority(client));
@@ -49,10 +49,14 @@ async function askOrder(current: Location[]): Promise<string[]> {
   const left = [...current];
   const order: string[] = [];
   while (left.length > 1) {
-    const id = await select({
-      message: order.length === 0 ? 'Which location comes first?' : 'Which location comes next?',
-      choices: left.map((l) => ({ name: `${localText(l.name)} (${l.id})`, value: l.id })),
-    });
+    // Prompts draw on stderr so that stdout holds only the result (e.g. with --json).
+    const id = await select(
+      {
+        message: order.length === 0 ? 'Which location comes first?' : 'Which location comes next?',
+        choices: left.map((l) => ({ name: `${localText(l.name)} (${l.id})`, value: l.id })),
+      },
+      { output: process.stderr },
+    );
     order.push(id);
     left.splice(left.findIndex((l) => l.id === id), 1);
   }
