@@ -91,15 +91,15 @@ export function parseLongitude(name: InputName, value: string): number {
  * An order id: 10 digits (DESIGN.md §5.14). The customer-facing order number (a small integer counting up
  * from 100) is the usual mistake, so it gets a message that tells the two apart.
  */
-export function parseOrderId(value: string, name: InputName = 'ORDER_ID'): number {
+export function parseOrderId(value: string, name?: InputName): number {
   const text = value.trim().replace(/^#/, '');
   if (/^\d{10}$/.test(text)) return Number(text);
   if (/^\d{1,9}$/.test(text)) {
     throw new UsageError(
-      `${text} looks like an order number (what the customer sees); commands take the 10-digit order id — find it with \`store orders list\`.`,
+      `${name ? `${name}: ` : ''}${text} looks like an order number (what the customer sees); commands take the 10-digit order id — find it with \`store orders list\`.`,
     );
   }
-  throw new UsageError(`${name} "${value}" is not an order id; an order id is a 10-digit number such as 1234567890.`);
+  throw new UsageError(`${name ?? 'ORDER_ID'} "${value}" is not an order id; an order id is a 10-digit number such as 1234567890.`);
 }
 
 /** A ULID as the store assigns to locations and fulfillment orders (Crockford base32, 26 characters). */

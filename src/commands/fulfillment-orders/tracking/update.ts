@@ -1,0 +1,26 @@
+import { Args } from '@oclif/core';
+import type { TrackingEvent } from '../../../api/fulfillment-orders.js';
+import { BaseCommand } from '../../../base-command.js';
+import { trackingArgs, trackingFields, trackingFlags } from './add.js';
+
+export default class TrackingUpdate extends BaseCommand<typeof TrackingUpdate> {
+  static summary = 'Change a tracking event; fields not given keep their values.';
+  static examples = [
+    '<%= config.bin %> fulfillment-orders tracking update 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X 01JD40A1B2C3D4E5F6G7H8J9K0 --status delivered',
+    '<%= config.bin %> fulfillment-orders tracking update 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X 01JD40A1B2C3D4E5F6G7H8J9K0 --estimated-delivery-at 2026-11-27T18:00:00-03:00',
+  ];
+
+  static enableJsonFlag = true;
+  static args = { ...trackingArgs, event_id: Args.string({ description: 'Tracking event id (see `store fulfillment-orders get`).', required: true }) };
+  static flags = trackingFlags;
+
+  async run(): Promise<TrackingEvent> {
+    const { parseOrderId, parseUlid } = await import('../../../services/validate.js');
+    const orderId = parseOrderId(this.args.order_id);
+    const foId = parseUlid(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID', 'fulfillment order');
+    const { changeTrackingEvent } = await import('../../../services/orders.js');
+    const event = await changeTrackingEvent(await this.client(), orderId, foId, this.args.event_id.trim(), trackingFields(this.flags));
+    if (!this.jsonEnabled()) this.note(`Updated tracking event ${event.id} (${event.status}, ${event.happened_at}).`);
+    return event;
+  }
+}

@@ -1,0 +1,50 @@
+import { Args, Flags } from '@oclif/core';
+import type { CancelReason, Order } from '../../api/orders.js';
+import { BaseCommand } from '../../base-command.js';
+
+export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
+  static summary = 'Cancel an order and return its items to stock.';
+  static description = `The items go back to the locations they were taken from, unless --no-restock. Asks for
+confirmation on a terminal; without one, pass --yes.`;
+
+  static examples = [
+    '<%= config.bin %> orders cancel 1000000123',
+    '<%= config.bin %> orders cancel 1000000123 --reason fraud --no-restock --yes',
+  ];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    id: Args.string({ description: 'Order id (10 digits; not the number the customer sees).', required: true }),
+  };
+
+  static flags = {
+    reason: Flags.string({ description: 'Why the order is cancelled (the store records "other" when not given).', options: ['customer', 'inventory', 'fraud', 'other'] }),
+    restock: Flags.boolean({ description: 'Return the items to stock (default); --no-restock keeps the stock as it is.', default: true, allowNo: true }),
+    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+  };
+
+  async run(): Promise<Order | undefined> {
+    const { parseOrderId, confirmOrYes } = await import('../../services/validate.js');
+    const id = parseOrderId(this.args.id);
+    const { orderToCancel, cancelOrderById, totalLabel } = await import('../../services/orders.js');
+    const client = await this.client();
+    const order = await orderToCancel(client, id);
+    const items = order.products.reduce((n, p) => n + p.quantity, 0);
+    const stock = this.flags.restock ? `return ${items} item${items === 1 ? '' : 's'} to stock` : 'keep the stock as it is';
+    const confirmed = await confirmOrYes({
+      yes: this.flags.yes,
+      message: `Cancel order #${order.number} (id ${order.id}, ${totalLabel(order)}, ${order.status}) and ${stock}?`,
+      action: `Cancelling order ${order.id}`,
+    });
+    if (!confirmed) {
+      this.note('Nothing changed.');
+      return undefined;
+    }
+    const cancelled = await cancelOrderById(client, id, { reason: this.flags.reason as CancelReason | undefined, restock: this.flags.restock });
+    if (!this.jsonEnabled()) {
+      this.note(`Cancelled order #${cancelled.number} (id ${cancelled.id})${this.flags.restock ? `; ${items} item${items === 1 ? '' : 's'} returned to stock` : '; stock unchanged'}.`);
+    }
+    return cancelled;
+  }
+}

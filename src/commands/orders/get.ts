@@ -1,0 +1,79 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import type { OrderDetails } from '../../services/orders.js';
+
+export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
+  static summary = 'Show an order: items, shipping, payments, fulfillment orders and invoices.';
+  static examples = ['<%= config.bin %> orders get 1000000123', '<%= config.bin %> orders get 1000000123 --json'];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    id: Args.string({ description: 'Order id (10 digits; not the number the customer sees).', required: true }),
+  };
+
+  async run(): Promise<OrderDetails> {
+    const { parseOrderId } = await import('../../services/validate.js');
+    const id = parseOrderId(this.args.id);
+    const client = await this.client();
+    const { orderDetails, customerLabel, totalLabel } = await import('../../services/orders.js');
+    const details = await orderDetails(client, id);
+    if (this.jsonEnabled()) return details;
+
+    const { order, fulfillment_orders: fos, invoices } = details;
+    const { renderRecord } = await import('../../output/render.js');
+    const write = (text: string) => process.stdout.write(text);
+    renderRecord(
+      [
+        ['id', order.id],
+        ['number', order.number],
+        ['status', order.status],
+        ['created', order.created_at],
+        ['updated', order.updated_at],
+        ...(order.cancelled_at ? ([['cancelled', order.cancelled_at]] as [string, unknown][]) : []),
+        ['customer', customerLabel(order)],
+        ...(order.customer?.phone ? ([['phone', order.customer.phone]] as [string, unknown][]) : []),
+        ['note', order.owner_note ?? ''],
+        ['shipping', order.shipping ? `${order.shipping.method ?? ''} ${order.shipping.cost ?? ''}`.trim() : ''],
+        ['subtotal', order.subtotal],
+        ['total', totalLabel(order)],
+      ],
+      write,
+    );
+    const section = async <Row>(title: string, rows: Row[], columns: { header: string; get: (row: Row) => unknown }[]) => {
+      write(`\n${title}\n`);
+      if (rows.length === 0) write('  (none)\n');
+      else await this.renderList(rows, columns);
+    };
+    await section('Items', order.products, [
+      { header: 'variant', get: (p) => p.variant_id },
+      { header: 'sku', get: (p) => p.sku },
+      { header: 'name', get: (p) => p.name },
+      { header: 'quantity', get: (p) => p.quantity },
+      { header: 'price', get: (p) => p.price },
+    ]);
+    await section('Payments', order.payments, [
+      { header: 'method', get: (p) => p.method },
+      { header: 'amount', get: (p) => p.amount },
+      { header: 'status', get: (p) => p.status },
+    ]);
+    await section('Fulfillment orders', fos, [
+      { header: 'id', get: (fo) => fo.id },
+      { header: 'status', get: (fo) => fo.status },
+      { header: 'location', get: (fo) => fo.location_id },
+      { header: 'items', get: (fo) => fo.products.reduce((n, p) => n + p.quantity, 0) },
+      { header: 'last event', get: (fo) => lastEvent(fo.tracking_events) },
+    ]);
+    await section('Invoices', invoices, [
+      { header: 'key', get: (i) => i.key },
+      { header: 'link', get: (i) => i.link },
+      { header: 'fulfillment order', get: (i) => i.fulfillment_order_id },
+    ]);
+    return details;
+  }
+}
+
+function lastEvent(events: { status: string; happened_at: string }[]): string {
+  const last = events.at(-1);
+  return last ? `${last.status} ${last.happened_at}` : '';
+}
