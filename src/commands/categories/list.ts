@@ -30,11 +30,13 @@ export default class CategoriesList extends BaseCommand<typeof CategoriesList> {
         const { categoryTreeLines } = await import('../../services/catalog-views.js');
         const lines = categoryTreeLines(tree);
         if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+        else this.note('The store has no categories yet; add one with `store categories create`.');
       }
       return tree;
     }
     const { categoryColumns } = await import('../../services/catalog-views.js');
     await this.renderList(rows, categoryColumns, { csv: this.flags.csv });
+    if (rows.length === 0 && !this.jsonEnabled()) this.note('The store has no categories yet; add one with `store categories create`.');
     // --json: each record as the store returns it, plus its path.
     return rows.map((r) => ({ ...r.category, path: r.path, depth: r.depth }));
   }

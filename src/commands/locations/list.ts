@@ -22,6 +22,7 @@ export default class LocationsList extends BaseCommand<typeof LocationsList> {
     const { locationColumns } = await import('../../services/catalog-views.js');
     const locations = await locationsByPriority(client);
     await this.renderList(locations, locationColumns, { csv: this.flags.csv });
+    if (locations.length === 0 && !this.jsonEnabled()) this.note('The store has no locations yet; add one with `store locations create`.');
     return locations;
   }
 }

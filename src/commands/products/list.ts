@@ -33,6 +33,7 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
       query: { handle: this.flags.handle, sku: this.flags.sku },
     });
     await this.renderList(products, productColumns, { csv: this.flags.csv });
+    if (products.length === 0 && !this.jsonEnabled()) this.note('No products match.');
     if (!this.flags.all && total !== undefined && total > products.length && !this.jsonEnabled()) {
       const last = Math.ceil(total / this.flags['per-page']);
       this.note(`Page ${this.flags.page} of ${last} (${total} products); --page N for more, --all for every page.`);

@@ -24,6 +24,9 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
     const { variantColumns } = await import('../../services/catalog-views.js');
     const variants = await listVariantsOf(client, productId);
     await this.renderList(variants, variantColumns, { csv: this.flags.csv });
+    if (variants.length === 0 && !this.jsonEnabled()) {
+      this.note(`Product ${productId} has no variants yet; add one with \`store variants create ${productId} --option NAME=VALUE\`.`);
+    }
     return variants;
   }
 }

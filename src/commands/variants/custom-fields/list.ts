@@ -18,6 +18,7 @@ export default class CustomFieldsList extends BaseCommand<typeof CustomFieldsLis
     const { customFieldColumns } = await import('../../../services/catalog-views.js');
     const fields = await listCustomFieldDefinitions(client);
     await this.renderList(fields, customFieldColumns, { csv: this.flags.csv });
+    if (fields.length === 0 && !this.jsonEnabled()) this.note('No custom fields yet; define one with `store variants custom-fields create`.');
     return fields;
   }
 }
