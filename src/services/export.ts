@@ -50,9 +50,11 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
   const defaultLocation = locations.find((l) => l.is_default) ?? locations[0];
   const perLocation = format === 'canonical' && locations.length > 1;
   const locationLabel = (id: string) => {
-    const location = locations.find((l) => l.id === id)!;
-    const name = textOf(location.name, main, main);
-    const unique = name && locations.filter((l) => textOf(l.name, main, main).toLowerCase() === name.toLowerCase()).length === 1;
+    // Location names are keyed by locale (es_AR, pt_BR…), not by the store's languages.
+    const nameOf = (l: (typeof locations)[number]) =>
+      typeof l.name === 'string' ? l.name : (l.name[main] ?? Object.values(l.name).find((t) => t) ?? '');
+    const name = nameOf(locations.find((l) => l.id === id)!);
+    const unique = name && locations.filter((l) => nameOf(l).toLowerCase() === name.toLowerCase()).length === 1;
     return unique ? name : id;
   };
 

@@ -1,0 +1,106 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/** `store variants sync` against the demo store (three locations), counting requests from --debug lines. */
+
+let sandbox: RunningSandbox;
+let dir: string;
+
+function env() {
+  return {
+    STORE_TOKEN: sandbox.accessToken,
+    STORE_ID: String(sandbox.storeId),
+    STORE_API_URL: sandbox.apiUrl,
+    STORE_APP_NAME: sandbox.appName,
+    STORE_APP_ID: sandbox.clientId,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_DATA_HOME: join(dir, 'data'),
+  };
+}
+
+function writesOf(stderr: string): string[] {
+  return stderr.split('\n').filter((l) => /^→ (POST|PUT|PATCH|DELETE) /.test(l));
+}
+
+/** A copy of every variant as the sandbox holds it now (its records change in place). */
+function variants() {
+  const store = sandbox.state.defaultStore()!;
+  return structuredClone(store.products.list().flatMap((p) => p.variants));
+}
+const bySku = (sku: string) => variants().find((v) => v.sku === sku)!;
+const total = (sku: string) => bySku(sku).inventory_levels.reduce((n, l) => n + l.stock, 0);
+
+async function sync(csv: string, ...flags: string[]) {
+  const file = join(dir, `feed-${Math.random().toString(36).slice(2)}.csv`);
+  writeFileSync(file, csv);
+  const r = await runCli(['variants', 'sync', file, '--debug', ...flags], { env: env() });
+  return { ...r, writes: writesOf(r.stderr) };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sync-cli-'));
+  sandbox = await startSandbox({ seed: 'demo', rate: 'off' });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+describe('variants sync', () => {
+  it('writes only the variants that differ, one PUT each, and reports SKUs the store does not have', async () => {
+    const [a, b, c] = variants().filter((v) => v.sku && v.stock_management);
+    const store = sandbox.state.defaultStore()!;
+    const palermo = store.locations.list().find((l) => Object.values(l.name).includes('Local Palermo'))!;
+    const palermoBefore = c!.inventory_levels.find((l) => l.location_id === palermo.id)?.stock ?? 0;
+    const csv =
+      'sku,stock,stock:Local Palermo,price\n' +
+      `${a!.sku},,,${Number(a!.price) + 1}\n` + // price only
+      `${b!.sku},,,${b!.price}\n` + // unchanged
+      `${c!.sku},,${palermoBefore + 5},\n` + // one location
+      'NO-EXISTE,3,,\n';
+    const r = await sync(csv);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.writes).toHaveLength(2);
+    expect(r.stdout).toMatch(/2 updated, 1 unchanged, 1 not in the store, 0 failed/);
+    expect(r.stderr).toMatch(/1 SKUs are not in the store \(not created\): NO-EXISTE/);
+    expect(Number(bySku(a!.sku!).price)).toBe(Number(a!.price) + 1);
+    expect(bySku(c!.sku!).inventory_levels.find((l) => l.location_id === palermo.id)?.stock).toBe(palermoBefore + 5);
+    // Only the columns present change: the price-only row left the stock alone.
+    expect(total(a!.sku!)).toBe(a!.inventory_levels.reduce((n, l) => n + l.stock, 0));
+    // The same feed again: nothing differs any more.
+    const again = await sync(csv);
+    expect(again.writes).toEqual([]);
+  });
+
+  it('--zero-missing refuses a feed naming fewer than half of the SKUs, unless --force', async () => {
+    const tracked = variants().filter((v) => v.sku && v.stock_management);
+    const keep = tracked[0]!;
+    // The feed names one SKU, with its current price: nothing to change on it.
+    const csv = `sku,price\n${keep.sku},${keep.price}\n`;
+    const refused = await sync(csv, '--zero-missing');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/names 1 of the store's \d+ SKUs, fewer than half.*--force/);
+    expect(refused.writes).toEqual([]);
+
+    const toZero = tracked.filter((v) => v.sku !== keep.sku && v.inventory_levels.some((l) => l.stock !== 0));
+    const forced = await sync(csv, '--zero-missing', '--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.writes).toHaveLength(toZero.length);
+    expect(forced.stdout).toMatch(new RegExp(`${toZero.length} zeroed`));
+    for (const v of variants()) if (v.sku !== keep.sku && v.stock_management) expect(total(v.sku!), v.sku!).toBe(0);
+    expect(total(keep.sku!)).toBeGreaterThan(0);
+  });
+
+  it('an invalid feed is refused with line and column, and nothing is sent', async () => {
+    const r = await sync('sku,stock,precio\nA,-1,3\nA,2,x\n');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/feed-\w+\.csv, line 1, column 3 \(precio\): unknown column "precio"/);
+    expect(r.stderr).toMatch(/line 2, column 2 \(stock\): stock "-1" is negative/);
+    expect(r.stderr).toMatch(/line 3, column 1 \(sku\): SKU "A" is already used on line 2/);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('→ '))).toEqual([]);
+  });
+});
