@@ -8,11 +8,11 @@ import type { AppRecord, SandboxState, TokenRecord } from './state.js';
  * paths (`/apps/...`) never collide with the API's `/v1/...`. Not rate-limited; errors use the OAuth body
  * `{error, error_description}`.
  *
- *   GET  /apps/{app_id}/authorize?state=…[&redirect_uri=…][&scope=a,b]   approve page (or an immediate redirect with autoApprove)
+ *   GET  /apps/{app_id}/authorize?state=…[&redirect_uri=…][&scope=a,b][&store_id=N]   approve page (or an immediate redirect with autoApprove)
  *   POST /apps/{app_id}/authorize   form `decision=approve|deny` (+ the same query) → 302 with code&state or error
  *   POST /apps/authorize/token      {client_id, client_secret, grant_type: "authorization_code", code}
  *
- * The approving owner is the sandbox's default store. A code is single use and expires after codeTtlSeconds
+ * The approving owner is the sandbox's default store, or the one named by a `store_id` query (sandbox addition). A code is single use and expires after codeTtlSeconds
  * on the clock; exchanging one issues a new token and revokes the app's previous tokens on that store.
  */
 
@@ -98,9 +98,10 @@ function authorizeTarget(req: FastifyRequest, reply: FastifyReply, state: Sandbo
     oauthError(reply, 404, 'invalid_client', `no app ${app_id}`);
     return undefined;
   }
-  const store = state.defaultStore();
+  // The approving owner's store: the default one, or (sandbox addition) the one named by `store_id`.
+  const store = query.store_id ? state.store(Number(query.store_id)) : state.defaultStore();
   if (!store) {
-    oauthError(reply, 404, 'invalid_request', 'the sandbox has no store');
+    oauthError(reply, 404, 'invalid_request', query.store_id ? `no store ${query.store_id}` : 'the sandbox has no store');
     return undefined;
   }
   let redirect = app.redirect_url;

@@ -5,6 +5,7 @@ import { seedOrders } from './seed-orders.js';
 import { slug } from './slug.js';
 import type {
   Address,
+  AppRecord,
   CategoryRecord,
   InventoryLevel,
   Localized,
@@ -12,6 +13,7 @@ import type {
   ProductRecord,
   SandboxState,
   StoreData,
+  Tx,
   VariantRecord,
 } from './state.js';
 
@@ -38,32 +40,64 @@ export const PLAN_LOCATION_LIMITS: Record<string, number> = {
   evolution: Infinity,
 };
 
+export interface NewApp {
+  name: string;
+  redirect_url?: string;
+  scopes?: string[];
+}
+
+export interface NewStore {
+  name: string;
+  plan: string;
+  languages: string[];
+  main_language: string;
+  currency?: string;
+  country?: string;
+}
+
+/** Registers an app (the demo app at first start; more through POST /sandbox/apps). Returns its client id. */
+export function createApp(tx: Tx, state: SandboxState, app: NewApp): AppRecord {
+  const record: AppRecord = {
+    client_id: String(tx.nextGlobalId('app', FIRST_APP_ID)),
+    client_secret: randomBytes(24).toString('hex'),
+    name: app.name,
+    redirect_url: app.redirect_url ?? SANDBOX_REDIRECT_URL,
+    scopes: app.scopes ?? ALL_SCOPES,
+  };
+  tx.put(state.apps, record);
+  return record;
+}
+
+/** Opens an empty store (the first at first start; more through POST /sandbox/stores). Returns its id. */
+export function createStore(tx: Tx, state: SandboxState, store: NewStore): number {
+  const id = tx.nextGlobalId('store', FIRST_STORE_ID);
+  tx.put(state.storeRecords, {
+    id,
+    name: store.name,
+    plan: store.plan,
+    languages: store.languages,
+    main_language: store.main_language,
+    currency: store.currency ?? 'ARS',
+    country: store.country ?? 'AR',
+    created_at: tx.now(),
+  });
+  return id;
+}
+
 /** Creates the app, the store (multilingual for demo, Spanish only for empty) and the app's token. */
 export function bootstrap(state: SandboxState, seed: SeedKind, plan: string): StoreData {
   const storeId = state.mutate('sandbox.bootstrap', (tx) => {
-    const clientId = String(tx.nextGlobalId('app', FIRST_APP_ID));
-    tx.put(state.apps, {
-      client_id: clientId,
-      client_secret: randomBytes(24).toString('hex'),
-      name: SANDBOX_APP_NAME,
-      redirect_url: SANDBOX_REDIRECT_URL,
-      scopes: ALL_SCOPES,
-    });
-    const id = tx.nextGlobalId('store', FIRST_STORE_ID);
-    tx.put(state.storeRecords, {
-      id,
+    const app = createApp(tx, state, { name: SANDBOX_APP_NAME });
+    const id = createStore(tx, state, {
       name: seed === 'demo' ? 'Tienda Demo' : 'Sandbox Store',
       plan,
       languages: seed === 'demo' ? ['es', 'pt', 'en'] : ['es'],
       main_language: 'es',
-      currency: 'ARS',
-      country: 'AR',
-      created_at: tx.now(),
     });
     tx.put(state.tokens, {
       token: randomBytes(20).toString('hex'),
       store_id: id,
-      app_id: clientId,
+      app_id: app.client_id,
       scopes: ALL_SCOPES,
       created_at: tx.now(),
     });

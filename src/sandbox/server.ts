@@ -29,6 +29,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { BucketConfig } from './bucket.js';
 import type { Clock } from './clock.js';
 import { RateLimiter, handleError, httpError, installPipeline } from './http.js';
+import { registerAdmin } from './admin.js';
 import { registerOAuth } from './oauth.js';
 import type { SandboxState } from './state.js';
 import * as categories from './routes/categories.js';
@@ -126,6 +127,7 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
   );
 
   registerOAuth(app, ctx);
+  registerAdmin(app, ctx);
 
   app.get('/sandbox/status', async () => ({ status: 'ok', pid: process.pid, store_id: ctx.state.defaultStore()?.id }));
   return app;

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ALL_SCOPES, httpError, parseBody } from './http.js';
+import { PLAN_LOCATION_LIMITS, createApp, createStore } from './seed.js';
+import type { SandboxContext } from './server.js';
+
+/**
+ * Sandbox-only endpoints (not in the platform's API), outside /v1 and without a token, since the sandbox is a
+ * local test bed: more stores and apps, so that what the spec says "per store and per application" (the rate
+ * bucket, tokens, webhooks) can be exercised. An app is installed on a store through the normal OAuth flow,
+ * choosing the store with the authorize page's `store_id` parameter.
+ *
+ *   POST /sandbox/stores {name, plan?, languages?, main_language?, currency?, country?} → 201 store record
+ *   POST /sandbox/apps   {name, redirect_url?, scopes?}                                → 201 {client_id, client_secret, …}
+ */
+const NewStoreBody = z.strictObject({
+  name: z.string().min(1),
+  plan: z.enum(Object.keys(PLAN_LOCATION_LIMITS) as [string, ...string[]]).default('enterprise'),
+  languages: z.array(z.string().regex(/^[a-z]{2}(_[A-Z]{2})?$/)).min(1).default(['es']),
+  main_language: z.string().optional(),
+  currency: z.string().length(3).optional(),
+  country: z.string().length(2).optional(),
+});
+
+const NewAppBody = z.strictObject({
+  name: z.string().min(1),
+  redirect_url: z.url({ protocol: /^https?$/ }).optional(),
+  scopes: z.array(z.enum(ALL_SCOPES as [string, ...string[]])).min(1).optional(),
+});
+
+/** These routes sit outside the /v1 pipeline, which parses bodies for the API: parse and check here. */
+function jsonBody<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  let value: unknown = {};
+  if (typeof raw === 'string' && raw.trim() !== '') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw httpError(400, 'The body is not valid JSON');
+    }
+  }
+  return parseBody(schema, value);
+}
+
+export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
+
+  app.post('/sandbox/stores', async (req, reply) => {
+    const body = jsonBody(NewStoreBody, req.body);
+    const main = body.main_language ?? body.languages[0];
+    if (!body.languages.includes(main)) {
+      throw httpError(422, 'Invalid main_language: must be one of languages', { main_language: ['must be one of languages'] });
+    }
+    const id = state.mutate('sandbox.store.create', (tx) => createStore(tx, state, { ...body, main_language: main }));
+    return reply.code(201).send(state.storeRecords.get(id));
+  });
+
+  app.post('/sandbox/apps', async (req, reply) => {
+    const body = jsonBody(NewAppBody, req.body);
+    const created = state.mutate('sandbox.app.create', (tx) => createApp(tx, state, body));
+    return reply.code(201).send(created);
+  });
+}
