@@ -32,7 +32,7 @@ export interface ProductFields {
   stock?: string;
   stockAt?: string[];
   weight?: string;
-  /** Ids or paths ("Ropa > Camisas"). */
+  /** Ids or paths ("Ropa > Camisas"); just "none" clears them. */
   categories?: string[];
   published?: boolean;
   /** Image URLs, added after the product is created. */
@@ -138,7 +138,9 @@ async function productInput(client: StoreClient, fields: ProductFields): Promise
       input[key] = parseLocalized(flag, values, store);
     }
   }
-  if (fields.categories?.length) {
+  if (fields.categories?.length === 1 && fields.categories[0]!.trim().toLowerCase() === 'none') {
+    input.categories = [];
+  } else if (fields.categories?.length) {
     const categories = await listCategories(client);
     input.categories = [...new Set(fields.categories.map((ref) => resolveCategory(categories, ref).id))];
   }

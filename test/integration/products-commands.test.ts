@@ -95,6 +95,9 @@ describe('store products', () => {
     expect(after.name).toMatchObject({ es: 'Taza', pt: 'Caneca' });
     expect(after.variants[0]).toMatchObject({ price: '15.00', stock: 7 });
 
+    const uncategorized = await store('products', 'update', String(product.id), '--category', 'none', '--json');
+    expect(JSON.parse(uncategorized.stdout)).toMatchObject({ categories: [] });
+
     const images = await store('products', 'images', 'add', String(product.id), 'https://example.com/a.jpg', 'https://example.com/b.jpg', '--json');
     expect(images.code).toBe(0);
     expect((JSON.parse(images.stdout) as { position: number }[]).map((i) => i.position)).toEqual([2, 3]);

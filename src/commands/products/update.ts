@@ -23,7 +23,10 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
     name: localizedFlag('Name'),
     description: localizedFlag('Description'),
     handle: localizedFlag('URL handle (unique in the store)'),
-    category: Flags.string({ description: 'Category id or path; repeatable; replaces the current categories.', multiple: true }),
+    category: Flags.string({
+      description: 'Category id or path; repeatable; replaces the current categories ("none" removes them all).',
+      multiple: true,
+    }),
     ...priceStockFlags,
     published: Flags.boolean({ description: 'Show the product in the store (--no-published hides it).', allowNo: true }),
   };
