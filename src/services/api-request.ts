@@ -105,8 +105,12 @@ function assign(target: Record<string, unknown>, parts: string[], value: unknown
       if (part !== '') throw new UsageError(`${flag} "${field}": cannot name a key inside a list.`);
       if (last) node.push(value);
       else {
-        const child: Record<string, unknown> | unknown[] = nextIsArray ? [] : {};
-        node.push(child);
+        // Like gh: `a[][x]=1 a[][y]=2` fills one object; a key it already has starts the next one.
+        const tail: unknown = node[node.length - 1];
+        const reusable: boolean =
+          !nextIsArray && typeof tail === 'object' && tail !== null && !Array.isArray(tail) && !(parts[i + 1] in tail);
+        const child: Record<string, unknown> | unknown[] = reusable ? (tail as Record<string, unknown>) : nextIsArray ? [] : {};
+        if (!reusable) node.push(child);
         node = child;
       }
       continue;

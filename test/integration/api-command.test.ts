@@ -48,13 +48,15 @@ describe('store api', () => {
   it('builds a typed, nested JSON body from -f and -F on POST', async () => {
     const r = await runCli(
       ['api', 'POST', '/_echo', '-f', 'name=Camisa', '-F', 'price=25', '-F', 'active=true', '-F', 'parent=null',
-        '-f', 'address[city]=Rosario', '-F', 'categories[]=1', '-F', 'categories[]=2'],
+        '-f', 'address[city]=Rosario', '-F', 'categories[]=1', '-F', 'categories[]=2',
+        '-F', 'products[][variant_id]=7', '-F', 'products[][quantity]=2', '-F', 'products[][variant_id]=8'],
       { env },
     );
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body.headers['content-type']).toBe('application/json');
-    expect(body.body).toEqual({ name: 'Camisa', price: 25, active: true, parent: null, address: { city: 'Rosario' }, categories: [1, 2] });
+    expect(body.body).toEqual({ name: 'Camisa', price: 25, active: true, parent: null, address: { city: 'Rosario' }, categories: [1, 2],
+      products: [{ variant_id: 7, quantity: 2 }, { variant_id: 8 }] });
   });
 
   it('reads the body from --input FILE and from standard input', async () => {
