@@ -150,3 +150,40 @@ describe('products import killed and resumed', () => {
     expect(again.stdout).toMatch(/0 would be sent/);
   }, 180_000);
 });
+
+describe('products import interrupted with Ctrl-C', () => {
+  it('stops after the requests in flight, journals the stop, exits 130; --resume finishes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-int-'));
+    sandbox = await startSandbox({ seed: 'empty', rate: 'off', faults: 'latency=5-10' });
+    const { csv, expected } = catalog(120);
+    const file = join(dir, 'catalog.csv');
+    writeFileSync(file, csv);
+    const env = { ...process.env, NO_COLOR: '1', ...envFor(sandbox, dir) };
+    const journalDir = join(dir, 'state', 'store', 'imports');
+    const journal = () => {
+      if (!existsSync(journalDir)) return [];
+      const name = readdirSync(journalDir).find((f) => f.endsWith('.jsonl'));
+      return name ? readFileSync(join(journalDir, name), 'utf8').split('\n').filter(Boolean) : [];
+    };
+    const child = spawn(process.execPath, [BIN, 'products', 'import', file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const ended = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const watch = setInterval(() => {
+      if (journal().length >= 40) {
+        clearInterval(watch);
+        child.kill('SIGINT');
+      }
+    }, 3);
+    const code = await ended;
+    clearInterval(watch);
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(/--resume/);
+    expect(JSON.parse(journal().at(-1)!)).toMatchObject({ t: 'end', interrupted: true });
+    expect(sandbox.state.defaultStore()!.products.list().length).toBeLessThan(120);
+    const resumed = await runCli(['products', 'import', file, '--resume'], { env: envFor(sandbox, dir) });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    checkStore(sandbox, expected);
+  }, 120_000);
+});
+

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -79,6 +79,19 @@ export function summarizeJournal(entries: JournalEntry[]): JournalState {
   return { done, finished, entries: entries.length };
 }
 
+function endsWithNewline(path: string): boolean {
+  const { size } = statSync(path);
+  if (size === 0) return true;
+  const fd = openSync(path, 'r');
+  try {
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export class Journal {
   private fd: number | undefined;
 
@@ -93,7 +106,10 @@ export class Journal {
   static open(path: string, opts: { append: boolean }): Journal {
     mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
     const fd = openSync(path, opts.append ? 'a' : 'w', 0o600);
-    return new Journal(path, fd);
+    const journal = new Journal(path, fd);
+    // A line torn by a crash has no newline: the next entry must not be glued to it.
+    if (opts.append && !endsWithNewline(path)) writeSync(fd, '\n');
+    return journal;
   }
 
   append(entry: JournalEntry): void {
