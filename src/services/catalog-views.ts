@@ -106,6 +106,19 @@ export const variantColumns: Column<Variant>[] = [
   { header: 'Stock', get: (v) => (v.stock_management === false || v.stock === null ? '∞' : v.stock ?? '') },
 ];
 
+/** Options and SKU, then the stock at each location (priority order) and the total. */
+export function variantStockColumns(locations: Location[]): Column<Variant>[] {
+  const tracked = (v: Variant) => v.stock_management !== false && v.stock !== null;
+  return [
+    ...variantColumns.slice(0, 3),
+    ...locations.map((l): Column<Variant> => ({
+      header: localText(l.name),
+      get: (v) => (tracked(v) ? v.inventory_levels?.find((level) => level.location_id === l.id)?.stock ?? 0 : '∞'),
+    })),
+    { header: 'Total', get: (v) => (tracked(v) ? v.stock ?? '' : '∞') },
+  ];
+}
+
 export function variantFields(v: Variant, levels: StockLevel[] = [], customFields: VariantFieldValue[] = []): [string, unknown][] {
   return [
     ['ID', v.id],

@@ -49,17 +49,27 @@ afterAll(() => sandbox?.close());
 
 describe('store variants', () => {
   it('lists and gets variants with stock per location; unknown ids are not found (exit 1)', async () => {
-    const [list, one, json, noProduct, noVariant] = await Promise.all([
+    const [list, one, json, noProduct, noVariant, byLocation] = await Promise.all([
       store('variants', 'list', '1'),
       store('variants', 'get', '1', '1'),
       store('variants', 'list', '1', '--json'),
       store('variants', 'list', '999'),
       store('variants', 'get', '1', '999'),
+      store('variants', 'list', '1', '--by-location'),
     ]);
+    const variants = JSON.parse(json.stdout) as VariantJson[];
+    const byLocationLines = byLocation.stdout.trim().split('\n');
+    expect(byLocationLines[0]).toBe('ID\tOptions\tSKU\tDepósito Central\tLocal Palermo\tDepósito Córdoba\tTotal');
+    // Each row's levels add up to its total.
+    for (const line of byLocationLines.slice(1)) {
+      const cells = line.split('\t');
+      expect(Number(cells[3]) + Number(cells[4]) + Number(cells[5])).toBe(Number(cells[6]));
+      expect(Number(cells[6])).toBe(variants.find((v) => v.id === Number(cells[0]))!.stock);
+    }
     expect(list.code).toBe(0);
     expect(list.stdout.split('\n')[0]).toBe('ID\tOptions\tSKU\tPrice\tPromo\tStock');
     expect(list.stdout).toContain('1\tS / Blanco\tCAM-OXF-S-BLANCO\t32000.00\t\t');
-    expect((JSON.parse(json.stdout) as VariantJson[]).map((v) => v.id)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(variants.map((v) => v.id)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/\n {2}at Depósito Central +\d+\n {2}at Local Palermo +\d+\n {2}at Depósito Córdoba +\d+\n/);
     expect(one.stdout).toMatch(/\nField Material +Algodón\n/);

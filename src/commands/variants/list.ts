@@ -4,7 +4,12 @@ import { BaseCommand } from '../../base-command.js';
 
 export default class VariantsList extends BaseCommand<typeof VariantsList> {
   static summary = "List a product's variants with their options, prices and stock.";
-  static examples = ['<%= config.bin %> variants list 1234', '<%= config.bin %> variants list 1234 --csv', '<%= config.bin %> variants list 1234 --json'];
+  static examples = [
+    '<%= config.bin %> variants list 1234',
+    '<%= config.bin %> variants list 1234 --by-location',
+    '<%= config.bin %> variants list 1234 --csv',
+    '<%= config.bin %> variants list 1234 --json',
+  ];
 
   static enableJsonFlag = true;
 
@@ -14,6 +19,7 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
 
   static flags = {
     csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    'by-location': Flags.boolean({ description: 'One stock column per location, in priority order, instead of prices.' }),
   };
 
   async run(): Promise<Variant[]> {
@@ -21,9 +27,14 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
     const { listVariantsOf } = await import('../../services/variants.js');
-    const { variantColumns } = await import('../../services/catalog-views.js');
+    const views = await import('../../services/catalog-views.js');
     const variants = await listVariantsOf(client, productId);
-    await this.renderList(variants, variantColumns, { csv: this.flags.csv });
+    let columns = views.variantColumns;
+    if (this.flags['by-location'] && !this.jsonEnabled()) {
+      const { locationsByPriority } = await import('../../services/locations.js');
+      columns = views.variantStockColumns(await locationsByPriority(client));
+    }
+    await this.renderList(variants, columns, { csv: this.flags.csv });
     if (variants.length === 0 && !this.jsonEnabled()) {
       this.note(`Product ${productId} has no variants yet; add one with \`store variants create ${productId} --option NAME=VALUE\`.`);
     }
