@@ -1,0 +1,42 @@
+/**
+ * The webhook events of DESIGN.md §5.17: the one list every webhooks command, the listener and the trigger use.
+ * It lives apart from the zod schemas of `webhooks.ts` (which re-exports it) so that command modules can name
+ * the events in their help without loading zod at start-up.
+ */
+export const WEBHOOK_EVENTS = [
+  'order/created',
+  'order/updated',
+  'order/paid',
+  'order/cancelled',
+  'product/created',
+  'product/updated',
+  'product/deleted',
+  'category/created',
+  'category/updated',
+  'category/deleted',
+  'location/created',
+  'location/updated',
+  'location/deleted',
+  'fulfillment_order/tracking_event_created',
+  'fulfillment_order/tracking_event_updated',
+  'fulfillment_order/tracking_event_deleted',
+  'app/uninstalled',
+] as const;
+
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** The kind of record an event is about: the part before the slash. */
+export type WebhookResource = 'order' | 'product' | 'category' | 'location' | 'fulfillment_order' | 'app';
+
+export function isWebhookEvent(value: string): value is WebhookEvent {
+  return (WEBHOOK_EVENTS as readonly string[]).includes(value);
+}
+
+export function eventResource(event: WebhookEvent): WebhookResource {
+  return event.slice(0, event.indexOf('/')) as WebhookResource;
+}
+
+/** After these the record is gone: a receiver has nothing to fetch. */
+export function isDeletionEvent(event: string): boolean {
+  return event.endsWith('/deleted');
+}

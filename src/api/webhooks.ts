@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { StoreClient } from '../client/index.js';
+import { parseReply } from './reply.js';
+
+export { WEBHOOK_EVENTS, eventResource, isDeletionEvent, isWebhookEvent } from './webhook-events.js';
+export type { WebhookEvent, WebhookResource } from './webhook-events.js';
+
+/** A registered webhook (spec §2): the store POSTs `{store_id, event, id}` to `url` with `headers` on each event. */
+export const WebhookSchema = z.looseObject({
+  id: z.number(),
+  event: z.string(),
+  url: z.string(),
+  headers: z.record(z.string(), z.string()).nullish(),
+  created_at: z.string().nullish(),
+  updated_at: z.string().nullish(),
+});
+export type Webhook = z.infer<typeof WebhookSchema>;
+
+const WebhookListSchema = z.array(WebhookSchema);
+
+export interface WebhookInput {
+  event: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+/** PUT takes the url and/or the headers; headers replace the whole set. */
+export interface WebhookUpdate {
+  url?: string;
+  headers?: Record<string, string>;
+}
+
+/** Every webhook of the store that this app registered. */
+export async function listWebhooks(client: StoreClient): Promise<Webhook[]> {
+  const all: Webhook[] = [];
+  for await (const page of client.paginate<unknown>('/webhooks', undefined, { perPage: 200 })) {
+    all.push(...parseReply(WebhookListSchema, page.items, 'webhook list'));
+  }
+  return all;
+}
+
+export async function createWebhook(client: StoreClient, input: WebhookInput): Promise<Webhook> {
+  const res = await client.request<unknown>({ method: 'POST', path: '/webhooks', body: input });
+  return parseReply(WebhookSchema, res.body, 'webhook record');
+}
+
+export async function updateWebhook(client: StoreClient, id: number, update: WebhookUpdate): Promise<Webhook> {
+  const res = await client.request<unknown>({ method: 'PUT', path: `/webhooks/${id}`, body: update });
+  return parseReply(WebhookSchema, res.body, 'webhook record');
+}
+
+export async function deleteWebhook(client: StoreClient, id: number): Promise<void> {
+  await client.request({ method: 'DELETE', path: `/webhooks/${id}` });
+}
+
+const SandboxStatusSchema = z.looseObject({ status: z.literal('ok') });
+
+/**
+ * Whether the API host is a `store` sandbox: it answers `GET /sandbox/status` (outside `/v1`, no auth), which a
+ * real store does not have. Only asked of loopback hosts, where a sandbox can run.
+ */
+export async function isSandboxHost(client: StoreClient, apiUrl: string): Promise<boolean> {
+  let host: string;
+  try {
+    host = new URL(apiUrl).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  if (!isLoopbackHost(host)) return false;
+  try {
+    const res = await client.request<unknown>({ method: 'GET', path: `${apiUrl.replace(/\/+$/, '')}/sandbox/status` });
+    return SandboxStatusSchema.safeParse(res.body).success;
+  } catch {
+    return false;
+  }
+}
+
+/** 127.0.0.0/8, ::1 and localhost: where the store's rules let a webhook use plain http. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}

@@ -1,0 +1,39 @@
+import { Args, Flags } from '@oclif/core';
+import type { Webhook } from '../../api/webhooks.js';
+import { WEBHOOK_EVENTS } from '../../api/webhook-events.js';
+import { BaseCommand } from '../../base-command.js';
+
+export default class WebhooksAdd extends BaseCommand<typeof WebhooksAdd> {
+  static summary = 'Register a webhook: the store POSTs {store_id, event, id} to URL on every EVENT.';
+  static description = `Each notification carries the headers given with --header, an x-linkedstore-hmac-sha256 signature (HMAC-SHA256 of the raw body keyed with the app's client secret) and an x-store-delivery-id that stays the same when the store retries it. URL must be https; plain http is accepted only on loopback.
+
+Events: ${WEBHOOK_EVENTS.join(', ')}.`;
+
+  static examples = [
+    '<%= config.bin %> webhooks add order/created https://example.com/hooks/orders',
+    '<%= config.bin %> webhooks add order/paid https://example.com/hooks/orders --header X-Api-Key=abc123 --json',
+  ];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    event: Args.string({ description: 'Event to receive, e.g. order/created (see the list above).', required: true }),
+    url: Args.string({ description: 'Receiver URL (https; http only on 127.0.0.1, ::1 or localhost).', required: true }),
+  };
+
+  static flags = {
+    header: Flags.string({ description: 'Header sent with every notification, as NAME=VALUE; repeatable.', multiple: true }),
+  };
+
+  async run(): Promise<Webhook> {
+    const { parseHeaders, parseWebhookEvent, parseWebhookUrl, webhookColumns } = await import('../../services/webhooks.js');
+    const event = parseWebhookEvent(this.args.event);
+    const url = parseWebhookUrl(this.args.url);
+    const headers = parseHeaders(this.flags.header ?? []);
+    const client = await this.client();
+    const { createWebhook } = await import('../../api/webhooks.js');
+    const webhook = await createWebhook(client, { event, url, headers });
+    await this.renderList([webhook], webhookColumns);
+    return webhook;
+  }
+}

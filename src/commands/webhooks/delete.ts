@@ -1,0 +1,32 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import { yesFlag } from '../../services/catalog-flags.js';
+
+export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
+  static summary = 'Delete a webhook: the store stops sending its notifications.';
+  static description = 'Asks for confirmation on a terminal; pass --yes otherwise.';
+  static examples = ['<%= config.bin %> webhooks delete 12', '<%= config.bin %> webhooks delete 12 --yes'];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    id: Args.string({ description: 'Webhook id (see `store webhooks list`).', required: true }),
+  };
+
+  static flags = { yes: yesFlag };
+
+  async run(): Promise<{ id: number; deleted: boolean }> {
+    const { confirmOrYes, parseIntegerId } = await import('../../services/validate.js');
+    const id = parseIntegerId(this.args.id, 'ID', 'webhook');
+    const ok = await confirmOrYes({ message: `Delete webhook ${id}?`, yes: this.flags.yes, action: 'Deleting a webhook' });
+    if (!ok) {
+      this.note('Nothing deleted.');
+      return { id, deleted: false };
+    }
+    const client = await this.client();
+    const { deleteWebhook } = await import('../../api/webhooks.js');
+    await deleteWebhook(client, id);
+    this.note(`Deleted webhook ${id}.`);
+    return { id, deleted: true };
+  }
+}

@@ -1,0 +1,85 @@
+import { UsageError } from '../client/errors.js';
+import type { Column } from '../output/format.js';
+import { WEBHOOK_EVENTS, isLoopbackHost, isWebhookEvent, type Webhook, type WebhookEvent } from '../api/webhooks.js';
+import type { InputName } from './validate.js';
+
+/**
+ * Checks of the webhooks commands' input, made before anything is sent (exit 2, one sentence naming the argument
+ * or flag), and the columns of their tables. The store would refuse the same values with a 422; checking here
+ * names the flag the user typed instead of the API field.
+ */
+
+export function parseWebhookEvent(value: string, name: InputName = 'EVENT'): WebhookEvent {
+  const text = value.trim().toLowerCase();
+  if (isWebhookEvent(text)) return text;
+  const close = WEBHOOK_EVENTS.filter((e) => e.startsWith(text.split('/')[0] + '/'));
+  const hint = close.length > 0 ? `events of ${text.split('/')[0]}: ${close.join(', ')}` : `the events are ${WEBHOOK_EVENTS.join(', ')}`;
+  throw new UsageError(`${name} "${value}" is not a webhook event; ${hint}.`);
+}
+
+/** `--events a,b --events c` (repeatable and comma-separated), deduplicated in the order given. */
+export function parseWebhookEvents(values: string[], name: InputName = '--events'): WebhookEvent[] {
+  const events = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+  if (events.length === 0) throw new UsageError(`${name} names no event; give one or more of ${WEBHOOK_EVENTS.join(', ')}.`);
+  return [...new Set(events.map((e) => parseWebhookEvent(e, name)))];
+}
+
+/** The store accepts https receivers; plain http only on loopback (127.0.0.1, ::1, localhost). */
+export function parseWebhookUrl(value: string, name: InputName = 'URL'): string {
+  const text = value.trim();
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw new UsageError(`${name} "${value}" is not a URL; use a full https address such as https://example.com/webhooks.`);
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(`${name} "${value}" must use https; plain http is accepted only on loopback (127.0.0.1, ::1, localhost).`);
+  }
+  return text;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** The delivery sets these itself; the store refuses them as custom headers. */
+const RESERVED_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'host',
+  'connection',
+  'transfer-encoding',
+  'user-agent',
+  'x-linkedstore-hmac-sha256',
+  'x-store-delivery-id',
+]);
+
+/** `--header K=V` (repeatable) as the object the store takes; a later value of the same name wins. */
+export function parseHeaders(values: string[], name: InputName = '--header'): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const raw of values) {
+    const eq = raw.indexOf('=');
+    const key = eq < 0 ? '' : raw.slice(0, eq).trim();
+    if (eq < 0 || key === '') throw new UsageError(`${name} "${raw}" is not NAME=VALUE, e.g. ${name} X-Api-Key=abc123.`);
+    if (!HEADER_NAME.test(key)) throw new UsageError(`${name} "${key}" is not a valid HTTP header name.`);
+    if (RESERVED_HEADERS.has(key.toLowerCase())) throw new UsageError(`${name} ${key} is set by the store on every notification; choose another header.`);
+    const value = raw.slice(eq + 1);
+    if (/[\r\n\0]/.test(value)) throw new UsageError(`${name} ${key} has a line break in its value.`);
+    headers[key] = value;
+  }
+  return headers;
+}
+
+/** Names only: custom headers often carry a receiver's key, and tables end up in screenshots (`--json` has all). */
+function headerNames(headers: Webhook['headers']): string {
+  return Object.keys(headers ?? {}).join(', ');
+}
+
+export const webhookColumns: Column<Webhook>[] = [
+  { header: 'id', get: (w) => w.id },
+  { header: 'event', get: (w) => w.event },
+  { header: 'url', get: (w) => w.url },
+  { header: 'headers', get: (w) => headerNames(w.headers) },
+  { header: 'created', get: (w) => w.created_at },
+];
