@@ -31,6 +31,8 @@ describe('import journal', () => {
     resumed.append({ t: 'end', at: 'later' });
     resumed.close();
     expect(summarizeJournal(readJournal(path)).finished).toBe(true);
+    // A run resumed after that end is unfinished until its own end.
+    expect(summarizeJournal([...readJournal(path), { t: 'begin', at: 'x', file: 'f.csv', mode: 'upsert', pid: 2 }]).finished).toBe(false);
     Journal.open(path, { append: false }).close();
     expect(readFileSync(path, 'utf8')).toBe('');
     expect(readJournal(join(path, '..', 'missing.jsonl'))).toEqual([]);

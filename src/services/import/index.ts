@@ -118,7 +118,9 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
   let journal: Journal | undefined;
   try {
     const path = journalPath(dir, store, await hashFile(options.file));
-    const previous = options.resume ? summarizeJournal(readJournal(path)) : undefined;
+    // A journal that ended normally is a finished run, not one to resume: the store may have changed since.
+    let previous = options.resume ? summarizeJournal(readJournal(path)) : undefined;
+    if (previous && (previous.finished || previous.entries === 0)) previous = undefined;
 
     emit({ phase: 'fetching', done: 0, writesDone: 0, writesTotal: 0 });
     const snapshot = await fetchSnapshot(

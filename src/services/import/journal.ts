@@ -73,6 +73,7 @@ export function summarizeJournal(entries: JournalEntry[]): JournalState {
   const done = new Map<string, JournalEntry & { t: 'done' }>();
   let finished = false;
   for (const entry of entries) {
+    if (entry.t === 'begin') finished = false;
     if (entry.t === 'done') done.set(entry.key, entry);
     if (entry.t === 'end') finished = !entry.interrupted;
   }
