@@ -1,0 +1,82 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+import { clientFor } from '../helpers/sandbox.js';
+
+/** `store orders list --all` on a store of 1,000 orders: 200 per request, rows streamed, header once. */
+
+const ORDERS = 1000;
+let sandbox: RunningSandbox;
+let env: NodeJS.ProcessEnv;
+let ids: number[];
+
+beforeAll(async () => {
+  const { startSandbox } = await import('../../src/sandbox/index.js');
+  sandbox = await startSandbox({ seed: 'empty', rate: 'off', host: '127.0.0.1', port: 0 });
+  const api = clientFor(sandbox);
+  const product = await api.post('/products', { name: 'Camisa', sku: 'CAM-1', price: '10.00', stock: ORDERS * 2 });
+  expect(product.status).toBe(201);
+  const variantId = product.body.variants[0].id as number;
+  const created: number[] = [];
+  // A few at a time: the sandbox is in this process, so this is quick without hammering one core.
+  for (let i = 0; i < ORDERS; i += 10) {
+    const batch = await Promise.all(
+      Array.from({ length: 10 }, (_, j) =>
+        api.post('/orders', { customer: { name: `Buyer ${i + j}` }, products: [{ variant_id: variantId, quantity: 1 }] }),
+      ),
+    );
+    for (const res of batch) {
+      expect(res.status).toBe(201);
+      created.push(res.body.id);
+    }
+  }
+  ids = created;
+  const dir = mkdtempSync(join(tmpdir(), 'store-orders-paging-'));
+  env = {
+    STORE_TOKEN: sandbox.accessToken,
+    STORE_ID: String(sandbox.storeId),
+    STORE_API_URL: sandbox.apiUrl,
+    STORE_APP_NAME: sandbox.appName,
+    STORE_APP_ID: sandbox.clientId,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_DATA_HOME: join(dir, 'data'),
+  };
+});
+afterAll(() => sandbox?.close());
+
+/** The order-list requests in the --debug lines. */
+function listRequests(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => /^→ GET \S+\/orders\?/.test(line));
+}
+
+describe('store orders list --all', () => {
+  it('sends ceil(1000/200) = 5 list requests and prints every order once, header once', async () => {
+    const r = await runCli(['orders', 'list', '--all', '--csv', '--debug'], { env });
+    expect(r.code).toBe(0);
+    const requests = listRequests(r.stderr);
+    expect(requests).toHaveLength(Math.ceil(ORDERS / 200));
+    expect(requests.every((line) => line.includes('per_page=200'))).toBe(true);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.startsWith('id,'))).toHaveLength(1);
+    const listed = lines.slice(1).map((l) => Number(l.split(',')[0]));
+    expect(listed).toHaveLength(ORDERS);
+    expect(new Set(listed)).toEqual(new Set(ids));
+  });
+
+  it('TSV streams the same way; --limit 250 needs two requests', async () => {
+    const tsv = await runCli(['orders', 'list', '--all'], { env });
+    expect(tsv.code).toBe(0);
+    const lines = tsv.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('id\tnumber\tstatus\tcreated\tcustomer\ttotal');
+    expect(lines).toHaveLength(ORDERS + 1);
+
+    const limited = await runCli(['orders', 'list', '--limit', '250', '--json', '--debug'], { env });
+    expect(limited.code).toBe(0);
+    expect(listRequests(limited.stderr)).toHaveLength(2);
+    expect(JSON.parse(limited.stdout)).toHaveLength(250);
+  });
+});
