@@ -44,14 +44,18 @@ export interface ProductListOptions {
   perPage?: number;
   all?: boolean;
   query?: ProductQuery;
+  /** A category id or path ("Ropa > Camisas"). */
+  category?: string;
 }
 
 export async function listProductsFor(client: StoreClient, opts: ProductListOptions): Promise<{ products: Product[]; total?: number }> {
+  const query: ProductQuery = { ...opts.query };
+  if (opts.category !== undefined) query.category_id = resolveCategory(await listCategories(client), opts.category).id;
   if (opts.all) {
-    const products = await listAllProducts(client, opts.query);
+    const products = await listAllProducts(client, query);
     return { products, total: products.length };
   }
-  return listProducts(client, { page: opts.page, perPage: opts.perPage, query: opts.query });
+  return listProducts(client, { page: opts.page, perPage: opts.perPage, query });
 }
 
 export async function getProductById(client: StoreClient, id: number): Promise<Product> {

@@ -44,12 +44,17 @@ afterAll(() => demo?.sandbox.close());
 
 describe('store products', () => {
   it('lists one page, a given page, a SKU, and every page as CSV', async () => {
-    const [first, page2, bySku, csv] = await Promise.all([
+    const [first, page2, bySku, csv, byCategory, noCategory] = await Promise.all([
       store('products', 'list', '--json'),
       store('products', 'list', '--page', '2', '--per-page', '5'),
       store('products', 'list', '--sku', 'ACC-CIN', '--json'),
       store('products', 'list', '--all', '--csv'),
+      store('products', 'list', '--category', 'Accesorios > Gorras', '--json'),
+      store('products', 'list', '--category', 'Ropa > Zapatos'),
     ]);
+    expect((JSON.parse(byCategory.stdout) as ProductJson[]).map((p) => p.name.es)).toEqual(['Gorra Clásica', 'Gorra Trucker']);
+    expect(noCategory.code).toBe(1);
+    expect(noCategory.stderr).toContain('No category matches the path "Ropa > Zapatos"');
     expect(first.code).toBe(0);
     expect((JSON.parse(first.stdout) as ProductJson[]).map((p) => p.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(page2.stdout.trim().split('\n').slice(1).map((l) => Number(l.split('\t')[0]))).toEqual([6, 7, 8, 9, 10]);

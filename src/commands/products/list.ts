@@ -8,6 +8,7 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
     '<%= config.bin %> products list',
     '<%= config.bin %> products list --page 2 --per-page 50',
     '<%= config.bin %> products list --sku CAM-001-M',
+    '<%= config.bin %> products list --category "Ropa > Camisas"',
     '<%= config.bin %> products list --all --csv > products.csv',
   ];
 
@@ -19,6 +20,7 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
     all: Flags.boolean({ description: 'Fetch every page (200 per request).' }),
     handle: Flags.string({ description: 'Only the product with this handle.' }),
     sku: Flags.string({ description: 'Only the product that has a variant with this SKU.' }),
+    category: Flags.string({ description: 'Only products in this category: an id or a path like "Ropa > Camisas".' }),
     csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
   };
 
@@ -31,6 +33,7 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
       perPage: this.flags['per-page'],
       all: this.flags.all,
       query: { handle: this.flags.handle, sku: this.flags.sku },
+      category: this.flags.category,
     });
     await this.renderList(products, productColumns, { csv: this.flags.csv });
     if (products.length === 0 && !this.jsonEnabled()) this.note('No products match.');
