@@ -140,7 +140,7 @@ describe('products import killed and resumed', () => {
       // Either killed, or it finished before reaching the point: never an error.
       expect(end.signal === 'SIGKILL' || end.code === 0, `${JSON.stringify(kills)} ${stderr}`).toBe(true);
     }
-    expect(kills.some((k) => k.signal === 'SIGKILL'), JSON.stringify(kills)).toBe(true);
+    expect(kills.filter((k) => k.signal === 'SIGKILL').length, JSON.stringify(kills)).toBeGreaterThanOrEqual(3);
     const last = await runCli(['products', 'import', file, '--resume'], { env: envFor(sandbox, dir), timeoutMs: 120_000 });
     expect(last.code, last.stderr).toBe(0);
     checkStore(sandbox, expected);
