@@ -1,0 +1,200 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+import { accessKey, clientFor, type TestSandbox } from '../helpers/sandbox.js';
+
+/** `store invoices …`: the order's nfe/list metafield, checked against what the API stores. */
+
+let sandbox: RunningSandbox;
+let api: TestSandbox;
+let env: NodeJS.ProcessEnv;
+let dir: string;
+let orders: { id: number; number: number }[];
+const store = (...args: string[]) => runCli(args, { env });
+
+interface Invoice {
+  key: string;
+  link: string;
+  fulfillment_order_id?: string;
+}
+
+beforeAll(async () => {
+  const { startSandbox } = await import('../../src/sandbox/index.js');
+  sandbox = await startSandbox({ seed: 'demo', rate: 'off', host: '127.0.0.1', port: 0 });
+  api = clientFor(sandbox);
+  dir = mkdtempSync(join(tmpdir(), 'store-invoices-'));
+  env = {
+    STORE_TOKEN: sandbox.accessToken,
+    STORE_ID: String(sandbox.storeId),
+    STORE_API_URL: sandbox.apiUrl,
+    STORE_APP_NAME: sandbox.appName,
+    STORE_APP_ID: sandbox.clientId,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_DATA_HOME: join(dir, 'data'),
+  };
+  const all = (await api.get<{ id: number; number: number }[]>('/orders', { query: { per_page: 200 } })).body;
+  // Orders that have no invoice yet, so each test starts from an empty list.
+  const withInvoices = new Set(
+    ((await api.get<{ owner_id: number }[]>('/metafields/orders', { query: { namespace: 'nfe', key: 'list', per_page: 200 } })).body).map((m) => m.owner_id),
+  );
+  orders = all.filter((o) => !withInvoices.has(o.id));
+});
+afterAll(() => sandbox?.close());
+
+let nextOrder = 0;
+function freshOrder(): { id: number; number: number } {
+  return orders[nextOrder++]!;
+}
+
+let keySeq = 0;
+function newKey(): string {
+  keySeq++;
+  return accessKey(`35261112345678000199550090000${String(keySeq).padStart(6, '0')}`);
+}
+
+function withWrongCheckDigit(key: string): string {
+  return key.slice(0, 43) + String((Number(key[43]) + 1) % 10);
+}
+
+async function storedInvoices(orderId: number): Promise<Invoice[]> {
+  const res = await api.get<{ value: string }[]>('/metafields/orders', { query: { owner_id: orderId, namespace: 'nfe', key: 'list' } });
+  expect(res.status).toBe(200);
+  return res.body.length ? (JSON.parse(res.body[0]!.value) as Invoice[]) : [];
+}
+
+describe('store invoices attach ORDER_ID', () => {
+  it('keeps both of two invoices attached to one order; the same key again changes nothing', async () => {
+    const order = freshOrder();
+    const [k1, k2] = [newKey(), newKey()];
+    const fo = (await api.get<{ id: string }[]>(`/orders/${order.id}/fulfillment-orders`)).body[0]!;
+    const first = await store('invoices', 'attach', String(order.id), '--key', k1, '--link', 'https://nfe.example.com/1.pdf', '--fulfillment-order', fo.id);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain(`Attached invoice ${k1} to order ${order.id}`);
+    const second = await store('invoices', 'attach', String(order.id), '--key', k2, '--link', 'https://nfe.example.com/2.pdf');
+    expect(second.code).toBe(0);
+    expect(await storedInvoices(order.id)).toEqual([
+      { key: k1, link: 'https://nfe.example.com/1.pdf', fulfillment_order_id: fo.id },
+      { key: k2, link: 'https://nfe.example.com/2.pdf' },
+    ]);
+
+    const again = await store('invoices', 'attach', String(order.id), '--key', k2, '--link', 'https://nfe.example.com/other.pdf', '--debug');
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`Invoice ${k2} is already attached to order ${order.id}; nothing changed.`);
+    expect(again.stderr).not.toMatch(/→ (POST|PUT) /);
+    expect(await storedInvoices(order.id)).toHaveLength(2);
+
+    const list = await store('invoices', 'list', String(order.id), '--json');
+    expect(JSON.parse(list.stdout)).toEqual(await storedInvoices(order.id));
+    const get = await store('orders', 'get', String(order.id), '--json');
+    expect(JSON.parse(get.stdout).invoices).toEqual(await storedInvoices(order.id));
+  });
+
+  it('never sends a key with a wrong check digit, or a link that is not http(s)', async () => {
+    const order = freshOrder();
+    const bad = withWrongCheckDigit(newKey());
+    const r = await store('invoices', 'attach', String(order.id), '--key', bad, '--link', 'https://nfe.example.com/1.pdf', '--debug');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--key ${bad} has a wrong check digit`);
+    expect(r.stderr).not.toContain('/metafields');
+    expect(r.stderr).not.toContain('→');
+
+    const link = await store('invoices', 'attach', String(order.id), '--key', newKey(), '--link', 'nfe.example.com/1.pdf', '--debug');
+    expect(link.code).toBe(2);
+    expect(link.stderr).toContain('--link "nfe.example.com/1.pdf" is not an http(s) URL');
+    expect(link.stderr).not.toContain('→');
+    expect(await storedInvoices(order.id)).toEqual([]);
+  });
+
+  it('names an unknown order (exit 1), refuses an order number (exit 2) and a foreign fulfillment order (422, exit 2)', async () => {
+    const missing = await store('invoices', 'attach', '1999999999', '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Order 1999999999 not found.');
+
+    const order = freshOrder();
+    const number = await store('invoices', 'attach', String(order.number), '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf');
+    expect(number.code).toBe(2);
+    expect(number.stderr).toContain(`${order.number} looks like an order number`);
+
+    const other = freshOrder();
+    const foreignFo = (await api.get<{ id: string }[]>(`/orders/${other.id}/fulfillment-orders`)).body[0]!;
+    const foreign = await store('invoices', 'attach', String(order.id), '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf', '--fulfillment-order', foreignFo.id);
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toContain(`is not a fulfillment order of order ${order.id}`);
+    expect(await storedInvoices(order.id)).toEqual([]);
+
+    const list = await store('invoices', 'list', '1999999999');
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain('Order 1999999999 not found.');
+  });
+});
+
+describe('store invoices attach --file', () => {
+  it('attaches the good rows, reports the bad ones with line and column, exit 3', async () => {
+    const [a, b] = [freshOrder(), freshOrder()];
+    const [k1, k2, k3, k4] = [newKey(), newKey(), newKey(), newKey()];
+    const file = join(dir, 'invoices.csv');
+    // The platform's spreadsheets: BOM, ";" separators, CRLF.
+    const rows = [
+      'order_id;key;link;fulfillment_order_id',
+      `${a.id};${k1};https://nfe.example.com/a1.pdf;`,
+      `${a.number};${k2};https://nfe.example.com/bad-order.pdf;`,
+      `${b.id};${withWrongCheckDigit(k3)};https://nfe.example.com/bad-key.pdf;`,
+      `${b.id};${k3};https://nfe.example.com/b1.pdf;`,
+      `${a.id};${k4};https://nfe.example.com/a2.pdf;`,
+      `1999999999;${newKey()};https://nfe.example.com/no-order.pdf;`,
+      `${b.id};${newKey()};ftp://nfe.example.com/b2.pdf;`,
+    ];
+    writeFileSync(file, `\uFEFF${rows.join('\r\n')}\r\n`);
+    const report = join(dir, 'failed.csv');
+    const r = await store('invoices', 'attach', '--file', file, '--report', report);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('7 rows: 3 attached, 0 already attached, 4 failed');
+    expect(r.stderr).toContain(`invoices.csv line 3: column order_id: ${a.number} looks like an order number`);
+    expect(r.stderr).toContain('invoices.csv line 4: column key');
+    expect(r.stderr).toContain('invoices.csv line 8: column link');
+
+    expect((await storedInvoices(a.id)).map((i) => i.key)).toEqual([k1, k4]);
+    expect((await storedInvoices(b.id)).map((i) => i.key)).toEqual([k3]);
+
+    const reported = readFileSync(report, 'utf8').trimEnd().split('\n');
+    expect(reported[0]).toBe('line,key,stage,reason');
+    expect(reported.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
+      `3,${a.number},validation`,
+      `4,${b.id},validation`,
+      '7,1999999999,request',
+      `8,${b.id},validation`,
+    ]);
+    expect(reported[3]).toContain('Order 1999999999 not found.');
+
+    // Running the same file again attaches nothing twice.
+    const again = await store('invoices', 'attach', '--file', file, '--json');
+    expect(again.code).toBe(3);
+    expect(JSON.parse(again.stdout)).toMatchObject({ rows: 7, attached: 0, unchanged: 3 });
+    expect((await storedInvoices(a.id)).map((i) => i.key)).toEqual([k1, k4]);
+  });
+
+  it('a file whose every row is invalid sends nothing (exit 2); a missing column fails the file', async () => {
+    const order = freshOrder();
+    const invalid = join(dir, 'invalid.csv');
+    writeFileSync(invalid, `order_id,key,link\n${order.id},123,https://nfe.example.com/1.pdf\n`);
+    const r = await store('invoices', 'attach', '--file', invalid, '--debug');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('invalid.csv line 2: column key has 3 digits');
+    expect(r.stderr).not.toContain('/metafields');
+
+    const noLink = join(dir, 'no-link.csv');
+    writeFileSync(noLink, `order_id,key\n${order.id},${newKey()}\n`);
+    const missing = await store('invoices', 'attach', '--file', noLink);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no-link.csv line 1: missing column link.');
+
+    const absent = await store('invoices', 'attach', '--file', join(dir, 'nope.csv'));
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toContain('no such file');
+    expect(await storedInvoices(order.id)).toEqual([]);
+  });
+});
