@@ -9,6 +9,8 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 // loopback test server that enforces a real leaky bucket and sends the spec's headers, pages and errors.
 let server: TestServer;
 let env: NodeJS.ProcessEnv;
+// /_echo sends the request headers back, the token among them: that output is the server's, not the CLI's.
+let echoing: { env: NodeJS.ProcessEnv; serverEchoesSecrets: true };
 
 beforeAll(async () => {
   server = await startTestServer({ rate: { capacity: 10, leakPerSecond: 20 }, lists: { orders: 450, webhooks: 0 } });
@@ -23,6 +25,7 @@ beforeAll(async () => {
     STORE_APP_NAME: 'Acme ERP',
     STORE_APP_ID: '4321',
   };
+  echoing = { env, serverEchoesSecrets: true };
 });
 afterAll(() => server.close());
 
@@ -32,7 +35,7 @@ function lastRequest() {
 
 describe('store api', () => {
   it('sends the spec headers and prints the JSON body', async () => {
-    const r = await runCli(['api', 'GET', '/_echo/hello', '-f', 'status=open', '-F', 'per_page=50'], { env });
+    const r = await runCli(['api', 'GET', '/_echo/hello', '-f', 'status=open', '-F', 'per_page=50'], echoing);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
@@ -50,7 +53,7 @@ describe('store api', () => {
       ['api', 'POST', '/_echo', '-f', 'name=Camisa', '-F', 'price=25', '-F', 'active=true', '-F', 'parent=null',
         '-f', 'address[city]=Rosario', '-F', 'categories[]=1', '-F', 'categories[]=2',
         '-F', 'products[][variant_id]=7', '-F', 'products[][quantity]=2', '-F', 'products[][variant_id]=8'],
-      { env },
+      echoing,
     );
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
@@ -63,9 +66,9 @@ describe('store api', () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-api-input-'));
     const file = join(dir, 'body.json');
     writeFileSync(file, JSON.stringify({ event: 'order/created', url: 'https://example.com/hook' }));
-    const fromFile = await runCli(['api', 'PUT', '/_echo', '--input', file], { env });
+    const fromFile = await runCli(['api', 'PUT', '/_echo', '--input', file], echoing);
     expect(JSON.parse(fromFile.stdout).body).toEqual({ event: 'order/created', url: 'https://example.com/hook' });
-    const fromStdin = await runCli(['api', 'PATCH', '/_echo', '--input', '-'], { env, input: '[{"id":"a","priority":0}]' });
+    const fromStdin = await runCli(['api', 'PATCH', '/_echo', '--input', '-'], { ...echoing, input: '[{"id":"a","priority":0}]' });
     expect(JSON.parse(fromStdin.stdout).body).toEqual([{ id: 'a', priority: 0 }]);
   });
 
