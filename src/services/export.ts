@@ -30,9 +30,11 @@ export interface ExportSummary {
   products: number;
   rows: number;
   format: ExportFormat;
+  /** Products left out because they have no variant yet. */
+  withoutVariants: number;
 }
 
-const VARIANT_DECIMALS = ['price', 'promotional_price', 'cost', 'weight', 'width', 'height', 'depth'] as const;
+const MEASURES = ['weight', 'width', 'height', 'depth'] as const;
 const VARIANT_TEXTS = ['mpn', 'age_group', 'gender'] as const;
 
 function money(value: unknown): string {
@@ -98,6 +100,7 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
   csv.write(header);
   let products = 0;
   let rows = 0;
+  let withoutVariants = 0;
 
   const stockAt = (v: Variant, locationId: string | undefined): string => {
     if (v.stock === null || v.stock === undefined) return '';
@@ -107,8 +110,7 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
 
   const canonicalRows = (p: Product): string[][] => {
     const options = p.attributes.map((a) => textOf(a, main, main));
-    const variants = p.variants.length > 0 ? p.variants : [undefined];
-    return variants.map((v, index) => {
+    return p.variants.map((v, index) => {
       const firstRow = index === 0;
       const productCells = firstRow
         ? [
@@ -123,24 +125,24 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
         : [...langs.map(() => ''), ...langs.map(() => ''), '', ''];
       const optionCells = Array.from({ length: optionCount }, (_, i) => [
         i < options.length ? options[i]! : '',
-        i < options.length && v ? textOf(v.values[i], main, main) : '',
+        i < options.length ? textOf(v.values[i], main, main) : '',
       ]).flat();
-      const stockCells = !v ? (perLocation ? locations.map(() => '') : ['']) : perLocation ? locations.map((l) => stockAt(v, l.id)) : [stockAt(v, defaultLocation?.id)];
+      const stockCells = perLocation ? locations.map((l) => stockAt(v, l.id)) : [stockAt(v, defaultLocation?.id)];
       const custom = customFields.map((f) => {
-        const value = v?.custom_fields?.find((c) => String(c.id) === f.id)?.value;
+        const value = v.custom_fields?.find((c) => String(c.id) === f.id)?.value;
         return value === undefined || value === null ? '' : String(value);
       });
       return [
         handleOf(p, main),
         ...productCells,
         ...optionCells,
-        v?.sku ?? '',
-        money(v?.price),
-        money(v?.promotional_price),
-        money(v?.cost),
+        v.sku ?? '',
+        money(v.price),
+        money(v.promotional_price),
+        money(v.cost),
         ...stockCells,
-        ...['weight', 'width', 'height', 'depth'].map((f) => money(v?.[f as (typeof VARIANT_DECIMALS)[number]])),
-        ...VARIANT_TEXTS.map((f) => v?.[f] ?? ''),
+        ...MEASURES.map((f) => money(v[f])),
+        ...VARIANT_TEXTS.map((f) => v[f] ?? ''),
         ...custom,
       ];
     });
@@ -148,11 +150,10 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
 
   const adminRows = (p: Product): string[][] => {
     const options = p.attributes.map((a) => textOf(a, main, main));
-    const variants = p.variants.length > 0 ? p.variants : [undefined];
     const decimal = (value: unknown) => money(value).replace('.', ',');
-    return variants.map((v, index) => {
+    return p.variants.map((v, index) => {
       const firstRow = index === 0;
-      const props = [0, 1, 2].flatMap((i) => [firstRow && i < options.length ? options[i]! : '', v && i < options.length ? textOf(v.values[i], main, main) : '']);
+      const props = [0, 1, 2].flatMap((i) => [firstRow && i < options.length ? options[i]! : '', i < options.length ? textOf(v.values[i], main, main) : '']);
       const row: Record<string, string> = {
         'Identificador de URL': handleOf(p, main),
         Nombre: firstRow ? textOf(p.name, main, main) : '',
@@ -162,19 +163,19 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
               .filter(Boolean)
               .join(', ')
           : '',
-        Precio: decimal(v?.price),
-        'Precio promocional': decimal(v?.promotional_price),
-        'Peso (kg)': decimal(v?.weight),
-        'Alto (cm)': decimal(v?.height),
-        'Ancho (cm)': decimal(v?.width),
-        'Profundidad (cm)': decimal(v?.depth),
-        Stock: v ? stockAt(v, defaultLocation?.id) : '',
-        SKU: v?.sku ?? '',
+        Precio: decimal(v.price),
+        'Precio promocional': decimal(v.promotional_price),
+        'Peso (kg)': decimal(v.weight),
+        'Alto (cm)': decimal(v.height),
+        'Ancho (cm)': decimal(v.width),
+        'Profundidad (cm)': decimal(v.depth),
+        Stock: stockAt(v, defaultLocation?.id),
+        SKU: v.sku ?? '',
         Descripción: firstRow ? textOf(p.description, main, main) : '',
-        'MPN (Número de pieza del fabricante)': v?.mpn ?? '',
-        Sexo: v?.gender ?? '',
-        'Rango de edad': v?.age_group ?? '',
-        Costo: decimal(v?.cost),
+        'MPN (Número de pieza del fabricante)': v.mpn ?? '',
+        Sexo: v.gender ?? '',
+        'Rango de edad': v.age_group ?? '',
+        Costo: decimal(v.cost),
       };
       return ADMIN_ES_HEADER.map((h, i) => {
         if (i >= 3 && i <= 8) return props[i - 3]!;
@@ -185,6 +186,11 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
 
   const write = async (list: Product[], total: number | undefined) => {
     for (const p of list) {
+      // A product created with variation whose variants never arrived has no row that could be imported back.
+      if (p.variants.length === 0) {
+        withoutVariants++;
+        continue;
+      }
       for (const row of format === 'admin' ? adminRows(p) : canonicalRows(p)) {
         rows++;
         if (!csv.write(row.map(escapeFormula))) await new Promise((resolve) => csv.once('drain', resolve));
@@ -198,7 +204,7 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
   csv.end();
   if (options.out !== process.stdout) await finished(options.out);
   else await finished(csv);
-  return { products, rows, format };
+  return { products, rows, format, withoutVariants };
 }
 
 function handleOf(p: Product, main: string): string {

@@ -31,5 +31,8 @@ headers, ";" separated). Cells a spreadsheet would run as formulas are prefixed 
     if (!this.flags.quiet && file) {
       this.note(`Exported ${summary.products} products (${summary.rows} rows) to ${file}.`);
     }
+    if (summary.withoutVariants > 0) {
+      this.warnUser(`${summary.withoutVariants} products without any variant were left out (nothing to sell yet).`);
+    }
   }
 }

@@ -66,7 +66,7 @@ export function trapInterrupt(): { signal: AbortSignal; dispose(): void } {
 export function summaryLines(s: ImportSummary): string[] {
   const lines: string[] = [];
   const verb = s.dryRun ? 'Would import' : 'Imported';
-  lines.push(`${verb} ${s.file} (${dialectName(s.dialect)}): ${s.rows} rows, ${s.products} products.`);
+  lines.push(`${verb} ${s.file} (${dialectName(s.dialect)}): ${plural(s.rows, 'row')}, ${plural(s.products, 'product')}.`);
   const counts = [
     `${s.created} created`,
     `${s.updated} updated`,
@@ -80,6 +80,10 @@ export function summaryLines(s: ImportSummary): string[] {
   lines.push(`  requests:   ${s.requests} sent (${s.retries} retried), ${s.rateLimited} × 429, ${formatDuration(s.seconds)}`);
   if (s.ignoredColumns.length > 0) lines.push(`  not imported (no API counterpart): ${s.ignoredColumns.join(', ')}`);
   return lines;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function dialectName(dialect: string): string {
