@@ -1,0 +1,104 @@
+import { Flags } from '@oclif/core';
+import { WEBHOOK_EVENTS } from '../../api/webhook-events.js';
+import { BaseCommand } from '../../base-command.js';
+import type { ReceivedNotification, WebhookListener } from '../../services/webhooks-listener.js';
+
+export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
+  static summary = 'Receive webhook notifications on this machine and print one line per event.';
+  static description = `Starts a receiver on 127.0.0.1 that checks each notification's x-linkedstore-hmac-sha256 signature with the app's client secret (the profile's, or STORE_CLIENT_SECRET) and refuses a bad or missing one with 401, checks its shape, drops duplicate deliveries, fetches the order, product, category or location, and only then answers 200. Each event is printed on stdout (time, event, id and a summary such as order number, status and total), or as one JSON object per line with --json; --forward-to also posts the original request (headers and raw body, so the signature still verifies) to your own endpoint, and the store retries while that endpoint does not answer 2xx.
+
+On the sandbox (the sandbox profile, or any profile whose API host answers /sandbox/status) it registers a webhook per event (every event, or those of --events) pointing at the receiver and removes them when stopped; --no-register skips that. A real store cannot reach 127.0.0.1: expose the port through a tunnel and register the tunnel's https URL with \`store webhooks add\`.
+
+Ctrl-C or SIGTERM removes the registered webhooks and exits 0 (stopping is how a listener ends; nothing is left half done). Where it listens and what it registered is written on stderr.
+
+Events: ${WEBHOOK_EVENTS.join(', ')}.`;
+
+  static examples = [
+    '<%= config.bin %> webhooks listen',
+    '<%= config.bin %> webhooks listen --events order/created,order/paid --json',
+    '<%= config.bin %> webhooks listen --port 8999 --forward-to http://localhost:3000/webhooks',
+  ];
+
+  static enableJsonFlag = true;
+
+  static flags = {
+    port: Flags.integer({ description: 'Port to listen on (default: a free one).', min: 0, max: 65535 }),
+    events: Flags.string({ description: 'Only these events, comma-separated or repeated (default: every event).', multiple: true }),
+    'forward-to': Flags.string({ description: 'Also send each notification, unchanged, to this URL.' }),
+    register: Flags.boolean({
+      description: 'Register webhooks pointing at the receiver, removed on exit (default: on the sandbox only).',
+      allowNo: true,
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { parseWebhookEvents } = await import('../../services/webhooks.js');
+    const { parseHttpUrl } = await import('../../services/validate.js');
+    const events = this.flags.events ? parseWebhookEvents(this.flags.events) : undefined;
+    const forwardTo = this.flags['forward-to'] === undefined ? undefined : parseHttpUrl('--forward-to', this.flags['forward-to']);
+    const ctx = await this.context();
+    const secret = process.env.STORE_CLIENT_SECRET || ctx.clientSecret;
+    if (!secret) {
+      const { AuthError } = await import('../../client/errors.js');
+      throw new AuthError(
+        `Profile ${ctx.profile} has no client secret to check signatures with; set STORE_CLIENT_SECRET or run \`store auth login --profile ${ctx.profile}\` with the app's client secret.`,
+      );
+    }
+    const client = await this.client();
+    const { isSandboxHost } = await import('../../api/webhooks.js');
+    const register = this.flags.register ?? (ctx.sandbox || (await isSandboxHost(client, ctx.apiUrl)));
+
+    const { startListening } = await import('../../services/webhooks-listener.js');
+    const session = await startListening({
+      client,
+      storeId: Number(ctx.storeId),
+      secret,
+      events,
+      forwardTo,
+      port: this.flags.port,
+      register,
+      subscribe: (listener) => this.show(listener),
+    });
+    this.note(`Listening on ${session.url} for ${events ? events.join(', ') : 'every event'} (Ctrl-C to stop).`);
+    if (forwardTo) this.note(`Forwarding each notification to ${forwardTo}.`);
+    if (session.registered.length > 0) {
+      this.note(`Registered ${session.registered.length} webhook${session.registered.length === 1 ? '' : 's'}: ${session.registered.map((w) => `${w.event} (${w.id})`).join(', ')}.`);
+    } else if (!register) {
+      this.note(`No webhook registered: point one at this receiver (a tunnel's https URL on a real store) with \`store webhooks add EVENT URL\`.`);
+    }
+
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGINT', () => resolve('SIGINT'));
+      process.once('SIGTERM', () => resolve('SIGTERM'));
+    });
+    // A second Ctrl-C while the webhooks are being removed gives up on the removal.
+    process.once('SIGINT', () => process.exit(130));
+    this.note(`Stopping (${signal}).`);
+    const { removed, failed } = await session.close();
+    if (removed.length > 0) this.note(`Removed ${removed.length} webhook${removed.length === 1 ? '' : 's'}.`);
+    if (failed.length > 0) {
+      this.warnUser(`Could not remove webhook${failed.length === 1 ? '' : 's'} ${failed.map((f) => f.id).join(', ')} (${failed[0]!.message}); delete them with \`store webhooks delete ID --yes\`.`);
+      process.exitCode = 1;
+    }
+  }
+
+  /** Events on stdout as they arrive; everything else about requests on stderr. */
+  private show(listener: WebhookListener): void {
+    const json = this.jsonEnabled();
+    const tty = Boolean(process.stdout.isTTY);
+    listener.on('notification', (n: ReceivedNotification) => {
+      if (json) {
+        process.stdout.write(`${JSON.stringify(n)}\n`);
+        return;
+      }
+      const cells = [n.received_at, n.event, String(n.id), n.summary];
+      process.stdout.write(`${tty ? `${cells[0]}  ${cells[1]!.padEnd(41)} ${cells[2]!.padEnd(26)} ${cells[3]}` : cells.join('\t')}\n`);
+    });
+    listener.on('refused', ({ status, reason }) => this.note(`Refused a request with ${status}: ${reason}.`));
+    listener.on('duplicate', ({ event, id, delivery_id: deliveryId }) =>
+      this.note(`Ignored a duplicate of ${event} ${id}${deliveryId ? ` (delivery ${deliveryId})` : ''}.`),
+    );
+    listener.on('ignored', ({ event, id, reason }) => this.note(`Ignored ${event} ${id}: ${reason}.`));
+    listener.on('problem', ({ event, id, message }) => this.warnUser(`${event ? `${event} ${id}: ` : ''}${message}.`));
+  }
+}

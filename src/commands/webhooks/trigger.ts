@@ -1,0 +1,40 @@
+import { Args } from '@oclif/core';
+import { WEBHOOK_EVENTS } from '../../api/webhook-events.js';
+import { BaseCommand } from '../../base-command.js';
+import type { TriggerResult } from '../../services/webhooks-trigger.js';
+
+export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger> {
+  static summary = 'Make the sandbox emit an event, by doing the real thing through the API (sandbox only).';
+  static description = `order/created creates an order of one in-stock unit; order/updated, order/paid and order/cancelled create one and then change its note, mark it paid or cancel it (stock returned); product/*, category/* and location/* create a throwaway record named "Webhook trigger …" and rename or delete it; fulfillment_order/tracking_event_* add, change or delete a tracking event on an existing order's fulfillment order. Every request is the real one, so the store also emits what it causes (e.g. order/created before order/paid). app/uninstalled cannot be triggered. Refused on a real store, where it would change real data.
+
+Events: ${WEBHOOK_EVENTS.join(', ')}.`;
+
+  static examples = [
+    '<%= config.bin %> webhooks trigger order/created',
+    '<%= config.bin %> webhooks trigger product/deleted --json',
+  ];
+
+  static enableJsonFlag = true;
+
+  static args = {
+    event: Args.string({ description: 'Event to emit, e.g. order/created.', required: true }),
+  };
+
+  async run(): Promise<TriggerResult> {
+    const { parseWebhookEvent } = await import('../../services/webhooks.js');
+    const event = parseWebhookEvent(this.args.event);
+    const ctx = await this.context();
+    const client = await this.client();
+    const { isSandboxHost } = await import('../../api/webhooks.js');
+    if (!ctx.sandbox && !(await isSandboxHost(client, ctx.apiUrl))) {
+      const { UsageError } = await import('../../client/errors.js');
+      throw new UsageError(
+        `\`store webhooks trigger\` works only on the sandbox, and profile ${ctx.profile} is a real store where it would change real data; use --profile sandbox (after \`store auth login --sandbox\`).`,
+      );
+    }
+    const { triggerEvent } = await import('../../services/webhooks-trigger.js');
+    const result = await triggerEvent(client, event);
+    if (!this.jsonEnabled()) process.stdout.write(result.actions.map((a) => `${a}\n`).join(''));
+    return result;
+  }
+}
