@@ -120,7 +120,9 @@ export async function attachInvoice(
   if (existing) return { orderId, invoice: existing, attached: false, invoices: current.invoices };
   const invoices = [...current.invoices, invoice];
   if (current.metafield) {
-    await updateMetafield(client, current.metafield.id, { value: JSON.stringify(invoices) });
+    await updateMetafield(client, current.metafield.id, { value: JSON.stringify(invoices) }).catch((error) => {
+      throw explainRefusal(error, request);
+    });
     return { orderId, invoice, attached: true, invoices };
   }
   try {
@@ -137,9 +139,23 @@ export async function attachInvoice(
     if (error instanceof ValidationError && (await readInvoices(client, orderId, { checkOrder: false })).metafield) {
       return attachInvoice(client, request, { checkOrder: false });
     }
-    throw error;
+    throw explainRefusal(error, request);
   }
   return { orderId, invoice, attached: true, invoices };
+}
+
+/**
+ * The store reports problems by position in the whole list (`value.2.fulfillment_order_id`); the one a
+ * person can act on is their fulfillment order not belonging to the order.
+ */
+function explainRefusal(error: unknown, request: InvoiceRequest): unknown {
+  if (!(error instanceof ValidationError) || !request.fulfillment_order_id) return error;
+  const fields = Object.keys(error.fieldErrors ?? {});
+  if (!fields.some((f) => f.endsWith('fulfillment_order_id'))) return error;
+  return new ValidationError(
+    `Fulfillment order ${request.fulfillment_order_id} is not one of order ${request.orderId}; \`store fulfillment-orders list ${request.orderId}\` shows them.`,
+    { status: error.status, method: error.method, url: error.url, description: error.description, fieldErrors: error.fieldErrors, body: error.body },
+  );
 }
 
 export type FailureStage = 'validation' | 'request';

@@ -156,5 +156,6 @@ export async function confirmOrYes(opts: ConfirmOptions): Promise<boolean> {
     throw new UsageError(`${opts.action ?? 'This change'} needs confirmation: pass ${flag} when not running in a terminal.`);
   }
   const { confirm } = await import('@inquirer/prompts');
-  return confirm({ message: opts.message, default: false });
+  // The question goes to stderr so that stdout keeps only the command's result (e.g. with --json).
+  return confirm({ message: opts.message, default: false }, { output: process.stderr });
 }

@@ -123,7 +123,7 @@ describe('store invoices attach ORDER_ID', () => {
     const foreignFo = (await api.get<{ id: string }[]>(`/orders/${other.id}/fulfillment-orders`)).body[0]!;
     const foreign = await store('invoices', 'attach', String(order.id), '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf', '--fulfillment-order', foreignFo.id);
     expect(foreign.code).toBe(2);
-    expect(foreign.stderr).toContain(`is not a fulfillment order of order ${order.id}`);
+    expect(foreign.stderr).toContain(`Fulfillment order ${foreignFo.id} is not one of order ${order.id}`);
     expect(await storedInvoices(order.id)).toEqual([]);
 
     const list = await store('invoices', 'list', '1999999999');
