@@ -1,0 +1,128 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/** `store webhooks add|list|update|delete` run as a user would, against an in-process sandbox on loopback. */
+
+let sandbox: RunningSandbox;
+let env: NodeJS.ProcessEnv;
+const store = (...args: string[]) => runCli(args, { env });
+
+interface WebhookJson {
+  id: number;
+  event: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+async function listJson(...extra: string[]): Promise<WebhookJson[]> {
+  const res = await store('webhooks', 'list', '--json', ...extra);
+  expect(res.stderr).toBe('');
+  expect(res.code).toBe(0);
+  return JSON.parse(res.stdout) as WebhookJson[];
+}
+
+beforeAll(async () => {
+  const { startSandbox } = await import('../../src/sandbox/index.js');
+  sandbox = await startSandbox({ seed: 'empty', rate: 'off', host: '127.0.0.1', port: 0 });
+  const dir = mkdtempSync(join(tmpdir(), 'store-webhooks-'));
+  env = {
+    STORE_TOKEN: sandbox.accessToken,
+    STORE_ID: String(sandbox.storeId),
+    STORE_API_URL: sandbox.apiUrl,
+    STORE_APP_NAME: sandbox.appName,
+    STORE_APP_ID: sandbox.clientId,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_DATA_HOME: join(dir, 'data'),
+  };
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+describe('store webhooks add, list, update, delete', () => {
+  it('walks one webhook through its life', async () => {
+    const added = await store('webhooks', 'add', 'order/created', 'https://example.com/hooks/orders', '--header', 'X-Api-Key=abc=123', '--json');
+    expect(added.code).toBe(0);
+    const webhook = JSON.parse(added.stdout) as WebhookJson;
+    expect(webhook).toMatchObject({ event: 'order/created', url: 'https://example.com/hooks/orders', headers: { 'X-Api-Key': 'abc=123' } });
+
+    // Piped, the table is tab-separated; it shows header names, never their values.
+    const table = await store('webhooks', 'list');
+    expect(table.code).toBe(0);
+    const [head, row] = table.stdout.trimEnd().split('\n');
+    expect(head).toBe('id\tevent\turl\theaders\tcreated');
+    expect(row!.split('\t').slice(0, 4)).toEqual([String(webhook.id), 'order/created', 'https://example.com/hooks/orders', 'X-Api-Key']);
+    expect(table.stdout).not.toContain('abc=123');
+
+    const local = await store('webhooks', 'add', 'order/paid', 'http://127.0.0.1:9/paid', '--json');
+    expect(local.code).toBe(0);
+    expect((await listJson()).map((w) => w.event)).toEqual(['order/created', 'order/paid']);
+    expect((await listJson('--event', 'order/paid')).map((w) => w.url)).toEqual(['http://127.0.0.1:9/paid']);
+
+    const moved = await store('webhooks', 'update', String(webhook.id), '--url', 'https://example.com/hooks/v2', '--json');
+    expect(moved.code).toBe(0);
+    expect(JSON.parse(moved.stdout)).toMatchObject({ id: webhook.id, url: 'https://example.com/hooks/v2', headers: { 'X-Api-Key': 'abc=123' } });
+
+    const rekeyed = await store('webhooks', 'update', String(webhook.id), '--header', 'X-Api-Key=new', '--header', 'X-Env=test', '--json');
+    expect(JSON.parse(rekeyed.stdout).headers).toEqual({ 'X-Api-Key': 'new', 'X-Env': 'test' });
+    const cleared = await store('webhooks', 'update', String(webhook.id), '--clear-headers', '--json');
+    expect(JSON.parse(cleared.stdout).headers).toEqual({});
+
+    const unconfirmed = await store('webhooks', 'delete', String(webhook.id));
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain('pass --yes when not running in a terminal');
+
+    const deleted = await store('webhooks', 'delete', String(webhook.id), '--yes');
+    expect(deleted.code).toBe(0);
+    expect(deleted.stderr).toContain(`Deleted webhook ${webhook.id}.`);
+    expect((await listJson()).map((w) => w.event)).toEqual(['order/paid']);
+  });
+
+  it('checks the event, the URL, the headers and the id before sending anything (exit 2, naming the argument)', async () => {
+    const badEvent = await store('webhooks', 'add', 'order/shipped', 'https://example.com/h');
+    expect(badEvent.code).toBe(2);
+    expect(badEvent.stderr).toContain('EVENT "order/shipped" is not a webhook event; events of order: order/created,');
+
+    const badUrl = await store('webhooks', 'add', 'order/created', 'http://example.com/h');
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toContain('URL "http://example.com/h" must use https');
+
+    const badUpdateUrl = await store('webhooks', 'update', '1', '--url', 'ftp://example.com');
+    expect(badUpdateUrl.code).toBe(2);
+    expect(badUpdateUrl.stderr).toContain('--url "ftp://example.com" is not a URL');
+
+    const badHeader = await store('webhooks', 'add', 'order/created', 'https://example.com/h', '--header', 'X-Linkedstore-Hmac-Sha256=x');
+    expect(badHeader.code).toBe(2);
+    expect(badHeader.stderr).toContain('--header X-Linkedstore-Hmac-Sha256 is set by the store');
+
+    const badId = await store('webhooks', 'delete', 'abc', '--yes');
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toContain('ID "abc" is not a webhook id');
+
+    const nothing = await store('webhooks', 'update', '1');
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('Nothing to change: give --url, --header or --clear-headers.');
+
+    expect(badEvent.stdout + badUrl.stdout + badHeader.stdout).toBe('');
+  });
+
+  it('names the webhook that does not exist (exit 1) and passes on the store refusing a duplicate (exit 2)', async () => {
+    const update = await store('webhooks', 'update', '999', '--url', 'https://example.com/x');
+    expect(update.code).toBe(1);
+    expect(update.stderr).toContain('Webhook 999 not found.');
+    const del = await store('webhooks', 'delete', '999', '--yes');
+    expect(del.code).toBe(1);
+    expect(del.stderr).toContain('Webhook 999 not found.');
+
+    expect((await store('webhooks', 'add', 'product/created', 'https://example.com/p')).code).toBe(0);
+    const again = await store('webhooks', 'add', 'product/created', 'https://example.com/p');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/Invalid request: url already receives product\/created \(webhook \d+\)\./);
+  });
+});
