@@ -177,6 +177,7 @@ export interface FileAttachResult {
 }
 
 export type InvoiceFileEvent =
+  | { type: 'sending'; total: number }
   | { type: 'attached' | 'unchanged'; line: number; orderId: number; key: string }
   | { type: 'failed'; failure: RowFailure };
 
@@ -236,6 +237,7 @@ export async function attachInvoicesFromFile(
   const byOrder = new Map<number, GoodRow[]>();
   for (const row of good) byOrder.set(row.request.orderId, [...(byOrder.get(row.request.orderId) ?? []), row]);
   const queues = [...byOrder.values()];
+  onEvent({ type: 'sending', total: good.length });
 
   const worker = async () => {
     for (let rowsOfOrder = queues.shift(); rowsOfOrder; rowsOfOrder = queues.shift()) {

@@ -60,9 +60,21 @@ The exit code is 3 when some rows failed; --report writes them as CSV (line, key
   private async attachFile(path: string): Promise<FileAttachResult> {
     const { attachInvoicesFromFile, writeFailureReport } = await import('../../services/invoices.js');
     const client = await this.client();
-    const result = await attachInvoicesFromFile(client, path, (event) => {
-      if (event.type === 'failed') this.note(`${event.failure.stage === 'validation' ? 'Invalid' : 'Failed'}: ${prefix(path, event.failure.line)}${event.failure.reason}`);
-    });
+    const progress = rowProgress();
+    let result: FileAttachResult;
+    try {
+      result = await attachInvoicesFromFile(client, path, (event) => {
+        if (event.type === 'sending') progress.start(event.total);
+        else if (event.type === 'failed') {
+          progress.interrupt(() =>
+            this.note(`${event.failure.stage === 'validation' ? 'Invalid' : 'Failed'}: ${prefix(path, event.failure.line)}${event.failure.reason}`),
+          );
+          if (event.failure.stage === 'request') progress.tick();
+        } else progress.tick();
+      });
+    } finally {
+      progress.stop();
+    }
     if (this.flags.report) await writeFailureReport(this.flags.report, result.failed);
     const summary = `${result.rows} row${result.rows === 1 ? '' : 's'}: ${result.attached} attached, ${result.unchanged} already attached, ${result.failed.length} failed.`;
     if (result.failed.length === 0) {
@@ -85,4 +97,42 @@ The exit code is 3 when some rows failed; --report writes them as CSV (line, key
 function prefix(path: string, line: number): string {
   const name = path.split(/[\\/]/).pop() ?? path;
   return `${name} line ${line}: `;
+}
+
+/**
+ * Rows sent so far (DESIGN.md §7): a bar on a terminal, else a line on stderr every 10 s so cron logs stay
+ * short. Lines printed meanwhile (failed rows) go above the bar.
+ */
+function rowProgress() {
+  const tty = Boolean(process.stderr.isTTY);
+  let bar: { start(total: number, value: number): void; increment(): void; stop(): void } | undefined;
+  let done = 0;
+  let total = 0;
+  let lastLog = Date.now();
+  return {
+    start(rows: number) {
+      total = rows;
+      if (!tty || rows === 0) return;
+      void import('cli-progress').then(({ default: progress }) => {
+        bar = new progress.SingleBar({ format: 'Attaching invoices [{bar}] {value}/{total} rows | ETA {eta_formatted}', stream: process.stderr, hideCursor: true });
+        bar.start(total, done);
+      });
+    },
+    tick() {
+      done++;
+      if (bar) bar.increment();
+      else if (!tty && Date.now() - lastLog >= 10_000) {
+        lastLog = Date.now();
+        process.stderr.write(`Attaching invoices: ${done}/${total} rows\n`);
+      }
+    },
+    interrupt(print: () => void) {
+      if (!bar) return print();
+      process.stderr.write('\r\u001B[2K');
+      print();
+    },
+    stop() {
+      bar?.stop();
+    },
+  };
 }
