@@ -8,4 +8,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
 } else {
   const { execute } = await import('@oclif/core');
   await execute({ dir: import.meta.url });
+  // A keychain call that timed out is still pending in a native thread and would hold the process open.
+  if (globalThis[Symbol.for('store-cli.exit-when-done')]) process.exit();
 }

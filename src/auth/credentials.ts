@@ -22,6 +22,9 @@ export const KEYCHAIN_SERVICE = 'store-cli';
 export const KEYCHAIN_TIMEOUT_MS = 3000;
 
 /** A keychain that does not answer (no Secret Service, locked, denied, or too slow). */
+/** Read by bin/run.js: set when something left behind would keep the process alive after the command. */
+export const EXIT_WHEN_DONE = Symbol.for('store-cli.exit-when-done');
+
 export class KeychainUnavailableError extends Error {
   constructor(reason: string) {
     super(`The OS keychain is not available (${reason}).`);
@@ -100,7 +103,11 @@ export function keychainBackend(options: KeychainOptions = {}): SecretBackend {
   async function call<T>(operation: (keytar: KeytarLike) => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new KeychainUnavailableError(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+      timer = setTimeout(() => {
+        // The abandoned native call keeps the event loop alive; bin/run.js exits once the command is done.
+        (globalThis as Record<symbol, unknown>)[EXIT_WHEN_DONE] = true;
+        reject(new KeychainUnavailableError(`no answer within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
       timer.unref();
     });
     try {
