@@ -49,6 +49,7 @@ const EXPECTED = [
   'categories:create', 'categories:delete', 'categories:get', 'categories:list', 'categories:update',
   'fulfillment-orders:get', 'fulfillment-orders:list',
   'fulfillment-orders:tracking:add', 'fulfillment-orders:tracking:delete', 'fulfillment-orders:tracking:update',
+  'invoices:attach', 'invoices:list',
   'locations:create', 'locations:delete', 'locations:list', 'locations:reorder', 'locations:set-default',
   'locations:update',
   'orders:cancel', 'orders:get', 'orders:list', 'orders:update',
@@ -58,6 +59,7 @@ const EXPECTED = [
   'variants:create', 'variants:delete', 'variants:get', 'variants:list', 'variants:sync', 'variants:update',
   'variants:custom-fields:create', 'variants:custom-fields:delete', 'variants:custom-fields:list',
   'variants:custom-fields:set', 'variants:custom-fields:unset', 'variants:custom-fields:update',
+  'webhooks:add', 'webhooks:delete', 'webhooks:list', 'webhooks:listen', 'webhooks:trigger', 'webhooks:update',
 ];
 
 describe('command manifest', () => {
