@@ -332,8 +332,10 @@ async function detectDelimiter(path: string): Promise<string> {
 /** Writes the failed rows as CSV (CSV.md §4): line, key, stage, reason. */
 export async function writeFailureReport(path: string, failures: RowFailure[]): Promise<void> {
   const { stringify } = await import('csv-stringify/sync');
+  const { escapeFormula } = await import('../output/format.js');
+  // Cells echo the input file, which a spreadsheet would run as formulas: keep them inert.
   const text = stringify(
-    failures.map((f) => [f.line, f.key, f.stage, f.reason]),
+    failures.map((f) => [f.line, escapeFormula(f.key), f.stage, escapeFormula(f.reason)]),
     { header: true, columns: ['line', 'key', 'stage', 'reason'] },
   );
   await writeFile(path, text);
