@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { NotFoundError } from '../client/errors.js';
+import { NotFoundError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import { formatTimestamp } from './validate.js';
 
@@ -420,7 +420,13 @@ export async function startListening(options: ListenOptions): Promise<ListenSess
     describe: resourceDescriber(options.client),
   });
   options.subscribe?.(listener);
-  const { url, port } = await listener.start();
+  const { url, port } = await listener.start().catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE' || error.code === 'EACCES') {
+      const why = error.code === 'EADDRINUSE' ? 'already in use' : 'not open to this user';
+      throw new UsageError(`--port ${options.port}: the port is ${why} on 127.0.0.1; choose another, or leave --port out for a free one.`);
+    }
+    throw error;
+  });
   const registered: { id: number; event: string }[] = [];
 
   const close = async () => {
