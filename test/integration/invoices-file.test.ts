@@ -1,0 +1,114 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/client/errors.js';
+import { createClient, type StoreClient } from '../../src/client/index.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { attachInvoicesFromFile, type InvoiceFileEvent, readInvoices } from '../../src/services/invoices.js';
+import { accessKey } from '../helpers/sandbox.js';
+
+/**
+ * The invoice file service (CSV.md §3) against a real sandbox, without the CLI around it: how rows are read
+ * (delimiters, quoting, line numbers), checked and sent.
+ */
+
+let sandbox: RunningSandbox;
+let client: StoreClient;
+let dir: string;
+let orderIds: number[];
+
+beforeAll(async () => {
+  const { startSandbox } = await import('../../src/sandbox/index.js');
+  sandbox = await startSandbox({ seed: 'demo', rate: 'off', host: '127.0.0.1', port: 0 });
+  client = createClient({
+    apiUrl: sandbox.apiUrl,
+    storeId: sandbox.storeId,
+    token: sandbox.accessToken,
+    appName: sandbox.appName,
+    appId: sandbox.clientId,
+  });
+  const withInvoices = new Set((await client.all<{ owner_id: number }>('/metafields/orders', { namespace: 'nfe', key: 'list' })).map((m) => m.owner_id));
+  orderIds = (await client.all<{ id: number }>('/orders')).map((o) => o.id).filter((id) => !withInvoices.has(id));
+  dir = mkdtempSync(join(tmpdir(), 'store-invoice-file-'));
+});
+afterAll(() => sandbox?.close());
+
+let seq = 0;
+const newKey = () => accessKey(`35261112345678000199550080000${String(++seq).padStart(6, '0')}`);
+let next = 0;
+const freshOrder = () => orderIds[next++]!;
+
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('attachInvoicesFromFile', () => {
+  it('reads "," files with quoted cells and counts lines where each row starts', async () => {
+    const [a, b] = [freshOrder(), freshOrder()];
+    const [k1, k2] = [newKey(), newKey()];
+    const path = file(
+      'quoted.csv',
+      [
+        'Order_ID , key,link',
+        `${a},"${k1}","https://nfe.example.com/a.pdf?x=1,2"`,
+        `${b},"not`,
+        `a key",https://nfe.example.com/b.pdf`,
+        '',
+        `${b},${k2},https://nfe.example.com/b.pdf`,
+      ].join('\n'),
+    );
+    const events: InvoiceFileEvent[] = [];
+    const result = await attachInvoicesFromFile(client, path, (e) => events.push(e));
+    expect(result).toMatchObject({ file: 'quoted.csv', rows: 3, attached: 2, unchanged: 0 });
+    expect(result.failed).toEqual([{ line: 3, key: String(b), stage: 'validation', reason: expect.stringMatching(/^column key "not\na key" is not a fiscal access key/) }]);
+    expect(events.filter((e) => e.type === 'attached').map((e) => (e as { line: number }).line).sort()).toEqual([2, 6]);
+    expect((await readInvoices(client, a)).invoices).toEqual([{ key: k1, link: 'https://nfe.example.com/a.pdf?x=1,2' }]);
+  });
+
+  it('keeps every row of one order while several orders are sent at once', async () => {
+    const orders = Array.from({ length: 6 }, freshOrder);
+    const keys = new Map(orders.map((id) => [id, [newKey(), newKey(), newKey()]]));
+    const lines = ['order_id;key;link;fulfillment_order_id'];
+    // Interleaved, so each order's three rows are spread over the file.
+    for (let i = 0; i < 3; i++) for (const id of orders) lines.push(`${id};${keys.get(id)![i]};https://nfe.example.com/${id}-${i}.pdf;`);
+    const result = await attachInvoicesFromFile(client, file('many.csv', lines.join('\r\n')));
+    expect(result).toMatchObject({ rows: 18, attached: 18, failed: [] });
+    for (const id of orders) expect((await readInvoices(client, id)).invoices.map((i) => i.key)).toEqual(keys.get(id));
+  });
+
+  it('reports malformed rows: extra cells, empty required cells, one key for two orders', async () => {
+    const [a, b] = [freshOrder(), freshOrder()];
+    const key = newKey();
+    const path = file(
+      'rows.csv',
+      [
+        'order_id,key,link,fulfillment_order_id',
+        `${a},${key},https://nfe.example.com/1.pdf,,surprise`,
+        `${a},,https://nfe.example.com/2.pdf`,
+        `${a},${key},https://nfe.example.com/3.pdf`,
+        `${b},${key},https://nfe.example.com/4.pdf`,
+      ].join('\n'),
+    );
+    const result = await attachInvoicesFromFile(client, path);
+    expect(result.attached).toBe(1);
+    expect(result.failed.map((f) => [f.line, f.reason])).toEqual([
+      [2, 'the row has 5 cells but the header names 4 columns.'],
+      [3, 'column key is empty.'],
+      [5, `column key: the same key is on line 4 for order ${a}; an invoice belongs to one order.`],
+    ]);
+  });
+
+  it('fails the whole file before sending when the header is wrong or the file is empty', async () => {
+    await expect(attachInvoicesFromFile(client, file('unknown.csv', 'order_id,key,link,amount\n'))).rejects.toThrow(
+      'unknown.csv line 1: unknown column "amount"; the columns are order_id, key, link, fulfillment_order_id.',
+    );
+    await expect(attachInvoicesFromFile(client, file('twice.csv', 'order_id,key,link,key\n'))).rejects.toThrow('twice.csv line 1: column key appears twice.');
+    await expect(attachInvoicesFromFile(client, file('empty.csv', ''))).rejects.toBeInstanceOf(UsageError);
+    await expect(attachInvoicesFromFile(client, file('quote.csv', `order_id,key,link\n${freshOrder()},"${newKey()},x\n`))).rejects.toThrow(/^quote\.csv line \d+: /);
+    const headerOnly = await attachInvoicesFromFile(client, file('header.csv', '\uFEFForder_id,key,link\r\n'));
+    expect(headerOnly).toMatchObject({ rows: 0, attached: 0, failed: [] });
+  });
+});
