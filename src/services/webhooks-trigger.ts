@@ -1,5 +1,6 @@
 import type { StoreClient } from '../client/index.js';
 import { UsageError } from '../client/errors.js';
+import type { TrackingStatus } from '../api/fulfillment-orders.js';
 import type { WebhookEvent } from '../api/webhook-events.js';
 import { formatTimestamp } from './validate.js';
 
@@ -107,7 +108,7 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
       const { orderId, fo } = await fulfillmentOrderToTrack(client);
       const last = fo.tracking_events.at(-1);
       const input = {
-        status: (last?.status ?? 'dispatched') as (typeof fos.TRACKING_STATUSES)[number],
+        status: (last?.status ?? 'dispatched') as TrackingStatus,
         description: `Tracking event from store webhooks trigger at ${stamp}`,
         happened_at: stamp,
       };
