@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WEBHOOK_EVENTS, createWebhook, type WebhookEvent } from '../../src/api/webhooks.js';
+import { WEBHOOK_EVENTS, createWebhook, isSandboxHost, type WebhookEvent } from '../../src/api/webhooks.js';
 import { createClient, type StoreClient } from '../../src/client/index.js';
 import { UsageError } from '../../src/client/errors.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
@@ -110,5 +110,26 @@ describe('resourceDescriber', () => {
     expect(deleted).toEqual({ summary: 'product deleted' });
     const gone = await describeIt()({ store_id: sandbox.storeId, event: 'category/updated', id: 424242 });
     expect(gone).toEqual({ summary: 'category 424242 no longer exists' });
+  });
+});
+
+describe('isSandboxHost', () => {
+  it('recognises the sandbox by its /sandbox/status', async () => {
+    expect(await isSandboxHost(client, sandbox.apiUrl)).toBe(true);
+  });
+
+  it('is false for a loopback server without /sandbox/status, and asks nothing of a host off loopback', async () => {
+    const plain = http.createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      const apiUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+      const other = createClient({ apiUrl, storeId: 1, token: 't', appName: 'test', appId: '1', retries: 0 });
+      expect(await isSandboxHost(other, apiUrl)).toBe(false);
+    } finally {
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
+    }
+    const before = client.stats().requests;
+    expect(await isSandboxHost(client, 'https://api.example.com')).toBe(false);
+    expect(client.stats().requests).toBe(before);
   });
 });
