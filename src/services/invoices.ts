@@ -235,7 +235,11 @@ export async function attachInvoicesFromFile(
   let attached = 0;
   let unchanged = 0;
   const byOrder = new Map<number, GoodRow[]>();
-  for (const row of good) byOrder.set(row.request.orderId, [...(byOrder.get(row.request.orderId) ?? []), row]);
+  for (const row of good) {
+    const rowsOfOrder = byOrder.get(row.request.orderId);
+    if (rowsOfOrder) rowsOfOrder.push(row);
+    else byOrder.set(row.request.orderId, [row]);
+  }
   const queues = [...byOrder.values()];
   onEvent({ type: 'sending', total: good.length });
 

@@ -48,7 +48,14 @@ export interface OrderListOptions {
  */
 export async function* orderPages(client: StoreClient, options: OrderListOptions): AsyncGenerator<OrderPage> {
   if (options.all) {
-    yield* paginateOrders(client, options.filters);
+    // Newest first: an order placed while we page pushes the others down one place, so the next page
+    // starts with one already listed. Skipping seen ids keeps each order once.
+    const seen = new Set<number>();
+    for await (const page of paginateOrders(client, options.filters)) {
+      const orders = page.orders.filter((o) => !seen.has(o.id));
+      for (const o of orders) seen.add(o.id);
+      yield { ...page, orders };
+    }
     return;
   }
   if (options.page !== undefined) {
@@ -58,13 +65,15 @@ export async function* orderPages(client: StoreClient, options: OrderListOptions
   const limit = options.limit ?? 30;
   const perPage = options.perPage ?? Math.min(limit, MAX_PER_PAGE);
   let left = limit;
+  const seen = new Set<number>();
   for (let page = 1; left > 0; page++) {
     const result = await listOrdersPage(client, options.filters, page, perPage);
-    const orders = result.orders.slice(0, left);
+    const orders = result.orders.filter((o) => !seen.has(o.id)).slice(0, left);
+    for (const o of orders) seen.add(o.id);
     left -= orders.length;
     yield { ...result, orders };
-    const seen = (page - 1) * perPage + result.orders.length;
-    if (result.orders.length < perPage || (result.total !== undefined && seen >= result.total)) return;
+    const fetched = (page - 1) * perPage + result.orders.length;
+    if (result.orders.length < perPage || (result.total !== undefined && fetched >= result.total)) return;
   }
 }
 

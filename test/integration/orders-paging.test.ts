@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
+import { createClient } from '../../src/client/index.js';
+import { orderPages } from '../../src/services/orders.js';
 import { clientFor } from '../helpers/sandbox.js';
 
 /** `store orders list --all` on a store of 1,000 orders: 200 per request, rows streamed, header once. */
@@ -12,6 +14,7 @@ const ORDERS = 1000;
 let sandbox: RunningSandbox;
 let env: NodeJS.ProcessEnv;
 let ids: number[];
+let variantId: number;
 
 beforeAll(async () => {
   const { startSandbox } = await import('../../src/sandbox/index.js');
@@ -19,7 +22,7 @@ beforeAll(async () => {
   const api = clientFor(sandbox);
   const product = await api.post('/products', { name: 'Camisa', sku: 'CAM-1', price: '10.00', stock: ORDERS * 2 });
   expect(product.status).toBe(201);
-  const variantId = product.body.variants[0].id as number;
+  variantId = product.body.variants[0].id as number;
   const created: number[] = [];
   // A few at a time: the sandbox is in this process, so this is quick without hammering one core.
   for (let i = 0; i < ORDERS; i += 10) {
@@ -78,5 +81,32 @@ describe('store orders list --all', () => {
     expect(limited.code).toBe(0);
     expect(listRequests(limited.stderr)).toHaveLength(2);
     expect(JSON.parse(limited.stdout)).toHaveLength(250);
+  });
+
+  it('lists each order once when new orders arrive between pages (newest first shifts the pages)', async () => {
+    const client = createClient({
+      apiUrl: sandbox.apiUrl,
+      storeId: sandbox.storeId,
+      token: sandbox.accessToken,
+      appName: sandbox.appName,
+      appId: sandbox.clientId,
+    });
+    const api = clientFor(sandbox);
+    for (const options of [{ all: true }, { limit: 450 }]) {
+      const listed: number[] = [];
+      let pages = 0;
+      for await (const page of orderPages(client, { filters: {}, ...options })) {
+        listed.push(...page.orders.map((o) => o.id));
+        if (pages++ === 0) {
+          // Three new orders while the listing is between pages.
+          for (let i = 0; i < 3; i++) {
+            expect((await api.post('/orders', { customer: { name: 'Late' }, products: [{ variant_id: variantId, quantity: 1 }] })).status).toBe(201);
+          }
+        }
+      }
+      expect(new Set(listed).size).toBe(listed.length);
+      if (options.all) expect(listed).toHaveLength(ORDERS);
+      else expect(listed).toHaveLength(450);
+    }
   });
 });
