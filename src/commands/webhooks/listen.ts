@@ -99,6 +99,8 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
       this.note(`Ignored a duplicate of ${event} ${id}${deliveryId ? ` (delivery ${deliveryId})` : ''}.`),
     );
     listener.on('ignored', ({ event, id, reason }) => this.note(`Ignored ${event} ${id}: ${reason}.`));
-    listener.on('problem', ({ event, id, message }) => this.warnUser(`${event ? `${event} ${id}: ` : ''}${message}.`));
+    listener.on('problem', ({ event, id, message }) =>
+      this.warnUser(`${event ? `${event} ${id}: ` : ''}${message.replace(/\.+$/, '')}.`),
+    );
   }
 }
