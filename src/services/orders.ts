@@ -42,6 +42,18 @@ export interface OrderListOptions {
   all?: boolean;
 }
 
+/** The list filters from the flags, checked before anything is sent. */
+export function orderFilters(flags: { status?: OrderStatus; createdAfter?: string; createdBefore?: string }): OrderFilters {
+  const filters: OrderFilters = {};
+  if (flags.status) filters.status = flags.status;
+  if (flags.createdAfter !== undefined) filters.created_at_min = parseDate('--created-after', flags.createdAfter);
+  if (flags.createdBefore !== undefined) filters.created_at_max = parseDate('--created-before', flags.createdBefore);
+  if (filters.created_at_min && filters.created_at_max && Date.parse(filters.created_at_min) > Date.parse(filters.created_at_max)) {
+    throw new UsageError(`--created-after (${filters.created_at_min}) is later than --created-before (${filters.created_at_max}); no order can match.`);
+  }
+  return filters;
+}
+
 /**
  * The orders of a listing as pages, as they arrive, so `--all` can print a store of any size without
  * holding it. `limit` cuts the last page short; an explicit `page` is one request.

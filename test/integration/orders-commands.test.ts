@@ -130,6 +130,10 @@ describe('store orders list', () => {
     expect(date.code).toBe(2);
     expect(date.stderr).toContain('--created-after "2026-13-45" is not a real calendar date.');
     expect(date.stderr).not.toContain('→');
+    const reversed = await store('orders', 'list', '--created-after', '2026-11-20', '--created-before', '2026-11-01', '--debug');
+    expect(reversed.code).toBe(2);
+    expect(reversed.stderr).toContain('--created-after (2026-11-20T00:00:00+00:00) is later than --created-before (2026-11-01T00:00:00+00:00)');
+    expect(reversed.stderr).not.toContain('→');
     const status = await store('orders', 'list', '--status', 'shipped');
     expect(status.code).toBe(2);
     expect(status.stderr).toMatch(/--status=shipped to be one of: open, paid, closed,\s+(› +)?cancelled/);

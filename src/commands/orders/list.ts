@@ -31,15 +31,14 @@ prints the rows as the pages arrive.`;
   };
 
   async run(): Promise<Order[]> {
-    const { parseDate } = await import('../../services/validate.js');
-    const { orderPages, customerLabel, totalLabel } = await import('../../services/orders.js');
+    const { orderFilters, orderPages, customerLabel, totalLabel } = await import('../../services/orders.js');
     const { chooseFormat } = await import('../../output/format.js');
     const { isTTY } = await import('../../output/terminal.js');
-    const filters = {
+    const filters = orderFilters({
       status: this.flags.status as OrderStatus | undefined,
-      created_at_min: this.flags['created-after'] === undefined ? undefined : parseDate('--created-after', this.flags['created-after']),
-      created_at_max: this.flags['created-before'] === undefined ? undefined : parseDate('--created-before', this.flags['created-before']),
-    };
+      createdAfter: this.flags['created-after'],
+      createdBefore: this.flags['created-before'],
+    });
     const columns: Column<Order>[] = [
       { header: 'id', get: (o) => o.id },
       { header: 'number', get: (o) => o.number },
