@@ -372,9 +372,12 @@ export class Tx {
 
   constructor(private readonly state: SandboxState) {}
 
-  /** The clock's time, for created_at/updated_at. */
+  /**
+   * The clock's time for created_at/updated_at, in whole seconds: records show timestamps to the second, so a
+   * filter given a record's own timestamp (created_at_max=…) must match it.
+   */
   now(): number {
-    return this.state.clock.now();
+    return Math.floor(this.state.clock.now() / 1000) * 1000;
   }
 
   put<T>(collection: Collection<T>, record: NoInfer<T>): T {

@@ -300,3 +300,18 @@ describe('spec §4 GET /orders list order and date filters', () => {
     expect((await t.get('/orders', { query: { per_page: 201 } })).status).toBe(422);
   });
 });
+
+describe('spec §4 GET /orders date filters at the precision the API shows', () => {
+  const clock = new FakeClock(Date.parse('2026-11-01T10:00:00.250Z'));
+  const t = useSandbox({ clock });
+
+  it('§4 an order\'s own created_at, as the API shows it, bounds the list inclusively (sub-second clock)', async () => {
+    await createLocation(t, 'Main');
+    const { variant } = await createSimpleProduct(t, { stock: 1 });
+    clock.advance(1234);
+    const created = await createOrder(t, [{ variant_id: variant.id, quantity: 1 }]);
+    const shown = (await t.get(`/orders/${created.body.id}`)).body.created_at as string;
+    const res = await t.get('/orders', { query: { created_at_min: shown, created_at_max: shown } });
+    expect(res.body.map((o: any) => o.id)).toEqual([created.body.id]);
+  });
+});
