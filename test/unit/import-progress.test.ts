@@ -21,14 +21,14 @@ describe('progress view', () => {
   it('logs one line per interval when not on a TTY, and nothing with --quiet', async () => {
     const out = sink();
     const view = new ProgressView({ stream: out.stream, tty: false, quiet: false, label: 'import', intervalMs: 0 });
-    await view.update(event);
+    view.update(event);
     expect(out.lines[0]).toMatch(/^import: 10\/100 products, 50\/250 writes, [\d.]+ req\/s, 1 × 429, ETA /);
     const slow = sink();
     const hourly = new ProgressView({ stream: slow.stream, tty: false, quiet: false, label: 'import', intervalMs: 3_600_000 });
-    await hourly.update(event);
+    hourly.update(event);
     expect(slow.lines).toEqual([]);
     const quiet = sink();
-    await new ProgressView({ stream: quiet.stream, tty: false, quiet: true, label: 'import', intervalMs: 0 }).update(event);
+    new ProgressView({ stream: quiet.stream, tty: false, quiet: true, label: 'import', intervalMs: 0 }).update(event);
     expect(quiet.lines).toEqual([]);
   });
 

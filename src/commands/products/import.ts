@@ -71,7 +71,7 @@ invalid, 3 when some products failed (see --report), 130 when interrupted.`;
         apiUrl: ctx.apiUrl,
         storeId: ctx.storeId,
         signal: interrupt.signal,
-        onProgress: (event) => void progress.update(event),
+        onProgress: (event) => progress.update(event),
       });
     } catch (error) {
       progress.stop();

@@ -58,7 +58,7 @@ Exit codes: 2 when the file is invalid, 3 when some variants failed (see --repor
         apiUrl: ctx.apiUrl,
         storeId: ctx.storeId,
         signal: interrupt.signal,
-        onProgress: (event) => void progress.update(event),
+        onProgress: (event) => progress.update(event),
       });
     } catch (error) {
       progress.stop();

@@ -38,7 +38,9 @@ export async function bulkProgress(
   stream: NodeJS.WriteStream = process.stderr,
 ): Promise<ProgressView> {
   const scheduler = schedulerFor(ctx.apiUrl.replace(/\/+$/, ''), ctx.storeId, ctx.appId);
-  return new ProgressView({ stream, tty: Boolean(stream.isTTY), quiet, label, bucket: () => scheduler.snapshot() });
+  const tty = Boolean(stream.isTTY);
+  const SingleBar = tty && !quiet ? (await import('cli-progress')).default.SingleBar : undefined;
+  return new ProgressView({ stream, tty, quiet, label, bucket: () => scheduler.snapshot(), SingleBar });
 }
 
 /**

@@ -24,6 +24,8 @@ export interface ProgressViewOptions {
   /** The rate scheduler's view of the bucket, for the ETA. */
   bucket?: () => SchedulerSnapshot | undefined;
   intervalMs?: number;
+  /** cli-progress's SingleBar, loaded by the caller when the stream is a TTY (so drawing stays synchronous). */
+  SingleBar?: new (options: object) => unknown;
 }
 
 interface Bar {
@@ -45,7 +47,6 @@ export function formatDuration(seconds: number): string {
 
 export class ProgressView {
   private readonly started = Date.now();
-  private last: ProgressEvent | undefined;
   private lastLog = Date.now();
   private bar: Bar | undefined;
   private barPhase: string | undefined;
@@ -74,11 +75,10 @@ export class ProgressView {
     return rate > 0 ? left / rate : Number.POSITIVE_INFINITY;
   }
 
-  async update(event: ProgressEvent): Promise<void> {
-    this.last = event;
+  update(event: ProgressEvent): void {
     if (this.opts.quiet) return;
-    if (this.opts.tty) {
-      await this.drawBar(event);
+    if (this.opts.tty && this.opts.SingleBar) {
+      this.drawBar(event);
       return;
     }
     const now = Date.now();
@@ -99,8 +99,8 @@ export class ProgressView {
     return `${this.opts.label}: ${what}, ${this.rate(event).toFixed(1)} req/s, ${event.rateLimited} × 429${eta}`;
   }
 
-  private async drawBar(event: ProgressEvent): Promise<void> {
-    if (event.phase !== 'writing' && event.phase !== 'fetching') return;
+  private drawBar(event: ProgressEvent): void {
+    if (event.phase !== 'writing' && (event.phase !== 'fetching' || event.total === undefined)) return;
     const total = event.phase === 'writing' ? event.writesTotal : (event.total ?? 0);
     const value = event.phase === 'writing' ? event.writesDone : event.done;
     const payload = {
@@ -111,8 +111,7 @@ export class ProgressView {
     };
     if (!this.bar || this.barPhase !== event.phase) {
       this.bar?.stop();
-      const { SingleBar } = (await import('cli-progress')).default;
-      this.bar = new SingleBar({
+      this.bar = new this.opts.SingleBar!({
         format: `${this.opts.label} {phase} [{bar}] {value}/{total} | {rate} req/s | {limited} × 429 | ETA {etaText}`,
         stream: this.opts.stream,
         hideCursor: true,
