@@ -307,7 +307,13 @@ export function errorFromResponse(
           list.map((problem) => (field === 'base' ? stripPeriod(problem) : `${field} ${stripPeriod(problem)}`)),
         )
       : [];
-    const text = problems.length > 0 ? problems.join('; ') : stripPeriod(description ?? 'the store refused the data');
+    // Errors only on `base` (the record as a whole) are a short note; the description, when there is one, is the
+    // store's full sentence about the same refusal.
+    const onlyBase = fieldErrors !== undefined && Object.keys(fieldErrors).every((field) => field === 'base');
+    const text =
+      problems.length > 0 && !(onlyBase && description)
+        ? problems.join('; ')
+        : stripPeriod(description ?? 'the store refused the data');
     return new ValidationError(`Invalid request: ${text}.`, details);
   }
   if (status === 429) {

@@ -114,6 +114,13 @@ describe('errorFromResponse', () => {
     expect(errorFromResponse('POST', ORDERS, 422, { errors: { base: ['Plan b allows 2 locations'] } }).message).toBe(
       'Invalid request: Plan b allows 2 locations.',
     );
+    // A `base`-only note defers to the store's fuller description.
+    expect(
+      errorFromResponse('POST', ORDERS, 422, {
+        description: 'The plan "b" of this store allows 2 locations',
+        errors: { base: ['plan b allows at most 2 locations'] },
+      }).message,
+    ).toBe('Invalid request: The plan "b" of this store allows 2 locations.');
   });
 
   it('5xx, 429 and other statuses get their class and keep the details', () => {
