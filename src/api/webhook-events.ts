@@ -1,27 +1,12 @@
 /**
- * The webhook events of DESIGN.md §5.17: the one list every webhooks command, the listener and the trigger use.
- * It lives apart from the zod schemas of `webhooks.ts` (which re-exports it) so that command modules can name
- * the events in their help without loading zod at start-up.
+ * The webhook events of DESIGN.md §5.17 (the sandbox's list, which is the platform's) and helpers about them,
+ * for every webhooks command, the listener and the trigger. It lives apart from the zod schemas of
+ * `webhooks.ts` (which re-exports it) so that command modules can name the events in their help without
+ * loading zod at start-up.
  */
-export const WEBHOOK_EVENTS = [
-  'order/created',
-  'order/updated',
-  'order/paid',
-  'order/cancelled',
-  'product/created',
-  'product/updated',
-  'product/deleted',
-  'category/created',
-  'category/updated',
-  'category/deleted',
-  'location/created',
-  'location/updated',
-  'location/deleted',
-  'fulfillment_order/tracking_event_created',
-  'fulfillment_order/tracking_event_updated',
-  'fulfillment_order/tracking_event_deleted',
-  'app/uninstalled',
-] as const;
+import { WEBHOOK_EVENTS } from '../sandbox/webhook-events.js';
+
+export { WEBHOOK_EVENTS };
 
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

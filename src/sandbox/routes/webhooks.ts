@@ -5,31 +5,12 @@ import { httpError, intParam, isoTime, notFound, paginate, parseBody, type Field
 import type { SandboxContext, WebhookEvent } from '../server.js';
 import type { StoreData, WebhookRecord } from '../state.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, WebhookDeliverer } from '../webhook-delivery.js';
+import { WEBHOOK_EVENTS } from '../webhook-events.js';
 
 /**
  * Webhooks (DESIGN.md §5.17): registration per app, and delivery of every event the routes emit through
  * `ctx.emit` to the store's webhooks of that event, signed with the registering app's client secret.
  */
-
-export const WEBHOOK_EVENTS = [
-  'order/created',
-  'order/updated',
-  'order/paid',
-  'order/cancelled',
-  'product/created',
-  'product/updated',
-  'product/deleted',
-  'category/created',
-  'category/updated',
-  'category/deleted',
-  'location/created',
-  'location/updated',
-  'location/deleted',
-  'fulfillment_order/tracking_event_created',
-  'fulfillment_order/tracking_event_updated',
-  'fulfillment_order/tracking_event_deleted',
-  'app/uninstalled',
-] as const;
 
 /** Headers the delivery sets itself; a registered header must not replace them. */
 const RESERVED_HEADERS = new Set([
