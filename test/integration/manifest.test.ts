@@ -104,10 +104,9 @@ describe('command manifest', () => {
     expect(empty).toEqual([]);
   });
 
-  it('declares (with a description) the topic of every command', () => {
-    const undeclared = [...new Set(ids.map((id) => id.split(':')[0]))].filter(
-      (topic) => !pkg.oclif.topics[topic]?.description,
-    );
+  it('declares (with a description) every topic and subtopic of the commands', () => {
+    const topics = new Set(ids.flatMap((id) => id.split(':').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join(':'))));
+    const undeclared = [...topics].filter((topic) => !pkg.oclif.topics[topic]?.description);
     expect(undeclared).toEqual([]);
   });
 });
