@@ -187,3 +187,19 @@ describe('products import interrupted with Ctrl-C', () => {
   }, 120_000);
 });
 
+
+describe('products import at the rate limit', () => {
+  it('uses the bucket without meeting a 429: the burst at once, the rest at the leak rate', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-rate-'));
+    // The standard bucket (40, 2/s): 45 creates and 4 list pages overflow it by a few requests.
+    sandbox = await startSandbox({ seed: 'empty' });
+    const lines = ['handle,name,sku,price,stock'];
+    for (let i = 1; i <= 45; i++) lines.push(`rate-${i},Rate ${i},R-${i},${i},1`);
+    const file = join(dir, 'catalog.csv');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const r = await runCli(['products', 'import', file, '--json'], { env: envFor(sandbox, dir) });
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary).toMatchObject({ created: 45, failed: 0, requests: 49, rateLimited: 0 });
+  }, 60_000);
+});
