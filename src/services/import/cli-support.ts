@@ -101,6 +101,9 @@ export function printSummary(
   err: NodeJS.WritableStream = process.stderr,
 ): void {
   if (!opts.quiet) out.write(`${summaryLines(s).join('\n')}\n`);
+  if (s.earlierRunUnfinished && !opts.quiet) {
+    err.write('Note: an earlier run of this file was interrupted; what it did was found in the store and not sent again (--resume also keeps its counts).\n');
+  }
   const shown = s.failures.slice(0, 50);
   for (const f of shown) {
     err.write(`${s.file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}\n`);

@@ -62,6 +62,8 @@ export interface ImportSummary {
   ignoredColumns: string[];
   /** Products finished by an earlier, interrupted run of the same file (--resume). */
   resumedProducts: number;
+  /** An interrupted run of the same file was found and not resumed (its work is in the store; this run plans around it). */
+  earlierRunUnfinished: boolean;
   interrupted: boolean;
   journal?: string;
   failures: ReportRow[];
@@ -119,8 +121,9 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
   try {
     const path = journalPath(dir, store, await hashFile(options.file));
     // A journal that ended normally is a finished run, not one to resume: the store may have changed since.
-    let previous = options.resume ? summarizeJournal(readJournal(path)) : undefined;
-    if (previous && (previous.finished || previous.entries === 0)) previous = undefined;
+    const earlier = summarizeJournal(readJournal(path));
+    const unfinished = earlier.entries > 0 && !earlier.finished;
+    const previous = options.resume && unfinished ? earlier : undefined;
 
     emit({ phase: 'fetching', done: 0, writesDone: 0, writesTotal: 0 });
     const snapshot = await fetchSnapshot(
@@ -145,6 +148,7 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
 
     const summary = baseSummary(catalog, plan, options, failures);
     summary.resumedProducts = resumed.length;
+    summary.earlierRunUnfinished = unfinished && !options.resume;
     if (options.dryRun) {
       for (const p of plan.products) tally(summary, planOutcome(p.action));
       for (const p of plan.products) for (const f of failuresOf(p)) failures.push(f);
@@ -215,6 +219,7 @@ function baseSummary(catalog: Catalog, plan: Plan, options: ImportOptions, failu
     seconds: 0,
     ignoredColumns: catalog.ignoredColumns,
     resumedProducts: 0,
+    earlierRunUnfinished: false,
     interrupted: false,
     failures,
   };
