@@ -91,7 +91,9 @@ export class PlanRefusedError extends StoreError {
 
 export async function readAndValidate(options: Pick<ImportOptions, 'file' | 'ignoreUnknownColumns' | 'skipInvalid'>): Promise<Catalog> {
   const catalog = await readCatalog(options.file, { ignoreUnknownColumns: options.ignoreUnknownColumns });
-  const fatal = catalog.errors.length > 0 && (!options.skipInvalid || catalog.rows === 0 || catalog.products.length === 0);
+  // --skip-invalid leaves out products with a bad row; a bad header (unknown or duplicate column) spoils every row.
+  const headerBroken = catalog.errors.some((e) => e.line === 1);
+  const fatal = catalog.errors.length > 0 && (!options.skipInvalid || headerBroken || catalog.products.length === 0);
   if (fatal) throw new CatalogInvalidError(catalog.errors, catalog.file);
   return catalog;
 }
