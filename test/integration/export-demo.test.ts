@@ -49,4 +49,14 @@ describe('products export of a multilingual, multi-location store', () => {
     expect(imported.stderr.split('\n').filter((l) => /^→ (POST|PUT|PATCH|DELETE) /.test(l))).toEqual([]);
     expect(imported.stdout).toMatch(new RegExp(`0 created, 0 updated, ${store.products.list().length} unchanged, 0 failed`));
   });
+
+  it('the admin format reads back without a write too (stock of the default location, main-language texts)', async () => {
+    const file = join(dir, 'demo-admin.csv');
+    const exported = await runCli(['products', 'export', file, '--format', 'admin'], { env: env() });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8').split('\r\n', 1)[0]).toMatch(/^Identificador de URL;Nombre;Categorías;/);
+    const imported = await runCli(['products', 'import', file, '--debug'], { env: env() });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stderr.split('\n').filter((l) => /^→ (POST|PUT|PATCH|DELETE) /.test(l))).toEqual([]);
+  });
 });
