@@ -1,4 +1,7 @@
+import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js';
 
@@ -168,5 +171,23 @@ export function address(city = 'Buenos Aires'): Record<string, unknown> {
     country: { code: 'AR', name: 'Argentina' },
     reference: 'Next to the bakery',
     between_streets: 'Scalabrini Ortiz y Godoy Cruz',
+  };
+}
+
+/**
+ * The environment that points the real `store` binary at a sandbox the way cron does (credentials from the
+ * environment), with its own temp XDG dirs so no test touches another's config, state or data.
+ */
+export function cliEnv(sandbox: RunningSandbox, name = 'cli'): NodeJS.ProcessEnv {
+  const dir = mkdtempSync(join(tmpdir(), `store-${name}-`));
+  return {
+    STORE_TOKEN: sandbox.accessToken,
+    STORE_ID: String(sandbox.storeId),
+    STORE_API_URL: sandbox.apiUrl,
+    STORE_APP_NAME: sandbox.appName,
+    STORE_APP_ID: sandbox.clientId,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_DATA_HOME: join(dir, 'data'),
   };
 }

@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { clientFor, type TestSandbox } from '../helpers/sandbox.js';
+import { clientFor, type TestSandbox, cliEnv } from '../helpers/sandbox.js';
 
 /** `store fulfillment-orders …` and its tracking events, against the demo store. */
 
@@ -36,17 +34,7 @@ beforeAll(async () => {
   const { startSandbox } = await import('../../src/sandbox/index.js');
   sandbox = await startSandbox({ seed: 'demo', rate: 'off', host: '127.0.0.1', port: 0 });
   api = clientFor(sandbox);
-  const dir = mkdtempSync(join(tmpdir(), 'store-fulfillment-'));
-  env = {
-    STORE_TOKEN: sandbox.accessToken,
-    STORE_ID: String(sandbox.storeId),
-    STORE_API_URL: sandbox.apiUrl,
-    STORE_APP_NAME: sandbox.appName,
-    STORE_APP_ID: sandbox.clientId,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_DATA_HOME: join(dir, 'data'),
-  };
+  env = cliEnv(sandbox, 'fulfillment');
   const [order] = (await api.get<{ id: number }[]>('/orders', { query: { status: 'paid' } })).body;
   orderId = order!.id;
   fo = (await api.get<FoJson[]>(`/orders/${orderId}/fulfillment-orders`)).body[0]!;

@@ -1,12 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { createClient } from '../../src/client/index.js';
 import { orderPages } from '../../src/services/orders.js';
-import { clientFor } from '../helpers/sandbox.js';
+import { clientFor, cliEnv } from '../helpers/sandbox.js';
 
 /** `store orders list --all` on a store of 1,000 orders: 200 per request, rows streamed, header once. */
 
@@ -37,17 +34,7 @@ beforeAll(async () => {
     }
   }
   ids = created;
-  const dir = mkdtempSync(join(tmpdir(), 'store-orders-paging-'));
-  env = {
-    STORE_TOKEN: sandbox.accessToken,
-    STORE_ID: String(sandbox.storeId),
-    STORE_API_URL: sandbox.apiUrl,
-    STORE_APP_NAME: sandbox.appName,
-    STORE_APP_ID: sandbox.clientId,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_DATA_HOME: join(dir, 'data'),
-  };
+  env = cliEnv(sandbox, 'orders-paging');
 });
 afterAll(() => sandbox?.close());
 

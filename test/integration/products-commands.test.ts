@@ -1,26 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
+import { cliEnv } from '../helpers/sandbox.js';
 
 /** `store products …` against a demo store (multilingual) and an empty one (Spanish only). */
 
 async function sandboxEnv(seed: 'demo' | 'empty'): Promise<{ sandbox: RunningSandbox; env: NodeJS.ProcessEnv }> {
   const { startSandbox } = await import('../../src/sandbox/index.js');
   const sandbox = await startSandbox({ seed, rate: 'off', host: '127.0.0.1', port: 0 });
-  const dir = mkdtempSync(join(tmpdir(), 'store-products-'));
-  const env = {
-    STORE_TOKEN: sandbox.accessToken,
-    STORE_ID: String(sandbox.storeId),
-    STORE_API_URL: sandbox.apiUrl,
-    STORE_APP_NAME: sandbox.appName,
-    STORE_APP_ID: sandbox.clientId,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_DATA_HOME: join(dir, 'data'),
-  };
+  const env = cliEnv(sandbox, 'products');
   return { sandbox, env };
 }
 

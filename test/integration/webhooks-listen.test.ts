@@ -1,13 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { BIN, runCli } from '../helpers/run-cli.js';
+import { cliEnv } from '../helpers/sandbox.js';
 
 /**
  * `store webhooks listen` and `store webhooks trigger` end to end: the real binary, a sandbox in this process
@@ -144,18 +142,7 @@ async function webhooksOnStore(): Promise<{ id: number; event: string; url: stri
 beforeAll(async () => {
   const { startSandbox } = await import('../../src/sandbox/index.js');
   sandbox = await startSandbox({ seed: 'demo', rate: 'off', webhookRetryBaseMs: 50, host: '127.0.0.1', port: 0 });
-  const dir = mkdtempSync(join(tmpdir(), 'store-webhooks-listen-'));
-  env = {
-    STORE_TOKEN: sandbox.accessToken,
-    STORE_ID: String(sandbox.storeId),
-    STORE_API_URL: sandbox.apiUrl,
-    STORE_APP_NAME: sandbox.appName,
-    STORE_APP_ID: sandbox.clientId,
-    STORE_CLIENT_SECRET: sandbox.clientSecret,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_DATA_HOME: join(dir, 'data'),
-  };
+  env = { ...cliEnv(sandbox, 'webhooks-listen'), STORE_CLIENT_SECRET: sandbox.clientSecret };
 });
 
 afterEach(() => {
