@@ -5,6 +5,18 @@ import type { Column } from './output/format.js';
 import { chooseFormat } from './output/format.js';
 import { colorEnabled, isTTY, paint } from './output/terminal.js';
 
+/** A titled list under a record in a detail view (an order's items, a product's variants). */
+export interface DetailSection {
+  title: string;
+  rows: unknown[];
+  columns: Column<never>[];
+}
+
+/** Builds a section, keeping the row type of its columns checked against its rows. */
+export function section<Row>(title: string, rows: Row[], columns: Column<Row>[]): DetailSection {
+  return { title, rows, columns: columns as Column<never>[] };
+}
+
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
 
@@ -79,6 +91,22 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       header: opts.header,
       color: colorEnabled(),
     });
+  }
+
+  /**
+   * One record as aligned "key value" lines, then its sections as titled lists. Prints nothing with `--json`,
+   * where oclif prints run()'s result instead.
+   */
+  protected async renderDetail(fields: [string, unknown][], sections: DetailSection[] = []): Promise<void> {
+    if (this.jsonEnabled()) return;
+    const { renderRecord } = await import('./output/render.js');
+    const write = (text: string) => process.stdout.write(text);
+    renderRecord(fields, write);
+    for (const { title, rows, columns } of sections) {
+      write(`\n${title}\n`);
+      if (rows.length === 0) write('  (none)\n');
+      else await this.renderList(rows as never[], columns);
+    }
   }
 
   /** Progress, warnings and notes: stderr, never mixed with data. */

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import type { FulfillmentOrder } from '../../api/fulfillment-orders.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand, section } from '../../base-command.js';
 
 export default class FulfillmentOrdersGet extends BaseCommand<typeof FulfillmentOrdersGet> {
   static summary = 'Show a fulfillment order with its items and tracking events.';
@@ -23,36 +23,29 @@ export default class FulfillmentOrdersGet extends BaseCommand<typeof Fulfillment
     const { fulfillmentOrder } = await import('../../services/orders.js');
     const fo = await fulfillmentOrder(await this.client(), orderId, foId);
     if (this.jsonEnabled()) return fo;
-    const { renderRecord } = await import('../../output/render.js');
-    const write = (text: string) => process.stdout.write(text);
-    renderRecord(
+    await this.renderDetail(
       [
         ['id', fo.id],
         ['order', fo.order_id],
         ['status', fo.status],
         ['location', fo.location_id],
       ],
-      write,
+      [
+        section('Items', fo.products, [
+          { header: 'variant', get: (p) => p.variant_id },
+          { header: 'quantity', get: (p) => p.quantity },
+        ]),
+        section('Tracking events', fo.tracking_events, [
+          { header: 'id', get: (e) => e.id },
+          { header: 'status', get: (e) => e.status },
+          { header: 'happened', get: (e) => e.happened_at },
+          { header: 'description', get: (e) => e.description },
+          { header: 'address', get: (e) => e.address },
+          { header: 'lat,lon', get: (e) => (e.geolocation ? `${e.geolocation.latitude},${e.geolocation.longitude}` : '') },
+          { header: 'estimated delivery', get: (e) => e.estimated_delivery_at },
+        ]),
+      ],
     );
-    write('\nItems\n');
-    if (fo.products.length === 0) write('  (none)\n');
-    else
-      await this.renderList(fo.products, [
-        { header: 'variant', get: (p) => p.variant_id },
-        { header: 'quantity', get: (p) => p.quantity },
-      ]);
-    write('\nTracking events\n');
-    if (fo.tracking_events.length === 0) write('  (none)\n');
-    else
-      await this.renderList(fo.tracking_events, [
-        { header: 'id', get: (e) => e.id },
-        { header: 'status', get: (e) => e.status },
-        { header: 'happened', get: (e) => e.happened_at },
-        { header: 'description', get: (e) => e.description },
-        { header: 'address', get: (e) => e.address },
-        { header: 'lat,lon', get: (e) => (e.geolocation ? `${e.geolocation.latitude},${e.geolocation.longitude}` : '') },
-        { header: 'estimated delivery', get: (e) => e.estimated_delivery_at },
-      ]);
     return fo;
   }
 }

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand, section } from '../../base-command.js';
 import type { OrderDetails } from '../../services/orders.js';
 
 export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
@@ -21,9 +21,7 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
     if (this.jsonEnabled()) return details;
 
     const { order, fulfillment_orders: fos, invoices } = details;
-    const { renderRecord } = await import('../../output/render.js');
-    const write = (text: string) => process.stdout.write(text);
-    renderRecord(
+    await this.renderDetail(
       [
         ['id', order.id],
         ['number', order.number],
@@ -38,37 +36,33 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
         ['subtotal', order.subtotal],
         ['total', totalLabel(order)],
       ],
-      write,
+      [
+        section('Items', order.products, [
+          { header: 'variant', get: (p) => p.variant_id },
+          { header: 'sku', get: (p) => p.sku },
+          { header: 'name', get: (p) => p.name },
+          { header: 'quantity', get: (p) => p.quantity },
+          { header: 'price', get: (p) => p.price },
+        ]),
+        section('Payments', order.payments, [
+          { header: 'method', get: (p) => p.method },
+          { header: 'amount', get: (p) => p.amount },
+          { header: 'status', get: (p) => p.status },
+        ]),
+        section('Fulfillment orders', fos, [
+          { header: 'id', get: (fo) => fo.id },
+          { header: 'status', get: (fo) => fo.status },
+          { header: 'location', get: (fo) => fo.location_id },
+          { header: 'items', get: (fo) => fo.products.reduce((n, p) => n + p.quantity, 0) },
+          { header: 'last event', get: (fo) => lastEvent(fo.tracking_events) },
+        ]),
+        section('Invoices', invoices, [
+          { header: 'key', get: (i) => i.key },
+          { header: 'link', get: (i) => i.link },
+          { header: 'fulfillment order', get: (i) => i.fulfillment_order_id },
+        ]),
+      ],
     );
-    const section = async <Row>(title: string, rows: Row[], columns: { header: string; get: (row: Row) => unknown }[]) => {
-      write(`\n${title}\n`);
-      if (rows.length === 0) write('  (none)\n');
-      else await this.renderList(rows, columns);
-    };
-    await section('Items', order.products, [
-      { header: 'variant', get: (p) => p.variant_id },
-      { header: 'sku', get: (p) => p.sku },
-      { header: 'name', get: (p) => p.name },
-      { header: 'quantity', get: (p) => p.quantity },
-      { header: 'price', get: (p) => p.price },
-    ]);
-    await section('Payments', order.payments, [
-      { header: 'method', get: (p) => p.method },
-      { header: 'amount', get: (p) => p.amount },
-      { header: 'status', get: (p) => p.status },
-    ]);
-    await section('Fulfillment orders', fos, [
-      { header: 'id', get: (fo) => fo.id },
-      { header: 'status', get: (fo) => fo.status },
-      { header: 'location', get: (fo) => fo.location_id },
-      { header: 'items', get: (fo) => fo.products.reduce((n, p) => n + p.quantity, 0) },
-      { header: 'last event', get: (fo) => lastEvent(fo.tracking_events) },
-    ]);
-    await section('Invoices', invoices, [
-      { header: 'key', get: (i) => i.key },
-      { header: 'link', get: (i) => i.link },
-      { header: 'fulfillment order', get: (i) => i.fulfillment_order_id },
-    ]);
     return details;
   }
 }

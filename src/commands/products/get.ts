@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import type { Product } from '../../api/products.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand, section } from '../../base-command.js';
 
 export default class ProductsGet extends BaseCommand<typeof ProductsGet> {
   static summary = 'Show one product with its variants.';
@@ -18,15 +18,8 @@ export default class ProductsGet extends BaseCommand<typeof ProductsGet> {
     const client = await this.client();
     const { getProductById } = await import('../../services/products.js');
     const product = await getProductById(client, id);
-    if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const { productFields, variantColumns } = await import('../../services/catalog-views.js');
-      renderRecord(productFields(product), (text) => process.stdout.write(text));
-      if (product.variants.length > 0) {
-        process.stdout.write('\n');
-        await this.renderList(product.variants, variantColumns);
-      }
-    }
+    const { productFields, variantColumns } = await import('../../services/catalog-views.js');
+    await this.renderDetail(productFields(product), [section('Variants', product.variants, variantColumns)]);
     return product;
   }
 }

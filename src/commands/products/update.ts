@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand, section } from '../../base-command.js';
 import { localizedFlag, priceStockFlags } from '../../services/catalog-flags.js';
 
 export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
@@ -51,15 +51,8 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
       weight: f.weight,
       published: f.published,
     });
-    if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const { productFields, variantColumns } = await import('../../services/catalog-views.js');
-      renderRecord(productFields(product), (text) => process.stdout.write(text));
-      if (product.variants.length > 0) {
-        process.stdout.write('\n');
-        await this.renderList(product.variants, variantColumns);
-      }
-    }
+    const { productFields, variantColumns } = await import('../../services/catalog-views.js');
+    await this.renderDetail(productFields(product), [section('Variants', product.variants, variantColumns)]);
     return product;
   }
 }
