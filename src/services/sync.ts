@@ -5,7 +5,7 @@ import { getStore } from '../api/store.js';
 import { updateVariant, type Variant } from '../api/variants.js';
 import { AuthError, StoreError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
-import { type RowError, type VariantSpec, decimal, formatRowError, notUtf8, stock } from './import/catalog.js';
+import { type RowError, type VariantSpec, decimal, formatRowError, notUtf8, stock, toCents } from './import/catalog.js';
 import { readCsv } from './import/csv-source.js';
 import { pool } from './import/executor.js';
 import { stateDir, storeKey } from './import/journal.js';
@@ -138,7 +138,7 @@ export async function readSyncFile(path: string): Promise<SyncFile> {
       } else {
         const parsed = decimal(value);
         if (typeof parsed !== 'string') fail(h, parsed.error);
-        else v.decimals[h.field as (typeof SYNC_DECIMALS)[number]] = parsed;
+        else v.decimals[h.field as (typeof SYNC_DECIMALS)[number]] = toCents(parsed);
       }
     }
     if (errors.length === before) rows.push(v);

@@ -177,8 +177,8 @@ describe('planImport against a store that has the catalog', () => {
     expect(plan.writes).toBe(3);
   });
 
-  it('treats empty cells as "leave as is" and money as numbers (12000 equals 12000.00)', async () => {
-    const csv = 'handle,sku,price,stock\nremera-lisa,REM-S-BL,12000,\n';
+  it('treats empty cells as "leave as is" and money as numbers in cents (12000 and 11999.999 equal 12000.00)', async () => {
+    const csv = 'handle,sku,price,stock\nremera-lisa,REM-S-BL,12000,\nremera-lisa,REM-M-BL,"11999,999",\n';
     const plan = planImport(await catalogOf(csv), storeMatchingCanonical());
     expect(plan.writes).toBe(0);
   });

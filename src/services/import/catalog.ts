@@ -385,16 +385,16 @@ function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexCol
         break;
       case 'decimal': {
         const parsed = decimal(value);
-        if (typeof parsed === 'string') variant.decimals[field.field] = parsed;
-        else at(column, parsed.error);
+        if (typeof parsed !== 'string') at(column, parsed.error);
+        else variant.decimals[field.field] = MONEY_FIELDS.has(field.field) ? toCents(parsed) : parsed;
         break;
       }
       case 'shopifyPrice':
       case 'compareAtPrice': {
         const parsed = decimal(value);
         if (typeof parsed !== 'string') at(column, parsed.error);
-        else if (field.kind === 'shopifyPrice') shopifyPrice = parsed;
-        else compareAt = parsed;
+        else if (field.kind === 'shopifyPrice') shopifyPrice = toCents(parsed);
+        else compareAt = toCents(parsed);
         break;
       }
       case 'grams': {
@@ -545,6 +545,13 @@ export function decimal(text: string): string | { error: string } {
   if (DECIMAL.test(text)) return trimDecimal(Number(text.replace(',', '.')));
   if (/^-\s*\d/.test(text)) return { error: `"${text}" is negative; amounts are 0 or more` };
   return { error: `"${text}" is not a number (write e.g. 25.50 or 25,50, without currency or thousands separators)` };
+}
+
+const MONEY_FIELDS = new Set<DecimalField>(['price', 'promotional_price', 'cost']);
+
+/** Money as the store keeps it, in cents ("19.999" would be stored as "20.00" and differ on every run). */
+export function toCents(amount: string): string {
+  return Number(amount).toFixed(2);
 }
 
 /** A decimal string as the store writes money: two decimals at least, more only when needed. */
