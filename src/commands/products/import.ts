@@ -19,7 +19,7 @@ invalid, 3 when some products failed (see --report), 130 when interrupted.`;
   static examples = [
     '<%= config.bin %> products import catalog.csv --dry-run',
     '<%= config.bin %> products import catalog.csv --report failed.csv --quiet',
-    '<%= config.bin %> products import export-tiendanube.csv --ignore-unknown-columns',
+    '<%= config.bin %> products import admin-export.csv --ignore-unknown-columns',
     '<%= config.bin %> products import catalog.csv --resume',
   ];
 
