@@ -19,6 +19,25 @@ export class UsageError extends StoreError {
   }
 }
 
+const FILE_ERROR_REASONS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  ELOOP: 'too many symbolic links',
+};
+
+/**
+ * A local file the user named cannot be read: one sentence, "[--flag: ]Cannot read PATH: reason." (exit 2).
+ * The reason is said in words; a raw errno code would not tell a user what to fix.
+ */
+export function unreadableFile(path: string, error: unknown, flag?: string): UsageError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  const reason = FILE_ERROR_REASONS[code] ?? (error instanceof Error ? error.message : String(error));
+  return new UsageError(`${flag ? `${flag}: cannot` : 'Cannot'} read ${path}: ${reason}.`);
+}
+
 export interface ApiErrorDetails {
   status: number;
   method: string;

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../client/errors.js';
+import { UsageError, unreadableFile } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 
 /**
@@ -141,8 +141,7 @@ async function readFileOrExplain(file: string, flag: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`${flag}: cannot read ${file}${code === 'ENOENT' ? ': no such file' : `: ${code}`}.`);
+    throw unreadableFile(file, error, flag);
   }
 }
 

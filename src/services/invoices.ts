@@ -1,6 +1,6 @@
 import { open, writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { AuthError, StoreError, UsageError, ValidationError } from '../client/errors.js';
+import { AuthError, StoreError, UsageError, ValidationError, unreadableFile } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import { getOrder } from '../api/orders.js';
 import { createMetafield, findOrderMetafields, type Metafield, updateMetafield } from '../api/metafields.js';
@@ -318,9 +318,7 @@ async function detectDelimiter(path: string): Promise<string> {
   try {
     handle = await open(path, 'r');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message;
-    throw new UsageError(`Cannot read ${path}: ${why}.`);
+    throw unreadableFile(path, error);
   }
   try {
     const buffer = Buffer.alloc(64 * 1024);

@@ -1,4 +1,5 @@
-import { UsageError } from '../client/errors.js';
+import { open } from 'node:fs/promises';
+import { UsageError, unreadableFile } from '../client/errors.js';
 
 /**
  * Checks of user input made before anything is sent, shared by the commands of every topic. Each one
@@ -158,4 +159,18 @@ export async function confirmOrYes(opts: ConfirmOptions): Promise<boolean> {
   const { confirm } = await import('@inquirer/prompts');
   // The question goes to stderr so that stdout keeps only the command's result (e.g. with --json).
   return confirm({ message: opts.message, default: false }, { output: process.stderr });
+}
+
+/** Fails with one sentence unless `path` can be read as a file (a pipe such as /dev/stdin is fine); checked before any request. */
+export async function checkReadableFile(path: string): Promise<void> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      if ((await handle.stat()).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw unreadableFile(path, error);
+  }
 }

@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +138,37 @@ describe('store api', () => {
     expect(field.code).toBe(2);
     expect(field.stderr).toContain('--raw-field "name" must look like key=value');
     expect(server.requests.length).toBe(before);
+  });
+
+  it('an unreadable --input, a reply that is not JSON and a refused connection each get one sentence and their exit code', async () => {
+    const before = server.requests.length;
+    const missing = await runCli(['api', 'POST', '/products', '--input', '/nonexistent/body.json'], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toContain('--input: cannot read /nonexistent/body.json: no such file.');
+    const directory = await runCli(['api', 'POST', '/products', '--input', tmpdir()], { env });
+    expect(directory.code).toBe(2);
+    expect(directory.stderr.trim().split('\n')).toHaveLength(1);
+    expect(directory.stderr).toContain(`--input: cannot read ${tmpdir()}: it is a directory.`);
+    expect(server.requests.length).toBe(before);
+
+    const html = await runCli(['api', 'GET', '/_html'], { env });
+    expect(html.code).toBe(1);
+    expect(html.stderr.trim().split('\n')).toHaveLength(1);
+    expect(html.stderr).toMatch(/not JSON \(200, text\/html\)/);
+
+    // A port that was just bound and released answers nothing: the connection is refused.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const refused = await runCli(['api', 'GET', '/orders'], { env: { ...env, STORE_API_URL: `http://127.0.0.1:${closed}` } });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toContain(`127.0.0.1:${closed}`);
+    expect(refused.stderr).toMatch(/ECONNREFUSED|refused/);
   });
 
   it('--debug logs every request and response line on stderr without the token', async () => {

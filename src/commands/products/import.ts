@@ -44,11 +44,8 @@ invalid, 3 when some products failed (see --report), 130 when interrupted.`;
   };
 
   async run(): Promise<ImportSummary> {
-    const { access } = await import('node:fs/promises');
-    const { UsageError } = await import('../../client/errors.js');
-    await access(this.args.file).catch(() => {
-      throw new UsageError(`Cannot read ${this.args.file}: no such file.`);
-    });
+    const { checkReadableFile } = await import('../../services/validate.js');
+    await checkReadableFile(this.args.file);
     const ctx = await this.context();
     const { runImport, CatalogInvalidError } = await import('../../services/import/index.js');
     const { formatRowError } = await import('../../services/import/catalog.js');

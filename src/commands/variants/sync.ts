@@ -33,11 +33,8 @@ Exit codes: 2 when the file is invalid, 3 when some variants failed (see --repor
   };
 
   async run(): Promise<SyncSummary> {
-    const { access } = await import('node:fs/promises');
-    const { UsageError } = await import('../../client/errors.js');
-    await access(this.args.file).catch(() => {
-      throw new UsageError(`Cannot read ${this.args.file}: no such file.`);
-    });
+    const { checkReadableFile } = await import('../../services/validate.js');
+    await checkReadableFile(this.args.file);
     const ctx = await this.context();
     const { runSync, SyncInvalidError } = await import('../../services/sync.js');
     const { formatRowError } = await import('../../services/import/catalog.js');
