@@ -201,7 +201,7 @@ describe('store auth login (browser flow)', () => {
     await chmod(join(bin, 'xdg-open'), 0o755);
     const port = await freePort();
     const login = startBrowserLogin(
-      ['--profile', 'desk', '--insecure-storage', '--port', String(port), '--app-name', 'Desk App', ...appFlags()],
+      ['--profile', 'desk', '--insecure-storage', '--debug', '--port', String(port), '--app-name', 'Desk App', ...appFlags()],
       { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':99', WAYLAND_DISPLAY: '' },
     );
     const printed = await login.url;
@@ -212,6 +212,7 @@ describe('store auth login (browser flow)', () => {
     const result = await login.done;
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('Opened the authorization page in your browser');
+    expect(result.stderr).toContain(`200 POST ${sandbox.authUrl}/apps/authorize/token`);
     const [profile] = JSON.parse((await store(['auth', 'list', '--json'])).stdout);
     expect(profile).toMatchObject({ name: 'desk', appName: 'Desk App', appId: sandbox.clientId, storeId: String(sandbox.storeId) });
   });
@@ -421,6 +422,17 @@ describe('store auth login --with-token, list, switch, logout', () => {
 
     expect((await store(['auth', 'logout'], { env: noKeychain })).code).toBe(0);
     expect(JSON.parse(await readFile(credentials, 'utf8'))).toEqual({});
+  });
+
+  it('--with-token without --store-id names the flag, exit 2, and saves nothing', async () => {
+    const result = await store(['auth', 'login', '--with-token', '--api-url', sandbox.apiUrl, '--insecure-storage'], {
+      input: sandbox.accessToken,
+    });
+    expect(result.code).toBe(2);
+    expect(errorLines(result)).toEqual([
+      'Error: Missing --store-id (Store id); pass it as a flag, as standard input carries the token.',
+    ]);
+    await expect(stat(join(env.XDG_CONFIG_HOME!, 'store'))).rejects.toThrow();
   });
 
   it('without credentials, commands exit 4 naming `store auth login`', async () => {
