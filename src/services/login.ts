@@ -293,8 +293,9 @@ export interface AuthStatus {
   tokenSource: StoreContext['tokenSource'] | 'sandbox';
   /** The token masked, e.g. `abcd…wxyz`: enough to tell tokens apart, not enough to use one. */
   token: string;
-  accepted: boolean;
-  /** Why the check failed, as one sentence (when `accepted` is false). */
+  /** Whether the store accepts the token; null when the check itself failed (store unreachable, 5xx). */
+  accepted: boolean | null;
+  /** Why the check failed, as one sentence (when `accepted` is not true). */
   problem?: string;
   /** The error behind `problem`, for the command to end with (and its exit code). */
   error?: Error;
@@ -312,12 +313,15 @@ export async function authStatus(ctx: StoreContext, client: StoreClient): Promis
     token: maskToken(ctx.token),
   };
   const { getStore } = await import('../api/store.js');
+  const { AuthError } = await import('../client/errors.js');
   try {
     const store = await getStore(client);
     const name = typeof store.name === 'string' ? store.name : Object.values(store.name)[0];
     return { ...base, storeName: name, accepted: true };
   } catch (error) {
-    return { ...base, accepted: false, problem: (error as Error).message, error: error as Error };
+    // Only the store's refusal says the token is bad; an unreachable store says nothing about it.
+    const accepted = error instanceof AuthError ? false : null;
+    return { ...base, accepted, problem: (error as Error).message, error: error as Error };
   }
 }
 

@@ -64,6 +64,8 @@ export function runCli(
     cwd?: string;
     timeoutMs?: number;
     serverEchoesSecrets?: boolean;
+    /** Called with all of stderr so far on each chunk, for a test that acts while the command runs. */
+    onStderr?: (stderr: string) => void;
   } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -75,7 +77,10 @@ export function runCli(
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      opts.onStderr?.(stderr);
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code) => {

@@ -1,12 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Entry } from '@napi-rs/keyring';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../../src/sandbox/clock.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli, type CliResult } from '../helpers/run-cli.js';
+import { BIN, registerSecret, runCli, type CliResult } from '../helpers/run-cli.js';
 
 // The real `store` binary against an in-process sandbox whose clock the test drives (code expiry).
 // The test plays the browser: it fetches the authorize page, submits the approve form and follows the redirect.
@@ -24,9 +25,15 @@ const secrets = new Set<string>();
 beforeAll(async () => {
   clock = new FakeClock(Date.now());
   sandbox = await startSandbox({ seed: 'demo', rate: 'off', clock });
-  secrets.add(sandbox.clientSecret);
-  secrets.add(sandbox.accessToken);
+  addSecret(sandbox.clientSecret);
+  addSecret(sandbox.accessToken);
 });
+
+/** Checked here at the end of the file, and by the suite-wide check (test/global-setup.ts) in every CLI run. */
+function addSecret(value: string): void {
+  secrets.add(value);
+  registerSecret(value);
+}
 
 afterAll(async () => {
   await sandbox?.close();
@@ -54,6 +61,17 @@ async function store(args: string[], extra: { env?: NodeJS.ProcessEnv; input?: s
 /** The one-sentence errors a run printed (other stderr lines are notes and warnings). */
 function errorLines(result: CliResult): string[] {
   return result.stderr.split('\n').filter((line) => line.startsWith('Error:'));
+}
+
+/** The run exited 4 and its stderr is one sentence, nothing else (no notes, no stack); returns the sentence. */
+function refusedInOneSentence(result: CliResult): string {
+  expect(result.code).toBe(4);
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  const sentence = lines[0]!.replace(/^Error: /, '');
+  expect(sentence).toMatch(/^[A-Z].*\.$/);
+  expect(sentence).not.toMatch(/\.\s+[A-Z]/);
+  return sentence;
 }
 
 function appFlags(overrides: Record<string, string> = {}): string[] {
@@ -102,29 +120,20 @@ async function freshCode(): Promise<string> {
 }
 
 /** Starts `store auth login` in browser mode and resolves with the authorize URL it prints. */
-function startBrowserLogin(args: string[]): { url: Promise<string>; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, 'auth', 'login', '--no-browser', ...args], {
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
+function startBrowserLogin(args: string[], extraEnv: NodeJS.ProcessEnv = {}): { url: Promise<string>; done: Promise<CliResult> } {
   let found: (url: string) => void;
   const url = new Promise<string>((resolve) => (found = resolve));
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => {
-    stderr += d;
-    const match = /^\s+(http\S+\/authorize\S*)$/m.exec(stderr);
-    if (match) found(match[1]!);
+  const done = runCli(['auth', 'login', ...args], {
+    env: { ...env, ...extraEnv },
+    timeoutMs: 30_000,
+    onStderr: (stderr) => {
+      const match = /^\s+(http\S+\/authorize\S*)$/m.exec(stderr);
+      if (match) found(match[1]!);
+    },
+  }).then((result) => {
+    outputs.push(result.stdout, result.stderr);
+    return result;
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  const done = new Promise<CliResult>((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      outputs.push(stdout, stderr);
-      resolve({ code, stdout, stderr });
-    }),
-  );
   return { url, done };
 }
 
@@ -132,14 +141,14 @@ async function currentToken(): Promise<string> {
   const result = await store(['auth', 'token']);
   expect(result.code).toBe(0);
   const token = result.stdout.trim();
-  secrets.add(token);
+  addSecret(token);
   return token;
 }
 
 describe('store auth login (browser flow)', () => {
   it('logs in through the loopback redirect, stores 0600 files, and the token works', async () => {
     const port = await freePort();
-    const login = startBrowserLogin(['--profile', 'shop', '--insecure-storage', '--port', String(port), ...appFlags()]);
+    const login = startBrowserLogin(['--no-browser', '--profile', 'shop', '--insecure-storage', '--port', String(port), ...appFlags()]);
     const authorize = new URL(await login.url);
     expect(authorize.pathname).toBe(`/apps/${sandbox.clientId}/authorize`);
     expect(authorize.searchParams.get('redirect_uri')).toBe(`http://127.0.0.1:${port}/callback`);
@@ -174,13 +183,58 @@ describe('store auth login (browser flow)', () => {
 
   it('refuses a redirect whose state does not match, exit 4', async () => {
     const port = await freePort();
-    const login = startBrowserLogin(['--insecure-storage', '--port', String(port), ...appFlags()]);
+    const login = startBrowserLogin(['--no-browser', '--insecure-storage', '--port', String(port), ...appFlags()]);
     const authorize = new URL(await login.url);
     const forged = await fetch(`http://127.0.0.1:${port}/callback?code=whatever&state=not-${authorize.searchParams.get('state')}`);
     expect(forged.status).toBe(400);
     const result = await login.done;
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/state that does not match this login, so it was refused/);
+  });
+
+  it('opens the browser where one exists, and keeps --app-name in the profile', async () => {
+    // A stand-in for the desktop's opener: it records the URL it was asked to open.
+    const bin = join(dir, 'bin');
+    const opened = join(dir, 'opened-url');
+    await mkdir(bin);
+    await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    await chmod(join(bin, 'xdg-open'), 0o755);
+    const port = await freePort();
+    const login = startBrowserLogin(
+      ['--profile', 'desk', '--insecure-storage', '--debug', '--port', String(port), '--app-name', 'Desk App', ...appFlags()],
+      { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ':99', WAYLAND_DISPLAY: '' },
+    );
+    const printed = await login.url;
+    const url = await vi.waitFor(() => readFile(opened, 'utf8'), { timeout: 10_000 });
+    expect(url).toBe(printed);
+
+    expect((await fetch(await approveInBrowser(url))).status).toBe(200);
+    const result = await login.done;
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('Opened the authorization page in your browser');
+    expect(result.stderr).toContain(`200 POST ${sandbox.authUrl}/apps/authorize/token`);
+    const [profile] = JSON.parse((await store(['auth', 'list', '--json'])).stdout);
+    expect(profile).toMatchObject({ name: 'desk', appName: 'Desk App', appId: sandbox.clientId, storeId: String(sandbox.storeId) });
+  });
+
+  it('listens on 127.0.0.1:8976 unless --port is given; a denied authorization exits 4', async () => {
+    const login = startBrowserLogin(['--no-browser', '--insecure-storage', ...appFlags()]);
+    const first = await Promise.race([login.url, login.done]);
+    if (typeof first !== 'string') {
+      // Something else on this machine holds the port: the login says so and names --port.
+      expect(first.code).toBe(2);
+      expect(first.stderr).toMatch(/Port 8976 on 127\.0\.0\.1 is in use; .*--port/);
+      return;
+    }
+    const authorize = new URL(first);
+    expect(authorize.searchParams.get('redirect_uri')).toBe('http://127.0.0.1:8976/callback');
+    const denied = new URL(authorize.searchParams.get('redirect_uri')!);
+    denied.searchParams.set('error', 'access_denied');
+    denied.searchParams.set('state', authorize.searchParams.get('state')!);
+    expect((await fetch(denied)).status).toBe(400);
+    const result = await login.done;
+    expect(result.code).toBe(4);
+    expect(errorLines(result)).toEqual(['Error: The authorization was not granted in the browser (access_denied).']);
   });
 });
 
@@ -193,32 +247,30 @@ describe('store auth login --code', () => {
     await currentToken();
   });
 
+  const refusedCode =
+    'The authorization code was refused (expired after 5 minutes, already used, or mistyped); run `store auth login` again.';
+
   it('refuses an expired code with exit 4 and one sentence', async () => {
     const code = await freshCode();
     clock.advance(301_000);
     const result = await store(['auth', 'login', '--code', code, '--insecure-storage', ...appFlags()]);
-    expect(result.code).toBe(4);
-    expect(errorLines(result)).toEqual([
-      'Error: The authorization code was refused (expired after 5 minutes, already used, or mistyped); run `store auth login` again.',
-    ]);
+    expect(refusedInOneSentence(result)).toBe(refusedCode);
+    await expect(stat(join(env.XDG_CONFIG_HOME!, 'store', 'config.json'))).rejects.toThrow();
   });
 
-  it('refuses a reused code and a wrong code', async () => {
+  it('refuses a reused code and a wrong code, each in one sentence with exit 4', async () => {
     const code = await freshCode();
     expect((await store(['auth', 'login', '--code', code, '--insecure-storage', ...appFlags()])).code).toBe(0);
     const reused = await store(['auth', 'login', '--code', code, '--insecure-storage', ...appFlags()]);
-    expect(reused.code).toBe(4);
-    expect(reused.stderr).toMatch(/authorization code was refused/);
+    expect(refusedInOneSentence(reused)).toBe(refusedCode);
     const wrong = await store(['auth', 'login', '--code', 'not-a-code', '--insecure-storage', ...appFlags()]);
-    expect(wrong.code).toBe(4);
-    expect(wrong.stderr).toMatch(/authorization code was refused/);
+    expect(refusedInOneSentence(wrong)).toBe(refusedCode);
   });
 
-  it('refuses a wrong client secret with exit 4', async () => {
+  it('refuses a wrong client secret with exit 4 and one sentence', async () => {
     const code = await freshCode();
     const result = await store(['auth', 'login', '--code', code, '--insecure-storage', ...appFlags({ '--client-secret': 'wrong' })]);
-    expect(result.code).toBe(4);
-    expect(errorLines(result)).toEqual(['Error: The client id or client secret was refused; check --client-id and --client-secret.']);
+    expect(refusedInOneSentence(result)).toBe('The client id or client secret was refused; check --client-id and --client-secret.');
   });
 
   it('names the missing flag when there is no terminal to ask on, exit 2', async () => {
@@ -283,16 +335,25 @@ describe('revoked token', () => {
   it('a second authorization revokes the first token: the store refuses it, exit 4', async () => {
     expect((await store(['auth', 'login', '--code', await freshCode(), '--insecure-storage', ...appFlags()])).code).toBe(0);
     const first = await currentToken();
-    expect((await store(['auth', 'login', '--code', await freshCode(), '--insecure-storage', ...appFlags()])).code).toBe(0);
+    // A second profile keeps the first token, as a script would after `store auth token`.
+    const keep = ['--profile', 'old', '--with-token', '--store-id', String(sandbox.storeId), '--api-url', sandbox.apiUrl];
+    expect((await store(['auth', 'login', ...keep, '--insecure-storage'], { input: first })).code).toBe(0);
+    expect((await store(['auth', 'login', '--profile', 'default', '--code', await freshCode(), '--insecure-storage', ...appFlags()])).code).toBe(0);
     const second = await currentToken();
     expect(second).not.toBe(first);
 
     const stale = await store(['auth', 'status', '--json'], {
       env: { STORE_TOKEN: first, STORE_ID: String(sandbox.storeId), STORE_API_URL: sandbox.apiUrl },
     });
-    expect(stale.code).toBe(4);
+    expect(refusedInOneSentence(stale)).toBe('The store rejected the token of profile env; run `store auth login`.');
     expect(JSON.parse(stale.stdout)).toMatchObject({ profile: 'env', tokenSource: 'env', accepted: false });
-    expect(stale.stderr).toMatch(/The store rejected the token of profile env; run `store auth login`/);
+
+    const oldStatus = await store(['auth', 'status', '--profile', 'old']);
+    expect(refusedInOneSentence(oldStatus)).toBe('The store rejected the token of profile old; run `store auth login`.');
+    expect(oldStatus.stdout).toMatch(/Accepted\s+no/);
+    const oldCommand = await store(['orders', 'list', '--profile', 'old']);
+    expect(refusedInOneSentence(oldCommand)).toBe('The store rejected the token of profile old; run `store auth login`.');
+    expect(oldCommand.stdout).toBe('');
 
     expect((await store(['auth', 'status'])).code).toBe(0);
   });
@@ -331,7 +392,47 @@ describe('store auth login --with-token, list, switch, logout', () => {
     const list = await store(['auth', 'list', '--json']);
     expect(JSON.parse(list.stdout)[0]).toMatchObject({ name: profile, secretsStore: 'keychain' });
     expect((await store(['auth', 'token'])).stdout.trim()).toBe(sandbox.accessToken);
+    const status = await store(['auth', 'status']);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/Token kept in\s+OS keychain/);
+    expect(new Entry('store-cli', `${profile}:token`).getPassword()).toBe(sandbox.accessToken);
+
     expect((await store(['auth', 'logout'])).code).toBe(0);
+    expect(new Entry('store-cli', `${profile}:token`).getPassword()).toBeNull();
+    expect(JSON.parse((await store(['auth', 'list', '--json'])).stdout)).toEqual([]);
+  });
+
+  it('without a keychain, falls back to the 0600 file with a warning saying so', async () => {
+    // A session bus address that leads nowhere: the keychain cannot answer, whatever this machine has.
+    const noKeychain = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
+    const login = await store(
+      ['auth', 'login', '--profile', 'plain', '--with-token', '--store-id', String(sandbox.storeId), '--api-url', sandbox.apiUrl],
+      { input: sandbox.accessToken, env: noKeychain },
+    );
+    expect(login.code).toBe(0);
+    const credentials = join(env.XDG_CONFIG_HOME!, 'store', 'credentials.json');
+    expect(login.stderr).toMatch(
+      new RegExp(`^Warning: The OS keychain is not available \\(.+\\)\\. Secrets are stored in plain text in ${credentials} \\(mode 0600\\)\\.$`, 'm'),
+    );
+    expect((await stat(credentials)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(await readFile(credentials, 'utf8'))).toEqual({ plain: { token: sandbox.accessToken } });
+    const status = await store(['auth', 'status'], { env: noKeychain });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/Token kept in\s+credentials file/);
+
+    expect((await store(['auth', 'logout'], { env: noKeychain })).code).toBe(0);
+    expect(JSON.parse(await readFile(credentials, 'utf8'))).toEqual({});
+  });
+
+  it('--with-token without --store-id names the flag, exit 2, and saves nothing', async () => {
+    const result = await store(['auth', 'login', '--with-token', '--api-url', sandbox.apiUrl, '--insecure-storage'], {
+      input: sandbox.accessToken,
+    });
+    expect(result.code).toBe(2);
+    expect(errorLines(result)).toEqual([
+      'Error: Missing --store-id (Store id); pass it as a flag, as standard input carries the token.',
+    ]);
+    await expect(stat(join(env.XDG_CONFIG_HOME!, 'store'))).rejects.toThrow();
   });
 
   it('without credentials, commands exit 4 naming `store auth login`', async () => {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   credentialsPath,
   deleteSecrets,
@@ -62,6 +62,26 @@ describe('keychain', () => {
     const keychain = keychainBackend({ timeoutMs: 50, load: hangingKeychain });
     await expect(keychain.get('a')).rejects.toThrow(KeychainUnavailableError);
     await expect(keychain.set('a', { token: 't' })).rejects.toThrow(/no answer within 0.05 s/);
+  });
+
+  it('waits 3 s by default, on the clock rather than the wall', async () => {
+    vi.useFakeTimers();
+    try {
+      let outcome: unknown;
+      void keychainBackend({ load: hangingKeychain })
+        .get('a')
+        .then(
+          () => (outcome = 'answered'),
+          (error: unknown) => (outcome = error),
+        );
+      await vi.advanceTimersByTimeAsync(2999);
+      expect(outcome).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(outcome).toBeInstanceOf(KeychainUnavailableError);
+      expect((outcome as Error).message).toBe('The OS keychain is not available (no answer within 3 s).');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reports a keychain module or service failure as unavailable', async () => {

@@ -2,10 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Entry } from '@napi-rs/keyring';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveProfile } from '../../src/auth/config.js';
 import { resolveContext } from '../../src/auth/context.js';
-import { credentialsPath, deleteSecrets, keychainBackend, loadSecrets, saveSecrets } from '../../src/auth/credentials.js';
+import {
+  credentialsPath,
+  deleteSecrets,
+  KEYCHAIN_SERVICE,
+  keychainBackend,
+  loadSecrets,
+  saveSecrets,
+} from '../../src/auth/credentials.js';
 
 // Runs against the real Secret Service. Skipped when none answers, unless STORE_TEST_KEYCHAIN=1 (set by .ci/run
 // after starting one), where a missing keychain must fail the run rather than hide it.
@@ -20,6 +28,11 @@ async function secretServiceAnswers(): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Reads an entry straight from the Secret Service, bypassing the CLI's own code. */
+function entry(account: string): string | null {
+  return new Entry(KEYCHAIN_SERVICE, account).getPassword();
 }
 
 const required = process.env.STORE_TEST_KEYCHAIN === '1';
@@ -44,6 +57,10 @@ describe.runIf(available)('OS keychain (Secret Service)', () => {
     const result = await saveSecrets(name, { token: 'tok-kc', clientSecret: 'sec-kc' }, { env });
     expect(result).toEqual({ store: 'keychain' });
     expect(await loadSecrets(name, 'keychain', { env })).toEqual({ token: 'tok-kc', clientSecret: 'sec-kc' });
+    // Where DESIGN.md §4 puts them, so other tools (and a later version) find them.
+    expect(KEYCHAIN_SERVICE).toBe('store-cli');
+    expect(entry(`${name}:token`)).toBe('tok-kc');
+    expect(entry(`${name}:client_secret`)).toBe('sec-kc');
     await expect(access(credentialsPath(env))).rejects.toThrow();
   });
 
@@ -60,5 +77,7 @@ describe.runIf(available)('OS keychain (Secret Service)', () => {
   it('removes both accounts on delete', async () => {
     await deleteSecrets(name, 'keychain', { env });
     expect(await loadSecrets(name, 'keychain', { env })).toEqual({ token: undefined, clientSecret: undefined });
+    expect(entry(`${name}:token`)).toBeNull();
+    expect(entry(`${name}:client_secret`)).toBeNull();
   });
 });

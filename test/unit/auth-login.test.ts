@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/auth/config.js';
-import { resolveContext } from '../../src/auth/context.js';
+import { resolveContext, type StoreContext } from '../../src/auth/context.js';
 import { loadSecrets, type KeytarLike } from '../../src/auth/credentials.js';
-import { UsageError } from '../../src/client/errors.js';
-import { listProfiles, login, logout, type MissingValue } from '../../src/services/login.js';
+import { AuthError, UsageError } from '../../src/client/errors.js';
+import { createClient } from '../../src/client/index.js';
+import { authStatus, listProfiles, login, logout, type MissingValue } from '../../src/services/login.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 let dir: string;
 let env: Record<string, string | undefined>;
@@ -100,5 +102,45 @@ describe('login --with-token', () => {
     expect(Object.keys(config.profiles)).toEqual(['b']);
     expect(config.default).toBe('b');
     await expect(logout({ profile: 'a', env })).rejects.toThrow(/No profile named "a"/);
+  });
+});
+
+describe('authStatus', () => {
+  const api = useSandbox();
+
+  /** The context and client a command would build for this token and API address. */
+  function check(token: string, apiUrl = api.sandbox.apiUrl) {
+    const { storeId, appName, clientId } = api.sandbox;
+    const ctx: StoreContext = {
+      profile: 'p',
+      storeId: String(storeId),
+      apiUrl,
+      appName,
+      appId: clientId,
+      token,
+      tokenSource: 'file',
+      sandbox: false,
+    };
+    return authStatus(ctx, createClient({ ...ctx, retries: 0 }));
+  }
+
+  it('reports an accepted token, masked, with the store name', async () => {
+    const status = await check(api.sandbox.accessToken);
+    expect(status).toMatchObject({ profile: 'p', tokenSource: 'file', accepted: true, storeName: expect.any(String) });
+    expect(status.token).toBe(`${api.sandbox.accessToken.slice(0, 4)}…${api.sandbox.accessToken.slice(-4)}`);
+    expect(status.error).toBeUndefined();
+  });
+
+  it('says no when the store refuses the token, with the exit-4 error', async () => {
+    const status = await check('f'.repeat(40));
+    expect(status).toMatchObject({ accepted: false, problem: 'The store rejected the token of profile p; run `store auth login`.' });
+    expect(status.error).toBeInstanceOf(AuthError);
+  });
+
+  it('does not call the token refused when the store cannot be reached', async () => {
+    const status = await check(api.sandbox.accessToken, 'http://127.0.0.1:1');
+    expect(status.accepted).toBeNull();
+    expect(status.problem).toMatch(/Could not reach 127\.0\.0\.1:1/);
+    expect(status.error).not.toBeInstanceOf(AuthError);
   });
 });

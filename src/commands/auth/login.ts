@@ -63,7 +63,8 @@ On a terminal, missing values are asked for; otherwise a missing value is an err
 
     const ask = async (missing: MissingValue): Promise<string> => {
       if (!interactive) {
-        throw new UsageError(`Missing --${missing.flag} (${missing.message}); pass it as a flag, as there is no terminal to ask on.`);
+        const why = flags['with-token'] ? 'standard input carries the token' : 'there is no terminal to ask on';
+        throw new UsageError(`Missing --${missing.flag} (${missing.message}); pass it as a flag, as ${why}.`);
       }
       const { input, password } = await import('@inquirer/prompts');
       const context = { output: process.stderr };
