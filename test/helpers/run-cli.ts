@@ -64,6 +64,8 @@ export function runCli(
     cwd?: string;
     timeoutMs?: number;
     serverEchoesSecrets?: boolean;
+    /** Called with everything printed on stdout so far, each time more arrives (to act while it runs). */
+    onStdout?: (stdoutSoFar: string) => void;
   } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -74,7 +76,10 @@ export function runCli(
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      opts.onStdout?.(stdout);
+    });
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.on('error', reject);
