@@ -131,6 +131,20 @@ describe('store locations', () => {
     expect(missing.stderr).toContain('Location "01JD3Z6Q8R5M2K7N4P9T0V1W2X" not found');
   });
 
+  it('a blank name is refused before sending (exit 2); a rejected token says so (exit 4)', async () => {
+    const [blank, token] = await Promise.all([
+      store('locations', 'update', 'Local Palermo', '--name', ' ', '--debug'),
+      runCli(['locations', 'list'], { env: { ...env, STORE_TOKEN: 'not-the-token' } }),
+    ]);
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain('--name must not be empty in the main language (es_AR)');
+    expect(blank.stderr).not.toMatch(/→ PUT/);
+    expect((await listJson()).some((l) => l.name.es_AR === 'Local Palermo')).toBe(true);
+    expect(token.code).toBe(4);
+    expect(token.stderr).toContain('The store rejected the token');
+    expect(token.stdout).toBe('');
+  });
+
   it('a multilingual name with an unknown language is refused before sending (exit 2)', async () => {
     const res = await store('locations', 'create', '--name', 'fr=Dépôt');
     expect(res.code).toBe(2);

@@ -164,4 +164,19 @@ describe('store products on a one-language store', () => {
     expect(product.handle).toEqual({ es: 'gorra' });
     expect(product.variants[0]).toMatchObject({ price: '4500.00', stock: 20 });
   });
+
+  it('takes a plain category name, reads es= as the one language, and refuses a second language', async () => {
+    const [category, keyed, twoLanguages] = await Promise.all([
+      runCli(['categories', 'create', '--name', 'Camisas', '--json'], { env: plain.env }),
+      runCli(['products', 'create', '--name', 'es=Camisa', '--json'], { env: plain.env }),
+      runCli(['products', 'create', '--name', 'es=Camisa', '--name', 'pt=Camisa', '--debug'], { env: plain.env }),
+    ]);
+    expect(category.code).toBe(0);
+    expect(JSON.parse(category.stdout)).toMatchObject({ name: { es: 'Camisas' }, parent: null });
+    expect(keyed.code).toBe(0);
+    expect(JSON.parse(keyed.stdout)).toMatchObject({ name: { es: 'Camisa' } });
+    expect(twoLanguages.code).toBe(2);
+    expect(twoLanguages.stderr).toContain('--name is given twice; this store has one language (es)');
+    expect(twoLanguages.stderr).not.toMatch(/→ POST/);
+  });
 });
