@@ -104,8 +104,9 @@ describe('store fulfillment-orders tracking', () => {
     const refused = await store('fulfillment-orders', 'tracking', 'delete', String(orderId), fo.id, added.id);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('pass --yes');
-    const del = await store('fulfillment-orders', 'tracking', 'delete', String(orderId), fo.id, added.id, '--yes');
+    const del = await store('fulfillment-orders', 'tracking', 'delete', String(orderId), fo.id, added.id, '--yes', '--json');
     expect(del.code).toBe(0);
+    expect(JSON.parse(del.stdout)).toEqual({ id: added.id, deleted: true });
     expect((await foNow()).tracking_events.map((e) => e.id)).not.toContain(added.id);
 
     const [gone, goneDelete, unknownFo] = await Promise.all([

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { cliEnv } from '../helpers/sandbox.js';
+import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
 /** `store products …` against a demo store (multilingual) and an empty one (Spanish only). */
 
@@ -146,6 +147,18 @@ describe('store products', () => {
     expect(deleted.code).toBe(0);
     expect(deleted.stderr).toContain('Deleted product 20.');
     expect((await store('products', 'get', '20')).code).toBe(1);
+  });
+});
+
+describe.skipIf(!hasScript)('store products delete on a terminal', () => {
+  it('asks first: "no" keeps the product, "yes" deletes it', async () => {
+    const no = await runOnTerminal(['products', 'delete', '19'], demo.env, [{ when: 'Delete product 19', send: 'n\r' }]);
+    expect(no.code).toBe(0);
+    expect(no.output).toContain('Nothing deleted.');
+    expect((await store('products', 'get', '19')).code).toBe(0);
+    const yes = await runOnTerminal(['products', 'delete', '19'], demo.env, [{ when: 'Delete product 19', send: 'y\r' }]);
+    expect(yes.code).toBe(0);
+    expect((await store('products', 'get', '19')).code).toBe(1);
   });
 });
 
