@@ -144,7 +144,13 @@ export function parseLocationName(
     if (key in given) throw new UsageError(`--name gives the locale ${key} twice.`);
     given[key] = text;
   }
-  return { ...existing, ...given };
+  const name = { ...existing, ...given };
+  // The store keeps a blank name as given; the location would then show nowhere by name.
+  const mainKey = localeOf(store.main_language);
+  if (Object.values(name).every((t) => t.trim() === '') || (mainKey in given && given[mainKey]!.trim() === '')) {
+    throw new UsageError(`--name must not be empty in the main language (${mainKey}); a location needs a name.`);
+  }
+  return name;
 }
 
 /**

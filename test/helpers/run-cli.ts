@@ -64,8 +64,10 @@ export function runCli(
     cwd?: string;
     timeoutMs?: number;
     serverEchoesSecrets?: boolean;
-    /** Called with all of stderr so far on each chunk, for a test that acts while the command runs. */
-    onStderr?: (stderr: string) => void;
+    /** Called with everything printed on stdout so far, each time more arrives (to act while it runs). */
+    onStdout?: (stdoutSoFar: string) => void;
+    /** The same for stderr. */
+    onStderr?: (stderrSoFar: string) => void;
   } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -76,7 +78,10 @@ export function runCli(
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      opts.onStdout?.(stdout);
+    });
     child.stderr.on('data', (d) => {
       stderr += d;
       opts.onStderr?.(stderr);

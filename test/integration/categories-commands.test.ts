@@ -107,6 +107,18 @@ describe('store categories', () => {
     expect(parent.code).toBe(2);
     expect(parent.stderr).toContain('Cannot delete category 6: category 6 has subcategories (7)');
 
+    const [missing, blank, token] = await Promise.all([
+      store('categories', 'delete', '999', '--yes'),
+      store('categories', 'create', '--name', ''),
+      runCli(['categories', 'list'], { env: { ...env, STORE_TOKEN: 'not-the-token' } }),
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim()).toBe('Error: Category 999 not found.');
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain("name can't be blank");
+    expect(token.code).toBe(4);
+    expect(token.stderr).toContain('The store rejected the token');
+
     const deleted = await store('categories', 'delete', '7', '--yes', '--json');
     expect(deleted.code).toBe(0);
     expect(JSON.parse(deleted.stdout)).toEqual({ id: 7, deleted: true });

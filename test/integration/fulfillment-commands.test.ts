@@ -104,13 +104,22 @@ describe('store fulfillment-orders tracking', () => {
     const refused = await store('fulfillment-orders', 'tracking', 'delete', String(orderId), fo.id, added.id);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('pass --yes');
-    const del = await store('fulfillment-orders', 'tracking', 'delete', String(orderId), fo.id, added.id, '--yes');
+    const del = await store('fulfillment-orders', 'tracking', 'delete', String(orderId), fo.id, added.id, '--yes', '--json');
     expect(del.code).toBe(0);
+    expect(JSON.parse(del.stdout)).toEqual({ id: added.id, deleted: true });
     expect((await foNow()).tracking_events.map((e) => e.id)).not.toContain(added.id);
 
-    const gone = await store('fulfillment-orders', 'tracking', 'update', String(orderId), fo.id, added.id, '--status', 'returned');
+    const [gone, goneDelete, unknownFo] = await Promise.all([
+      store('fulfillment-orders', 'tracking', 'update', String(orderId), fo.id, added.id, '--status', 'returned'),
+      store('fulfillment-orders', 'tracking', 'delete', String(orderId), fo.id, added.id, '--yes'),
+      store('fulfillment-orders', 'tracking', 'add', String(orderId), '01ARZ3NDEKTSV4RRFFQ69G5FAV', '--status', 'dispatched'),
+    ]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain(`Tracking event ${added.id} not found`);
+    expect(goneDelete.code).toBe(1);
+    expect(goneDelete.stderr).toContain(`Tracking event ${added.id} of fulfillment order ${fo.id} not found.`);
+    expect(unknownFo.code).toBe(1);
+    expect(unknownFo.stderr).toContain('Fulfillment order 01ARZ3NDEKTSV4RRFFQ69G5FAV not found.');
   });
 
   it('checks every field before sending, naming the flag', async () => {

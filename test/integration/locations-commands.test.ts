@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli } from '../helpers/run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 import { cliEnv } from '../helpers/sandbox.js';
+import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
 /** `store locations …` run as a user would, against an in-process sandbox on loopback. */
 
@@ -12,37 +12,6 @@ async function sandboxEnv(plan: string): Promise<{ sandbox: RunningSandbox; env:
   const env = cliEnv(sandbox, 'locations');
   return { sandbox, env };
 }
-
-/**
- * Runs the CLI on a pseudo-terminal (util-linux `script`), answering each prompt when its text appears, so
- * the interactive paths run exactly as a person at a terminal would drive them.
- */
-function runOnTerminal(args: string[], env: NodeJS.ProcessEnv, answers: { when: string; send: string }[]): Promise<{ code: number | null; output: string }> {
-  const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', ...env } });
-    let output = '';
-    let searchFrom = 0;
-    const pending = [...answers];
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      // Each answer is sent once, after its prompt has been drawn since the previous answer.
-      while (pending.length > 0 && output.indexOf(pending[0]!.when, searchFrom) >= 0) {
-        searchFrom = output.length;
-        child.stdin.write(pending.shift()!.send);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
-const hasScript = spawnSync('script', ['--version']).status === 0;
 
 interface LocationJson {
   id: string;
@@ -160,6 +129,20 @@ describe('store locations', () => {
     expect(holding.stderr).toContain('still holds stock');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Location "01JD3Z6Q8R5M2K7N4P9T0V1W2X" not found');
+  });
+
+  it('a blank name is refused before sending (exit 2); a rejected token says so (exit 4)', async () => {
+    const [blank, token] = await Promise.all([
+      store('locations', 'update', 'Local Palermo', '--name', ' ', '--debug'),
+      runCli(['locations', 'list'], { env: { ...env, STORE_TOKEN: 'not-the-token' } }),
+    ]);
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain('--name must not be empty in the main language (es_AR)');
+    expect(blank.stderr).not.toMatch(/→ PUT/);
+    expect((await listJson()).some((l) => l.name.es_AR === 'Local Palermo')).toBe(true);
+    expect(token.code).toBe(4);
+    expect(token.stderr).toContain('The store rejected the token');
+    expect(token.stdout).toBe('');
   });
 
   it('a multilingual name with an unknown language is refused before sending (exit 2)', async () => {

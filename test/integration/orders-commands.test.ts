@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { clientFor, type TestSandbox, cliEnv } from '../helpers/sandbox.js';
+import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
 /** `store orders …` against the demo store: listings compared with what the API answers, and stock on cancel. */
 
@@ -74,6 +75,16 @@ describe('store orders list', () => {
     expect(listed.every((o) => o.status === 'open')).toBe(true);
     const times = listed.map((o) => Date.parse(o.created_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
+  });
+
+  it('--status open --json, without paging flags, returns exactly the open orders the API has', async () => {
+    const expected = await allOrders({ status: 'open' });
+    // The demo store has fewer open orders than one default page, so the plain command shows them all.
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThanOrEqual(30);
+    const r = await store('orders', 'list', '--status', 'open', '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(expected);
   });
 
   it('without paging flags shows the 30 newest; --limit and --page choose others', async () => {
@@ -170,6 +181,23 @@ describe('store orders get / update', () => {
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('Nothing to update');
   });
+
+  it('update names an unknown order (exit 1) and refuses an invalid status before sending (exit 2)', async () => {
+    const [order] = await allOrders({ status: 'closed' });
+    const [missing, status, number] = await Promise.all([
+      store('orders', 'update', '1999999999', '--note', 'x'),
+      store('orders', 'update', String(order!.id), '--status', 'shipped', '--debug'),
+      store('orders', 'update', String(order!.number), '--note', 'x'),
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Order 1999999999 not found.');
+    expect(status.code).toBe(2);
+    expect(status.stderr).toMatch(/--status=shipped to be one of: open, paid, closed,\s+(› +)?cancelled/);
+    expect(status.stderr).not.toContain('→');
+    expect(number.code).toBe(2);
+    expect(number.stderr).toContain(`${order!.number} looks like an order number`);
+    expect((await api.get<OrderJson>(`/orders/${order!.id}`)).body.status).toBe('closed');
+  });
 });
 
 describe('store orders cancel', () => {
@@ -210,8 +238,37 @@ describe('store orders cancel', () => {
   it('refuses an unknown reason and an unknown order', async () => {
     const reason = await store('orders', 'cancel', '1000000001', '--reason', 'bored', '--yes');
     expect(reason.code).toBe(2);
+    expect(reason.stderr).toMatch(/--reason=bored to be one of: customer, inventory, fraud,\s+(› +)?other/);
     const missing = await store('orders', 'cancel', '1999999999', '--yes');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Order 1999999999 not found.');
+  });
+});
+
+describe.skipIf(!hasScript)('store orders on a terminal', () => {
+  it('list draws a table of id, number, status, created, customer and total', async () => {
+    const expected = (await allOrders({ status: 'paid' })).slice(0, 3);
+    const r = await runOnTerminal(['orders', 'list', '--status', 'paid', '--limit', '3'], env);
+    expect(r.code).toBe(0);
+    const lines = r.output.split(/\r?\n/).filter((l) => l.trim() !== '');
+    expect(lines[0]!.trim().split(/\s{2,}/)).toEqual(['ID', 'NUMBER', 'STATUS', 'CREATED', 'CUSTOMER', 'TOTAL']);
+    expect(lines.slice(1).map((l) => Number(l.trim().split(/\s+/)[0]))).toEqual(expected.map((o) => o.id));
+    for (const [i, order] of expected.entries()) {
+      expect(lines[i + 1]).toContain(` ${order.number} `);
+      expect(lines[i + 1]).toContain(order.created_at);
+    }
+  });
+
+  it('cancel asks first: "no" leaves the order open, "yes" cancels it', async () => {
+    const variant = await stockedVariant(1);
+    const order = await newOrder(variant, 1);
+    const question = `Cancel order #${order.number} (id ${order.id}`;
+    const no = await runOnTerminal(['orders', 'cancel', String(order.id)], env, [{ when: question, send: 'n\r' }]);
+    expect(no.code).toBe(0);
+    expect(no.output).toContain('Nothing changed.');
+    expect((await api.get<OrderJson>(`/orders/${order.id}`)).body.status).toBe('open');
+    const yes = await runOnTerminal(['orders', 'cancel', String(order.id)], env, [{ when: question, send: 'y\r' }]);
+    expect(yes.code).toBe(0);
+    expect((await api.get<OrderJson>(`/orders/${order.id}`)).body.status).toBe('cancelled');
   });
 });

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -55,6 +57,44 @@ describe('store orders list --all', () => {
     const listed = lines.slice(1).map((l) => Number(l.split(',')[0]));
     expect(listed).toHaveLength(ORDERS);
     expect(new Set(listed)).toEqual(new Set(ids));
+  });
+
+  it('prints the rows of each page before it asks for the next one', async () => {
+    // A proxy in front of the sandbox holds each later page until the rows of the pages before it are on
+    // stdout: a command that printed only at the end would show nothing while it waits.
+    let printed = '';
+    const held: { page: number; linesShown: number }[] = [];
+    const linesShown = () => printed.split('\n').length - 1;
+    const proxy = createServer((req, res) => {
+      void (async () => {
+        const url = new URL(req.url!, sandbox.apiUrl);
+        const page = Number(url.searchParams.get('page') ?? 1);
+        if (url.pathname.endsWith('/orders') && page > 1) {
+          const wanted = 1 + (page - 1) * 200;
+          // Bounded, so a command that does not stream fails the assertion below instead of hanging.
+          for (let i = 0; i < 500 && linesShown() < wanted; i++) await new Promise((r) => setTimeout(r, 20));
+          held.push({ page, linesShown: linesShown() });
+        }
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host')) as Record<string, string>;
+        const upstream = await fetch(new URL(req.url!, sandbox.apiUrl), { method: req.method, headers });
+        const out: Record<string, string> = {};
+        upstream.headers.forEach((value, key) => {
+          if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(key)) out[key] = value.replaceAll(sandbox.apiUrl, proxyUrl);
+        });
+        res.writeHead(upstream.status, out).end(await upstream.text());
+      })();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const r = await runCli(['orders', 'list', '--all'], { env: { ...env, STORE_API_URL: proxyUrl }, onStdout: (text) => (printed = text) });
+      expect(r.code).toBe(0);
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(ORDERS + 1);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+    expect(held.map((h) => h.page)).toEqual([2, 3, 4, 5]);
+    for (const { page, linesShown: shown } of held) expect(shown).toBeGreaterThanOrEqual(1 + (page - 1) * 200);
   });
 
   it('TSV streams the same way; --limit 250 needs two requests', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { cliEnv } from '../helpers/sandbox.js';
+import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
 /** `store products …` against a demo store (multilingual) and an empty one (Spanish only). */
 
@@ -149,6 +150,18 @@ describe('store products', () => {
   });
 });
 
+describe.skipIf(!hasScript)('store products delete on a terminal', () => {
+  it('asks first: "no" keeps the product, "yes" deletes it', async () => {
+    const no = await runOnTerminal(['products', 'delete', '19'], demo.env, [{ when: 'Delete product 19', send: 'n\r' }]);
+    expect(no.code).toBe(0);
+    expect(no.output).toContain('Nothing deleted.');
+    expect((await store('products', 'get', '19')).code).toBe(0);
+    const yes = await runOnTerminal(['products', 'delete', '19'], demo.env, [{ when: 'Delete product 19', send: 'y\r' }]);
+    expect(yes.code).toBe(0);
+    expect((await store('products', 'get', '19')).code).toBe(1);
+  });
+});
+
 describe('store products on a one-language store', () => {
   let plain: { sandbox: RunningSandbox; env: NodeJS.ProcessEnv };
   beforeAll(async () => {
@@ -163,5 +176,20 @@ describe('store products on a one-language store', () => {
     expect(product.name).toEqual({ es: 'Gorra' });
     expect(product.handle).toEqual({ es: 'gorra' });
     expect(product.variants[0]).toMatchObject({ price: '4500.00', stock: 20 });
+  });
+
+  it('takes a plain category name, reads es= as the one language, and refuses a second language', async () => {
+    const [category, keyed, twoLanguages] = await Promise.all([
+      runCli(['categories', 'create', '--name', 'Camisas', '--json'], { env: plain.env }),
+      runCli(['products', 'create', '--name', 'es=Camisa', '--json'], { env: plain.env }),
+      runCli(['products', 'create', '--name', 'es=Camisa', '--name', 'pt=Camisa', '--debug'], { env: plain.env }),
+    ]);
+    expect(category.code).toBe(0);
+    expect(JSON.parse(category.stdout)).toMatchObject({ name: { es: 'Camisas' }, parent: null });
+    expect(keyed.code).toBe(0);
+    expect(JSON.parse(keyed.stdout)).toMatchObject({ name: { es: 'Camisa' } });
+    expect(twoLanguages.code).toBe(2);
+    expect(twoLanguages.stderr).toContain('--name is given twice; this store has one language (es)');
+    expect(twoLanguages.stderr).not.toMatch(/→ POST/);
   });
 });

@@ -101,6 +101,25 @@ describe('store variants', () => {
     const cleared = await store('variants', 'update', pid, vid, '--promotional-price', 'none', '--json');
     expect(JSON.parse(cleared.stdout)).toMatchObject({ promotional_price: null });
 
+    // A location by id as well as by name; negative stock and unknown ids never reach the store.
+    const locations = JSON.parse((await store('locations', 'list', '--json')).stdout) as { id: string; name: Record<string, string> }[];
+    const cordoba = locations.find((l) => l.name.es_AR === 'Depósito Córdoba')!;
+    const byId = await store('variants', 'update', pid, vid, '--stock-at', `${cordoba.id}=5`, '--json');
+    expect(byId.code).toBe(0);
+    expect((JSON.parse(byId.stdout) as VariantJson).inventory_levels.find((l) => l.location_id === cordoba.id)?.stock).toBe(5);
+    const [negative, missingUpdate, missingDelete] = await Promise.all([
+      store('variants', 'update', pid, vid, '--stock-at', 'Local Palermo=-3', '--debug'),
+      store('variants', 'update', pid, '999', '--price', '10'),
+      store('variants', 'delete', pid, '999', '--yes'),
+    ]);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toContain('--stock-at Local Palermo must not be negative');
+    expect(negative.stderr).not.toMatch(/→ PUT/);
+    expect(missingUpdate.code).toBe(1);
+    expect(missingUpdate.stderr.trim()).toBe(`Error: Variant 999 of product ${pid} not found.`);
+    expect(missingDelete.code).toBe(1);
+    expect(missingDelete.stderr.trim()).toBe(`Error: Variant 999 of product ${pid} not found.`);
+
     const noYes = await store('variants', 'delete', pid, vid);
     expect(noYes.code).toBe(2);
     expect(noYes.stderr).toContain('--yes');
@@ -131,6 +150,15 @@ describe('store variants custom-fields', () => {
     expect(duplicate.stderr).toContain('name a custom field named material already exists');
     expect(notList.code).toBe(2);
     expect(notList.stderr).toContain('--add-value needs a text_list field; "Temporada" is text');
+
+    const [missingField, token] = await Promise.all([
+      store('variants', 'custom-fields', 'update', 'Largo', '--name', 'Longitud'),
+      runCli(['variants', 'custom-fields', 'list'], { env: { ...env, STORE_TOKEN: 'not-the-token' } }),
+    ]);
+    expect(missingField.code).toBe(1);
+    expect(missingField.stderr).toContain('Custom field "Largo" not found');
+    expect(token.code).toBe(4);
+    expect(token.stderr).toContain('The store rejected the token');
 
     const extended = await store('variants', 'custom-fields', 'update', 'corte', '--add-value', 'Oversize', '--json');
     expect(extended.code).toBe(0);

@@ -136,4 +136,10 @@ describe('parseLocationName', () => {
   it('refuses an unknown language on a multilingual store', () => {
     expect(usageMessage(() => parseLocationName(['fr=Dépôt'], multi))).toMatch(/no language "fr"/);
   });
+
+  it('refuses a blank name in the main language, keeping other languages clearable', () => {
+    expect(usageMessage(() => parseLocationName([''], plain))).toMatch(/^--name must not be empty in the main language \(es_AR\)/);
+    expect(usageMessage(() => parseLocationName(['es= '], multi, { es_AR: 'Depósito', pt_BR: 'Depósito' }))).toMatch(/^--name must not be empty/);
+    expect(parseLocationName(['pt='], multi, { es_AR: 'Depósito', pt_BR: 'Depósito' })).toEqual({ es_AR: 'Depósito', pt_BR: '' });
+  });
 });

@@ -6,15 +6,17 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
   static summary = 'Delete a tracking event.';
   static examples = [
     '<%= config.bin %> fulfillment-orders tracking delete 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X 01JD40A1B2C3D4E5F6G7H8J9K0',
-    '<%= config.bin %> fulfillment-orders tracking delete 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X 01JD40A1B2C3D4E5F6G7H8J9K0 --yes',
+    '<%= config.bin %> fulfillment-orders tracking delete 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X 01JD40A1B2C3D4E5F6G7H8J9K0 --yes --json',
   ];
+
+  static enableJsonFlag = true;
 
   static args = { ...trackingArgs, event_id: Args.string({ description: 'Tracking event id (see `store fulfillment-orders get`).', required: true }) };
   static flags = {
     yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<{ id: string; deleted: boolean }> {
     const { parseOrderId, parseUlid, confirmOrYes } = await import('../../../services/validate.js');
     const orderId = parseOrderId(this.args.order_id);
     const foId = parseUlid(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID', 'fulfillment order');
@@ -26,10 +28,11 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
     });
     if (!confirmed) {
       this.note('Nothing changed.');
-      return;
+      return { id: eventId, deleted: false };
     }
     const { removeTrackingEvent } = await import('../../../services/orders.js');
     await removeTrackingEvent(await this.client(), orderId, foId, eventId);
     this.note(`Deleted tracking event ${eventId}.`);
+    return { id: eventId, deleted: true };
   }
 }
