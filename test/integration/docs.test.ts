@@ -63,8 +63,45 @@ describe('docs/commands', () => {
   });
 });
 
+describe('README.md', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as {
+    commands: Record<string, { flags: Record<string, unknown> }>;
+  };
+  /** Commands of the plugins, which the project's manifest does not list. */
+  const PLUGIN_COMMANDS: Record<string, string[]> = { help: [], autocomplete: ['refresh-cache'], 'autocomplete:script': [] };
+
+  /** Every `store …` invocation README shows: lines of its sh blocks (the first one as `node bin/run.js …`) and inline code. */
+  function invocations(): string[] {
+    const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+    const fromBlocks = blocks
+      .flatMap((b) => b.split(/\n|&&/))
+      .map((l) => l.replace(/#.*$/, '').replace(/>.*$/, '').trim().replace(/^node bin\/run\.js /, 'store '))
+      .filter((l) => l.startsWith('store '));
+    const inline = [...readme.matchAll(/`(store [^`]+)`/g)].flatMap(([, code]) => {
+      const words = code!.split(' ');
+      return words.at(-1)!.split('|').map((last) => [...words.slice(0, -1), last].join(' '));
+    });
+    return [...new Set([...fromBlocks, ...inline])];
+  }
+
+  it.each(invocations().map((line) => [line]))('`%s` names a command and only flags it has', (line) => {
+    const words = line.split(/\s+/).slice(1);
+    const topics = words.filter((w, i) => !w.startsWith('-') && words.slice(0, i).every((x) => !x.startsWith('-')));
+    let id = '';
+    for (let n = topics.length; n > 0 && !id; n--) {
+      const candidate = topics.slice(0, n).join(':');
+      if (manifest.commands[candidate] || PLUGIN_COMMANDS[candidate]) id = candidate;
+    }
+    expect(id, `no command in ${line}`).not.toBe('');
+    const known = [...Object.keys(manifest.commands[id]?.flags ?? {}), ...(PLUGIN_COMMANDS[id] ?? []), 'help'];
+    const flags = words.filter((w) => w.startsWith('--')).map((w) => w.slice(2).split('=')[0]!);
+    expect(flags.filter((f) => !known.includes(f))).toEqual([]);
+  });
+});
+
 describe('docs/examples', () => {
-  it('catalog.csv and stock-feed.csv import cleanly into the demo sandbox; importing the catalog again sends no write', async () => {
+  it('catalog.csv, stock-feed.csv and invoices.csv import cleanly into the demo sandbox; importing the catalog again sends no write', async () => {
     const sandbox = await sandboxWith('demo');
     const env = cliEnv(sandbox, 'docs-examples');
     const imported = await runCli(['products', 'import', join(EXAMPLES, 'catalog.csv')], { env });
@@ -81,6 +118,10 @@ describe('docs/examples', () => {
     expect(await variant(sandbox, 'REM-S-BL')).toMatchObject({ stock: 12, price: '12000.00' });
     expect(await variant(sandbox, 'REM-M-BL')).toMatchObject({ stock: 7, price: '12500.00' });
     expect(await variant(sandbox, 'TAZA-350')).toMatchObject({ stock: 25, price: '4600.00' });
+
+    const invoices = await runCli(['invoices', 'attach', '--file', join(EXAMPLES, 'invoices.csv'), '--json'], { env });
+    expect(invoices.code, invoices.stderr).toBe(0);
+    expect(JSON.parse(invoices.stdout)).toMatchObject({ rows: 2, attached: 2, failed: [] });
   });
 
   describe('nightly-catalog.sh', () => {
