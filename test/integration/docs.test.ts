@@ -85,6 +85,19 @@ describe('README.md', () => {
     return [...new Set([...fromBlocks, ...inline])];
   }
 
+  it('its first command, which .ci/run runs in a fresh clone before the tests, installs and runs the main job on the sandbox', async () => {
+    const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+    const program = /first_command=\$\(awk '([^']+)' README\.md\)/.exec(ci)?.[1];
+    expect(program, '.ci/run takes the first command from README.md with awk').toBeDefined();
+    const { stdout } = await promisify(execFile)('awk', [program!, join(ROOT, 'README.md')]);
+    const steps = stdout.trim().split(' && ');
+    expect(steps.slice(0, 2)).toEqual(['npm ci', 'npm run build']);
+    expect(steps).toEqual(expect.arrayContaining(['node bin/run.js auth login --sandbox', 'node bin/run.js products import docs/examples/catalog.csv']));
+    // Run with errexit and pipefail, before the tests: a failing step fails CI.
+    expect(ci.indexOf('bash -euo pipefail -c "$first_command"')).toBeGreaterThan(0);
+    expect(ci.indexOf('bash -euo pipefail -c "$first_command"')).toBeLessThan(ci.indexOf('npm test'));
+  });
+
   it.each(invocations().map((line) => [line]))('`%s` names a command and only flags it has', (line) => {
     const words = line.split(/\s+/).slice(1);
     const topics = words.filter((w, i) => !w.startsWith('-') && words.slice(0, i).every((x) => !x.startsWith('-')));
