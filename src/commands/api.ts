@@ -3,13 +3,9 @@ import { BaseCommand } from '../base-command.js';
 
 export default class Api extends BaseCommand<typeof Api> {
   static summary = 'Make an authenticated request to any path of the store API.';
-  static description = `The path is relative to /v1/{store_id} (e.g. /orders). The request goes through the same
-rate-limited, retrying HTTP core as every other command. The JSON response body is printed on stdout; on an
-HTTP error the body is printed too and the exit code follows the error (4 for 401/403, 2 for 422, 1 otherwise).
+  static description = `The path is relative to /v1/{store_id} (e.g. /orders). The request goes through the same rate-limited, retrying HTTP core as every other command. The JSON response body is printed on stdout; on an HTTP error the body is printed too and the exit code follows the error (4 for 401/403, 2 for 422, 1 otherwise).
 
--f key=value adds a string field, -F key=value a typed one (true, false, null and integers are converted;
-@file reads a file, @- standard input). key[sub]=v builds nested objects and key[]=v lists. Fields are sent
-as the query string of GET and DELETE and as the JSON body of other methods.`;
+-f key=value adds a string field, -F key=value a typed one (true, false, null and integers are converted; @file reads a file, @- standard input). key[sub]=v builds nested objects and key[]=v lists. Fields are sent as the query string of GET and DELETE and as the JSON body of other methods.`;
 
   static examples = [
     '<%= config.bin %> api GET /store',

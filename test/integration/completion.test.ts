@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -48,6 +49,29 @@ function bashComplete(words: string[]): string[] {
   return [...new Set(out.split('\n').filter(Boolean))].sort();
 }
 
+/** zsh is not on every machine; .ci/run installs it, so CI runs the zsh test. */
+function hasZsh(): boolean {
+  try {
+    execFileSync('zsh', ['-f', '-c', 'zmodload zsh/zpty'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const ZSH_COMPLETE = fileURLToPath(new URL('../helpers/zsh-complete.zsh', import.meta.url));
+
+/** What zsh offers for `store LINE<TAB>` after `setup`, the line a user appends to ~/.zshrc. */
+function zshComplete(setup: string, line: string): string[] {
+  const out = join(home, `zsh-matches-${Math.random().toString(36).slice(2)}`);
+  execFileSync('zsh', ['-f', ZSH_COMPLETE, setup, out, `store ${line}`], {
+    env: { PATH: process.env.PATH, HOME: home, TERM: 'dumb' },
+    timeout: 30_000,
+  });
+  const matches = existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean) : [];
+  return [...new Set(matches)].sort();
+}
+
 describe('shell completion', () => {
   it('store autocomplete bash prints the setup instructions and builds the completion function', () => {
     expect(bashInstructions.code).toBe(0);
@@ -79,6 +103,17 @@ describe('shell completion', () => {
 
   it('registers store with bash', () => {
     expect(bashWithSetup('complete -p store').trim()).toBe('complete -F _store_autocomplete store');
+  });
+
+  it.skipIf(!hasZsh())('zsh completes store or<TAB> to orders, then its commands, then its flags', async () => {
+    expect((await runCli(['autocomplete', 'zsh'], { env })).code).toBe(0);
+    const script = await runCli(['autocomplete', 'script', 'zsh'], { env });
+    expect(script.code).toBe(0);
+    const setup = script.stdout.trim();
+    expect(zshComplete(setup, 'or')).toEqual(['orders']);
+    expect(zshComplete(setup, 'orders ')).toEqual(expect.arrayContaining(['cancel', 'get', 'list']));
+    expect(zshComplete(setup, 'orders list --st')).toEqual(['--status']);
+    expect(zshComplete(setup, 'fulfillment-orders tracking ')).toEqual(expect.arrayContaining(['add', 'delete', 'update']));
   });
 
   it('completes store or<TAB> to orders, then its commands, then its flags', () => {

@@ -97,6 +97,15 @@ describe('command manifest', () => {
     expect(undescribed).toEqual([]);
   });
 
+  it.each(commands.map((c) => [c.id, c] as const))('%s writes its description in paragraphs that help can wrap', (_id, c) => {
+    // oclif wraps each source line on its own: a line break inside a sentence leaves a ragged stump in --help.
+    const broken = (c.description ?? '')
+      .split('\n\n')
+      .flatMap((paragraph) => paragraph.split('\n').slice(1))
+      .filter((line) => !/^\s*([-*|$]|\d+\.)\s|^\s{2,}/.test(line));
+    expect(broken).toEqual([]);
+  });
+
   it('has at least one command in every topic of package.json', () => {
     const empty = Object.keys(pkg.oclif.topics).filter(
       (topic) => !ids.some((id) => id === topic || id.startsWith(`${topic}:`)),

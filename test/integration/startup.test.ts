@@ -29,11 +29,14 @@ describe('start-up discipline', () => {
     expect(heavyIn(urls)).toEqual([]);
   });
 
-  it('store api --help loads oclif but none of the heavy libraries', async () => {
-    const { urls, stdout, code } = await loadedModules(['api', '--help']);
+  it.each([
+    ['orders list --help', '--status'],
+    ['api --help', '--paginate'],
+  ])('store %s loads oclif but none of the heavy libraries', async (command, flag) => {
+    const { urls, stdout, code } = await loadedModules(command.split(' '));
     expect(code).toBe(0);
     expect(stdout).toContain('USAGE');
-    expect(stdout).toContain('--paginate');
+    expect(stdout).toContain(flag);
     expect(urls.some((u) => u.includes('/node_modules/@oclif/core/'))).toBe(true);
     expect(heavyIn(urls)).toEqual([]);
   });

@@ -255,6 +255,24 @@ describe('store webhooks listen + trigger', () => {
     }
   });
 
+  it("checks signatures with the profile's client secret when STORE_CLIENT_SECRET is not set", async () => {
+    const { STORE_TOKEN: token, STORE_ID: storeId, STORE_API_URL: apiUrl, STORE_APP_NAME: appName, STORE_APP_ID: appId, STORE_CLIENT_SECRET: secret, ...xdg } = env;
+    const login = await runCli(
+      ['auth', 'login', '--with-token', '--profile', 'work', '--store-id', storeId!, '--api-url', apiUrl!, '--app-name', appName!, '--client-id', appId!, '--insecure-storage'],
+      { env: { ...xdg, STORE_CLIENT_SECRET: secret }, input: `${token}\n` },
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const listener = await listen(['--profile', 'work', '--events', 'order/created'], { ...xdg, STORE_CLIENT_SECRET: '' });
+    expect(listener.stderr()).toMatch(/Registered 1 webhook: order\/created \(\d+\)\./);
+
+    const order = createdOrder((await store('webhooks', 'trigger', 'order/created')).stdout);
+    await listener.waitForLine((l) => l.includes(`\torder/created\t${order.id}\t`), 'the order/created line');
+    expect(listener.stderr()).not.toContain('Refused');
+    const body = JSON.stringify({ store_id: sandbox.storeId, event: 'order/created', id: order.id });
+    expect(await post(listener.url, body, { 'x-linkedstore-hmac-sha256': sign(body, 'not-the-secret') })).toBe(401);
+    expect(await listener.stop()).toBe(0);
+  });
+
   it('refuses to listen without a client secret (exit 4) and to trigger what the sandbox cannot do (exit 2)', async () => {
     const { STORE_CLIENT_SECRET: _omitted, ...withoutSecret } = env;
     const noSecret = await runCli(['webhooks', 'listen'], { env: { ...withoutSecret, STORE_CLIENT_SECRET: '' } });

@@ -4,14 +4,9 @@ import type { LoginResult, MissingValue } from '../../services/login.js';
 
 export default class Login extends BaseCommand<typeof Login> {
   static summary = 'Log in to a store and save its credentials in a profile.';
-  static description = `Without flags, opens the browser on the app's authorization page and receives the code on a
-loopback redirect (http://127.0.0.1:<port>/callback, the redirect URL registered for the app); the code is
-exchanged for a token at once. --code exchanges a code you pasted, --with-token reads a token from standard input,
-and --sandbox logs in to the local sandbox (started on demand), which needs nothing else.
+  static description = `Without flags, opens the browser on the app's authorization page and receives the code on a loopback redirect (http://127.0.0.1:<port>/callback, the redirect URL registered for the app); the code is exchanged for a token at once. --code exchanges a code you pasted, --with-token reads a token from standard input, and --sandbox logs in to the local sandbox (started on demand), which needs nothing else.
 
-The token and client secret go to the OS keychain; where none answers (or with --insecure-storage) they go to
-$XDG_CONFIG_HOME/store/credentials.json (mode 0600), with a warning. The profile becomes the default one.
-On a terminal, missing values are asked for; otherwise a missing value is an error naming its flag.`;
+The token and client secret go to the OS keychain; where none answers (or with --insecure-storage) they go to $XDG_CONFIG_HOME/store/credentials.json (mode 0600), with a warning. The profile becomes the default one. On a terminal, missing values are asked for; otherwise a missing value is an error naming its flag.`;
 
   static examples = [
     '<%= config.bin %> auth login --sandbox',

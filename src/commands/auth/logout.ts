@@ -2,9 +2,7 @@ import { BaseCommand } from '../../base-command.js';
 
 export default class Logout extends BaseCommand<typeof Logout> {
   static summary = 'Remove a profile and its secrets (token and client secret).';
-  static description = `Removes the profile chosen by --profile (or STORE_PROFILE, or the default) from the config
-file and its secrets from the OS keychain or the credentials file. The token itself stays valid on the platform
-until it is renewed or the app is uninstalled.`;
+  static description = `Removes the profile chosen by --profile (or STORE_PROFILE, or the default) from the config file and its secrets from the OS keychain or the credentials file. The token itself stays valid on the platform until it is renewed or the app is uninstalled.`;
 
   static examples = ['<%= config.bin %> auth logout', '<%= config.bin %> auth logout --profile shop'];
 

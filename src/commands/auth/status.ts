@@ -10,10 +10,7 @@ const SOURCES: Record<AuthStatus['tokenSource'], string> = {
 
 export default class Status extends BaseCommand<typeof Status> {
   static summary = 'Show which store and profile the CLI uses, and whether the store accepts the token.';
-  static description = `Resolves the credentials the way every command does (STORE_TOKEN + STORE_ID first, then
---profile, STORE_PROFILE or the default profile) and makes one cheap request (GET /store) to check them.
-The token is shown masked; \`store auth token\` prints it. Exits 4 when the store refuses the token, 1 when
-the store could not be asked (then "Accepted" is unknown, null in --json).`;
+  static description = `Resolves the credentials the way every command does (STORE_TOKEN + STORE_ID first, then --profile, STORE_PROFILE or the default profile) and makes one cheap request (GET /store) to check them. The token is shown masked; \`store auth token\` prints it. Exits 4 when the store refuses the token, 1 when the store could not be asked (then "Accepted" is unknown, null in --json).`;
 
   static examples = ['<%= config.bin %> auth status', '<%= config.bin %> auth status --profile sandbox --json'];
 

@@ -4,8 +4,7 @@ import { BaseCommand } from '../../base-command.js';
 
 export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
   static summary = 'Cancel an order and return its items to stock.';
-  static description = `The items go back to the locations they were taken from, unless --no-restock. Asks for
-confirmation on a terminal; without one, pass --yes.`;
+  static description = `The items go back to the locations they were taken from, unless --no-restock. Asks for confirmation on a terminal; without one, pass --yes.`;
 
   static examples = [
     '<%= config.bin %> orders cancel 1000000123',

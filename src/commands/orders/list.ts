@@ -5,10 +5,7 @@ import type { Column } from '../../output/format.js';
 
 export default class OrdersList extends BaseCommand<typeof OrdersList> {
   static summary = 'List orders, newest first.';
-  static description = `Shows id, number, status, creation time, customer and total. Commands take the 10-digit
-order id, not the number the customer sees. Dates are ISO 8601 (2026-11-21T14:05:00-03:00) or YYYY-MM-DD
-(midnight UTC). Without --limit, --page or --all the 30 newest orders are shown; --all walks every page and
-prints the rows as the pages arrive.`;
+  static description = `Shows id, number, status, creation time, customer and total. Commands take the 10-digit order id, not the number the customer sees. Dates are ISO 8601 (2026-11-21T14:05:00-03:00) or YYYY-MM-DD (midnight UTC). Without --limit, --page or --all the 30 newest orders are shown; --all walks every page and prints the rows as the pages arrive.`;
 
   static examples = [
     '<%= config.bin %> orders list --status open',

@@ -3,9 +3,7 @@ import { BaseCommand } from '../../base-command.js';
 
 export default class ProductsExport extends BaseCommand<typeof ProductsExport> {
   static summary = 'Export the catalog as CSV, one row per variant (to FILE, or stdout).';
-  static description = `The canonical format (docs/csv.md) is what \`store products import\` reads back: importing an
-unexported-and-unchanged file sends no write. --format admin writes the platform's admin export (Spanish
-headers, ";" separated). Cells a spreadsheet would run as formulas are prefixed with a quote.`;
+  static description = `The canonical format (docs/csv.md) is what \`store products import\` reads back: importing an unexported-and-unchanged file sends no write. --format admin writes the platform's admin export (Spanish headers, ";" separated). Cells a spreadsheet would run as formulas are prefixed with a quote.`;
 
   static examples = [
     '<%= config.bin %> products export catalog.csv',

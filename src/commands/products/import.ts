@@ -4,17 +4,11 @@ import type { ImportSummary } from '../../services/import/index.js';
 
 export default class ProductsImport extends BaseCommand<typeof ProductsImport> {
   static summary = 'Import a catalog CSV: create what is missing, update only what differs, never delete.';
-  static description = `The whole file is read and checked first: every error is listed with its line and column, and
-nothing is sent while a row is invalid (unless --skip-invalid). The store's catalog is then fetched once, the
-changes are planned per product and per variant, and sent at the store's rate limit. Re-importing an unchanged
-file sends no write.
+  static description = `The whole file is read and checked first: every error is listed with its line and column, and nothing is sent while a row is invalid (unless --skip-invalid). The store's catalog is then fetched once, the changes are planned per product and per variant, and sent at the store's rate limit. Re-importing an unchanged file sends no write.
 
-Reads the canonical columns (docs/csv.md), the platform's admin export (Spanish or Portuguese) and a Shopify
-product export; the format is recognised from the header row.
+Reads the canonical columns (docs/csv.md), the platform's admin export (Spanish or Portuguese) and a Shopify product export; the format is recognised from the header row.
 
-Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after an interruption (Ctrl-C, a crash),
-run the same command with --resume to finish without creating anything twice. Exit codes: 2 when the file is
-invalid, 3 when some products failed (see --report), 130 when interrupted.`;
+Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after an interruption (Ctrl-C, a crash), run the same command with --resume to finish without creating anything twice. Exit codes: 2 when the file is invalid, 3 when some products failed (see --report), 130 when interrupted.`;
 
   static examples = [
     '<%= config.bin %> products import catalog.csv --dry-run',

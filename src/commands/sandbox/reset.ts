@@ -3,9 +3,7 @@ import { BaseCommand } from '../../base-command.js';
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static summary = 'Restore the demo data of the shared local sandbox.';
-  static description = `Deletes every location, category, product, order and webhook of the sandbox store and seeds the
-demo data again. The app, its credentials and its access token are kept, so the sandbox profile keeps working.
-Asks for confirmation on a terminal; needs --yes otherwise.`;
+  static description = `Deletes every location, category, product, order and webhook of the sandbox store and seeds the demo data again. The app, its credentials and its access token are kept, so the sandbox profile keeps working. Asks for confirmation on a terminal; needs --yes otherwise.`;
 
   static examples = ['<%= config.bin %> sandbox reset', '<%= config.bin %> sandbox reset --yes'];
 

@@ -3,17 +3,11 @@ import { BaseCommand } from '../../base-command.js';
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   static summary = 'Run the local sandbox store in the foreground.';
-  static description = `Serves the whole store API (same endpoints, limits, errors, OAuth and webhooks) on a loopback
-port until Ctrl-C or SIGTERM. Once the port is bound it prints the API URL, the OAuth URL, the store id and the
-demo app's credentials and token; with --json exactly one JSON line:
-{"api_url","auth_url","store_id","app_name","client_id","client_secret","access_token","pid"}.
+  static description = `Serves the whole store API (same endpoints, limits, errors, OAuth and webhooks) on a loopback port until Ctrl-C or SIGTERM. Once the port is bound it prints the API URL, the OAuth URL, the store id and the demo app's credentials and token; with --json exactly one JSON line: {"api_url","auth_url","store_id","app_name","client_id","client_secret","access_token","pid"}.
 
-State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is journaled, so a restart loads
-the same store, app and token; --seed only fills a new, empty state. The sandbox's credentials are not secret:
-they only open this local server.
+State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is journaled, so a restart loads the same store, app and token; --seed only fills a new, empty state. The sandbox's credentials are not secret: they only open this local server.
 
---faults takes name=value pairs separated by commas: 5xx=P, reset=P, lost=P (probabilities), latency=MS or
-latency=MIN-MAX, seed=N. See docs/sandbox.md.`;
+--faults takes name=value pairs separated by commas: 5xx=P, reset=P, lost=P (probabilities), latency=MS or latency=MIN-MAX, seed=N. See docs/sandbox.md.`;
 
   static examples = [
     '<%= config.bin %> sandbox serve',

@@ -14,9 +14,7 @@ export interface SandboxStatusResult {
 
 export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
   static summary = 'Show whether the shared local sandbox is running, and where.';
-  static description = `The shared sandbox is the server behind the "sandbox" profile (store auth login --sandbox):
-started on demand, stopped after 30 minutes without requests. Its state survives restarts. --start starts it
-when it is not running. The access token is printed by \`store auth token --profile sandbox\`, not here.`;
+  static description = `The shared sandbox is the server behind the "sandbox" profile (store auth login --sandbox): started on demand, stopped after 30 minutes without requests. Its state survives restarts. --start starts it when it is not running. The access token is printed by \`store auth token --profile sandbox\`, not here.`;
 
   static examples = ['<%= config.bin %> sandbox status', '<%= config.bin %> sandbox status --start --json'];
 

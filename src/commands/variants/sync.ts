@@ -4,13 +4,9 @@ import type { SyncSummary } from '../../services/sync.js';
 
 export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
   static summary = 'Sync stock and prices by SKU from a CSV feed; only the variants that differ are written.';
-  static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price,
-promotional_price, cost. Only the columns present are compared and changed; an empty cell leaves the value as it
-is. SKUs the store does not have are reported, never created.
+  static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price, promotional_price, cost. Only the columns present are compared and changed; an empty cell leaves the value as it is. SKUs the store does not have are reported, never created.
 
---zero-missing sets stock 0 on every stock-tracked variant whose SKU the file leaves out. It refuses to run when the
-file names fewer than half of the store's SKUs (a truncated feed must not empty a store) unless --force.
-Exit codes: 2 when the file is invalid, 3 when some variants failed (see --report), 130 when interrupted.`;
+--zero-missing sets stock 0 on every stock-tracked variant whose SKU the file leaves out. It refuses to run when the file names fewer than half of the store's SKUs (a truncated feed must not empty a store) unless --force. Exit codes: 2 when the file is invalid, 3 when some variants failed (see --report), 130 when interrupted.`;
 
   static examples = [
     '<%= config.bin %> variants sync stock.csv',
