@@ -2,6 +2,7 @@ import { listCategories } from '../../api/categories.js';
 import { listCustomFields } from '../../api/custom-fields.js';
 import { listLocations } from '../../api/locations.js';
 import { type Product, productPages } from '../../api/products.js';
+import type { Variant } from '../../api/variants.js';
 import { getStore } from '../../api/store.js';
 import type { StoreClient } from '../../client/index.js';
 import type { StoreSnapshot } from './planner.js';
@@ -18,7 +19,7 @@ export async function fetchSnapshot(
   const productsP = (async () => {
     const products: Product[] = [];
     for await (const page of productPages(client)) {
-      products.push(...page.products);
+      for (const product of page.products) products.push(plannerView(product));
       onPage?.(products.length, page.total);
     }
     return products;
@@ -31,4 +32,44 @@ export async function fetchSnapshot(
     options.customFields === false ? Promise.resolve([]) : listCustomFields(client),
   ]);
   return { store, products, categories, locations, customFields };
+}
+
+/** The variant fields the planner compares; the others are left out of the snapshot. */
+const VARIANT_FIELDS = [
+  'sku',
+  'price',
+  'promotional_price',
+  'cost',
+  'stock',
+  'weight',
+  'width',
+  'height',
+  'depth',
+  'mpn',
+  'age_group',
+  'gender',
+  'inventory_levels',
+  'custom_fields',
+] as const;
+
+/**
+ * The part of a product record the planner compares, copied out as each page arrives so the rest (timestamps,
+ * SEO fields, fields this client does not know) is garbage at once, and null fields are left out (the planner
+ * reads a missing field as null): a catalog of 100,000 variants stays well inside the import's memory budget.
+ */
+function plannerView(p: Product): Product {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    handle: p.handle,
+    attributes: p.attributes,
+    categories: p.categories,
+    images: p.images.map((i) => ({ id: i.id, src: i.src })),
+    variants: p.variants.map((v) => {
+      const view: Variant = { id: v.id, product_id: v.product_id, values: v.values };
+      for (const field of VARIANT_FIELDS) if (v[field] !== null && v[field] !== undefined) Object.assign(view, { [field]: v[field] });
+      return view;
+    }),
+  };
 }
