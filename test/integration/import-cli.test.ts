@@ -5,17 +5,20 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { formatRowError } from '../../src/services/import/catalog.js';
 import { CatalogInvalidError, runImport } from '../../src/services/import/index.js';
 import { runCli } from '../helpers/run-cli.js';
+import { type Received, requestRecorder, writesOf } from '../helpers/sandbox.js';
 
 /**
  * `store products import` / `export` as the real binary against an in-process sandbox. Requests are counted
- * from the `--debug` lines: one `→ METHOD URL` line per request the sandbox receives.
+ * where they arrive: the sandbox records every request it receives.
  */
 
 const fixtures = fileURLToPath(new URL('../fixtures/csv/', import.meta.url));
 let sandbox: RunningSandbox;
 let dir: string;
+const recorder = requestRecorder();
 
 function env(extra: Record<string, string> = {}) {
   return {
@@ -31,33 +34,19 @@ function env(extra: Record<string, string> = {}) {
   };
 }
 
-interface Sent {
-  method: string;
-  path: string;
-}
+const writes = writesOf;
+const count = (s: Received[], method: string, pattern: RegExp) => s.filter((r) => r.method === method && pattern.test(r.path)).length;
 
-/** The requests a run sent, from its --debug lines, as METHOD and path below /v1/{store}. */
-function sent(stderr: string): Sent[] {
-  return stderr
-    .split('\n')
-    .filter((l) => l.startsWith('→ '))
-    .map((l) => {
-      const [, method, url] = l.split(' ');
-      const path = new URL(url!).pathname.replace(/^\/v1\/\d+/, '');
-      return { method: method!, path };
-    });
-}
-const writes = (s: Sent[]) => s.filter((r) => r.method !== 'GET');
-const count = (s: Sent[], method: string, pattern: RegExp) => s.filter((r) => r.method === method && pattern.test(r.path)).length;
-
+/** Runs the import; `sent` is what the sandbox received during the run. */
 async function importCli(file: string, ...flags: string[]) {
-  const result = await runCli(['products', 'import', file, '--debug', ...flags], { env: env() });
-  return { ...result, sent: sent(result.stderr) };
+  recorder.take();
+  const result = await runCli(['products', 'import', file, ...flags], { env: env() });
+  return { ...result, sent: recorder.take() };
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'import-cli-'));
-  sandbox = await startSandbox({ seed: 'empty', rate: 'off' });
+  sandbox = await startSandbox({ seed: 'empty', rate: 'off', onRequest: recorder.onRequest });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -72,8 +61,12 @@ describe('products import: request economy', () => {
     expect(count(r.sent, 'POST', /^\/products\/\d+\/variants$/)).toBe(3);
     expect(count(r.sent, 'POST', /^\/products\/\d+\/images$/)).toBe(3);
     expect(writes(r.sent)).toHaveLength(13);
-    // The list pages: store, products, categories, locations — nothing else.
-    expect(r.sent.filter((s) => s.method === 'GET').map((s) => s.path).sort()).toEqual(['/categories', '/locations', '/products', '/store']);
+    // The list pages: store, products, categories, locations, 200 a page — nothing else.
+    const reads = r.sent.filter((s) => s.method === 'GET');
+    expect(reads.map((s) => s.path).sort()).toEqual(['/categories', '/locations', '/products', '/store']);
+    for (const list of reads.filter((s) => s.path !== '/store')) expect(list.query.get('per_page'), list.path).toBe('200');
+    // The summary's request count is what the sandbox received.
+    expect(r.stdout).toMatch(new RegExp(`requests: +${r.sent.length} sent \\(0 retried\\), 0 × 429, \\d`));
     expect(r.stdout).toMatch(/2 created, 0 updated, 0 unchanged, 0 failed/);
     expect(r.stdout).toMatch(/categories: 5 created/);
   });
@@ -144,9 +137,10 @@ describe('products export', () => {
 });
 
 describe('invalid input sends nothing', () => {
-  it('every file of the malformed corpus is refused before any request (exit 2 path, in process)', async () => {
+  it('every file of the malformed corpus is refused with its own error, and the sandbox receives nothing (in process)', async () => {
     const files = readdirSync(`${fixtures}malformed`);
     expect(files.length).toBeGreaterThanOrEqual(30);
+    recorder.take();
     for (const name of files) {
       const client = createClient({
         apiUrl: sandbox.apiUrl,
@@ -163,7 +157,9 @@ describe('invalid input sends nothing', () => {
       }).catch((e: unknown) => e);
       expect(error, name).toBeInstanceOf(CatalogInvalidError);
       expect((error as CatalogInvalidError).exitCode).toBe(2);
+      expect(formatRowError((error as CatalogInvalidError).errors[0]!), name).toMatch(new RegExp(`^${name.replace('.', '\\.')}, line \\d+`));
       expect(client.stats().requests, name).toBe(0);
+      expect(recorder.take(), name).toEqual([]);
     }
   });
 
