@@ -72,7 +72,7 @@ describe('products import: request economy', () => {
   });
 
   it('re-importing the unchanged catalog, in any dialect, sends no write, only the list pages', async () => {
-    for (const name of ['canonical.csv', 'admin-es.csv', 'admin-pt.csv', 'shopify.csv']) {
+    for (const name of ['canonical.csv', 'admin-es.csv', 'admin-pt.csv', 'shopify.csv', 'shopify-new.csv']) {
       const r = await importCli(`${fixtures}valid/${name}`);
       expect(r.code, r.stderr).toBe(0);
       expect(writes(r.sent), name).toEqual([]);
