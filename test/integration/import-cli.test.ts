@@ -8,7 +8,7 @@ import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { formatRowError } from '../../src/services/import/catalog.js';
 import { CatalogInvalidError, runImport } from '../../src/services/import/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { type Received, requestRecorder, writesOf } from '../helpers/sandbox.js';
+import { type Received, clientFor, requestRecorder, writesOf } from '../helpers/sandbox.js';
 
 /**
  * `store products import` / `export` as the real binary against an in-process sandbox. Requests are counted
@@ -186,6 +186,68 @@ describe('invalid input sends nothing', () => {
     expect(r.code, r.stderr).toBe(3);
     expect(count(r.sent, 'POST', /^\/products$/)).toBe(1);
     expect(readFileSync(report, 'utf8')).toMatch(/^line,key,stage,reason\n3,roto,validation,"column 4 \(price\): ""diez"" is not a number/);
+  });
+});
+
+describe('the matching rules of CSV.md, end to end', () => {
+  /** The sandbox's own record of a product (not read through the API). */
+  const stored = (handle: string) =>
+    sandbox.state.defaultStore()!.products.list().find((p) => Object.values(p.handle).includes(handle));
+  async function importText(name: string, csv: string, ...flags: string[]) {
+    const file = join(dir, name);
+    writeFileSync(file, csv);
+    return importCli(file, ...flags);
+  }
+
+  it('--mode create, --mode update, a change of variations, images by URL, a SKU held twice', async () => {
+    const first = await importText(
+      'rules.csv',
+      'handle,name,images,option1_name,option1_value,sku,price,stock\n' +
+        'regla-lisa,Regla lisa,https://img.example.com/r1.jpg,,,RL-1,10,1\n' +
+        'regla-talles,Regla talles,,Talle,S,RT-S,10,1\n' +
+        'regla-talles,,,Talle,M,RT-M,10,1\n',
+    );
+    expect(first.code, first.stderr).toBe(0);
+
+    // --mode create: the missing product is created, the existing one is skipped and reported, not updated.
+    const create = await importText('rules-create.csv', 'handle,name,sku,price\nregla-lisa,Regla lisa,RL-1,11\nregla-nueva,Regla nueva,RN-1,5\n', '--mode', 'create');
+    expect(create.code, create.stderr).toBe(0);
+    expect(create.stdout).toMatch(/1 created, 0 updated, 0 unchanged, 1 skipped, 0 failed/);
+    expect(writes(create.sent).map((s) => `${s.method} ${s.path}`)).toEqual(['POST /products']);
+    expect(stored('regla-lisa')!.variants[0]!.price).toBe('10.00');
+
+    // --mode update: the existing product is updated, the missing one is a failure (exit 3) and not created.
+    const report = join(dir, 'rules-update-report.csv');
+    const update = await importText('rules-update.csv', 'handle,name,sku,price\nregla-lisa,,RL-1,12\nregla-falta,Regla falta,RF-1,5\n', '--mode', 'update', '--report', report);
+    expect(update.code).toBe(3);
+    expect(update.stdout).toMatch(/0 created, 1 updated, 0 unchanged, 1 failed/);
+    expect(update.stderr).toMatch(/rules-update.csv, line 3 \(regla-falta\): product regla-falta does not exist in the store \(--mode update\)/);
+    expect(readFileSync(report, 'utf8')).toMatch(/\n3,regla-falta,plan,product regla-falta does not exist/);
+    expect(writes(update.sent).map((s) => s.method)).toEqual(['PUT']);
+    expect(stored('regla-falta')).toBeUndefined();
+
+    // With ↔ without variations: refused for that product, with a clear message, nothing sent.
+    const switched = await importText('rules-switch.csv', 'handle,option1_name,option1_value,sku\nregla-lisa,Color,Azul,RL-1\nregla-talles,,,RT-S\n');
+    expect(switched.code).toBe(3);
+    expect(switched.stderr).toMatch(/line 2 \(regla-lisa\): product regla-lisa has no variations in the store but the file gives it options \(Color\)/);
+    expect(switched.stderr).toMatch(/line 3 \(regla-talles\): product regla-talles has variations \(Talle\) in the store but the file gives it none/);
+    expect(writes(switched.sent)).toEqual([]);
+
+    // Images: matched by URL; the new ones are added in file order, the one already there stays.
+    const images = await importText('rules-images.csv', 'handle,images,sku\nregla-lisa,https://img.example.com/r3.jpg|https://img.example.com/r1.jpg|https://img.example.com/r2.jpg,RL-1\n');
+    expect(images.code, images.stderr).toBe(0);
+    expect(writes(images.sent).map((s) => `${s.method} ${s.path.replace(/\d+/, 'ID')}`)).toEqual(['POST /products/ID/images', 'POST /products/ID/images']);
+    expect(stored('regla-lisa')!.images.map((i) => i.src)).toEqual(['r1', 'r3', 'r2'].map((n) => `https://img.example.com/${n}.jpg`));
+
+    // A SKU the store holds twice: that row fails (the store is ambiguous), the product's other rows go ahead.
+    const nueva = stored('regla-nueva')!;
+    const api = clientFor(sandbox);
+    expect((await api.put(`/products/${nueva.id}/variants/${nueva.variants[0]!.id}`, { sku: 'RT-M' })).status).toBe(200);
+    const twice = await importText('rules-twice.csv', 'handle,option1_name,option1_value,sku,price\nregla-talles,Talle,S,RT-S,20\nregla-talles,Talle,M,RT-M,20\n');
+    expect(twice.code).toBe(3);
+    expect(twice.stderr).toMatch(/rules-twice.csv, line 3 \(RT-M\): SKU RT-M is held by 2 variants in the store .*ambiguous/);
+    expect(writes(twice.sent).map((s) => s.method)).toEqual(['PUT']);
+    expect(stored('regla-talles')!.variants.map((v) => [v.sku, v.price])).toEqual([['RT-S', '20.00'], ['RT-M', '10.00']]);
   });
 });
 
