@@ -10,7 +10,7 @@ import { readCsv } from './import/csv-source.js';
 import { pool } from './import/executor.js';
 import { stateDir, storeKey } from './import/journal.js';
 import { acquireLock } from './import/lock.js';
-import { type Body, type StoreSnapshot, indexSnapshot, variantDiff } from './import/planner.js';
+import { type Body, type StoreSnapshot, ambiguousSku, indexSnapshot, variantDiff } from './import/planner.js';
 import { type ReportRow, writeReport } from './import/report.js';
 
 /**
@@ -218,7 +218,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
           line: row.line,
           key: row.sku,
           stage: 'plan',
-          reason: `SKU ${row.sku} is held by ${holders.length} variants in the store (products ${holders.map((h) => h.product.id).join(', ')}); the store is ambiguous`,
+          reason: ambiguousSku(row.sku, holders),
         });
         continue;
       }

@@ -118,6 +118,7 @@ describe('products export', () => {
       const r = await importCli(file);
       expect(r.code, r.stderr).toBe(0);
       expect(writes(r.sent), format).toEqual([]);
+      expect(r.sent.map((q) => q.path).sort(), format).toEqual(['/categories', '/locations', '/products', '/store']);
     }
   });
 
