@@ -52,9 +52,9 @@ invalid, 3 when some products failed (see --report), 130 when interrupted.`;
     const ctx = await this.context();
     const { runImport, CatalogInvalidError } = await import('../../services/import/index.js');
     const { formatRowError } = await import('../../services/import/catalog.js');
-    const { bulkClient, bulkProgress, printSummary, trapInterrupt } = await import('../../services/import/cli-support.js');
+    const { BULK_RETRIES, bulkProgress, printSummary, trapInterrupt } = await import('../../output/bulk.js');
 
-    const client = bulkClient(ctx, Boolean(this.flags.debug));
+    const client = await this.client({ retries: BULK_RETRIES });
     const quiet = this.flags.quiet;
     const progress = await bulkProgress(ctx, 'import', quiet);
     const interrupt = trapInterrupt();

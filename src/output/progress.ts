@@ -1,4 +1,4 @@
-import type { SchedulerSnapshot } from '../../client/scheduler.js';
+import type { SchedulerSnapshot } from '../client/scheduler.js';
 
 /**
  * How a bulk command shows its progress events (DESIGN.md §7): a cli-progress bar on a TTY, else one log
