@@ -179,6 +179,24 @@ describe('invalid input sends nothing', () => {
     }
   });
 
+  it('--ignore-unknown-columns reports an unknown column once and imports the rest; --quiet prints nothing', async () => {
+    const file = join(dir, 'unknown-column.csv');
+    writeFileSync(file, 'handle,name,sku,price,colour\ndesconocida,Desconocida,DESC-1,10,rojo\ndesconocida-2,Desconocida 2,DESC-2,10,azul\n');
+    const refused = await importCli(file);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('unknown-column.csv, line 1, column 5 (colour): unknown column "colour"');
+    expect(refused.sent).toEqual([]);
+
+    const dry = await importCli(file, '--ignore-unknown-columns', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.match(/colour/g)).toEqual(['colour']);
+    expect(dry.stdout).toMatch(/not imported \(no API counterpart\): colour/);
+
+    const quiet = await importCli(file, '--ignore-unknown-columns', '--quiet');
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+    expect(count(quiet.sent, 'POST', /^\/products$/)).toBe(2);
+  });
+
   it('--skip-invalid imports the valid products and exits 3, with a report of the rest', async () => {
     const file = join(dir, 'partly-valid.csv');
     writeFileSync(file, 'handle,name,sku,price,stock\nvalido,Válido,VAL-1,10,1\nroto,Roto,ROTO-1,diez,1\n');
