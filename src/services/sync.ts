@@ -8,6 +8,7 @@ import type { StoreClient } from '../client/index.js';
 import { type RowError, type VariantSpec, decimal, formatRowError, notUtf8, stock, toCents } from './import/catalog.js';
 import { readCsv } from './import/csv-source.js';
 import { pool } from './import/executor.js';
+import type { BulkProgress } from './import/index.js';
 import { stateDir, storeKey } from './import/journal.js';
 import { acquireLock } from './import/lock.js';
 import { type Body, type StoreSnapshot, ambiguousSku, indexSnapshot, variantDiff } from './import/planner.js';
@@ -31,7 +32,7 @@ export interface SyncOptions {
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   concurrency?: number;
-  onProgress?: (event: { phase: string; done: number; total?: number; writesDone: number; writesTotal: number; requests: number; rateLimited: number }) => void;
+  onProgress?: (event: BulkProgress) => void;
 }
 
 export interface SyncSummary {
