@@ -64,8 +64,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return this.cachedContext;
   }
 
-  /** The HTTP client for the current profile; `--debug` lines go to stderr. */
-  protected client(): Promise<StoreClient> {
+  /**
+   * The HTTP client for the current profile; `--debug` lines go to stderr. A nightly job should outlast a
+   * flaky hour: bulk commands pass more retries of idempotent requests (creates are reconciled by the importer).
+   */
+  protected client(options: { retries?: number } = {}): Promise<StoreClient> {
     this.cachedClient ??= (async () => {
       const ctx = await this.context();
       const { createClient } = await import('./client/index.js');
@@ -76,6 +79,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         appName: ctx.appName,
         appId: ctx.appId,
         profile: ctx.profile,
+        retries: options.retries,
         debug: this.flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined,
       });
     })();

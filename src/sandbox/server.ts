@@ -68,6 +68,11 @@ export interface SandboxOptions {
   idleTimeoutSeconds?: number;
   onIdle?: () => void;
   clock?: Clock;
+  /**
+   * Called with every request the server receives, before any check or injected fault: lets a test count
+   * exactly what reached the sandbox (not what a client believes it sent).
+   */
+  onRequest?: (request: { method: string; url: string }) => void;
 }
 
 export const PLAN_NAMES = ['freemium', 'a', 'b', 'c', 'enterprise', 'next', 'evolution'];
@@ -110,6 +115,8 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.setErrorHandler(handleError);
+  const observe = ctx.options.onRequest;
+  if (observe) app.addHook('onRequest', async (req) => observe({ method: req.method, url: req.url }));
   app.setNotFoundHandler(async (req) => {
     throw httpError(404, `No route ${req.method} ${req.url.split('?')[0]}`);
   });

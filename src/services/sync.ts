@@ -8,9 +8,10 @@ import type { StoreClient } from '../client/index.js';
 import { type RowError, type VariantSpec, decimal, formatRowError, notUtf8, stock, toCents } from './import/catalog.js';
 import { readCsv } from './import/csv-source.js';
 import { pool } from './import/executor.js';
+import type { BulkProgress } from './import/index.js';
 import { stateDir, storeKey } from './import/journal.js';
 import { acquireLock } from './import/lock.js';
-import { type Body, type StoreSnapshot, indexSnapshot, variantDiff } from './import/planner.js';
+import { type Body, type StoreSnapshot, ambiguousSku, indexSnapshot, variantDiff } from './import/planner.js';
 import { type ReportRow, writeReport } from './import/report.js';
 
 /**
@@ -31,7 +32,7 @@ export interface SyncOptions {
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   concurrency?: number;
-  onProgress?: (event: { phase: string; done: number; total?: number; writesDone: number; writesTotal: number; requests: number; rateLimited: number }) => void;
+  onProgress?: (event: BulkProgress) => void;
 }
 
 export interface SyncSummary {
@@ -218,7 +219,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
           line: row.line,
           key: row.sku,
           stage: 'plan',
-          reason: `SKU ${row.sku} is held by ${holders.length} variants in the store (products ${holders.map((h) => h.product.id).join(', ')}); the store is ambiguous`,
+          reason: ambiguousSku(row.sku, holders),
         });
         continue;
       }

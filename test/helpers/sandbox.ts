@@ -191,3 +191,31 @@ export function cliEnv(sandbox: RunningSandbox, name = 'cli'): NodeJS.ProcessEnv
     XDG_DATA_HOME: join(dir, 'data'),
   };
 }
+
+/** One request as the sandbox received it: method, path below `/v1/{store_id}`, and the query string. */
+export interface Received {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+}
+
+/**
+ * Records every request a sandbox receives (pass `onRequest` to startSandbox), so request-economy tests count
+ * what reached the server, whatever the client believes it sent.
+ */
+export function requestRecorder() {
+  const received: Received[] = [];
+  return {
+    received,
+    onRequest({ method, url }: { method: string; url: string }): void {
+      const parsed = new URL(url, 'http://sandbox');
+      received.push({ method, path: parsed.pathname.replace(/^\/v1\/\d+/, ''), query: parsed.searchParams });
+    },
+    /** Forgets what was recorded so far; returns the recorded requests. */
+    take(): Received[] {
+      return received.splice(0, received.length);
+    },
+  };
+}
+
+export const writesOf = (requests: Received[]): Received[] => requests.filter((r) => r.method !== 'GET');

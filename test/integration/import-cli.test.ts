@@ -5,17 +5,20 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { formatRowError } from '../../src/services/import/catalog.js';
 import { CatalogInvalidError, runImport } from '../../src/services/import/index.js';
 import { runCli } from '../helpers/run-cli.js';
+import { type Received, clientFor, requestRecorder, writesOf } from '../helpers/sandbox.js';
 
 /**
  * `store products import` / `export` as the real binary against an in-process sandbox. Requests are counted
- * from the `--debug` lines: one `→ METHOD URL` line per request the sandbox receives.
+ * where they arrive: the sandbox records every request it receives.
  */
 
 const fixtures = fileURLToPath(new URL('../fixtures/csv/', import.meta.url));
 let sandbox: RunningSandbox;
 let dir: string;
+const recorder = requestRecorder();
 
 function env(extra: Record<string, string> = {}) {
   return {
@@ -31,33 +34,19 @@ function env(extra: Record<string, string> = {}) {
   };
 }
 
-interface Sent {
-  method: string;
-  path: string;
-}
+const writes = writesOf;
+const count = (s: Received[], method: string, pattern: RegExp) => s.filter((r) => r.method === method && pattern.test(r.path)).length;
 
-/** The requests a run sent, from its --debug lines, as METHOD and path below /v1/{store}. */
-function sent(stderr: string): Sent[] {
-  return stderr
-    .split('\n')
-    .filter((l) => l.startsWith('→ '))
-    .map((l) => {
-      const [, method, url] = l.split(' ');
-      const path = new URL(url!).pathname.replace(/^\/v1\/\d+/, '');
-      return { method: method!, path };
-    });
-}
-const writes = (s: Sent[]) => s.filter((r) => r.method !== 'GET');
-const count = (s: Sent[], method: string, pattern: RegExp) => s.filter((r) => r.method === method && pattern.test(r.path)).length;
-
+/** Runs the import; `sent` is what the sandbox received during the run. */
 async function importCli(file: string, ...flags: string[]) {
-  const result = await runCli(['products', 'import', file, '--debug', ...flags], { env: env() });
-  return { ...result, sent: sent(result.stderr) };
+  recorder.take();
+  const result = await runCli(['products', 'import', file, ...flags], { env: env() });
+  return { ...result, sent: recorder.take() };
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'import-cli-'));
-  sandbox = await startSandbox({ seed: 'empty', rate: 'off' });
+  sandbox = await startSandbox({ seed: 'empty', rate: 'off', onRequest: recorder.onRequest });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -72,14 +61,18 @@ describe('products import: request economy', () => {
     expect(count(r.sent, 'POST', /^\/products\/\d+\/variants$/)).toBe(3);
     expect(count(r.sent, 'POST', /^\/products\/\d+\/images$/)).toBe(3);
     expect(writes(r.sent)).toHaveLength(13);
-    // The list pages: store, products, categories, locations — nothing else.
-    expect(r.sent.filter((s) => s.method === 'GET').map((s) => s.path).sort()).toEqual(['/categories', '/locations', '/products', '/store']);
+    // The list pages: store, products, categories, locations, 200 a page — nothing else.
+    const reads = r.sent.filter((s) => s.method === 'GET');
+    expect(reads.map((s) => s.path).sort()).toEqual(['/categories', '/locations', '/products', '/store']);
+    for (const list of reads.filter((s) => s.path !== '/store')) expect(list.query.get('per_page'), list.path).toBe('200');
+    // The summary's request count is what the sandbox received.
+    expect(r.stdout).toMatch(new RegExp(`requests: +${r.sent.length} sent \\(0 retried\\), 0 × 429, \\d`));
     expect(r.stdout).toMatch(/2 created, 0 updated, 0 unchanged, 0 failed/);
     expect(r.stdout).toMatch(/categories: 5 created/);
   });
 
   it('re-importing the unchanged catalog, in any dialect, sends no write, only the list pages', async () => {
-    for (const name of ['canonical.csv', 'admin-es.csv', 'admin-pt.csv', 'shopify.csv']) {
+    for (const name of ['canonical.csv', 'admin-es.csv', 'admin-pt.csv', 'shopify.csv', 'shopify-new.csv']) {
       const r = await importCli(`${fixtures}valid/${name}`);
       expect(r.code, r.stderr).toBe(0);
       expect(writes(r.sent), name).toEqual([]);
@@ -125,6 +118,7 @@ describe('products export', () => {
       const r = await importCli(file);
       expect(r.code, r.stderr).toBe(0);
       expect(writes(r.sent), format).toEqual([]);
+      expect(r.sent.map((q) => q.path).sort(), format).toEqual(['/categories', '/locations', '/products', '/store']);
     }
   });
 
@@ -144,9 +138,10 @@ describe('products export', () => {
 });
 
 describe('invalid input sends nothing', () => {
-  it('every file of the malformed corpus is refused before any request (exit 2 path, in process)', async () => {
+  it('every file of the malformed corpus is refused with its own error, and the sandbox receives nothing (in process)', async () => {
     const files = readdirSync(`${fixtures}malformed`);
     expect(files.length).toBeGreaterThanOrEqual(30);
+    recorder.take();
     for (const name of files) {
       const client = createClient({
         apiUrl: sandbox.apiUrl,
@@ -163,7 +158,9 @@ describe('invalid input sends nothing', () => {
       }).catch((e: unknown) => e);
       expect(error, name).toBeInstanceOf(CatalogInvalidError);
       expect((error as CatalogInvalidError).exitCode).toBe(2);
+      expect(formatRowError((error as CatalogInvalidError).errors[0]!), name).toMatch(new RegExp(`^${name.replace('.', '\\.')}, line \\d+`));
       expect(client.stats().requests, name).toBe(0);
+      expect(recorder.take(), name).toEqual([]);
     }
   });
 
@@ -182,6 +179,24 @@ describe('invalid input sends nothing', () => {
     }
   });
 
+  it('--ignore-unknown-columns reports an unknown column once and imports the rest; --quiet prints nothing', async () => {
+    const file = join(dir, 'unknown-column.csv');
+    writeFileSync(file, 'handle,name,sku,price,colour\ndesconocida,Desconocida,DESC-1,10,rojo\ndesconocida-2,Desconocida 2,DESC-2,10,azul\n');
+    const refused = await importCli(file);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('unknown-column.csv, line 1, column 5 (colour): unknown column "colour"');
+    expect(refused.sent).toEqual([]);
+
+    const dry = await importCli(file, '--ignore-unknown-columns', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout.match(/colour/g)).toEqual(['colour']);
+    expect(dry.stdout).toMatch(/not imported \(no API counterpart\): colour/);
+
+    const quiet = await importCli(file, '--ignore-unknown-columns', '--quiet');
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+    expect(count(quiet.sent, 'POST', /^\/products$/)).toBe(2);
+  });
+
   it('--skip-invalid imports the valid products and exits 3, with a report of the rest', async () => {
     const file = join(dir, 'partly-valid.csv');
     writeFileSync(file, 'handle,name,sku,price,stock\nvalido,Válido,VAL-1,10,1\nroto,Roto,ROTO-1,diez,1\n');
@@ -190,6 +205,68 @@ describe('invalid input sends nothing', () => {
     expect(r.code, r.stderr).toBe(3);
     expect(count(r.sent, 'POST', /^\/products$/)).toBe(1);
     expect(readFileSync(report, 'utf8')).toMatch(/^line,key,stage,reason\n3,roto,validation,"column 4 \(price\): ""diez"" is not a number/);
+  });
+});
+
+describe('the matching rules of CSV.md, end to end', () => {
+  /** The sandbox's own record of a product (not read through the API). */
+  const stored = (handle: string) =>
+    sandbox.state.defaultStore()!.products.list().find((p) => Object.values(p.handle).includes(handle));
+  async function importText(name: string, csv: string, ...flags: string[]) {
+    const file = join(dir, name);
+    writeFileSync(file, csv);
+    return importCli(file, ...flags);
+  }
+
+  it('--mode create, --mode update, a change of variations, images by URL, a SKU held twice', async () => {
+    const first = await importText(
+      'rules.csv',
+      'handle,name,images,option1_name,option1_value,sku,price,stock\n' +
+        'regla-lisa,Regla lisa,https://img.example.com/r1.jpg,,,RL-1,10,1\n' +
+        'regla-talles,Regla talles,,Talle,S,RT-S,10,1\n' +
+        'regla-talles,,,Talle,M,RT-M,10,1\n',
+    );
+    expect(first.code, first.stderr).toBe(0);
+
+    // --mode create: the missing product is created, the existing one is skipped and reported, not updated.
+    const create = await importText('rules-create.csv', 'handle,name,sku,price\nregla-lisa,Regla lisa,RL-1,11\nregla-nueva,Regla nueva,RN-1,5\n', '--mode', 'create');
+    expect(create.code, create.stderr).toBe(0);
+    expect(create.stdout).toMatch(/1 created, 0 updated, 0 unchanged, 1 skipped, 0 failed/);
+    expect(writes(create.sent).map((s) => `${s.method} ${s.path}`)).toEqual(['POST /products']);
+    expect(stored('regla-lisa')!.variants[0]!.price).toBe('10.00');
+
+    // --mode update: the existing product is updated, the missing one is a failure (exit 3) and not created.
+    const report = join(dir, 'rules-update-report.csv');
+    const update = await importText('rules-update.csv', 'handle,name,sku,price\nregla-lisa,,RL-1,12\nregla-falta,Regla falta,RF-1,5\n', '--mode', 'update', '--report', report);
+    expect(update.code).toBe(3);
+    expect(update.stdout).toMatch(/0 created, 1 updated, 0 unchanged, 1 failed/);
+    expect(update.stderr).toMatch(/rules-update.csv, line 3 \(regla-falta\): product regla-falta does not exist in the store \(--mode update\)/);
+    expect(readFileSync(report, 'utf8')).toMatch(/\n3,regla-falta,plan,product regla-falta does not exist/);
+    expect(writes(update.sent).map((s) => s.method)).toEqual(['PUT']);
+    expect(stored('regla-falta')).toBeUndefined();
+
+    // With ↔ without variations: refused for that product, with a clear message, nothing sent.
+    const switched = await importText('rules-switch.csv', 'handle,option1_name,option1_value,sku\nregla-lisa,Color,Azul,RL-1\nregla-talles,,,RT-S\n');
+    expect(switched.code).toBe(3);
+    expect(switched.stderr).toMatch(/line 2 \(regla-lisa\): product regla-lisa has no variations in the store but the file gives it options \(Color\)/);
+    expect(switched.stderr).toMatch(/line 3 \(regla-talles\): product regla-talles has variations \(Talle\) in the store but the file gives it none/);
+    expect(writes(switched.sent)).toEqual([]);
+
+    // Images: matched by URL; the new ones are added in file order, the one already there stays.
+    const images = await importText('rules-images.csv', 'handle,images,sku\nregla-lisa,https://img.example.com/r3.jpg|https://img.example.com/r1.jpg|https://img.example.com/r2.jpg,RL-1\n');
+    expect(images.code, images.stderr).toBe(0);
+    expect(writes(images.sent).map((s) => `${s.method} ${s.path.replace(/\d+/, 'ID')}`)).toEqual(['POST /products/ID/images', 'POST /products/ID/images']);
+    expect(stored('regla-lisa')!.images.map((i) => i.src)).toEqual(['r1', 'r3', 'r2'].map((n) => `https://img.example.com/${n}.jpg`));
+
+    // A SKU the store holds twice: that row fails (the store is ambiguous), the product's other rows go ahead.
+    const nueva = stored('regla-nueva')!;
+    const api = clientFor(sandbox);
+    expect((await api.put(`/products/${nueva.id}/variants/${nueva.variants[0]!.id}`, { sku: 'RT-M' })).status).toBe(200);
+    const twice = await importText('rules-twice.csv', 'handle,option1_name,option1_value,sku,price\nregla-talles,Talle,S,RT-S,20\nregla-talles,Talle,M,RT-M,20\n');
+    expect(twice.code).toBe(3);
+    expect(twice.stderr).toMatch(/rules-twice.csv, line 3 \(RT-M\): SKU RT-M is held by 2 variants in the store .*ambiguous/);
+    expect(writes(twice.sent).map((s) => s.method)).toEqual(['PUT']);
+    expect(stored('regla-talles')!.variants.map((v) => [v.sku, v.price])).toEqual([['RT-S', '20.00'], ['RT-M', '10.00']]);
   });
 });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { BIN, runCli } from '../helpers/run-cli.js';
+import { requestRecorder } from '../helpers/sandbox.js';
 
 /**
  * The nightly import must end with exactly the file's catalog whatever happens on the way: injected 5xx,
@@ -92,7 +93,8 @@ function envFor(s: RunningSandbox, dir: string) {
 describe('products import under faults', () => {
   it('1,000 products through 10% 5xx, resets and lost answers end as exactly the catalog of the file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'import-faults-'));
-    sandbox = await startSandbox({ seed: 'empty', rate: 'off', faults: '5xx=0.1,reset=0.03,lost=0.03,seed=11' });
+    const recorder = requestRecorder();
+    sandbox = await startSandbox({ seed: 'empty', rate: 'off', faults: '5xx=0.1,reset=0.03,lost=0.03,seed=11', onRequest: recorder.onRequest });
     const { csv, expected } = catalog(1000);
     const file = join(dir, 'catalog.csv');
     writeFileSync(file, csv);
@@ -101,6 +103,11 @@ describe('products import under faults', () => {
     expect(r.stdout).toMatch(/1000 created, 0 updated, 0 unchanged, 0 failed/);
     // Faults did happen, and were absorbed.
     expect(Number(/\((\d+) retried\)/.exec(r.stdout)?.[1])).toBeGreaterThan(0);
+    // Creates whose answer was lost were looked up by handle before being sent again.
+    const received = recorder.take();
+    const lookups = received.filter((q) => q.method === 'GET' && q.path === '/products' && q.query.has('handle'));
+    expect(lookups.length).toBeGreaterThan(0);
+    expect(received.filter((q) => q.method === 'POST' && q.path === '/products').length).toBeGreaterThanOrEqual(1000);
     checkStore(sandbox, expected);
   }, 180_000);
 });

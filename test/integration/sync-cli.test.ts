@@ -1,14 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
+import { clientFor, requestRecorder, writesOf } from '../helpers/sandbox.js';
 
-/** `store variants sync` against the demo store (three locations), counting requests from --debug lines. */
+/** `store variants sync` against the demo store (three locations), counting the requests the sandbox receives. */
 
 let sandbox: RunningSandbox;
 let dir: string;
+const recorder = requestRecorder();
 
 function env() {
   return {
@@ -23,10 +25,6 @@ function env() {
   };
 }
 
-function writesOf(stderr: string): string[] {
-  return stderr.split('\n').filter((l) => /^→ (POST|PUT|PATCH|DELETE) /.test(l));
-}
-
 /** A copy of every variant as the sandbox holds it now (its records change in place). */
 function variants() {
   const store = sandbox.state.defaultStore()!;
@@ -38,13 +36,15 @@ const total = (sku: string) => bySku(sku).inventory_levels.reduce((n, l) => n + 
 async function sync(csv: string, ...flags: string[]) {
   const file = join(dir, `feed-${Math.random().toString(36).slice(2)}.csv`);
   writeFileSync(file, csv);
-  const r = await runCli(['variants', 'sync', file, '--debug', ...flags], { env: env() });
-  return { ...r, writes: writesOf(r.stderr) };
+  recorder.take();
+  const r = await runCli(['variants', 'sync', file, ...flags], { env: env() });
+  const received = recorder.take();
+  return { ...r, received, writes: writesOf(received) };
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sync-cli-'));
-  sandbox = await startSandbox({ seed: 'demo', rate: 'off' });
+  sandbox = await startSandbox({ seed: 'demo', rate: 'off', onRequest: recorder.onRequest });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -64,7 +64,11 @@ describe('variants sync', () => {
       'NO-EXISTE,3,,\n';
     const r = await sync(csv);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.writes).toHaveLength(2);
+    expect(r.writes.map((w) => `${w.method} ${w.path}`).sort()).toEqual(
+      [a!, c!].map((v) => `PUT /products/${v.product_id}/variants/${v.id}`).sort(),
+    );
+    // The summary's request count is what the sandbox received.
+    expect(r.stdout).toMatch(new RegExp(`requests: ${r.received.length} sent`));
     expect(r.stdout).toMatch(/2 updated, 1 unchanged, 1 not in the store, 0 failed/);
     expect(r.stderr).toMatch(/1 SKUs are not in the store \(not created\): NO-EXISTE/);
     expect(Number(bySku(a!.sku!).price)).toBe(Number(a!.price) + 1);
@@ -74,6 +78,35 @@ describe('variants sync', () => {
     // The same feed again: nothing differs any more.
     const again = await sync(csv);
     expect(again.writes).toEqual([]);
+  });
+
+  it('--dry-run sends no write, --report lists the rows that failed, --quiet prints nothing', async () => {
+    const [a, b] = variants().filter((v) => v.sku && v.stock_management);
+    const feed = `sku,price\n${a!.sku},${Number(a!.price) + 7}\n`;
+    const dry = await sync(feed, '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.writes).toEqual([]);
+    expect(dry.stdout).toMatch(/^Would sync .*\n.*1 updated, 0 unchanged/);
+    expect(dry.stdout).toMatch(/1 would be sent/);
+    expect(bySku(a!.sku!).price).toBe(a!.price);
+    const quiet = await sync(feed, '--dry-run', '--quiet');
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
+
+    // A SKU the store holds twice fails its row (exit 3); the report names line, SKU, stage and reason.
+    const api = clientFor(sandbox);
+    const setSku = (v: typeof b, sku: string) => api.put(`/products/${v!.product_id}/variants/${v!.id}`, { sku });
+    expect((await setSku(b, a!.sku!)).status).toBe(200);
+    try {
+      const report = join(dir, 'sync-report.csv');
+      const r = await sync(feed, '--report', report);
+      expect(r.code).toBe(3);
+      expect(r.writes).toEqual([]);
+      expect(readFileSync(report, 'utf8')).toMatch(
+        new RegExp(`^line,key,stage,reason\n2,${a!.sku},plan,"?SKU ${a!.sku} is held by 2 variants in the store \\(products? ${[...new Set([a!.product_id, b!.product_id])].join(', ')}\\); the store is ambiguous`),
+      );
+    } finally {
+      await setSku(b, b!.sku!);
+    }
   });
 
   it('--zero-missing refuses a feed naming fewer than half of the SKUs, unless --force', async () => {
@@ -101,6 +134,6 @@ describe('variants sync', () => {
     expect(r.stderr).toMatch(/feed-\w+\.csv, line 1, column 3 \(precio\): unknown column "precio"/);
     expect(r.stderr).toMatch(/line 2, column 2 \(stock\): stock "-1" is negative/);
     expect(r.stderr).toMatch(/line 3, column 1 \(sku\): SKU "A" is already used on line 2/);
-    expect(r.stderr.split('\n').filter((l) => l.startsWith('→ '))).toEqual([]);
+    expect(r.received).toEqual([]);
   });
 });

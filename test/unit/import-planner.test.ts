@@ -155,7 +155,7 @@ function readFixture(name: string): string {
 
 describe('planImport against a store that has the catalog', () => {
   it('sends nothing when the store already matches, in every dialect', async () => {
-    for (const name of ['canonical.csv', 'admin-es.csv', 'admin-pt.csv', 'shopify.csv']) {
+    for (const name of ['canonical.csv', 'admin-es.csv', 'admin-pt.csv', 'shopify.csv', 'shopify-new.csv']) {
       const plan = planImport(await readCatalog(fixture(name)), storeMatchingCanonical());
       expect(plan.writes, name).toBe(0);
       expect(plan.products.map((p) => p.action)).toEqual(['unchanged', 'unchanged']);

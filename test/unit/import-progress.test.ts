@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { ProgressView, formatDuration } from '../../src/services/import/progress-view.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ProgressView, formatDuration } from '../../src/output/progress.js';
 
 function sink() {
   const lines: string[] = [];
@@ -30,6 +30,48 @@ describe('progress view', () => {
     const quiet = sink();
     new ProgressView({ stream: quiet.stream, tty: false, quiet: true, label: 'import', intervalMs: 0 }).update(event);
     expect(quiet.lines).toEqual([]);
+  });
+
+  it('off a TTY, logs at most one line every 10 s by default (cron logs stay short)', () => {
+    vi.useFakeTimers();
+    try {
+      const out = sink();
+      const view = new ProgressView({ stream: out.stream, tty: false, quiet: false, label: 'sync' });
+      view.update(event);
+      vi.advanceTimersByTime(9_999);
+      view.update(event);
+      expect(out.lines).toEqual([]);
+      vi.advanceTimersByTime(1);
+      view.update(event);
+      view.update(event);
+      expect(out.lines).toHaveLength(1);
+      expect(out.lines[0]).toMatch(/^sync: 10\/100 products/);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('draws a bar on a TTY: done/total writes, requests per second and the ETA from the bucket', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { SingleBar } = (await import('cli-progress')).default;
+    const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 200 }) as unknown as NodeJS.WriteStream;
+    let drawn = '';
+    stream.on('data', (d: Buffer) => (drawn += d.toString()));
+    const bucket = { mode: 'paced' as const, level: 19, capacity: 40, leakPerSecond: 2, queued: 0, holdUntil: 0 };
+    const view = new ProgressView({ stream, tty: true, quiet: false, label: 'import', bucket: () => bucket, SingleBar });
+    view.update({ ...event, phase: 'reading' });
+    expect(drawn).toBe('');
+    view.update(event);
+    view.stop();
+    // 200 writes left, 20 slots free now: 180 at 2/s = 1m30s.
+    expect(drawn).toMatch(/import writing \[[^\]]*\] 50\/250 \| [\d.]+ req\/s \| 1 × 429 \| ETA 1m30s/);
+    const quiet = Object.assign(new PassThrough(), { isTTY: true }) as unknown as NodeJS.WriteStream;
+    let none = '';
+    quiet.on('data', (d: Buffer) => (none += d.toString()));
+    const silent = new ProgressView({ stream: quiet, tty: true, quiet: true, label: 'import', bucket: () => bucket, SingleBar });
+    silent.update(event);
+    silent.stop();
+    expect(none).toBe('');
   });
 
   it('formats durations', () => {

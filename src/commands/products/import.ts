@@ -43,9 +43,9 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     const ctx = await this.context();
     const { runImport, CatalogInvalidError } = await import('../../services/import/index.js');
     const { formatRowError } = await import('../../services/import/catalog.js');
-    const { bulkClient, bulkProgress, printSummary, trapInterrupt } = await import('../../services/import/cli-support.js');
+    const { BULK_RETRIES, bulkProgress, printSummary, trapInterrupt } = await import('../../output/bulk.js');
 
-    const client = bulkClient(ctx, Boolean(this.flags.debug));
+    const client = await this.client({ retries: BULK_RETRIES });
     const quiet = this.flags.quiet;
     const progress = await bulkProgress(ctx, 'import', quiet);
     const interrupt = trapInterrupt();

@@ -34,9 +34,9 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
     const ctx = await this.context();
     const { runSync, SyncInvalidError } = await import('../../services/sync.js');
     const { formatRowError } = await import('../../services/import/catalog.js');
-    const { bulkClient, bulkProgress, trapInterrupt } = await import('../../services/import/cli-support.js');
-    const { formatDuration } = await import('../../services/import/progress-view.js');
-    const client = bulkClient(ctx, Boolean(this.flags.debug));
+    const { BULK_RETRIES, bulkProgress, trapInterrupt } = await import('../../output/bulk.js');
+    const { formatDuration } = await import('../../output/progress.js');
+    const client = await this.client({ retries: BULK_RETRIES });
     const quiet = this.flags.quiet;
     const progress = await bulkProgress(ctx, 'sync', quiet);
     const interrupt = trapInterrupt();

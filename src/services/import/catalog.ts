@@ -157,7 +157,11 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
     fail({ line: 2, message: 'the file has a header but no rows' });
   }
 
-  for (const index of ignoredWithData) catalog.ignoredColumns.push(columns![index]!.header);
+  // Reported once: an unknown column let through by --ignore-unknown-columns is listed from the header already.
+  for (const index of ignoredWithData) {
+    const header = columns![index]!.header;
+    if (!catalog.ignoredColumns.includes(header)) catalog.ignoredColumns.push(header);
+  }
   const invalidKeys = new Set<string>();
   for (const error of errors) if (error.key && drafts.has(error.key)) invalidKeys.add(error.key);
   for (const [key, draft] of drafts) {

@@ -118,8 +118,10 @@ const ADMIN_PT_IGNORED = [
   'visibilidade',
 ];
 
+/** Shopify's older export headers (`Variant SKU`, `Image Src`…) and its newer ones (`URL handle`, `Product image URL`…). */
 const SHOPIFY: Record<string, ColumnField> = {
   handle: { kind: 'handle' },
+  'url handle': { kind: 'handle' },
   title: { kind: 'name', lang: '' },
   'body (html)': { kind: 'description', lang: '' },
   'body html': { kind: 'description', lang: '' },
@@ -136,7 +138,9 @@ const SHOPIFY: Record<string, ColumnField> = {
   'inventory quantity': { kind: 'stock' },
   'inventory qty': { kind: 'stock' },
   'variant grams': { kind: 'grams' },
+  'weight value (grams)': { kind: 'grams' },
   'image src': { kind: 'images' },
+  'product image url': { kind: 'images' },
   'cost per item': { kind: 'decimal', field: 'cost' },
 };
 
@@ -144,7 +148,7 @@ export function detectDialect(headers: string[]): Dialect {
   const names = new Set(headers.map(normalizeHeader).map(withoutUnit));
   if (names.has('identificador de url') || names.has('nombre de propiedad 1')) return 'admin-es';
   if (names.has('identificador url') || names.has('nome da propriedade 1')) return 'admin-pt';
-  if (names.has('variant sku') || names.has('body (html)') || (names.has('handle') && names.has('title'))) return 'shopify';
+  if (names.has('variant sku') || names.has('body (html)') || names.has('url handle') || (names.has('handle') && names.has('title'))) return 'shopify';
   return 'canonical';
 }
 

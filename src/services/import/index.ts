@@ -30,15 +30,20 @@ export interface ImportOptions {
   onProgress?: (event: ImportProgress) => void;
 }
 
-export interface ImportProgress {
-  phase: 'reading' | 'fetching' | 'writing';
-  /** Products (fetching: products loaded; writing: products finished). */
+/** What a bulk service (import, sync) reports as it goes; the command decides how to show it. */
+export interface BulkProgress {
+  phase: string;
+  /** Items (fetching: products loaded; writing: products or variants finished). */
   done: number;
   total?: number;
   writesDone: number;
   writesTotal: number;
   requests: number;
   rateLimited: number;
+}
+
+export interface ImportProgress extends BulkProgress {
+  phase: 'reading' | 'fetching' | 'writing';
 }
 
 export interface ImportSummary {

@@ -318,13 +318,16 @@ export function variantDiff(v: VariantSpec, current: Variant, ix: Indexes): Body
   return body;
 }
 
+/** Why a SKU the store holds on several variants cannot be matched (import and sync alike). */
+export function ambiguousSku(sku: string, holders: { product: { id: number } }[]): string {
+  const ids = [...new Set(holders.map((h) => h.product.id))];
+  return `SKU ${sku} is held by ${holders.length} variants in the store (${ids.length === 1 ? 'product' : 'products'} ${ids.join(', ')}); the store is ambiguous`;
+}
+
 /** A SKU of the file that the store holds on another product, or more than once. */
 function skuConflict(sku: string, productId: number | undefined, ix: Indexes): string | undefined {
   const holders = ix.bySku.get(sku) ?? [];
-  if (holders.length > 1) {
-    const ids = holders.map((h) => h.product.id).join(', ');
-    return `SKU ${sku} is held by ${holders.length} variants in the store (products ${ids}); the store is ambiguous`;
-  }
+  if (holders.length > 1) return ambiguousSku(sku, holders);
   const holder = holders[0];
   if (holder && holder.product.id !== productId) {
     return `SKU ${sku} belongs to product ${holder.product.id} (${textOf(holder.product.handle, ix.main, ix.main) || 'no handle'})`;

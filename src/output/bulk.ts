@@ -1,35 +1,16 @@
-import type { StoreContext } from '../../auth/context.js';
-import { type StoreClient, createClient, schedulerFor } from '../../client/index.js';
-import type { ImportSummary } from './index.js';
-import { ProgressView, formatDuration } from './progress-view.js';
+import type { StoreContext } from '../auth/context.js';
+import { schedulerFor } from '../client/index.js';
+import type { ImportSummary } from '../services/import/index.js';
+import { ProgressView, formatDuration } from './progress.js';
 
 /**
  * What the bulk commands (products import, variants sync) share on the command side: the progress view
- * wired to stderr and to the store's rate scheduler, Ctrl-C handling, and the summary text. The streams
- * are parameters so the services below stay free of printing.
+ * wired to stderr and to the store's rate scheduler, Ctrl-C handling, and the summary text. It lives with
+ * the output code, not in src/services, because it prints: the services only emit events and return data.
  */
 
-/**
- * A nightly job should outlast a flaky hour: bulk commands retry transient failures of idempotent
- * requests more patiently than interactive ones (creates are reconciled by the importer instead).
- */
+/** Retries of idempotent requests for the bulk commands (the interactive default is 3). */
 export const BULK_RETRIES = 8;
-
-export function bulkClient(
-  ctx: Pick<StoreContext, 'apiUrl' | 'storeId' | 'token' | 'appName' | 'appId' | 'profile'>,
-  debug: boolean,
-): StoreClient {
-  return createClient({
-    apiUrl: ctx.apiUrl,
-    storeId: ctx.storeId,
-    token: ctx.token,
-    appName: ctx.appName,
-    appId: ctx.appId,
-    profile: ctx.profile,
-    retries: BULK_RETRIES,
-    debug: debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined,
-  });
-}
 
 export async function bulkProgress(
   ctx: Pick<StoreContext, 'apiUrl' | 'storeId' | 'appId'>,

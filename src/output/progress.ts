@@ -1,4 +1,5 @@
-import type { SchedulerSnapshot } from '../../client/scheduler.js';
+import type { SchedulerSnapshot } from '../client/scheduler.js';
+import type { BulkProgress } from '../services/import/index.js';
 
 /**
  * How a bulk command shows its progress events (DESIGN.md §7): a cli-progress bar on a TTY, else one log
@@ -6,15 +7,7 @@ import type { SchedulerSnapshot } from '../../client/scheduler.js';
  * events, only the command decides where they go.
  */
 
-export interface ProgressEvent {
-  phase: string;
-  done: number;
-  total?: number;
-  writesDone: number;
-  writesTotal: number;
-  requests: number;
-  rateLimited: number;
-}
+type ProgressEvent = BulkProgress;
 
 export interface ProgressViewOptions {
   stream: NodeJS.WriteStream;
