@@ -121,8 +121,7 @@ export function parseTime(text: string, requireOffset = false): number | undefin
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (Number(h ?? 0) > 23 || Number(mi ?? 0) > 59 || Number(s ?? 0) > 59) return undefined;
   let offsetMinutes = 0;
   if (offset && offset.toUpperCase() !== 'Z') {
@@ -132,8 +131,19 @@ export function parseTime(text: string, requireOffset = false): number | undefin
     if (hours > 23 || minutes > 59) return undefined;
     offsetMinutes = (digits[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
   }
-  const ms = Date.UTC(year, month - 1, day, Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0));
+  const ms = utcMs(year, month - 1, day, Number(h ?? 0), Number(mi ?? 0), Number(s ?? 0));
   return ms + Math.floor(Number(`0${frac ?? ''}`) * 1000) - offsetMinutes * 60_000;
+}
+
+/** Date.UTC, but years 0–99 are those years (Date.UTC reads them as 1900–1999). */
+function utcMs(year: number, monthIndex: number, day: number, h = 0, mi = 0, s = 0): number {
+  const date = new Date(Date.UTC(2000, monthIndex, day, h, mi, s));
+  date.setUTCFullYear(year, monthIndex, day);
+  return date.getTime();
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(utcMs(year, month, 0)).getUTCDate();
 }
 
 /** A money input (number or decimal string, `.` decimal mark) as a two-decimal string, or a 422 naming the field. */

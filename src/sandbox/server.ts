@@ -25,10 +25,12 @@
  * - Add the module to ROUTE_MODULES below.
  */
 import { EventEmitter } from 'node:events';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { BucketConfig } from './bucket.js';
 import type { Clock } from './clock.js';
-import { RateLimiter, handleError, httpError, installPipeline } from './http.js';
+import { RateLimiter, errorBody, handleError, httpError, installPipeline } from './http.js';
 import { registerAdmin } from './admin.js';
 import { registerOAuth } from './oauth.js';
 import type { SandboxState } from './state.js';
@@ -109,8 +111,29 @@ const ROUTE_MODULES: RouteModule[] = [
   webhooks,
 ];
 
+/** The largest request body accepted (413 above it); documented in docs/sandbox.md. */
+export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Answers a request node's HTTP parser refused (bad framing, headers too large, a request that took too long)
+ * with the error body of DESIGN.md §5.3 instead of fastify's own shape, then closes the connection, since the
+ * rest of what the client sent on it cannot be trusted.
+ */
+function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(errorBody(status, `The HTTP request could not be read (${error.code ?? error.message})`));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, clientErrorHandler });
   // Bodies are read as text and parsed by the pipeline, so the 415/400 rules and the error body are ours.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));

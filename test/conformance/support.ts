@@ -1,6 +1,14 @@
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'vitest';
+import { FakeClock } from '../../src/sandbox/clock.js';
+import { Persistence } from '../../src/sandbox/persistence.js';
+import { bootstrap } from '../../src/sandbox/seed.js';
+import { buildServer, createContext } from '../../src/sandbox/server.js';
+import { SandboxState } from '../../src/sandbox/state.js';
 import type { ApiResponse, TestSandbox } from '../helpers/sandbox.js';
-import { address } from '../helpers/sandbox.js';
+import { address, errorShape } from '../helpers/sandbox.js';
 
 /** Shared steps of the conformance files: OAuth round trips and the small catalog an order needs. */
 
@@ -128,4 +136,72 @@ export async function variantStock(t: TestSandbox, productId: number, variantId:
   const res = await t.get(`/products/${productId}/variants/${variantId}`);
   expect(res.status).toBe(200);
   return res.body;
+}
+
+export function tempStateDir(): string {
+  return mkdtempSync(join(tmpdir(), 'store-sandbox-state-'));
+}
+
+/** Asserts the error body of DESIGN.md §5.3: code, reason phrase, description; a 422 adds field errors. */
+export function expectErrorBody(res: { status: number; body: any; text: string }, status: number, message = res.text): void {
+  expect(res.status, message).toBe(status);
+  expect(res.body, message).toMatchObject(errorShape(status));
+  expect(res.body.description, message).not.toBe('');
+  if (status === 422) {
+    const errors = Object.entries(res.body.errors ?? {});
+    expect(errors.length, message).toBeGreaterThan(0);
+    for (const [, problems] of errors) {
+      expect(Array.isArray(problems) && problems.length > 0 && problems.every((p) => typeof p === 'string'), message).toBe(true);
+    }
+  }
+}
+
+export interface RouteRow {
+  method: string;
+  /** The route pattern, e.g. `/v1/:store_id/orders/:order_id`. */
+  url: string;
+}
+
+/** Every route the sandbox serves, read from fastify's route tree, so a route added later is covered too. */
+export async function sandboxRoutes(): Promise<RouteRow[]> {
+  const clock = new FakeClock(0);
+  const state = new SandboxState(clock);
+  bootstrap(state, 'empty', 'enterprise');
+  const app = await buildServer(createContext(state, clock, { rate: 'off' }));
+  await app.ready();
+  const tree = app.printRoutes({ commonPrefix: false });
+  await app.close();
+  const rows: RouteRow[] = [];
+  const prefixes: string[] = [];
+  for (const line of tree.split('\n')) {
+    const m = /^(.*?)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = [...m[1]!].length / 4;
+    prefixes.length = depth;
+    const url = (depth ? prefixes[depth - 1] : '') + m[2];
+    prefixes[depth] = url;
+    for (const method of m[3]?.split(', ') ?? []) rows.push({ method, url });
+  }
+  return rows;
+}
+
+/** The whole state as sorted lines, for comparing two states regardless of insertion order. */
+function stateLines(state: SandboxState): string[] {
+  return [...state.dump()].map((change) => JSON.stringify(change)).sort();
+}
+
+/**
+ * True when replaying a copy of the sandbox's state dir (snapshot + journal) gives exactly the state the sandbox
+ * holds in memory: no change was applied in memory without being journaled, and the files load.
+ */
+export function reloadedStateMatches(sandbox: { state: SandboxState }, stateDir: string): boolean {
+  const copy = tempStateDir();
+  cpSync(stateDir, copy, { recursive: true });
+  const replayed = new SandboxState(new FakeClock(0));
+  Persistence.open(copy, replayed).persistence.close();
+  const live = stateLines(sandbox.state);
+  const loaded = stateLines(replayed);
+  expect(loaded.length).toBe(live.length);
+  expect(loaded.filter((line, i) => line !== live[i]).slice(0, 3)).toEqual([]);
+  return true;
 }

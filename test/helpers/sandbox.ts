@@ -121,7 +121,12 @@ export function rawRequest(
   opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: opts.method ?? 'GET', headers: opts.headers ?? {}, setHost: true }, (res) => {
+    // node frames a GET or DELETE body only when told its length; without it the body would read as a next request.
+    const headers = { ...opts.headers };
+    if (opts.body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) {
+      headers['content-length'] = String(Buffer.byteLength(opts.body));
+    }
+    const req = http.request(url, { method: opts.method ?? 'GET', headers, setHost: true }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => (text += d));

@@ -30,6 +30,10 @@ describe('parseIsoTime', () => {
     expect(parseIsoTime('2026-11-20', false)).toBe(noon - 12 * 3_600_000);
     expect(parseIsoTime('2026-11-20T12:00', true)).toBeUndefined();
     expect(parseIsoTime('2028-02-29T00:00:00Z', true)).toBeDefined();
+    // Years below 100 are those years, not 1900 + year.
+    expect(parseIsoTime('0050-03-01T00:00:00Z', true)).toBe(Date.parse('0050-03-01T00:00:00Z'));
+    expect(parseIsoTime('0004-02-29', false)).toBe(Date.parse('0004-02-29T00:00:00Z'));
+    expect(parseIsoTime('0003-02-29', false)).toBeUndefined();
     for (const bad of ['2026-02-29', '2026-04-31', '2026-13-01', '2026-11-20T24:00', '2026-11-20T12:00+25:00', '20261120']) {
       expect(parseIsoTime(bad, false), bad).toBeUndefined();
     }
