@@ -26,55 +26,73 @@ export const STANDARD_RATE: BucketConfig = { capacity: 40, leakPerSecond: 2 };
 /** Plans `next` and `evolution` get the rate multiplied by 10. */
 export const HIGH_PLAN_RATE: BucketConfig = { capacity: 400, leakPerSecond: 20 };
 
+/**
+ * The level is kept in integer units so the headers are exact for any capacity and rate: one request is
+ * `perRequest` units and one millisecond drains `perMs` units, where `leakPerSecond = perMs × 1000 / perRequest`.
+ * (In floating-point requests, 483 requests at 15/s would read as 32200.000000000004 ms to empty: one ms off.)
+ */
 export class LeakyBucket {
-  private level = 0;
+  private units = 0;
   private updatedAt: number;
+  private readonly perRequest: number;
+  private readonly perMs: number;
 
   constructor(
     readonly config: BucketConfig,
     private readonly clock: Clock,
   ) {
     this.updatedAt = clock.now();
+    const scale = decimalScale(config.leakPerSecond);
+    this.perRequest = 1000 * scale;
+    const perMs = config.leakPerSecond * scale;
+    // A rate with more than six decimals is not made whole by the scale: it keeps its fractional units.
+    this.perMs = Math.abs(perMs - Math.round(perMs)) <= 1e-9 * scale ? Math.round(perMs) : perMs;
   }
 
-  /** The level now, after draining since the last update. */
+  /** The level now (in requests), after draining since the last update. */
   currentLevel(): number {
-    const now = this.clock.now();
-    const drained = ((now - this.updatedAt) / 1000) * this.config.leakPerSecond;
-    this.level = Math.max(0, this.level - drained);
-    this.updatedAt = now;
-    return this.level;
+    return this.drain() / this.perRequest;
   }
 
   /** Tries to admit one request. */
   take(): BucketDecision {
-    const level = this.currentLevel();
-    const { capacity, leakPerSecond } = this.config;
-    if (level + 1 > capacity + 1e-9) {
-      const secondsUntilSlot = (level + 1 - capacity) / leakPerSecond;
-      return {
-        allowed: false,
-        ...this.headersFor(level),
-        retryAfterSeconds: Math.max(1, Math.ceil(secondsUntilSlot - 1e-9)),
-      };
+    const units = this.drain();
+    const full = this.config.capacity * this.perRequest;
+    if (units + this.perRequest > full) {
+      const msUntilSlot = (units + this.perRequest - full) / this.perMs;
+      return { allowed: false, ...this.headersFor(units), retryAfterSeconds: Math.max(1, Math.ceil(msUntilSlot / 1000)) };
     }
-    this.level = level + 1;
-    return { allowed: true, ...this.headersFor(this.level) };
+    this.units = units + this.perRequest;
+    return { allowed: true, ...this.headersFor(this.units) };
   }
 
   /** The headers' values for the current level, without taking a slot. */
   peek(): BucketDecision {
-    return { allowed: true, ...this.headersFor(this.currentLevel()) };
+    return { allowed: true, ...this.headersFor(this.drain()) };
   }
 
-  private headersFor(level: number): Omit<BucketDecision, 'allowed'> {
-    const { capacity, leakPerSecond } = this.config;
+  private drain(): number {
+    const now = this.clock.now();
+    this.units = Math.max(0, this.units - (now - this.updatedAt) * this.perMs);
+    this.updatedAt = now;
+    return this.units;
+  }
+
+  private headersFor(units: number): Omit<BucketDecision, 'allowed'> {
+    const { capacity } = this.config;
     return {
       limit: capacity,
-      remaining: Math.max(0, Math.floor(capacity - level + 1e-9)),
-      resetMs: Math.ceil((level / leakPerSecond) * 1000),
+      remaining: Math.max(0, Math.floor((capacity * this.perRequest - units) / this.perRequest)),
+      resetMs: Math.ceil(units / this.perMs),
     };
   }
+}
+
+/** The smallest power of ten (at most 10⁶) that makes `rate × scale` a whole number, so rates like 0.25 stay exact. */
+function decimalScale(rate: number): number {
+  let scale = 1;
+  while (scale < 1e6 && Math.abs(rate * scale - Math.round(rate * scale)) > 1e-9 * scale) scale *= 10;
+  return scale;
 }
 
 /** Writes a decision as the spec's response headers. */

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { LeakyBucket } from '../../src/sandbox/bucket.js';
 import { FakeClock } from '../../src/sandbox/clock.js';
 import { bootstrap } from '../../src/sandbox/seed.js';
 import { buildServer, createContext } from '../../src/sandbox/server.js';
@@ -83,6 +84,74 @@ describe('rate limit through the pipeline', () => {
         },
       ),
       { numRuns: 40 },
+    );
+  });
+});
+
+describe('LeakyBucket on the injected clock', () => {
+  const config = fc.record({ capacity: fc.integer({ min: 1, max: 1000 }), leakPerSecond: fc.integer({ min: 1, max: 50 }) });
+
+  it('a rate with decimals (1:0.25) is exact too: one slot frees after exactly 4 s', () => {
+    const clock = new FakeClock(0);
+    const bucket = new LeakyBucket({ capacity: 1, leakPerSecond: 0.25 }, clock);
+    expect(bucket.take()).toMatchObject({ allowed: true, remaining: 0, resetMs: 4000 });
+    expect(bucket.take()).toMatchObject({ allowed: false, retryAfterSeconds: 4 });
+    clock.advance(3999);
+    expect(bucket.take()).toMatchObject({ allowed: false, resetMs: 1, retryAfterSeconds: 1 });
+    clock.advance(1);
+    expect(bucket.take()).toMatchObject({ allowed: true, remaining: 0, resetMs: 4000 });
+  });
+
+  it('a burst of C on a fresh bucket succeeds with remaining C−1…0, request C+1 gets 429 and does not fill it', () => {
+    fc.assert(
+      fc.property(config, fc.integer({ min: 0, max: 2 ** 40 }), fc.integer({ min: 1, max: 5 }), ({ capacity, leakPerSecond }, start, extra) => {
+        const bucket = new LeakyBucket({ capacity, leakPerSecond }, new FakeClock(start));
+        for (let i = 1; i <= capacity; i++) {
+          const d = bucket.take();
+          expect(d).toEqual({ allowed: true, limit: capacity, remaining: capacity - i, resetMs: Math.ceil((i * 1000) / leakPerSecond) });
+        }
+        for (let i = 0; i < extra; i++) {
+          const refused = bucket.take();
+          expect(refused).toEqual({
+            allowed: false,
+            limit: capacity,
+            remaining: 0,
+            resetMs: Math.ceil((capacity * 1000) / leakPerSecond),
+            retryAfterSeconds: Math.max(1, Math.ceil(1 / leakPerSecond)),
+          });
+        }
+        expect(bucket.peek().resetMs).toBe(Math.ceil((capacity * 1000) / leakPerSecond));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('at every step of requests and waits of any length, the decision and headers agree with an exact model', () => {
+    // The model counts in milli-requests with integer arithmetic: with an integer leak rate and whole
+    // milliseconds, level × 1000 is always an integer, so the model is exact.
+    const step = fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 5000 }));
+    fc.assert(
+      fc.property(config, fc.array(step, { minLength: 1, maxLength: 200 }), ({ capacity, leakPerSecond }, steps) => {
+        const clock = new FakeClock(1_000_000);
+        const bucket = new LeakyBucket({ capacity, leakPerSecond }, clock);
+        let milli = 0;
+        for (const s of steps) {
+          if (s >= 0) {
+            clock.advance(s);
+            milli = Math.max(0, milli - s * leakPerSecond);
+            continue;
+          }
+          const allowed = milli + 1000 <= capacity * 1000;
+          if (allowed) milli += 1000;
+          const d = bucket.take();
+          expect(d.allowed).toBe(allowed);
+          expect(d.limit).toBe(capacity);
+          expect(d.remaining).toBe(Math.floor((capacity * 1000 - milli) / 1000));
+          expect(d.resetMs).toBe(Math.ceil(milli / leakPerSecond));
+          expect(d.retryAfterSeconds).toBe(allowed ? undefined : Math.max(1, Math.ceil((milli + 1000 - capacity * 1000) / (leakPerSecond * 1000))));
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });
