@@ -188,6 +188,43 @@ describe('spec §4 Webhooks', () => {
     await receiver.waitFor((ds) => ds.some((d) => d.path === '/location' && d.body.id === location.id));
   });
 
+  it('§5.17: every updated/deleted event of products, categories, locations and tracking events is delivered with its id', async () => {
+    const events = [
+      'product/updated', 'product/deleted', 'category/updated', 'category/deleted', 'location/updated', 'location/deleted',
+      'fulfillment_order/tracking_event_updated', 'fulfillment_order/tracking_event_deleted',
+    ];
+    for (const event of events) expectCreated(await t.post('/webhooks', { event, url: `${receiver.url}/all/${event}` }));
+    const { product } = await createSimpleProduct(t, { stock: 5 });
+    expectOk(await t.put(`/products/${product.id}`, { name: 'Renamed' }));
+    expectOk(await t.del(`/products/${product.id}`));
+    const category = (await t.post('/categories', { name: 'Short lived' })).body;
+    expectOk(await t.put(`/categories/${category.id}`, { name: 'Renamed' }));
+    expectOk(await t.del(`/categories/${category.id}`));
+    const location = await createLocation(t, 'Short lived');
+    expectOk(await t.put(`/locations/${location.id}`, { name: 'Renamed' }));
+    expectOk(await t.del(`/locations/${location.id}`));
+    const { variant: other } = await createSimpleProduct(t, { stock: 5 });
+    const order = (await createOrder(t, [{ variant_id: other.id, quantity: 1 }])).body;
+    const fo = (await t.get(`/orders/${order.id}/fulfillment-orders`)).body[0];
+    const path = `/orders/${order.id}/fulfillment-orders/${fo.id}/tracking-events`;
+    const tracking = (await t.post(path, { status: 'dispatched', happened_at: '2026-11-21T14:05:00+00:00' })).body;
+    expectOk(await t.put(`${path}/${tracking.id}`, { status: 'in_transit', happened_at: '2026-11-22T09:00:00+00:00' }));
+    expectOk(await t.del(`${path}/${tracking.id}`));
+    const expected: Record<string, number | string> = {
+      'product/updated': product.id,
+      'product/deleted': product.id,
+      'category/updated': category.id,
+      'category/deleted': category.id,
+      'location/updated': location.id,
+      'location/deleted': location.id,
+      'fulfillment_order/tracking_event_updated': fo.id,
+      'fulfillment_order/tracking_event_deleted': fo.id,
+    };
+    for (const [event, id] of Object.entries(expected)) {
+      await receiver.waitFor((ds) => ds.some((d) => d.path === `/all/${event}` && d.body.event === event && d.body.id === id));
+    }
+  });
+
   it('§5.17: tracking events are announced with the fulfillment order id', async () => {
     await t.post('/webhooks', { event: 'fulfillment_order/tracking_event_created', url: `${receiver.url}/tracking` });
     const { variant } = await createSimpleProduct(t, { stock: 10 });
