@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clientFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { createLocation, createOrder, createSimpleProduct } from './support.js';
+import { createLocation, createOrder, createSimpleProduct, tempStateDir } from './support.js';
 
 /** DESIGN.md §6: journal + snapshot, replayed on start; no committed change lost when stopped or killed. */
 
@@ -13,13 +12,9 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin/run.js');
 const SERVE_BUILT = join(ROOT, 'dist/commands/sandbox/serve.js');
 
-function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'store-sandbox-state-'));
-}
-
 describe('DESIGN.md §6 persistence', () => {
   it('§6: start with a state dir, write, close, start again → the data, the app and the token are there', async () => {
-    const dir = tempDir();
+    const dir = tempStateDir();
     const first = await startTestSandbox({ stateDir: dir });
     await createLocation(first, 'Kept');
     const { product, variant } = await createSimpleProduct(first, { stock: 5 });
@@ -48,7 +43,7 @@ describe('DESIGN.md §6 persistence', () => {
   });
 
   it('§6: --seed only applies to an empty state (a restart with seed demo keeps the empty store as it was)', async () => {
-    const dir = tempDir();
+    const dir = tempStateDir();
     const first = await startTestSandbox({ stateDir: dir, seed: 'empty' });
     await first.post('/categories', { name: 'Only one' });
     await first.close();
@@ -62,7 +57,7 @@ describe('DESIGN.md §6 persistence', () => {
   });
 
   it('§6: deletes are persisted too', async () => {
-    const dir = tempDir();
+    const dir = tempStateDir();
     const first = await startTestSandbox({ stateDir: dir });
     const a = (await first.post('/categories', { name: 'A' })).body;
     const b = (await first.post('/categories', { name: 'B' })).body;
@@ -85,7 +80,7 @@ describe('DESIGN.md §6 crash safety (SIGKILL of a real server process)', () => 
 
   it('§6: SIGKILL while a client writes, restart on the same dir → loads, and every write answered 2xx is present', async () => {
     expect(existsSync(SERVE_BUILT), 'build first: npx tsc -p tsconfig.build.json && npx oclif manifest').toBe(true);
-    const dir = tempDir();
+    const dir = tempStateDir();
     const proc = spawn(process.execPath, [BIN, 'sandbox', 'serve', '--state', dir, '--seed', 'empty', '--rate', 'off', '--json'], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, NO_COLOR: '1' },
@@ -124,18 +119,28 @@ describe('DESIGN.md §6 crash safety (SIGKILL of a real server process)', () => 
       close: async () => undefined,
     } as any);
 
-    // Four writers in parallel; the process is killed once 40 writes were acknowledged, with others in flight.
+    await createLocation(remote, 'Main');
+    const { product, variant } = await createSimpleProduct(remote, { stock: 10_000 });
+
+    // Four writers in parallel, two of categories and two of orders (an order and its stock decrement are one
+    // journal entry); the process is killed once 40 writes were acknowledged, with others in flight.
     const acknowledged: number[] = [];
+    const acknowledgedOrders: number[] = [];
     let killed = false;
     const writer = async (w: number) => {
       for (let i = 0; !killed; i++) {
         try {
-          const res = await remote.post('/categories', { name: `w${w}-${i}` });
-          if (res.status === 200 || res.status === 201) acknowledged.push(res.body.id);
+          if (w < 2) {
+            const res = await remote.post('/categories', { name: `w${w}-${i}` });
+            if (res.status === 200 || res.status === 201) acknowledged.push(res.body.id);
+          } else {
+            const res = await createOrder(remote, [{ variant_id: variant.id, quantity: 1 }]);
+            if (res.status === 201) acknowledgedOrders.push(res.body.id);
+          }
         } catch {
           // connection refused or reset by the kill: not acknowledged
         }
-        if (acknowledged.length >= 40 && !killed) {
+        if (acknowledged.length + acknowledgedOrders.length >= 40 && !killed) {
           killed = true;
           proc.kill('SIGKILL');
         }
@@ -153,6 +158,12 @@ describe('DESIGN.md §6 crash safety (SIGKILL of a real server process)', () => 
       const ids = new Set<number>(all.body.map((c: any) => c.id));
       const missing = acknowledged.filter((id) => !ids.has(id));
       expect(missing).toEqual([]);
+      // Every acknowledged order is there, and the stock is exactly what the orders present took: no torn entry.
+      const orders = await restarted.get('/orders', { query: { per_page: 200 } });
+      const orderIds = new Set<number>(orders.body.map((o: any) => o.id));
+      expect(acknowledgedOrders.filter((id) => !orderIds.has(id))).toEqual([]);
+      const stock = (await restarted.get(`/products/${product.id}/variants/${variant.id}`)).body.stock;
+      expect(stock).toBe(10_000 - Number(orders.headers.get('x-total-count')));
       // and it still accepts writes after the replay
       expect([200, 201]).toContain((await restarted.post('/categories', { name: 'after restart' })).status);
     } finally {
