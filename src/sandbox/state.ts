@@ -402,6 +402,22 @@ export class Tx {
     return id;
   }
 
+  /**
+   * The next id of a kind that is unique across stores (orders: the platform's internal id is the one integrations
+   * use, while the per-store `number` is for customers). A state written while such ids were counted per store
+   * continues past the highest one any store handed out, so no id is given twice.
+   */
+  nextSharedId(kind: string, first = 1): number {
+    let last = this.state.meta[kind];
+    if (last === undefined) {
+      for (const store of this.state.stores.values()) {
+        const counted = store.counters[kind];
+        if (counted !== undefined && (last === undefined || counted > last)) last = counted;
+      }
+    }
+    return this.nextGlobalId(kind, last === undefined ? first : last + 1);
+  }
+
   /** The next id of a global kind (stores). */
   nextGlobalId(kind: string, first = 1): number {
     const last = this.state.meta[kind];

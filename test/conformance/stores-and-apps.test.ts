@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/sandbox/clock.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { clientFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { createLocation, createOrder, createSimpleProduct, expectErrorBody } from './support.js';
 
 /**
  * Spec §8 "applied separately per store and per application", and spec §2 "store_id equals the user_id of the
@@ -70,6 +71,32 @@ describe('sandbox: several stores and apps', () => {
       expect(own.body.name).toBe('Second');
       const other = await t.get('/store', { token });
       expect(other.status).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('§5.14: order numbers count from 100 in each store; one store\'s records are 404 through another store', async () => {
+    const t = await startTestSandbox();
+    try {
+      const store = (await post(t, '/sandbox/stores', { name: 'Second' })).body;
+      const app = (await post(t, '/sandbox/apps', { name: 'ERP' })).body;
+      const { token } = await install(t, app, store.id);
+      const second = clientFor({ ...t.sandbox, storeId: store.id, accessToken: token, appName: 'ERP', clientId: app.client_id });
+      const orders: any[] = [];
+      for (const client of [t, second, t, second]) {
+        await createLocation(client, 'Main');
+        const { variant } = await createSimpleProduct(client, { stock: 5 });
+        const res = await createOrder(client, [{ variant_id: variant.id, quantity: 1 }]);
+        expect(res.status, res.text).toBe(201);
+        orders.push(res.body);
+      }
+      expect(orders.map((o) => o.number)).toEqual([100, 100, 101, 101]);
+      expect(new Set(orders.map((o) => o.id)).size).toBe(4);
+      expectErrorBody(await second.get(`/orders/${orders[0].id}`), 404);
+      expectErrorBody(await t.get(`/orders/${orders[1].id}`), 404);
+      expectErrorBody(await t.post(`/orders/${orders[1].id}/cancel`), 404);
+      expect((await second.get(`/orders/${orders[1].id}`)).body.status).toBe('open');
     } finally {
       await t.close();
     }

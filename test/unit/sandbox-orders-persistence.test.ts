@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/sandbox/clock.js';
 import { makeAccessKey } from '../../src/sandbox/invoice-key.js';
+import { createStore } from '../../src/sandbox/seed.js';
+import { SandboxState } from '../../src/sandbox/state.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 
 const dirs: string[] = [];
@@ -51,5 +54,21 @@ describe('orders survive a restart', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('order ids are unique across stores', () => {
+  it('a state whose stores counted order ids each on their own continues past the highest, then counts once for all', () => {
+    const state = new SandboxState(new FakeClock(0));
+    const store = { plan: 'enterprise', languages: ['es'], main_language: 'es' };
+    const [a, b] = state
+      .mutate('stores', (tx) => [createStore(tx, state, { ...store, name: 'A' }), createStore(tx, state, { ...store, name: 'B' })])
+      .map((id) => state.store(id)!);
+    // As a journal written before order ids were shared would have left them.
+    a!.counters.order = 1_000_000_007;
+    b!.counters.order = 1_000_000_042;
+    const ids = state.mutate('orders', (tx) => [tx.nextSharedId('order', 1_000_000_001), tx.nextSharedId('order', 1_000_000_001)]);
+    expect(ids).toEqual([1_000_000_043, 1_000_000_044]);
+    expect(state.meta.order).toBe(1_000_000_044);
   });
 });

@@ -150,7 +150,7 @@ const money = (n: number) => n.toFixed(2);
  * order per source location. `checkOrderStock` must have passed.
  */
 export function createOrder(tx: Tx, store: StoreData, input: NewOrder, at = tx.now()): OrderRecord {
-  const id = tx.nextId(store, 'order', FIRST_ORDER_ID);
+  const id = tx.nextSharedId('order', FIRST_ORDER_ID);
   const number = tx.nextId(store, 'order_number', FIRST_ORDER_NUMBER);
   const lines: OrderLine[] = [];
   const bySource = new Map<string, Map<number, number>>();
