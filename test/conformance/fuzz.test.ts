@@ -5,7 +5,7 @@ import { rawRequest, useSandbox, type TestSandbox } from '../helpers/sandbox.js'
 import { expectErrorBody, reloadedStateMatches, sandboxRoutes, tempStateDir, type RouteRow } from './support.js';
 
 /**
- * Issue 3 "Bad input … the server never crashes": random bodies, content types and ids sent to every route of a
+ * Issue 3 "Bad input … the server never crashes": random bodies, content types, ids and query parameters sent to every route of a
  * running demo sandbox over HTTP. Every answer must be a proper status with a well-formed body (the error body
  * of DESIGN.md §5.3 on the API, the OAuth error body on the token endpoint), the server must keep answering,
  * and the state in memory must be exactly what the journal replays (no half-applied change).
@@ -63,6 +63,16 @@ const idChoice = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('0', '-1', '99999999999999999999', '1.5', '1e3', 'null', '%00', '..').map((text) => ({ kind: 'text' as const, text })) },
 );
 
+/** Query parameters of the lists (pages, filters) with values that are right, wrong or absurd. */
+const query = fc.dictionary(
+  fc.constantFrom('page', 'per_page', 'status', 'created_at_min', 'created_at_max', 'handle', 'sku', 'owner_id', 'namespace', 'key', 'state', 'redirect_uri', 'scope', 'store_id'),
+  fc.oneof(
+    fc.constantFrom('1', '2', '0', '-1', '200', '201', '1e2', '99999999999999999999', 'open', 'closed', '2026-11-21T14:05:00+00:00', '2026-02-30', 'nfe', 'list', 'http://127.0.0.1:1/cb', 'https://evil.example/cb', ''),
+    fc.string({ maxLength: 20 }),
+  ),
+  { maxKeys: 3 },
+);
+
 type IdChoice = { kind: 'existing'; pick: number } | { kind: 'text'; text: string };
 
 function pickFrom<T>(items: T[], pick: number): T | undefined {
@@ -117,7 +127,7 @@ describe('fuzz: random bodies to every route', () => {
   const stateDir = tempStateDir();
   const t = useSandbox({ seed: 'demo', stateDir });
 
-  it('every route answers random bodies, content types and ids with a proper status and body, and never fails', async () => {
+  it('every route answers random bodies, content types, ids and queries with a proper status and body, and never fails', async () => {
     // Deletes go last, so the other routes still find resources to work on.
     const routes = (await sandboxRoutes())
       .filter((r) => r.method !== 'HEAD')
@@ -129,8 +139,9 @@ describe('fuzz: random bodies to every route', () => {
     const origin = t.sandbox.apiUrl;
     for (const route of routes) {
       await fc.assert(
-        fc.asyncProperty(body, idChoice, async (b, id) => {
-          const path = fillPath(t, store, route, id);
+        fc.asyncProperty(body, idChoice, query, async (b, id, params) => {
+          const search = new URLSearchParams(params).toString();
+          const path = fillPath(t, store, route, id) + (search ? `?${search}` : '');
           const headers: Record<string, string> = {
             'user-agent': `${t.sandbox.appName} (${t.sandbox.clientId})`,
             authentication: `bearer ${t.sandbox.accessToken}`,
