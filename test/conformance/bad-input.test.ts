@@ -104,6 +104,23 @@ describe('bad input', () => {
     expect(order2.body).toMatchObject({ id: order.id, number: order.number, owner_note: 'gift' });
   });
 
+  it('huge numbers: money of 10^13 or more, and an order totalling that much → 422 naming the field; nothing written as 1e+21', async () => {
+    for (const price of ['10000000000000', '99999999999999999999999', 1e21]) {
+      const res = await t.post('/products', { name: 'Gold', sku: `AU-${String(price).length}`, price, stock: 1 });
+      expectErrorBody(res, 422, `price ${price}: ${res.text}`);
+      expect(res.body.errors).toHaveProperty('price');
+    }
+    const shipping = await t.post('/orders', { customer: { name: 'Ana' }, products: [{ variant_id: variant.id, quantity: 1 }], shipping: { cost: '1e+30' } });
+    expectErrorBody(shipping, 422);
+    const { variant: dear } = await createSimpleProduct(t, { price: '9999999999999.99', stock: 5 });
+    const total = await createOrder(t, [{ variant_id: dear.id, quantity: 2 }]);
+    expectErrorBody(total, 422, total.text);
+    expect(total.body.errors).toHaveProperty('products');
+    const one = await createOrder(t, [{ variant_id: dear.id, quantity: 1 }]);
+    expect(one.status, one.text).toBe(201);
+    expect(one.body.total).toBe('9999999999999.99');
+  });
+
   it(`huge bodies: over the documented limit (${BODY_LIMIT_BYTES / 1024 / 1024} MiB) → 413 with the error body; the server keeps serving`, async () => {
     const huge = JSON.stringify({ name: 'x', description: 'y'.repeat(BODY_LIMIT_BYTES) });
     const res = await t.request('POST', '/categories', { body: huge });

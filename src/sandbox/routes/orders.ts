@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  MONEY_LIMIT,
   httpError,
   intParam,
   invalid,
@@ -114,12 +115,14 @@ export interface NewOrder {
 export function checkOrderStock(store: StoreData, products: NewOrder['products']): FieldErrors | undefined {
   const errors: FieldErrors = {};
   const wanted = new Map<number, number>();
+  let subtotal = 0;
   products.forEach((line, i) => {
     const found = store.findVariant(line.variant_id);
     if (!found) {
       errors[`products.${i}.variant_id`] = [`variant ${line.variant_id} does not exist`];
       return;
     }
+    subtotal += Number(lineName(store, line.variant_id).price) * line.quantity;
     const total = (wanted.get(line.variant_id) ?? 0) + line.quantity;
     wanted.set(line.variant_id, total);
     const available = variantStock(found.variant);
@@ -127,6 +130,7 @@ export function checkOrderStock(store: StoreData, products: NewOrder['products']
       errors[`products.${i}.quantity`] = [`only ${available} of variant ${line.variant_id} in stock`];
     }
   });
+  if (subtotal >= MONEY_LIMIT) errors.products = [`make an order total of less than ${MONEY_LIMIT}`];
   return Object.keys(errors).length ? errors : undefined;
 }
 
