@@ -569,12 +569,20 @@ export function takeStock(tx: Tx, store: StoreData, variantId: number, quantity:
   return allocations;
 }
 
-/** Puts back what `takeStock` took (e.g. on a cancellation with restock). Unknown variants are skipped. */
+/**
+ * Puts back what `takeStock` took (e.g. on a cancellation with restock). Unknown variants are skipped. Units whose
+ * location was deleted since go to the default location: stock at a location that no longer exists could be
+ * counted but never taken or seen.
+ */
 export function returnStock(tx: Tx, store: StoreData, variantId: number, allocations: StockAllocation[]): void {
   const found = store.findVariant(variantId);
   if (!found || !found.variant.stock_management) return;
   const { product, variant } = found;
-  for (const { location_id, quantity } of allocations) {
+  for (const allocation of allocations) {
+    const { quantity } = allocation;
+    const location_id = store.locations.has(allocation.location_id)
+      ? allocation.location_id
+      : (store.defaultLocation()?.id ?? allocation.location_id);
     const level = variant.inventory_levels.find((l) => l.location_id === location_id);
     if (level) level.stock += quantity;
     else variant.inventory_levels.push({ location_id, stock: quantity });

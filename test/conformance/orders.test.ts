@@ -245,6 +245,23 @@ describe('spec §3 Order status transitions', () => {
     expect(levels[b.id]).toBe(4);
   });
 
+  it('§5.14: restock to a source location deleted since → the units go to the default location, where orders find them', async () => {
+    const gone = await createLocation(t, 'Closing down');
+    const { product: p, variant: v } = await createSimpleProduct(t, { inventory_levels: [{ location_id: gone.id, stock: 2 }] });
+    const order = (await createOrder(t, [{ variant_id: v.id, quantity: 2 }])).body;
+    expectOk(await t.del(`/locations/${gone.id}`));
+    expectOk(await t.post(`/orders/${order.id}/cancel`));
+    const after = await variantStock(t, p.id, v.id);
+    const locations = (await t.get('/locations', { query: { per_page: 200 } })).body;
+    const known = new Set(locations.map((l: any) => l.id));
+    expect(after.stock).toBe(2);
+    expect(after.inventory_levels.every((l: any) => known.has(l.location_id))).toBe(true);
+    const again = await createOrder(t, [{ variant_id: v.id, quantity: 2 }]);
+    expect(again.status, again.text).toBe(201);
+    const fos = (await t.get(`/orders/${again.body.id}/fulfillment-orders`)).body;
+    expect(fos.map((fo: any) => fo.location_id)).toEqual([locations.find((l: any) => l.is_default).id]);
+  });
+
   it('§4/§5.14 DELETE /orders/{order_id} cancels the order (and restocks)', async () => {
     const before = (await variantStock(t, product.id, variant.id)).stock;
     const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
