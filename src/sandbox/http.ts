@@ -63,7 +63,9 @@ export function invalid(field: string, problem: string): HttpError {
 }
 
 export function notFound(what: string, id: unknown): HttpError {
-  return new HttpError(404, `${what} ${String(id)} not found`);
+  // An empty id (a path ending in `/orders/`) would read "Order  not found".
+  const shown = id === undefined || id === null || String(id) === '' ? '(no id)' : String(id);
+  return new HttpError(404, `${what} ${shown} not found`);
 }
 
 export function errorBody(status: number, description: string, fieldErrors?: FieldErrors): Record<string, unknown> {

@@ -168,6 +168,7 @@ describe('bad input', () => {
       const res = await t.get(path);
       expectErrorBody(res, 404, `GET ${path}: ${res.text}`);
     }
+    expect((await t.get('/orders/')).body.description).toBe('Order (no id) not found');
     for (const path of [`/orders/abc`, `/products/-2`, `/categories/1.0`, `/webhooks/x`, `/metafields/%00`]) {
       expectErrorBody(await t.put(path, {}), 404, `PUT ${path}`);
       expectErrorBody(await t.del(path), 404, `DELETE ${path}`);
