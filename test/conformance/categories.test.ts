@@ -65,6 +65,18 @@ describe('spec §4 Categories', () => {
     expect(res.body.parent).toBe(a.id);
   });
 
+  it('§5.10: a parent that is the category itself or one of its subcategories → 422 (no cycle in the tree)', async () => {
+    const top = (await t.post('/categories', { name: 'Top' })).body;
+    const child = (await t.post('/categories', { name: 'Child', parent: top.id })).body;
+    const grandchild = (await t.post('/categories', { name: 'Grandchild', parent: child.id })).body;
+    for (const parent of [top.id, child.id, grandchild.id]) {
+      const res = await t.put(`/categories/${top.id}`, { parent });
+      expect(res.status, res.text).toBe(422);
+      expect(res.body.errors).toHaveProperty('parent');
+    }
+    expect((await t.get(`/categories/${top.id}`)).body.parent).toBeNull();
+  });
+
   it('§7 404: PUT /categories/{unknown} → 404', async () => {
     const res = await t.put('/categories/987654321', { name: 'X' });
     expect(res.status).toBe(404);
