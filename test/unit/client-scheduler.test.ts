@@ -4,56 +4,64 @@ import { FakeClock } from '../../src/sandbox/clock.js';
 import { HIGH_PLAN_RATE, LeakyBucket, STANDARD_RATE, rateLimitHeaders, type BucketConfig } from '../../src/sandbox/bucket.js';
 
 /**
- * A simulated store on the same FakeClock: every request the scheduler releases reaches a real
+ * A simulated store on the same FakeClock: every request a scheduler releases reaches a real
  * LeakyBucket after `arrivalDelay(n)` ms (0: at once; varying delays model network and event-loop
  * jitter) and its response (with the bucket's headers) comes back `latencyMs` later.
- * A 429'd request is retried with its ticket, as the client does.
+ * A 429'd request is retried with its ticket, as the client does. With `clients` > 1, as many
+ * schedulers (separate processes of the same app) share the one bucket and see each other only
+ * through its headers; `scheduler` is the first.
  */
 class Simulation {
   readonly clock = new FakeClock(0);
   readonly bucket: LeakyBucket;
-  readonly scheduler: RateScheduler;
-  /** Ticket and time of every request the bucket accepted, in arrival order. */
-  readonly accepted: { ticket: number; at: number }[] = [];
-  readonly refused: { ticket: number; at: number }[] = [];
+  readonly schedulers: RateScheduler[];
+  /** Ticket, time and client of every request the bucket accepted, in arrival order. */
+  readonly accepted: { ticket: number; at: number; client: number }[] = [];
+  readonly refused: { ticket: number; at: number; client: number }[] = [];
   /** Ticket and time of every release (send), retries included. */
-  readonly sent: { ticket: number; at: number }[] = [];
+  readonly sent: { ticket: number; at: number; client: number }[] = [];
   private readonly rateOff: boolean;
 
   constructor(
     rate: BucketConfig | 'off',
     private readonly latencyMs = 20,
     private readonly arrivalDelay: (n: number, sentAt: number) => number = () => 0,
+    clients = 1,
   ) {
     this.bucket = new LeakyBucket(rate === 'off' ? STANDARD_RATE : rate, this.clock);
     this.rateOff = rate === 'off';
-    this.scheduler = new RateScheduler({ clock: this.clock });
+    this.schedulers = Array.from({ length: clients }, () => new RateScheduler({ clock: this.clock }));
   }
 
-  /** Issues one logical request; it is retried until the bucket accepts it. */
-  request(ticket?: number): void {
-    void this.scheduler.acquire(ticket).then((own) => {
-      this.sent.push({ ticket: own, at: this.clock.now() });
+  get scheduler(): RateScheduler {
+    return this.schedulers[0]!;
+  }
+
+  /** Issues one logical request from `client`; it is retried until the bucket accepts it. */
+  request(ticket?: number, client = 0): void {
+    void this.schedulers[client]!.acquire(ticket).then((own) => {
+      this.sent.push({ ticket: own, at: this.clock.now(), client });
       const delay = this.arrivalDelay(this.sent.length, this.clock.now());
-      if (delay > 0) this.clock.setTimeout(() => this.arrive(own), delay);
-      else this.arrive(own);
+      if (delay > 0) this.clock.setTimeout(() => this.arrive(own, client), delay);
+      else this.arrive(own, client);
     });
   }
 
-  private arrive(ticket: number): void {
+  private arrive(ticket: number, client: number): void {
     const at = this.clock.now();
+    const scheduler = this.schedulers[client]!;
     if (this.rateOff) {
-      this.accepted.push({ ticket, at });
-      this.clock.setTimeout(() => this.scheduler.observe({}), this.latencyMs);
+      this.accepted.push({ ticket, at, client });
+      this.clock.setTimeout(() => scheduler.observe({}), this.latencyMs);
       return;
     }
     const decision = this.bucket.take();
-    (decision.allowed ? this.accepted : this.refused).push({ ticket, at });
+    (decision.allowed ? this.accepted : this.refused).push({ ticket, at, client });
     this.clock.setTimeout(() => {
-      this.scheduler.observe(rateLimitHeaders(decision));
+      scheduler.observe(rateLimitHeaders(decision));
       if (!decision.allowed) {
-        this.scheduler.on429(decision.retryAfterSeconds);
-        this.request(ticket);
+        scheduler.on429(decision.retryAfterSeconds);
+        this.request(ticket, client);
       }
     }, this.latencyMs);
   }
@@ -201,5 +209,22 @@ describe('RateScheduler', () => {
       await flush();
     }
     expect(order).toEqual([first, first + 1, first + 2, first + 3]);
+  });
+
+  it('shares a bucket with another client of the same app: few 429s, the bucket used, nothing dropped', async () => {
+    // Two processes, each with its own scheduler, saturating one bucket (as the rate bench's two-client
+    // case): each sees the other's requests only as a level above what its own sends explain.
+    const sim = new Simulation({ capacity: 40, leakPerSecond: 20 }, 20, () => 0, 2);
+    const perClient = 800;
+    for (let i = 0; i < perClient; i++) {
+      sim.request(undefined, 0);
+      sim.request(undefined, 1);
+    }
+    const seconds = 60;
+    await sim.run(seconds * 1000);
+    const allowed = 40 + 20 * seconds;
+    const byClient = [0, 1].map((c) => sim.accepted.filter((a) => a.client === c).length);
+    console.log({ accepted: sim.accepted.length, allowed, byClient, refused: sim.refused.length });
+    expect(sim.accepted.length).toBeGreaterThanOrEqual(0.95 * allowed);
   });
 });
