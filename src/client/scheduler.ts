@@ -305,12 +305,8 @@ export class RateScheduler {
       }
       if (this.mode === 'probing' && this.inFlight > 0) return; // the probe's response will call drain
       if (this.mode !== 'unpaced') {
-        const room = Math.max(1, this.capacity - this.margin);
-        // Each bound drains at its own rate; wait until both leave a slot.
-        const wait = Math.max(
-          (this.level + 1 - room) / this.leakPerSecond,
-          (this.worstCaseLevel(now) + 1 - room) / this.ownLeakRate(),
-        );
+        const wait = this.secondsUntilSlot(now);
+        if (wait === Infinity) return; // a response (or `sendFailed`) will call drain
         if (wait > EPSILON) {
           this.wake(Math.ceil(wait * 1000));
           return;
@@ -325,6 +321,38 @@ export class RateScheduler {
   }
 
   /**
+   * How long until one more request may be sent (Infinity: not before a response). Each bound drains at
+   * its own rate; the wait is until all of them leave a slot:
+   * - the local estimate, at the leak rate;
+   * - the worst case, at our share of it;
+   * - our share of the free room: when the bucket has room (everyone held by a 429, or a client just
+   *   stopped), every client sharing it sees that room at once, and if each claimed all of it they would
+   *   all burst into the same slots. So while requests are in flight, a client claims only its share of
+   *   the room (leak − foreignRate)/leak, which the clients' shares add up to. One request may always be
+   *   in flight, so this changes nothing in the steady flow, nor anything at all for a client alone
+   *   (share 1: the claim is the worst-case bound itself).
+   */
+  private secondsUntilSlot(now: number): number {
+    const room = Math.max(1, this.capacity - this.margin);
+    const ownLeak = this.ownLeakRate();
+    const reported = this.reportedLevel(now);
+    let wait = Math.max((this.level + 1 - room) / this.leakPerSecond, (this.worstCaseLevel(now) + 1 - room) / ownLeak);
+    const share = ownLeak / this.leakPerSecond;
+    if (this.inFlight > 0 && this.inFlight + 1 > share * (room - reported) + EPSILON) {
+      // The claim grows as the reported level drains; below zero it cannot grow enough by waiting.
+      const target = room - (this.inFlight + 1) / share;
+      wait = Math.max(wait, target >= 0 ? (reported - target) / ownLeak : Infinity);
+    }
+    return wait;
+  }
+
+  /** The last reported level, drained since at our share of the leak rate. */
+  private reportedLevel(now: number): number {
+    const drained = (Math.max(0, now - this.observedAt) / 1000) * this.ownLeakRate();
+    return Math.max(0, this.observedLevel - drained);
+  }
+
+  /**
    * The server's level if every request still in flight arrived now. The local estimate assumes each
    * request reaches the server when sent; when requests are held up on the way (a busy event loop, a
    * congested link) and then arrive together, the server's bucket has meanwhile drained to empty and
@@ -333,8 +361,7 @@ export class RateScheduler {
    * spec's buckets). Other clients refill the bucket too, so it drains only at our share of the leak.
    */
   private worstCaseLevel(now: number): number {
-    const drained = (Math.max(0, now - this.observedAt) / 1000) * this.ownLeakRate();
-    return Math.max(0, this.observedLevel - drained) + this.inFlight;
+    return this.reportedLevel(now) + this.inFlight;
   }
 
   private wake(ms: number): void {
