@@ -246,11 +246,13 @@ export class RateScheduler {
    * Measures other clients' arrivals between two responses: while the bucket cannot have emptied, it
    * leaked exactly leak × elapsed, so what the level rose by beyond that and beyond our own requests came
    * from someone else. It cannot have emptied between two consecutive responses if the first reported
-   * more than it can leak until the second (checked for each pair, as a window spans many of them). Own requests counted are those sent, less those refused and those still unanswered
-   * (sent after the request now answered, so not yet in the level it reports); the response latency is
-   * the same at both ends of the window and cancels out. If the bucket may have emptied meanwhile, it
-   * leaked less than that and the figure is only an upper bound: it may lower the estimate, never raise
-   * it, which is also how the estimate decays once the other client stops and its level is no longer seen.
+   * more than it can leak until the second (checked for each pair, as a window spans many of them).
+   * Own requests counted are those sent, less those refused and those still unanswered (sent after the
+   * request now answered, so not yet in the level it reports); the response latency is the same at both
+   * ends of the window and cancels out. If the bucket may have emptied meanwhile, it leaked less than
+   * that and the figure is only an upper bound: it may lower the estimate, never raise it. (Once the
+   * other client stops, the bucket still cannot empty for a while, so the estimate decays on exact
+   * measurements of 0.)
    */
   private measureForeign(serverLevel: number): void {
     const now = this.clock.now();

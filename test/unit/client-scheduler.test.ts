@@ -211,20 +211,50 @@ describe('RateScheduler', () => {
     expect(order).toEqual([first, first + 1, first + 2, first + 3]);
   });
 
-  it('shares a bucket with another client of the same app: few 429s, the bucket used, nothing dropped', async () => {
-    // Two processes, each with its own scheduler, saturating one bucket (as the rate bench's two-client
-    // case): each sees the other's requests only as a level above what its own sends explain.
-    const sim = new Simulation({ capacity: 40, leakPerSecond: 20 }, 20, () => 0, 2);
-    const perClient = 800;
-    for (let i = 0; i < perClient; i++) {
-      sim.request(undefined, 0);
-      sim.request(undefined, 1);
-    }
+  /**
+   * `clients` schedulers (separate processes of one app) each queue `perClient` requests against one
+   * bucket of 40 at 20/s and saturate it for 60 s; then the run goes on until every request is accepted.
+   * The first seconds are blind: every client probes the nearly empty bucket and bursts capacity − margin
+   * − level ≈ 37 requests into it at once, so all bursts but one meet a full bucket: up to 37 × 429 for
+   * each client beyond the first, whatever the scheduler does. After that the clients share the leak rate
+   * and the free room, and a 429 is rare. The code before they did (measured on these simulations): two
+   * clients met 1051 × 429 in 60 s, 945 of them after the first 5 s; three jittery ones 2080 and 1856.
+   */
+  async function shareOneBucket(clients: number, perClient: number, sim: Simulation) {
+    for (let i = 0; i < perClient; i++) for (let c = 0; c < clients; c++) sim.request(undefined, c);
     const seconds = 60;
     await sim.run(seconds * 1000);
-    const allowed = 40 + 20 * seconds;
-    const byClient = [0, 1].map((c) => sim.accepted.filter((a) => a.client === c).length);
-    console.log({ accepted: sim.accepted.length, allowed, byClient, refused: sim.refused.length });
-    expect(sim.accepted.length).toBeGreaterThanOrEqual(0.95 * allowed);
+    const acceptedIn60s = sim.accepted.length;
+    const refusedIn60s = sim.refused.length;
+    const perClientIn60s = Array.from({ length: clients }, (_, c) => sim.accepted.filter((a) => a.client === c).length);
+    await sim.run(((clients * perClient - acceptedIn60s) / 20 + 5) * 1000, 10);
+    // Together the clients use what the bucket allows; none of them is starved.
+    expect(acceptedIn60s).toBeGreaterThanOrEqual(0.95 * (40 + 20 * seconds));
+    for (const accepted of perClientIn60s) expect(accepted).toBeGreaterThanOrEqual(0.1 * acceptedIn60s);
+    // Nothing dropped: every request of every client accepted, once.
+    for (let c = 0; c < clients; c++) {
+      const tickets = sim.accepted.filter((a) => a.client === c).map((a) => a.ticket);
+      expect(tickets).toHaveLength(perClient);
+      expect(new Set(tickets).size).toBe(perClient);
+    }
+    return { refusedIn60s, refusedAfterStart: sim.refused.filter((r) => r.at >= 5_000).length };
+  }
+
+  it('shares a bucket with another client of the same app: few 429s, the bucket used, nothing dropped', async () => {
+    // As the rate bench's two-client case: each sees the other's requests only in the levels reported.
+    const sim = new Simulation({ capacity: 40, leakPerSecond: 20 }, 20, () => 0, 2);
+    const { refusedIn60s, refusedAfterStart } = await shareOneBucket(2, 800, sim);
+    // 37 measured, all at the blind start (see shareOneBucket); 0 after it.
+    expect(refusedIn60s).toBeLessThanOrEqual(45);
+    expect(refusedAfterStart).toBeLessThanOrEqual(3);
+  });
+
+  it('shares a bucket among three clients whose requests arrive with jitter', async () => {
+    const jitter = (n: number) => (n * 7919) % 31; // 0–30 ms on the way in, deterministic
+    const sim = new Simulation({ capacity: 40, leakPerSecond: 20 }, 50, jitter, 3);
+    const { refusedIn60s, refusedAfterStart } = await shareOneBucket(3, 600, sim);
+    // 78 measured: two blind bursts of 37 refused at the start, and 0 after it.
+    expect(refusedIn60s).toBeLessThanOrEqual(90);
+    expect(refusedAfterStart).toBeLessThanOrEqual(3);
   });
 });
