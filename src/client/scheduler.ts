@@ -11,8 +11,19 @@ import type { Clock } from '../sandbox/clock.js';
  * a response without them switches to unpaced mode (the server has no limit). A 429 always paces.
  *
  * A request may be sent when both the local estimate (counted at send, drained at the leak rate, raised to
- * the level each response reports) and the worst case (last reported level plus everything still in
- * flight) leave a slot below capacity − margin. Several requests are in flight at once.
+ * the level each response reports) and the worst case (last reported level, drained at this client's share
+ * of the leak rate, plus everything still in flight) leave a slot below capacity − margin. Several requests
+ * are in flight at once.
+ *
+ * Other clients of the same bucket (another process of the same app) are seen only through the levels the
+ * responses report. Raising the estimate to those levels is not enough: if each client expected the bucket
+ * to drain at the full leak rate, every client would see each freed slot as its own and they would all
+ * race for it, one winning and the others meeting a 429. So the scheduler measures the rate at which
+ * requests it did not send arrive in the bucket (`foreignRate`) and expects the last reported level to
+ * drain only at leak − foreignRate: the clients settle on sharing the leak rate instead of fighting over
+ * each slot. That expectation lives in the worst case, which each response resets (down as well as up),
+ * not in the local estimate, which never goes below a reported level: so when the other client stops,
+ * the slots it leaves are seen free at the next response rather than lost for ever.
  */
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -37,6 +48,8 @@ export interface SchedulerSnapshot {
   queued: number;
   inFlight: number;
   holdUntil: number;
+  /** Smoothed arrival rate, per second, of requests other clients put in the same bucket. */
+  foreignPerSecond: number;
 }
 
 /**
@@ -56,6 +69,19 @@ interface Waiter {
 
 const EPSILON = 1e-9;
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
+/**
+ * A foreign-rate measurement spans at least the time the bucket takes to leak this many slots: a reported
+ * level is only known to ±1 (`remaining` is floored), so over 10 slots the error stays near a tenth of
+ * the leak rate, and a window is still short (0.5 s at 20/s) next to a bench or an import.
+ */
+const FOREIGN_WINDOW_SLOTS = 10;
+/** The foreign estimate moves by 1 − e^(−window / τ) toward each measurement, τ = this many windows. */
+const FOREIGN_SMOOTHING_WINDOWS = 2;
+/**
+ * At most this share of the leak rate is ascribed to other clients, so a client always keeps sending (and
+ * so keeps measuring) and never waits for ever on an estimate nothing would come to correct.
+ */
+const MAX_FOREIGN_SHARE = 0.9;
 
 function headerNumber(headers: ResponseHeaders, name: string): number | undefined {
   const raw = headers[name];
@@ -80,6 +106,19 @@ export class RateScheduler {
   private observedAt: number;
   /** Requests sent whose outcome (`observe` or `sendFailed`) is not known yet. */
   private inFlight = 0;
+  /** Every request sent (retries included), and those the bucket refused: what this client put in it. */
+  private sent = 0;
+  private refused = 0;
+  /** Smoothed arrival rate (per second) of other clients' requests in the same bucket. */
+  private foreignRate = 0;
+  /** Where the current foreign-rate measurement started: a reported level, when, and own requests in it. */
+  private foreignAnchor:
+    | { at: number; level: number; own: number; response: number; mayHaveEmptied: boolean }
+    | undefined;
+  /** Responses observed (with rate headers), to tell whether the anchor is the latest one. */
+  private responses = 0;
+  /** The previous response's level and time, as reported (`observedAt` moves to the end of a 429 hold). */
+  private previousReport: { at: number; level: number } | undefined;
   private mode: SchedulerMode = 'probing';
   private holdUntil = 0;
   private queue: Waiter[] = [];
@@ -120,6 +159,9 @@ export class RateScheduler {
       this.mode = 'unpaced';
       this.level = 0;
       this.observedLevel = 0;
+      this.foreignRate = 0;
+      this.foreignAnchor = undefined;
+      this.previousReport = undefined;
       this.drain();
       return;
     }
@@ -127,9 +169,11 @@ export class RateScheduler {
     if (limit !== this.capacity) {
       this.capacity = limit;
       this.leakRange = undefined;
+      this.foreignAnchor = undefined; // levels of another plan do not compare
     }
     const serverLevel = Math.max(0, limit - remaining);
     if (resetMs !== undefined && resetMs > 0 && serverLevel > 0) this.learnLeak(serverLevel, resetMs);
+    this.measureForeign(serverLevel);
     this.mode = 'paced';
     this.level = Math.max(this.level, serverLevel);
     this.observedLevel = serverLevel;
@@ -141,9 +185,23 @@ export class RateScheduler {
   on429(retryAfterSeconds?: number): void {
     this.leak();
     this.mode = 'paced';
+    // The refused request added nothing to the bucket. If `observe` just anchored a measurement on its
+    // response, it counted the request among ours there: take it back, or the next window would ascribe
+    // one request too many to other clients. (The window that ended on it is one request short the
+    // other way, which errs on the side of a smaller foreign estimate; a 429 storm is exactly when the
+    // measurement must keep going, so it is not dropped.)
+    this.refused += 1;
+    if (this.foreignAnchor?.response === this.responses) this.foreignAnchor.own -= 1;
     this.level = Math.max(this.level, this.capacity);
     const seconds = retryAfterSeconds !== undefined && retryAfterSeconds > 0 ? retryAfterSeconds : DEFAULT_RETRY_AFTER_SECONDS;
     this.holdUntil = Math.max(this.holdUntil, this.clock.now() + seconds * 1000);
+    // Full until the hold ends (one slot short of it, so that the first request goes then), and draining
+    // at our share of the leak rate after: the queue goes out one slot at a time, not as a burst of what
+    // the bucket would have leaked meanwhile had nobody else been filling it (someone was: that is why
+    // this request met a full bucket). The first response after the hold reports the real level and
+    // resets this bound, so a bucket that did drain is used at once.
+    this.observedLevel = Math.max(0, this.capacity - this.margin - 1);
+    this.observedAt = Math.max(this.observedAt, this.holdUntil);
     this.drain();
   }
 
@@ -163,6 +221,7 @@ export class RateScheduler {
       queued: this.queue.length,
       inFlight: this.inFlight,
       holdUntil: this.holdUntil,
+      foreignPerSecond: this.foreignRate,
     };
   }
 
@@ -181,6 +240,51 @@ export class RateScheduler {
     this.leakRange =
       known && lo <= known.hi && hi >= known.lo ? { lo: Math.max(lo, known.lo), hi: Math.min(hi, known.hi) } : { lo, hi };
     this.leakPerSecond = this.leakRange.hi;
+  }
+
+  /**
+   * Measures other clients' arrivals between two responses: while the bucket cannot have emptied, it
+   * leaked exactly leak × elapsed, so what the level rose by beyond that and beyond our own requests came
+   * from someone else. It cannot have emptied between two consecutive responses if the first reported
+   * more than it can leak until the second (checked for each pair, as a window spans many of them).
+   * Own requests counted are those sent, less those refused and those still unanswered (sent after the
+   * request now answered, so not yet in the level it reports); the response latency is the same at both
+   * ends of the window and cancels out. If the bucket may have emptied meanwhile, it leaked less than
+   * that and the figure is only an upper bound: it may lower the estimate, never raise it. (Once the
+   * other client stops, the bucket still cannot empty for a while, so the estimate decays on exact
+   * measurements of 0.)
+   */
+  private measureForeign(serverLevel: number): void {
+    const now = this.clock.now();
+    const own = this.sent - this.refused - this.inFlight;
+    const response = ++this.responses;
+    const previous = this.previousReport;
+    this.previousReport = { at: now, level: serverLevel };
+    const anchor = this.foreignAnchor;
+    if (!anchor || !previous || own < anchor.own) {
+      this.foreignAnchor = { at: now, level: serverLevel, own, response, mayHaveEmptied: false };
+      return;
+    }
+    if (previous.level - 1 < (this.leakPerSecond * (now - previous.at)) / 1000) anchor.mayHaveEmptied = true;
+    const seconds = (now - anchor.at) / 1000;
+    const windowSeconds = FOREIGN_WINDOW_SLOTS / this.leakPerSecond;
+    if (seconds < windowSeconds) return;
+    // The lower bound of the learnt leak rate, so that a one-client run never ascribes to a phantom
+    // client what is only the rounding of the leak rate.
+    const leak = this.leakRange?.lo ?? this.leakPerSecond;
+    const measured = (serverLevel - anchor.level - (own - anchor.own) + leak * seconds) / seconds;
+    const sample = Math.min(
+      Math.max(0, anchor.mayHaveEmptied ? Math.min(measured, this.foreignRate) : measured),
+      MAX_FOREIGN_SHARE * this.leakPerSecond,
+    );
+    const weight = 1 - Math.exp(-seconds / (FOREIGN_SMOOTHING_WINDOWS * windowSeconds));
+    this.foreignRate += weight * (sample - this.foreignRate);
+    this.foreignAnchor = { at: now, level: serverLevel, own, response, mayHaveEmptied: false };
+  }
+
+  /** The part of the leak rate this client may count on: the rest frees slots other clients take. */
+  private ownLeakRate(): number {
+    return Math.max(this.leakPerSecond - this.foreignRate, (1 - MAX_FOREIGN_SHARE) * this.leakPerSecond);
   }
 
   private leak(): void {
@@ -203,18 +307,51 @@ export class RateScheduler {
       }
       if (this.mode === 'probing' && this.inFlight > 0) return; // the probe's response will call drain
       if (this.mode !== 'unpaced') {
-        const room = Math.max(1, this.capacity - this.margin);
-        const needed = Math.max(this.level, this.worstCaseLevel(now)) + 1 - room;
-        if (needed > EPSILON) {
-          this.wake(Math.ceil((needed / this.leakPerSecond) * 1000));
+        const wait = this.secondsUntilSlot(now);
+        if (wait === Infinity) return; // a response (or `sendFailed`) will call drain
+        if (wait > EPSILON) {
+          this.wake(Math.ceil(wait * 1000));
           return;
         }
         this.level += 1;
       }
       this.inFlight += 1;
+      this.sent += 1;
       const waiter = this.queue.shift()!;
       waiter.resolve(waiter.ticket);
     }
+  }
+
+  /**
+   * How long until one more request may be sent (Infinity: not before a response). Each bound drains at
+   * its own rate; the wait is until all of them leave a slot:
+   * - the local estimate, at the leak rate;
+   * - the worst case, at our share of it;
+   * - our share of the free room: when the bucket has room (everyone held by a 429, or a client just
+   *   stopped), every client sharing it sees that room at once, and if each claimed all of it they would
+   *   all burst into the same slots. So while requests are in flight, a client claims only its share of
+   *   the room (leak − foreignRate)/leak, which the clients' shares add up to. One request may always be
+   *   in flight, so this changes nothing in the steady flow, nor anything at all for a client alone
+   *   (share 1: the claim is the worst-case bound itself).
+   */
+  private secondsUntilSlot(now: number): number {
+    const room = Math.max(1, this.capacity - this.margin);
+    const ownLeak = this.ownLeakRate();
+    const reported = this.reportedLevel(now);
+    let wait = Math.max((this.level + 1 - room) / this.leakPerSecond, (this.worstCaseLevel(now) + 1 - room) / ownLeak);
+    const share = ownLeak / this.leakPerSecond;
+    if (this.inFlight > 0 && this.inFlight + 1 > share * (room - reported) + EPSILON) {
+      // The claim grows as the reported level drains; below zero it cannot grow enough by waiting.
+      const target = room - (this.inFlight + 1) / share;
+      wait = Math.max(wait, target >= 0 ? (reported - target) / ownLeak : Infinity);
+    }
+    return wait;
+  }
+
+  /** The last reported level, drained since at our share of the leak rate. */
+  private reportedLevel(now: number): number {
+    const drained = (Math.max(0, now - this.observedAt) / 1000) * this.ownLeakRate();
+    return Math.max(0, this.observedLevel - drained);
   }
 
   /**
@@ -223,11 +360,10 @@ export class RateScheduler {
    * congested link) and then arrive together, the server's bucket has meanwhile drained to empty and
    * wasted leak the estimate counted on. Bounding by the last reported level plus everything unanswered
    * stays safe in that case, and costs nothing unless the round trip nears capacity / leak (20 s on the
-   * spec's buckets).
+   * spec's buckets). Other clients refill the bucket too, so it drains only at our share of the leak.
    */
   private worstCaseLevel(now: number): number {
-    const drained = ((now - this.observedAt) / 1000) * this.leakPerSecond;
-    return Math.max(0, this.observedLevel - drained) + this.inFlight;
+    return this.reportedLevel(now) + this.inFlight;
   }
 
   private wake(ms: number): void {
