@@ -43,7 +43,8 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     const ctx = await this.context();
     const { runImport, CatalogInvalidError } = await import('../../services/import/index.js');
     const { formatRowError } = await import('../../services/import/catalog.js');
-    const { BULK_RETRIES, bulkProgress, printSummary, trapInterrupt } = await import('../../output/bulk.js');
+    const { BULK_RETRIES, bulkProgress, printSummary, trapInterrupt, limitHeapGrowth } = await import('../../output/bulk.js');
+    limitHeapGrowth();
 
     const client = await this.client({ retries: BULK_RETRIES });
     const quiet = this.flags.quiet;

@@ -34,7 +34,8 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
     const ctx = await this.context();
     const { runSync, SyncInvalidError } = await import('../../services/sync.js');
     const { formatRowError } = await import('../../services/import/catalog.js');
-    const { BULK_RETRIES, bulkProgress, trapInterrupt } = await import('../../output/bulk.js');
+    const { BULK_RETRIES, bulkProgress, trapInterrupt, limitHeapGrowth } = await import('../../output/bulk.js');
+    limitHeapGrowth();
     const { formatDuration } = await import('../../output/progress.js');
     const client = await this.client({ retries: BULK_RETRIES });
     const quiet = this.flags.quiet;
