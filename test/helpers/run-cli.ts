@@ -33,7 +33,7 @@ export function registerSecret(value: string): void {
   registeredSecrets.add(value);
 }
 
-function recordTranscript(args: string[], env: NodeJS.ProcessEnv | undefined, result: CliResult, echoes: boolean): void {
+export function recordTranscript(args: string[], env: NodeJS.ProcessEnv | undefined, result: CliResult, echoes: boolean): void {
   const dir = process.env.STORE_TEST_TRANSCRIPTS;
   if (!dir) return;
   // Short values ("wrong", "x") are test inputs, not credentials, and would match by accident.

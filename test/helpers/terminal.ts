@@ -1,18 +1,26 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { BIN } from './run-cli.js';
+import { BIN, recordTranscript } from './run-cli.js';
 
 /** util-linux `script` gives the CLI a pseudo-terminal; tests of the interactive paths skip without it. */
 export const hasScript = spawnSync('script', ['--version']).status === 0;
 
+const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
+
+/** What a terminal showed, as plain text: colours and cursor moves removed, CRLF line endings made LF. */
+export function plainText(output: string): string {
+  return output.replace(ANSI, '').replaceAll('\r', '');
+}
+
 /**
- * Runs the CLI on a pseudo-terminal (util-linux `script`), answering each prompt when its text appears, so
- * the interactive paths run exactly as a person at a terminal would drive them. `output` is everything the
- * terminal showed (stdout and stderr together, with the terminal's line endings).
+ * Runs the CLI on a pseudo-terminal (util-linux `script -e`, which exits with the CLI's code), answering each
+ * prompt when its text appears, so the interactive paths run exactly as a person at a terminal would drive
+ * them. `output` is everything the terminal showed (stdout and stderr together, with the terminal's line
+ * endings); `plainText` strips it. Recorded for the suite-wide secrets check like every `runCli` run.
  */
 export function runOnTerminal(
   args: string[],
   env: NodeJS.ProcessEnv,
-  answers: { when: string; send: string }[] = [],
+  answers: { when: string | RegExp; send: string }[] = [],
 ): Promise<{ code: number | null; output: string }> {
   const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, BIN, ...args].map(quote).join(' ');
@@ -25,7 +33,7 @@ export function runOnTerminal(
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
       // Each answer is sent once, after its prompt has been drawn since the previous answer.
-      while (pending.length > 0 && output.indexOf(pending[0]!.when, searchFrom) >= 0) {
+      while (pending.length > 0 && shown(plainText(output.slice(searchFrom)), pending[0]!.when)) {
         searchFrom = output.length;
         child.stdin.write(pending.shift()!.send);
       }
@@ -33,7 +41,12 @@ export function runOnTerminal(
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      recordTranscript(args, env, { code, stdout: output, stderr: '' }, false);
       resolve({ code, output });
     });
   });
+}
+
+function shown(text: string, prompt: string | RegExp): boolean {
+  return typeof prompt === 'string' ? text.includes(prompt) : prompt.test(text);
 }

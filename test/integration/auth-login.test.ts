@@ -1,4 +1,3 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,7 +6,8 @@ import { Entry } from '@napi-rs/keyring';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../../src/sandbox/clock.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { BIN, registerSecret, runCli, type CliResult } from '../helpers/run-cli.js';
+import { registerSecret, runCli, type CliResult } from '../helpers/run-cli.js';
+import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
 // The real `store` binary against an in-process sandbox whose clock the test drives (code expiry).
 // The test plays the browser: it fetches the authorize page, submits the approve form and follows the redirect.
@@ -280,53 +280,17 @@ describe('store auth login --code', () => {
   });
 });
 
-/**
- * Runs the binary on a pseudo-terminal (util-linux `script`) and types each answer once its prompt shows.
- * Output is the terminal's, stdout and stderr mixed.
- */
-function runInTerminal(args: string[], answers: [RegExp, string][]): Promise<CliResult> {
-  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let output = '';
-  let seen = 0;
-  child.stdout.on('data', (d) => {
-    output += d;
-    const next = answers[0];
-    if (next && next[0].test(output.slice(seen))) {
-      answers.shift();
-      seen = output.length;
-      child.stdin.write(`${next[1]}\r`);
-    }
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      outputs.push(output);
-      resolve({ code, stdout: output, stderr: '' });
-    }),
-  );
-}
-
-const hasScript = spawnSync('script', ['--version']).status === 0;
-
 describe.runIf(hasScript)('store auth login on a terminal', () => {
   it('asks for the missing values, masking the client secret', async () => {
-    const result = await runInTerminal(
-      ['auth', 'login', '--code', await freshCode(), '--insecure-storage'],
-      [
-        [/API URL/, sandbox.apiUrl],
-        [/Authorization server URL/, sandbox.authUrl],
-        [/App client id/, sandbox.clientId],
-        [/App client secret/, sandbox.clientSecret],
-      ],
-    );
-    expect(result.stdout).toContain(`Logged in to store ${sandbox.storeId} as profile "default"`);
-    expect(result.stdout).toMatch(/App client secret.*\*{4}/);
+    const result = await runOnTerminal(['auth', 'login', '--code', await freshCode(), '--insecure-storage'], env, [
+      { when: 'API URL', send: `${sandbox.apiUrl}\r` },
+      { when: 'Authorization server URL', send: `${sandbox.authUrl}\r` },
+      { when: 'App client id', send: `${sandbox.clientId}\r` },
+      { when: 'App client secret', send: `${sandbox.clientSecret}\r` },
+    ]);
+    outputs.push(result.output);
+    expect(result.output).toContain(`Logged in to store ${sandbox.storeId} as profile "default"`);
+    expect(result.output).toMatch(/App client secret.*\*{4}/);
     expect(result.code).toBe(0);
   });
 });
