@@ -43,6 +43,8 @@ export interface ProductListOptions {
   page?: number;
   perPage?: number;
   all?: boolean;
+  /** At most this many products, from the first page on (pages of up to 200). */
+  limit?: number;
   query?: ProductQuery;
   /** A category id or path ("Ropa > Camisas"). */
   category?: string;
@@ -54,6 +56,18 @@ export async function listProductsFor(client: StoreClient, opts: ProductListOpti
   if (opts.all) {
     const products = await listAllProducts(client, query);
     return { products, total: products.length };
+  }
+  if (opts.limit !== undefined) {
+    const perPage = Math.min(opts.limit, 200);
+    const products: Product[] = [];
+    let total: number | undefined;
+    for (let page = 1; products.length < opts.limit; page++) {
+      const result = await listProducts(client, { page, perPage, query });
+      total = result.total;
+      products.push(...result.products.slice(0, opts.limit - products.length));
+      if (result.products.length < perPage || (total !== undefined && page * perPage >= total)) break;
+    }
+    return { products, total };
   }
   return listProducts(client, { page: opts.page, perPage: opts.perPage, query });
 }

@@ -54,6 +54,23 @@ describe('store products', () => {
     expect(lines).toHaveLength(21);
   });
 
+  it('--limit shows at most N products from the first page on, across pages, and excludes --page', async () => {
+    const [all, three, many, both] = await Promise.all([
+      store('products', 'list', '--all', '--json'),
+      store('products', 'list', '--limit', '3'),
+      store('products', 'list', '--limit', '250', '--json'),
+      store('products', 'list', '--limit', '3', '--page', '2'),
+    ]);
+    const ids = (JSON.parse(all.stdout) as ProductJson[]).map((p) => p.id);
+    expect(three.code).toBe(0);
+    expect(three.stdout.trim().split('\n').slice(1).map((l) => Number(l.split('\t')[0]))).toEqual(ids.slice(0, 3));
+    expect(three.stderr).toContain(`The first 3 of ${ids.length} products`);
+    // More than the store holds: every product once, no error.
+    expect((JSON.parse(many.stdout) as ProductJson[]).map((p) => p.id)).toEqual(ids);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--page=2 cannot also be provided when using --limit');
+  });
+
   it('gets one product with its variants; an unknown id is not found (exit 1)', async () => {
     const [one, missing] = await Promise.all([store('products', 'get', '1'), store('products', 'get', '999')]);
     expect(one.code).toBe(0);

@@ -6,6 +6,7 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
   static summary = 'List products (one page, or --all).';
   static examples = [
     '<%= config.bin %> products list',
+    '<%= config.bin %> products list --limit 100',
     '<%= config.bin %> products list --page 2 --per-page 50',
     '<%= config.bin %> products list --sku CAM-001-M',
     '<%= config.bin %> products list --category "Ropa > Camisas"',
@@ -15,6 +16,7 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
   static enableJsonFlag = true;
 
   static flags = {
+    limit: Flags.integer({ description: 'Show at most this many products, from the first page on.', min: 1, exclusive: ['all', 'page', 'per-page'] }),
     page: Flags.integer({ description: 'Page number, from 1.', min: 1, default: 1, exclusive: ['all'] }),
     'per-page': Flags.integer({ description: 'Products per page (at most 200).', min: 1, max: 200, default: 30 }),
     all: Flags.boolean({ description: 'Fetch every page (200 per request).' }),
@@ -32,12 +34,15 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
       page: this.flags.page,
       perPage: this.flags['per-page'],
       all: this.flags.all,
+      limit: this.flags.limit,
       query: { handle: this.flags.handle, sku: this.flags.sku },
       category: this.flags.category,
     });
     await this.renderList(products, productColumns, { csv: this.flags.csv });
     if (products.length === 0 && !this.jsonEnabled()) this.note('No products match.');
-    if (!this.flags.all && total !== undefined && total > products.length && !this.jsonEnabled()) {
+    if (this.flags.limit !== undefined && total !== undefined && total > products.length && !this.jsonEnabled()) {
+      this.note(`The first ${products.length} of ${total} products; --all for every one.`);
+    } else if (!this.flags.all && total !== undefined && total > products.length && !this.jsonEnabled()) {
       const last = Math.ceil(total / this.flags['per-page']);
       this.note(`Page ${this.flags.page} of ${last} (${total} products); --page N for more, --all for every page.`);
     }
