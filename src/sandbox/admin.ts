@@ -12,6 +12,10 @@ import type { SandboxContext } from './server.js';
  *
  *   POST /sandbox/stores {name, plan?, languages?, main_language?, currency?, country?} → 201 store record
  *   POST /sandbox/apps   {name, redirect_url?, scopes?}                                → 201 {client_id, client_secret, …}
+ *   POST /sandbox/apps/{client_id}/uninstall {store_id?}                                → 200 {store_id, app_id, …}
+ *
+ * Uninstalling is what the store owner does in the admin panel (spec §5: tokens stay valid "until the owner
+ * uninstalls the application"); it is the only way `app/uninstalled` is ever emitted.
  */
 const NewStoreBody = z.strictObject({
   name: z.string().min(1),
@@ -27,6 +31,8 @@ const NewAppBody = z.strictObject({
   redirect_url: z.url({ protocol: /^https?$/ }).optional(),
   scopes: z.array(z.enum(ALL_SCOPES as [string, ...string[]])).min(1).optional(),
 });
+
+const UninstallBody = z.strictObject({ store_id: z.number().int().optional() });
 
 /** These routes sit outside the /v1 pipeline, which parses bodies for the API: parse and check here. */
 function jsonBody<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
@@ -58,5 +64,34 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
     const body = jsonBody(NewAppBody, req.body);
     const created = state.mutate('sandbox.app.create', (tx) => createApp(tx, state, body));
     return reply.code(201).send(created);
+  });
+
+  app.post<{ Params: { clientId: string } }>('/sandbox/apps/:clientId/uninstall', async (req, reply) => {
+    const body = jsonBody(UninstallBody, req.body);
+    const uninstalled = state.apps.get(req.params.clientId);
+    if (!uninstalled) throw httpError(404, `App ${req.params.clientId} not found`);
+    const store = body.store_id === undefined ? state.defaultStore() : state.store(body.store_id);
+    if (!store) throw httpError(404, `Store ${body.store_id} not found`);
+    const appId = uninstalled.client_id;
+    if (appId === state.apps.values().next().value?.client_id) {
+      // Its token is the one every CLI command on the sandbox profile uses, and `sandbox reset` keeps it.
+      throw httpError(422, 'The demo app cannot be uninstalled: the CLI works through its token; register another app with POST /sandbox/apps', {
+        client_id: ['is the demo app'],
+      });
+    }
+    const tokens = state.tokens.list().filter((t) => t.store_id === store.id && t.app_id === appId);
+    const webhooks = store.webhooks.list().filter((w) => w.app_id === appId);
+    if (tokens.length === 0 && webhooks.length === 0) {
+      throw httpError(422, `App ${appId} is not installed on store ${store.id}`, { client_id: ['is not installed on this store'] });
+    }
+    state.mutate('sandbox.app.uninstall', (tx) => {
+      for (const t of tokens) tx.delete(state.tokens, t.token);
+    });
+    // Delivered while the app's webhooks still exist (delivery reads them now), then they go with the app.
+    ctx.emit('app/uninstalled', store.id, Number(appId));
+    state.mutate('sandbox.app.webhooks.remove', (tx) => {
+      for (const w of webhooks) tx.delete(store.webhooks, w.id);
+    });
+    return reply.send({ store_id: store.id, app_id: appId, tokens_revoked: tokens.length, webhooks_removed: webhooks.length });
   });
 }

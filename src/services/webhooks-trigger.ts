@@ -127,7 +127,7 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
 
     case 'app/uninstalled':
       throw new UsageError(
-        'The sandbox cannot uninstall its app (that would revoke the token every command uses), so it never sends app/uninstalled; test that handler by posting a signed notification yourself.',
+        "The sandbox cannot uninstall the CLI's own app (that would revoke the token every command uses); to test an app/uninstalled handler, install another app (POST /sandbox/apps) and uninstall it with POST /sandbox/apps/CLIENT_ID/uninstall (docs/sandbox.md).",
       );
   }
 }

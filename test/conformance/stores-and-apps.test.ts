@@ -1,34 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/sandbox/clock.js';
 import { clientFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { createLocation, createOrder, createSimpleProduct, expectErrorBody } from './support.js';
+import { createLocation, createOrder, createSimpleProduct, expectErrorBody, installApp } from './support.js';
 
 /**
  * Spec §8 "applied separately per store and per application", and spec §2 "store_id equals the user_id of the
  * token exchange", with several stores and apps made through the sandbox's own /sandbox/stores and /sandbox/apps.
  */
-
-async function install(t: TestSandbox, app: { client_id: string; client_secret: string }, storeId?: number): Promise<{ token: string; userId: number }> {
-  const root = t.sandbox.apiUrl;
-  const query = new URLSearchParams({ state: 's1', redirect_uri: 'http://127.0.0.1:9/callback' });
-  if (storeId !== undefined) query.set('store_id', String(storeId));
-  const approve = await fetch(`${root}/apps/${app.client_id}/authorize?${query}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'decision=approve',
-    redirect: 'manual',
-  });
-  expect(approve.status).toBe(302);
-  const code = new URL(approve.headers.get('location')!).searchParams.get('code');
-  const exchange = await fetch(`${root}/apps/authorize/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_id: app.client_id, client_secret: app.client_secret, grant_type: 'authorization_code', code }),
-  });
-  expect(exchange.status).toBe(200);
-  const body = (await exchange.json()) as { access_token: string; user_id: number };
-  return { token: body.access_token, userId: body.user_id };
-}
 
 async function post(t: TestSandbox, path: string, body: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${t.sandbox.apiUrl}${path}`, {
@@ -64,7 +42,7 @@ describe('sandbox: several stores and apps', () => {
     try {
       const store = (await post(t, '/sandbox/stores', { name: 'Second' })).body;
       const app = (await post(t, '/sandbox/apps', { name: 'ERP' })).body;
-      const { token, userId } = await install(t, app, store.id);
+      const { token, userId } = await installApp(t, app, store.id);
       expect(userId).toBe(store.id);
       const own = await t.get(`${t.sandbox.apiUrl}/v1/${store.id}/store`, { token, headers: { 'user-agent': `ERP (${app.client_id})` } });
       expect(own.status).toBe(200);
@@ -81,7 +59,7 @@ describe('sandbox: several stores and apps', () => {
     try {
       const store = (await post(t, '/sandbox/stores', { name: 'Second' })).body;
       const app = (await post(t, '/sandbox/apps', { name: 'ERP' })).body;
-      const { token } = await install(t, app, store.id);
+      const { token } = await installApp(t, app, store.id);
       const second = clientFor({ ...t.sandbox, storeId: store.id, accessToken: token, appName: 'ERP', clientId: app.client_id });
       const orders: any[] = [];
       for (const client of [t, second, t, second]) {
@@ -107,9 +85,9 @@ describe('sandbox: several stores and apps', () => {
     const t = await startTestSandbox({ rate: undefined, clock });
     try {
       const app = (await post(t, '/sandbox/apps', { name: 'ERP' })).body;
-      const second = await install(t, app);
+      const second = await installApp(t, app);
       const store = (await post(t, '/sandbox/stores', { name: 'Second' })).body;
-      const onOtherStore = await install(t, app, store.id);
+      const onOtherStore = await installApp(t, app, store.id);
 
       for (let i = 0; i < 40; i++) expect((await t.get('/store')).status).toBe(200);
       const refused = await t.get('/store');

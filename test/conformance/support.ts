@@ -87,6 +87,29 @@ export async function newToken(t: TestSandbox, scope?: string): Promise<{ access
   return res.body;
 }
 
+/** Installs an app on a store (the default one without storeId) through the approve form and the token exchange. */
+export async function installApp(t: TestSandbox, app: { client_id: string; client_secret: string }, storeId?: number): Promise<{ token: string; userId: number }> {
+  const root = t.sandbox.apiUrl;
+  const query = new URLSearchParams({ state: 's1', redirect_uri: 'http://127.0.0.1:9/callback' });
+  if (storeId !== undefined) query.set('store_id', String(storeId));
+  const approve = await fetch(`${root}/apps/${app.client_id}/authorize?${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'decision=approve',
+    redirect: 'manual',
+  });
+  expect(approve.status).toBe(302);
+  const code = new URL(approve.headers.get('location')!).searchParams.get('code');
+  const exchange = await fetch(`${root}/apps/authorize/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_id: app.client_id, client_secret: app.client_secret, grant_type: 'authorization_code', code }),
+  });
+  expect(exchange.status).toBe(200);
+  const body = (await exchange.json()) as { access_token: string; user_id: number };
+  return { token: body.access_token, userId: body.user_id };
+}
+
 export function expectCreated(res: ApiResponse): void {
   expect([200, 201], `${res.status} ${res.text}`).toContain(res.status);
 }

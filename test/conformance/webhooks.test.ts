@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorShape, useSandbox } from '../helpers/sandbox.js';
-import { createLocation, createOrder, createSimpleProduct, expectCreated, expectOk } from './support.js';
+import { createLocation, createOrder, createSimpleProduct, expectCreated, expectOk, installApp } from './support.js';
 
 /** Spec §2 Webhook, §4 Webhooks, §6 Events; DESIGN.md §5.17. */
 
@@ -149,6 +149,36 @@ describe('spec §4 Webhooks', () => {
     const expected = createHmac('sha256', t.sandbox.clientSecret).update(d.raw).digest('hex');
     expect(d.headers['x-linkedstore-hmac-sha256']).toBe(expected);
     expect(d.headers['x-store-delivery-id']).toBeTruthy();
+  });
+
+  it('§5.17 app/uninstalled: the owner uninstalls an app → signed {store_id, event, id: app id}, its token 401, its webhooks gone', async () => {
+    const admin = (path: string, body: unknown) =>
+      fetch(`${t.sandbox.apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const app = (await (await admin('/sandbox/apps', { name: 'ERP' })).json()) as { client_id: string; client_secret: string };
+    const { token } = await installApp(t, app);
+    expectCreated(await t.post('/webhooks', { event: 'app/uninstalled', url: `${receiver.url}/uninstalled` }, { token }));
+    expectCreated(await t.post('/webhooks', { event: 'order/created', url: `${receiver.url}/erp-orders` }, { token }));
+
+    const uninstall = await admin(`/sandbox/apps/${app.client_id}/uninstall`, {});
+    expect(uninstall.status).toBe(200);
+    expect(await uninstall.json()).toEqual({ store_id: t.sandbox.storeId, app_id: app.client_id, tokens_revoked: 1, webhooks_removed: 2 });
+    const all = await receiver.waitFor((ds) => ds.some((d) => d.path === '/uninstalled'));
+    const d = all.find((x) => x.path === '/uninstalled')!;
+    expect(d.body).toEqual({ store_id: t.sandbox.storeId, event: 'app/uninstalled', id: Number(app.client_id) });
+    expect(d.headers['x-linkedstore-hmac-sha256']).toBe(createHmac('sha256', app.client_secret).update(d.raw).digest('hex'));
+
+    expect((await t.get('/store', { token })).status).toBe(401);
+    expect((await t.get('/store')).status).toBe(200); // the other app keeps its token
+    const { token: again } = await installApp(t, app);
+    expect((await t.get('/webhooks', { token: again })).body).toEqual([]);
+
+    // Not installed any more, unknown, or the demo app the CLI works through: refused.
+    await admin(`/sandbox/apps/${app.client_id}/uninstall`, {});
+    const twice = await admin(`/sandbox/apps/${app.client_id}/uninstall`, {});
+    expect(twice.status).toBe(422);
+    expect((await twice.json()).errors).toEqual({ client_id: ['is not installed on this store'] });
+    expect((await admin('/sandbox/apps/999999/uninstall', {})).status).toBe(404);
+    expect((await admin(`/sandbox/apps/${t.sandbox.clientId}/uninstall`, {})).status).toBe(422);
   });
 
   it('§5.17: a non-2xx answer is retried with the same x-store-delivery-id', async () => {

@@ -281,7 +281,8 @@ describe('store webhooks listen + trigger', () => {
 
     const uninstall = await store('webhooks', 'trigger', 'app/uninstalled');
     expect(uninstall.code).toBe(2);
-    expect(uninstall.stderr).toContain('The sandbox cannot uninstall its app');
+    expect(uninstall.stderr).toContain("The sandbox cannot uninstall the CLI's own app");
+    expect(uninstall.stderr).toContain('POST /sandbox/apps/CLIENT_ID/uninstall');
 
     const unknown = await store('webhooks', 'trigger', 'order/shipped');
     expect(unknown.code).toBe(2);

@@ -5,7 +5,7 @@ import type { TriggerResult } from '../../services/webhooks-trigger.js';
 
 export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger> {
   static summary = 'Make the sandbox emit an event, by doing the real thing through the API (sandbox only).';
-  static description = `order/created creates an order of one in-stock unit; order/updated, order/paid and order/cancelled create one and then change its note, mark it paid or cancel it (stock returned); product/*, category/* and location/* create a throwaway record named "Webhook trigger …" and rename or delete it; fulfillment_order/tracking_event_* add, change or delete a tracking event on an existing order's fulfillment order. Every request is the real one, so the store also emits what it causes (e.g. order/created before order/paid). app/uninstalled cannot be triggered. Refused on a real store, where it would change real data.
+  static description = `order/created creates an order of one in-stock unit; order/updated, order/paid and order/cancelled create one and then change its note, mark it paid or cancel it (stock returned); product/*, category/* and location/* create a throwaway record named "Webhook trigger …" and rename or delete it; fulfillment_order/tracking_event_* add, change or delete a tracking event on an existing order's fulfillment order. Every request is the real one, so the store also emits what it causes (e.g. order/created before order/paid). app/uninstalled cannot be triggered (it would revoke the CLI's own token; uninstall another app on the sandbox instead, see docs/sandbox.md). Refused on a real store, where it would change real data.
 
 Events: ${WEBHOOK_EVENTS.join(', ')}.`;
 
