@@ -5,6 +5,7 @@ import { type Product, productPages } from '../../api/products.js';
 import type { Variant } from '../../api/variants.js';
 import { getStore } from '../../api/store.js';
 import type { StoreClient } from '../../client/index.js';
+import { DECIMAL_FIELDS, TEXT_FIELDS } from './dialects.js';
 import type { StoreSnapshot } from './planner.js';
 
 /**
@@ -34,23 +35,8 @@ export async function fetchSnapshot(
   return { store, products, categories, locations, customFields };
 }
 
-/** The variant fields the planner compares; the others are left out of the snapshot. */
-const VARIANT_FIELDS = [
-  'sku',
-  'price',
-  'promotional_price',
-  'cost',
-  'stock',
-  'weight',
-  'width',
-  'height',
-  'depth',
-  'mpn',
-  'age_group',
-  'gender',
-  'inventory_levels',
-  'custom_fields',
-] as const;
+/** The variant fields the planner compares (its decimal and text fields among them); the others are left out. */
+const VARIANT_FIELDS = ['sku', 'stock', 'inventory_levels', 'custom_fields', ...DECIMAL_FIELDS, ...TEXT_FIELDS] as const;
 
 /**
  * The part of a product record the planner compares, copied out as each page arrives so the rest (timestamps,
