@@ -83,8 +83,8 @@ export async function listProducts(
 }
 
 /** Every page of products, 200 at a time, as they arrive (for exports and syncs over large catalogs). */
-export async function* productPages(client: StoreClient, query?: ProductQuery): AsyncGenerator<ProductPage> {
-  for await (const page of client.paginate<unknown>('/products', compact(query), { perPage: 200 })) {
+export async function* productPages(client: StoreClient, query?: ProductQuery, perPage = 200): AsyncGenerator<ProductPage> {
+  for await (const page of client.paginate<unknown>('/products', compact(query), { perPage })) {
     yield { products: parseReply(ProductListSchema, page.items, 'product list'), page: page.page, total: page.total };
   }
 }

@@ -7,8 +7,6 @@ import type { BulkProgress } from '../services/import/index.js';
  * events, only the command decides where they go.
  */
 
-type ProgressEvent = BulkProgress;
-
 export interface ProgressViewOptions {
   stream: NodeJS.WriteStream;
   tty: boolean;
@@ -47,7 +45,7 @@ export class ProgressView {
   constructor(private readonly opts: ProgressViewOptions) {}
 
   /** Requests per second so far. */
-  rate(event: ProgressEvent): number {
+  rate(event: BulkProgress): number {
     const seconds = (Date.now() - this.started) / 1000;
     return seconds > 0 ? event.requests / seconds : 0;
   }
@@ -56,7 +54,7 @@ export class ProgressView {
    * Seconds left: writes still to send, less what the bucket's free room takes at once, at its leak rate;
    * without a rate limit, at the pace seen so far.
    */
-  eta(event: ProgressEvent): number {
+  eta(event: BulkProgress): number {
     const left = Math.max(0, event.writesTotal - event.writesDone);
     if (left === 0) return 0;
     const bucket = this.opts.bucket?.();
@@ -68,7 +66,7 @@ export class ProgressView {
     return rate > 0 ? left / rate : Number.POSITIVE_INFINITY;
   }
 
-  update(event: ProgressEvent): void {
+  update(event: BulkProgress): void {
     if (this.opts.quiet) return;
     if (this.opts.tty && this.opts.SingleBar) {
       this.drawBar(event);
@@ -81,7 +79,7 @@ export class ProgressView {
     }
   }
 
-  line(event: ProgressEvent): string {
+  line(event: BulkProgress): string {
     const what =
       event.phase === 'writing'
         ? `${event.done}/${event.total ?? '?'} products, ${event.writesDone}/${event.writesTotal} writes`
@@ -92,7 +90,7 @@ export class ProgressView {
     return `${this.opts.label}: ${what}, ${this.rate(event).toFixed(1)} req/s, ${event.rateLimited} × 429${eta}`;
   }
 
-  private drawBar(event: ProgressEvent): void {
+  private drawBar(event: BulkProgress): void {
     if (event.phase !== 'writing' && (event.phase !== 'fetching' || event.total === undefined)) return;
     const total = event.phase === 'writing' ? event.writesTotal : (event.total ?? 0);
     const value = event.phase === 'writing' ? event.writesDone : event.done;

@@ -1,5 +1,6 @@
 import { NotFoundError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
+import { MAX_PER_PAGE } from '../client/pagination.js';
 import {
   type CancelReason,
   cancelOrder,
@@ -28,8 +29,6 @@ import {
 import { type Invoice, readInvoices } from './invoices.js';
 import { formatTimestamp, parseDate, parseLatitude, parseLongitude } from './validate.js';
 
-/** Largest page the store serves (DESIGN.md §5.4). */
-export const MAX_PER_PAGE = 200;
 
 export interface OrderListOptions {
   filters: OrderFilters;

@@ -1,5 +1,6 @@
 import { PartialFailureError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
+import { MAX_PER_PAGE } from '../client/pagination.js';
 import { listCategories } from '../api/categories.js';
 import {
   addProductImage,
@@ -8,6 +9,7 @@ import {
   getProduct,
   listAllProducts,
   listProducts,
+  productPages,
   type Product,
   type ProductImage,
   type ProductInput,
@@ -58,14 +60,12 @@ export async function listProductsFor(client: StoreClient, opts: ProductListOpti
     return { products, total: products.length };
   }
   if (opts.limit !== undefined) {
-    const perPage = Math.min(opts.limit, 200);
     const products: Product[] = [];
     let total: number | undefined;
-    for (let page = 1; products.length < opts.limit; page++) {
-      const result = await listProducts(client, { page, perPage, query });
-      total = result.total;
-      products.push(...result.products.slice(0, opts.limit - products.length));
-      if (result.products.length < perPage || (total !== undefined && page * perPage >= total)) break;
+    for await (const page of productPages(client, query, Math.min(opts.limit, MAX_PER_PAGE))) {
+      total = page.total;
+      products.push(...page.products.slice(0, opts.limit - products.length));
+      if (products.length >= opts.limit) break;
     }
     return { products, total };
   }
