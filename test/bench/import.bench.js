@@ -86,7 +86,7 @@ function runCliMeasured(args, env) {
   });
 }
 
-/** `store sandbox serve --json …` as a child process (its own core); resolves with its one-line description. */
+/** `store sandbox serve --json …` as a child process (its own core); resolves with its address and credentials and a stop(). */
 function serveSandbox(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, 'sandbox', 'serve', '--json', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -103,14 +103,17 @@ function serveSandbox(args) {
           child.once('exit', done);
           child.kill('SIGTERM');
         });
-      resolve({ ...info, stop });
+      // Named like a RunningSandbox of startSandbox, so clientFor serves both.
+      resolve({
+        apiUrl: info.api_url,
+        storeId: info.store_id,
+        accessToken: info.access_token,
+        appName: info.app_name,
+        clientId: info.client_id,
+        stop,
+      });
     });
   });
-}
-
-/** The sandbox's description as createClient and the CLI's environment want it. */
-function clientOf(info) {
-  return createClient({ apiUrl: info.api_url, storeId: info.store_id, token: info.access_token, appName: info.app_name, appId: info.client_id });
 }
 
 /**
@@ -129,7 +132,7 @@ async function seededStateDir(variants) {
   rmSync(dir, { recursive: true, force: true });
   const work = mkdtempSync(join(tmpdir(), 'import-bench-seed-'));
   const sandbox = await serveSandbox(['--seed', 'empty', '--rate', 'off', '--state', join(work, 'state')]);
-  const client = clientOf(sandbox);
+  const client = clientFor(sandbox);
   const { id: categoryId } = (await client.post('/categories', { name: 'Ropa' })).body;
   const { id: childId } = (await client.post('/categories', { name: 'Camisas', parent: categoryId })).body;
   const started = performance.now();
@@ -170,11 +173,11 @@ async function planAtScale(variants) {
   const sandbox = await serveSandbox(['--rate', 'off', '--state', join(dir, 'sandbox')]);
   try {
     const run = await runCliMeasured(['products', 'import', file, '--json', '--quiet'], {
-      STORE_TOKEN: sandbox.access_token,
-      STORE_ID: String(sandbox.store_id),
-      STORE_API_URL: sandbox.api_url,
-      STORE_APP_NAME: sandbox.app_name,
-      STORE_APP_ID: sandbox.client_id,
+      STORE_TOKEN: sandbox.accessToken,
+      STORE_ID: String(sandbox.storeId),
+      STORE_API_URL: sandbox.apiUrl,
+      STORE_APP_NAME: sandbox.appName,
+      STORE_APP_ID: sandbox.clientId,
       XDG_CONFIG_HOME: join(dir, 'config'),
       XDG_STATE_HOME: join(dir, 'state'),
       XDG_DATA_HOME: join(dir, 'data'),
