@@ -81,6 +81,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         profile: ctx.profile,
         retries: options.retries,
         debug: this.flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined,
+        warn: (message: string) => this.warnUser(message),
       });
     })();
     return this.cachedClient;

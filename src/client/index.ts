@@ -6,7 +6,7 @@
 import got, { HTTPError, RequestError, type Response } from 'got';
 import type { Clock } from '../sandbox/clock.js';
 import { ApiError, StoreError, UsageError, errorFromResponse, networkError } from './errors.js';
-import { MAX_PER_PAGE, paginate, type Page, type Query } from './pagination.js';
+import { MAX_PER_PAGE, paginate, readPage, type Page, type Query } from './pagination.js';
 import { bodyPreview, redactUrl, scrubSecrets } from './redact.js';
 import { RateScheduler, keepAliveClock, type ResponseHeaders } from './scheduler.js';
 
@@ -24,6 +24,11 @@ export interface ClientConfig {
   profile?: string;
   /** Receives one line per request, response and retry (token redacted); the caller prints it on stderr. */
   debug?: (line: string) => void;
+  /**
+   * Receives warnings about what the store sent (records left out of a list, a fallback taken); each
+   * distinct warning once per client. The caller prints them on stderr.
+   */
+  warn?: (message: string) => void;
   /** Per attempt, from sending to the end of the response (default 30 s). */
   timeoutMs?: number;
   /** Retries of transient failures (network errors, 408, 5xx) per request (default 3); 429s are apart. */
@@ -72,6 +77,10 @@ export interface StoreClient {
   paginate<T = unknown>(path: string, query?: Query, options?: { perPage?: number }): AsyncIterable<Page<T>>;
   /** Every item of a list. */
   all<T = unknown>(path: string, query?: Query): Promise<T[]>;
+  /** One page of a list; the platform's empty-list 404 ("Last page is 0") is an empty page. */
+  page<T = unknown>(path: string, query?: Query): Promise<Page<T>>;
+  /** A warning about what the store sent, shown once (stderr, by the command). */
+  warn(message: string): void;
   stats(): ClientStats;
 }
 
@@ -149,6 +158,7 @@ export function createClient(config: ClientConfig): StoreClient {
   const maxRetries = config.retries ?? 3;
   const retryBaseMs = config.retryBaseMs ?? 500;
   const counters: ClientStats = { requests: 0, retries: 0, rateLimited: 0 };
+  const warned = new Set<string>();
   const debug = config.debug ? (line: string) => config.debug!(scrubSecrets(line, [config.token])) : undefined;
 
   /** Tells the scheduler how an attempt ended, once: with the response's headers, or without a response. */
@@ -313,6 +323,12 @@ export function createClient(config: ClientConfig): StoreClient {
     put: (path, body, query) => request({ method: 'PUT', path, body, query }),
     patch: (path, body, query) => request({ method: 'PATCH', path, body, query }),
     delete: (path, query) => request({ method: 'DELETE', path, query }),
+    page: (path, query) => readPage(request, path, query),
+    warn: (message) => {
+      if (warned.has(message)) return;
+      warned.add(message);
+      config.warn?.(message);
+    },
     paginate: (path, query, options) => paginate(request, path, query, { perPage: options?.perPage ?? MAX_PER_PAGE }),
     async all<T>(path: string, query?: Query): Promise<T[]> {
       const items: T[] = [];

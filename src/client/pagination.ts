@@ -45,6 +45,46 @@ function pageOf(url: string): number | undefined {
 }
 
 /**
+ * The platform answers an empty list, a filter that matches nothing and a page past the end with
+ * 404 "Last page is N" (N is 0 for an empty list): every list read takes it as "no items", not as an error.
+ */
+export function isPastLastPage(error: unknown): boolean {
+  return error instanceof NotFoundError && /last page is \d+/i.test(error.description ?? '');
+}
+
+/**
+ * One page of a list (the `--page` reads, lookups by handle, metafields): the platform's empty-list 404 is
+ * an empty page; a body that is not a list is an error.
+ */
+export async function readPage<T>(get: GetFn, path: string, query: Query = {}): Promise<Page<T>> {
+  const page = Number(query.page ?? 1);
+  let response: { headers: ResponseHeaders; body: unknown };
+  try {
+    response = await get<unknown>({ method: 'GET', path, query });
+  } catch (error) {
+    if (isPastLastPage(error)) return { items: [], page, total: page === 1 ? 0 : undefined };
+    throw error;
+  }
+  if (!Array.isArray(response.body)) {
+    throw new ApiError(`The store answered GET ${path} with something that is not a list.`, {
+      status: 200,
+      method: 'GET',
+      url: path,
+      body: response.body,
+    });
+  }
+  return { items: response.body as T[], page, total: totalCount(response.headers) };
+}
+
+/** x-total-count: every item matching the filters; undefined when absent or not a number. */
+export function totalCount(headers: ResponseHeaders): number | undefined {
+  const raw = headerValue(headers, 'x-total-count');
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const total = Number(raw);
+  return Number.isFinite(total) ? total : undefined;
+}
+
+/**
  * Walks a list page by page: follows `Link rel="next"` (absolute URLs), falls back to counting pages
  * when the server sends no Link header, and treats the 404 "Last page is N" as the end of the list.
  */
@@ -64,7 +104,7 @@ export async function* paginate<T>(
     try {
       response = await get<unknown>({ method: 'GET', ...next });
     } catch (error) {
-      if (error instanceof NotFoundError && /last page is \d+/i.test(error.description ?? '')) return;
+      if (isPastLastPage(error)) return;
       throw error;
     }
     if (!Array.isArray(response.body)) {
@@ -76,8 +116,7 @@ export async function* paginate<T>(
       });
     }
     const items = response.body as T[];
-    const total = Number(headerValue(response.headers, 'x-total-count'));
-    yield { items, page, total: Number.isFinite(total) ? total : undefined };
+    yield { items, page, total: totalCount(response.headers) };
 
     const linkHeader = response.headers.link;
     const nextUrl = parseLinkHeader(linkHeader).next;

@@ -1,3 +1,4 @@
+import { pickLocalized } from '../api/read.js';
 import { UsageError, ValidationError } from '../client/errors.js';
 
 /**
@@ -114,7 +115,7 @@ const LOCALE_KEY = /^([a-z]{2,3})(?:[_-]([a-z]{2}))?=([\s\S]*)$/i;
  */
 export function parseLocationName(
   values: string[],
-  store: StoreLanguages & { country: string },
+  store: StoreLanguages & { country?: string },
   current: Record<string, string | null> | string | null | undefined = {},
 ): Record<string, string> {
   const existing: Record<string, string> = {};
@@ -125,7 +126,10 @@ export function parseLocationName(
     const known = Object.keys(existing).find((k) => k.toLowerCase().startsWith(prefix));
     if (known) return known;
     const main = lang.toLowerCase() === store.main_language.toLowerCase();
-    return main ? `${lang.toLowerCase()}_${store.country.toUpperCase()}` : (USUAL_LOCALE[lang.toLowerCase()] ?? `${lang.toLowerCase()}_${store.country.toUpperCase()}`);
+    const usual = USUAL_LOCALE[lang.toLowerCase()];
+    // Without a country (a store that does not send one) the language's usual locale is the best guess.
+    const country = store.country ? `${lang.toLowerCase()}_${store.country.toUpperCase()}` : undefined;
+    return (main ? (country ?? usual) : (usual ?? country)) ?? lang.toLowerCase();
   };
   const languages = new Set(store.languages.map((l) => l.toLowerCase()));
   const given: Record<string, string> = {};
@@ -167,16 +171,9 @@ export function mergeLocalized(
   return { ...merged, ...update };
 }
 
-/** The text of a localized value in the preferred language, else the first one present. */
+/** The text of a localized value in the preferred language, its locale form, else the first one present. */
 export function localText(value: unknown, lang?: string): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value !== 'object') return String(value);
-  const record = value as Record<string, unknown>;
-  const preferred = lang !== undefined ? record[lang] : undefined;
-  if (typeof preferred === 'string' && preferred !== '') return preferred;
-  const first = Object.values(record).find((v) => typeof v === 'string' && v !== '');
-  return typeof first === 'string' ? first : '';
+  return pickLocalized(value, lang);
 }
 
 /** Every text of a localized value (to match a name typed in any language). */

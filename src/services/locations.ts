@@ -64,7 +64,7 @@ export async function createLocationFrom(client: StoreClient, fields: LocationFi
   try {
     return await createLocation(client, input);
   } catch (error) {
-    throw explainPlanLimit(error, store.plan);
+    throw explainPlanLimit(error, store.plan ?? 'current');
   }
 }
 

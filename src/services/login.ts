@@ -287,6 +287,11 @@ export interface AuthStatus {
   profile: string;
   storeId: string;
   storeName?: string;
+  /** The store's `plan_name` (free text such as "Business"). */
+  plan?: string;
+  /** Active languages, the main one first. */
+  languages?: string[];
+  currency?: string;
   appName: string;
   appId: string;
   apiUrl: string;
@@ -316,8 +321,14 @@ export async function authStatus(ctx: StoreContext, client: StoreClient): Promis
   const { AuthError } = await import('../client/errors.js');
   try {
     const store = await getStore(client);
-    const name = typeof store.name === 'string' ? store.name : Object.values(store.name)[0];
-    return { ...base, storeName: name, accepted: true };
+    return {
+      ...base,
+      storeName: store.name,
+      plan: store.plan,
+      languages: store.languages,
+      currency: store.currency,
+      accepted: true,
+    };
   } catch (error) {
     // Only the store's refusal says the token is bad; an unreachable store says nothing about it.
     const accepted = error instanceof AuthError ? false : null;

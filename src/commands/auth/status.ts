@@ -32,6 +32,9 @@ export default class Status extends BaseCommand<typeof Status> {
       [
         ['Profile', status.profile],
         ['Store', status.storeName ? `${status.storeId} (${status.storeName})` : status.storeId],
+        ['Plan', status.plan ?? ''],
+        ['Languages', status.languages?.join(', ') ?? ''],
+        ['Currency', status.currency ?? ''],
         ['API', status.apiUrl],
         ['App', `${status.appName} (${status.appId})`],
         ['Token kept in', SOURCES[status.tokenSource]],

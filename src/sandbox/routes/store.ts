@@ -1,10 +1,46 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../server.js';
 
-/** `GET /store` (DESIGN.md §5.19): what a client needs to know to send localized fields. */
+/** The plan names the platform shows (`plan_name` is free text, not the plan code the sandbox keys limits by). */
+const PLAN_NAMES: Record<string, string> = {
+  freemium: 'Freemium',
+  a: 'Plan A',
+  b: 'Plan B',
+  c: 'Plan C',
+  enterprise: 'Enterprise',
+  next: 'Next',
+  evolution: 'Evolution',
+};
+
+/**
+ * `GET /store` in the platform's documented shape (platform.md §2): `main_language`, `main_currency`,
+ * `languages` keyed by code with `{currency, active}`, `plan_name`; the name and description localized.
+ */
 export function register(api: FastifyInstance, _ctx: SandboxContext): void {
   api.get('/store', async (req) => {
-    const { id, name, plan, languages, main_language, currency, country } = req.store.record;
-    return { id, name, plan, languages, main_language, currency, country };
+    const { id, name, plan, languages, main_language, currency, country, created_at } = req.store.record;
+    const localized = Object.fromEntries(languages.map((lang) => [lang, name]));
+    return {
+      id,
+      name: localized,
+      description: Object.fromEntries(languages.map((lang) => [lang, ''])),
+      country,
+      main_language,
+      main_currency: currency,
+      admin_language: main_language,
+      languages: Object.fromEntries(languages.map((lang) => [lang, { currency, active: true }])),
+      plan_name: PLAN_NAMES[plan] ?? plan,
+      email: 'owner@example.com',
+      contact_email: 'owner@example.com',
+      domains: [],
+      original_domain: `store-${id}.example.com`,
+      customer_accounts: 'optional',
+      business_name: null,
+      phone: null,
+      address: null,
+      logo: null,
+      type: 'store',
+      created_at: new Date(created_at).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+    };
   });
 }
