@@ -46,8 +46,8 @@ export async function listCategories(client: StoreClient): Promise<Category[]> {
 
 /** The category with this handle (in any language), or undefined. */
 export async function findCategoryByHandle(client: StoreClient, handle: string): Promise<Category | undefined> {
-  const res = await client.request({ method: 'GET', path: '/categories', query: { handle, per_page: 200 } });
-  return parseReply(CategoryListSchema, res.body, 'category list')[0];
+  const res = await client.page<unknown>('/categories', { handle, per_page: 200 });
+  return parseReply(CategoryListSchema, res.items, 'category list')[0];
 }
 
 export async function getCategory(client: StoreClient, id: number): Promise<Category> {

@@ -79,8 +79,8 @@ export async function deleteCustomField(client: StoreClient, id: string): Promis
 
 /** The custom field values of one variant. */
 export async function listVariantCustomFields(client: StoreClient, productId: number, variantId: number): Promise<CustomFieldValue[]> {
-  const res = await client.request({ method: 'GET', path: `/products/${productId}/variants/${variantId}/custom-fields` });
-  return parseReply(z.array(CustomFieldValueSchema), res.body, 'custom field values');
+  const res = await client.page<unknown>(`/products/${productId}/variants/${variantId}/custom-fields`);
+  return parseReply(z.array(CustomFieldValueSchema), res.items, 'custom field values');
 }
 
 /** Sets the given fields on one variant; fields not named keep their values. */

@@ -30,12 +30,12 @@ export async function findOrderMetafields(
   client: StoreClient,
   filter: { ownerId: number; namespace: string; key: string },
 ): Promise<Metafield[]> {
-  const res = await client.request<unknown>({
-    method: 'GET',
-    path: '/metafields/orders',
-    query: { owner_id: filter.ownerId, namespace: filter.namespace, key: filter.key },
+  const page = await client.page<unknown>('/metafields/orders', {
+    owner_id: filter.ownerId,
+    namespace: filter.namespace,
+    key: filter.key,
   });
-  return parseReply(MetafieldListSchema, res.body, 'metafield list');
+  return parseReply(MetafieldListSchema, page.items, 'metafield list');
 }
 
 export async function createMetafield(client: StoreClient, input: MetafieldInput): Promise<Metafield> {

@@ -59,10 +59,8 @@ export interface OrderPage {
 
 /** One page of orders, newest first. */
 export async function listOrdersPage(client: StoreClient, filters: OrderFilters, page: number, perPage: number): Promise<OrderPage> {
-  const res = await client.request<unknown>({ method: 'GET', path: '/orders', query: { ...filters, page, per_page: perPage } });
-  const header = res.headers['x-total-count'];
-  const total = header === undefined ? undefined : Number(Array.isArray(header) ? header[0] : header);
-  return { orders: parseReply(OrderListSchema, res.body, 'order list'), page, total: Number.isFinite(total) ? total : undefined };
+  const res = await client.page<unknown>('/orders', { ...filters, page, per_page: perPage });
+  return { orders: parseReply(OrderListSchema, res.items, 'order list'), page, total: res.total };
 }
 
 /** Every page of orders (per_page 200, following the Link header), as the pages arrive. */

@@ -73,13 +73,8 @@ export async function listProducts(
 ): Promise<ProductPage> {
   const page = opts.page ?? 1;
   const query = { ...compact(opts.query), page, per_page: opts.perPage ?? 30 };
-  const res = await client.request({ method: 'GET', path: '/products', query });
-  const total = Number(header(res.headers, 'x-total-count'));
-  return {
-    products: parseReply(ProductListSchema, res.body, 'product list'),
-    page,
-    total: Number.isFinite(total) ? total : undefined,
-  };
+  const res = await client.page<unknown>('/products', query);
+  return { products: parseReply(ProductListSchema, res.items, 'product list'), page, total: res.total };
 }
 
 /** Every page of products, 200 at a time, as they arrive (for exports and syncs over large catalogs). */

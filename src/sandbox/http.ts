@@ -220,7 +220,9 @@ export function paginate<T, R>(req: FastifyRequest, reply: FastifyReply, items: 
   const page = pageNumber(query.page, 'page', 1, Number.MAX_SAFE_INTEGER);
   const perPage = pageNumber(query.per_page, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE);
   const total = items.length;
-  const last = Math.max(1, Math.ceil(total / perPage));
+  // The platform answers an empty list (or a filter that matches nothing) with 404 "Last page is 0"
+  // (platform.md §1), and a page past the end with "Last page is N".
+  const last = Math.ceil(total / perPage);
   if (page > last) throw httpError(404, `Last page is ${last}`);
   reply.header('x-total-count', String(total));
   const [pathname, rawQuery = ''] = req.url.split('?', 2) as [string, string?];
