@@ -2,6 +2,12 @@
 // `store --version` answers without booting oclif: loading oclif and its plugins alone costs ~100 ms.
 // Everything else imports only oclif's execute entry: the package index loads all of oclif (~25 ms more).
 const argv = process.argv.slice(2);
+// A reader that stops early (`store products export | head -1`) closes the pipe: that is not an error, the
+// output is simply no longer wanted. Exit quietly with 0 instead of an EPIPE stack or a hang.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
   const { readFileSync } = await import('node:fs');
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

@@ -3,7 +3,7 @@ import type { StoreContext } from './auth/context.js';
 import type { StoreClient } from './client/index.js';
 import type { Column } from './output/format.js';
 import { chooseFormat } from './output/format.js';
-import { colorEnabled, isTTY, paint } from './output/terminal.js';
+import { colorEnabled, isTTY, paint, terminalWidth } from './output/terminal.js';
 
 /** A titled list under a record in a detail view (an order's items, a product's variants). */
 export interface DetailSection {
@@ -17,43 +17,182 @@ export function section<Row>(title: string, rows: Row[], columns: Column<Row>[])
   return { title, rows, columns: columns as Column<never>[] };
 }
 
-export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+/** Flags of every command. */
+const GLOBAL_FLAGS = {
+  profile: Flags.string({
+    description: 'Profile to use (default: the one chosen with `store auth switch`).',
+    env: 'STORE_PROFILE',
+    helpGroup: 'GLOBAL',
+  }),
+  debug: Flags.boolean({
+    description: 'Log every HTTP request and response line to stderr (token redacted).',
+    helpGroup: 'GLOBAL',
+  }),
+};
+
+/**
+ * Flags of the commands that print records (`static enableJsonFlag = true`), like gh's: `--json` prints
+ * everything, `--json id,status` only those fields, `--jq` filters the JSON. They replace oclif's boolean
+ * `--json` (same name, so oclif's own is never added); the field list is taken off argv before oclif parses.
+ */
+const RECORD_FLAGS = {
+  json: Flags.boolean({
+    description: 'Print JSON. `--json FIELDS` (comma-separated, e.g. --json id,status) prints only those fields.',
+    helpGroup: 'GLOBAL',
+  }),
+  jq: Flags.string({
+    description: "Filter the JSON with a jq expression (implies --json), e.g. --jq '.[0].id'.",
+    helpGroup: 'GLOBAL',
+    helpValue: 'EXPR',
+  }),
+};
+
+type BaseFlags = typeof GLOBAL_FLAGS & Partial<typeof RECORD_FLAGS>;
+export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<BaseFlags & T['flags']>;
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
+
+/** `--json FIELDS`: one or more comma-separated field names (an argument after `--json` that is not one stays an argument). */
+const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+/** Where an error ends: one sentence, the exit code of README's table, and the HTTP status when there was one. */
+export interface ErrorReport {
+  message: string;
+  exitCode: number;
+  status?: number;
+}
+
+/**
+ * Writes an error the one way every `store` error is written: "Error: sentence" on stderr, or with `--json`
+ * one JSON line `{"error":{"message","exit_code","status"?}}` on stderr; stdout is never used.
+ */
+export function writeError(report: ErrorReport, json: boolean): void {
+  if (json) {
+    const error = { message: report.message, exit_code: report.exitCode, ...(report.status ? { status: report.status } : {}) };
+    process.stderr.write(`${JSON.stringify({ error })}\n`);
+  } else {
+    process.stderr.write(`${paint('Error:', 'red')} ${report.message}\n`);
+  }
+}
+
+/** Whether the command line asks for JSON (`--json`, `--json=…` or `--jq`, before any `--`). */
+export function asksForJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq' || a.startsWith('--jq='));
+}
 
 /**
  * What every `store` command shares: the global flags, the profile's context and HTTP client,
  * rendering, and the mapping of errors to one sentence on stderr and an exit code (DESIGN.md §7).
- * Heavy modules (got, zod, cli-table3, …) are imported on first use so that help and --version stay fast.
+ * Heavy modules (got, zod, the jq engine, …) are imported on first use so that help and --version stay fast.
  */
 export abstract class BaseCommand<T extends typeof Command> extends Command {
-  static baseFlags = {
-    profile: Flags.string({
-      description: 'Profile to use (default: the one chosen with `store auth switch`).',
-      env: 'STORE_PROFILE',
-      helpGroup: 'GLOBAL',
-    }),
-    debug: Flags.boolean({
-      description: 'Log every HTTP request and response line to stderr (token redacted).',
-      helpGroup: 'GLOBAL',
-    }),
-  };
+  /** The global flags, and `--json`/`--jq` on commands that print records (a getter: it reads the subclass). */
+  declare static baseFlags: BaseFlags;
+
+  /**
+   * The fields `--json FIELDS` may name, for commands that can tell before they run (so an unknown field
+   * fails before anything is changed). Without it, the fields are checked against the records printed.
+   */
+  static jsonFields?: () => Promise<readonly string[]>;
 
   protected flags!: CommandFlags<T>;
   protected args!: CommandArgs<T>;
+  /** `--json id,status`: the fields to print; undefined prints every field. */
+  protected jsonFieldList?: string[];
   private cachedContext?: Promise<StoreContext>;
   private cachedClient?: Promise<StoreClient>;
 
   public async init(): Promise<void> {
     await super.init();
+    const ctor = this.ctor as unknown as typeof BaseCommand;
+    if (ctor.enableJsonFlag) this.takeJsonFields();
     const { args, flags } = await this.parse({
       flags: this.ctor.flags,
-      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
-      enableJsonFlag: this.ctor.enableJsonFlag,
+      baseFlags: ctor.baseFlags,
+      enableJsonFlag: false,
       args: this.ctor.args,
       strict: this.ctor.strict,
     });
     this.flags = flags as CommandFlags<T>;
     this.args = args as CommandArgs<T>;
+    if (this.jsonFieldList && ctor.jsonFields) await this.checkJsonFields(await ctor.jsonFields());
+  }
+
+  /** JSON output: `--json` or `--jq` on a command that prints records. */
+  public jsonEnabled(): boolean {
+    return Boolean(this.ctor.enableJsonFlag) && asksForJson(this.argv);
+  }
+
+  /** Takes `--json=FIELDS` / `--json FIELDS` apart into `--json` and the field list. */
+  private takeJsonFields(): void {
+    const argv = [...this.argv];
+    let end = argv.indexOf('--') === -1 ? argv.length : argv.indexOf('--');
+    for (let i = 0; i < end; i++) {
+      const arg = argv[i]!;
+      if (arg.startsWith('--json=')) {
+        this.jsonFieldList = arg.slice('--json='.length).split(',').map((f) => f.trim()).filter(Boolean);
+        argv[i] = '--json';
+      } else if (arg === '--json' && i + 1 < end && FIELD_LIST.test(argv[i + 1]!)) {
+        this.jsonFieldList = argv[i + 1]!.split(',');
+        argv.splice(i + 1, 1);
+        end--;
+      }
+    }
+    this.argv = argv;
+  }
+
+  private async checkJsonFields(valid: readonly string[]): Promise<void> {
+    const unknown = (this.jsonFieldList ?? []).filter((f) => !valid.includes(f));
+    if (unknown.length === 0) return;
+    const { UsageError } = await import('./client/errors.js');
+    throw new UsageError(
+      `Unknown JSON field${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}; the fields are: ${[...valid].sort().join(', ')}.`,
+    );
+  }
+
+  /**
+   * oclif's run loop, with the JSON printed by the command itself: the field selection and `--jq` are async
+   * (the jq engine loads on first use), and a failure there is an error like any other.
+   */
+  protected override async _run<R>(): Promise<R> {
+    let err: Error | undefined;
+    let result: R | undefined;
+    try {
+      await this.init();
+      result = (await this.run()) as R;
+      if (result !== undefined && this.jsonEnabled()) await this.printJson(result);
+    } catch (error) {
+      err = error as Error;
+      await this.catch(error as Error);
+    } finally {
+      await this.finally(err);
+    }
+    return result as R;
+  }
+
+  private async printJson(result: unknown): Promise<void> {
+    let value = result;
+    if (this.jsonFieldList) {
+      const records = Array.isArray(value) ? value : [value];
+      if (!(this.ctor as unknown as typeof BaseCommand).jsonFields && records.length > 0) {
+        const keys = new Set<string>();
+        for (const r of records) if (r && typeof r === 'object') for (const k of Object.keys(r)) keys.add(k);
+        await this.checkJsonFields([...keys]);
+      }
+      const pick = (record: unknown) =>
+        record && typeof record === 'object'
+          ? Object.fromEntries(this.jsonFieldList!.map((f) => [f, (record as Record<string, unknown>)[f] ?? null]))
+          : record;
+      value = Array.isArray(value) ? value.map(pick) : pick(value);
+    }
+    const expression = this.flags.jq;
+    if (expression === undefined) {
+      process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      return;
+    }
+    const { filterJson } = await import('./output/jq.js');
+    const out = await filterJson(value, expression);
+    if (out !== '') process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
   }
 
   /** The resolved profile (environment overrides first), loaded once per command. */
@@ -79,6 +218,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         appName: ctx.appName,
         appId: ctx.appId,
         profile: ctx.profile,
+        tokenFromEnv: ctx.tokenSource === 'env',
         retries: options.retries,
         debug: this.flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined,
         warn: (message: string) => this.warnUser(message),
@@ -87,7 +227,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return this.cachedClient;
   }
 
-  /** Writes rows as a table (TTY), TSV (piped) or CSV (`--csv`); `--json` is printed by oclif from run()'s result. */
+  /**
+   * Writes rows as a table (TTY, fitted to the terminal's width), TSV (piped, never cut) or CSV (`--csv`);
+   * with `--json` nothing: the command's result is printed as JSON instead.
+   */
   protected async renderList<Row>(rows: Row[], columns: Column<Row>[], opts: { csv?: boolean; header?: boolean } = {}): Promise<void> {
     const format = chooseFormat({ json: this.jsonEnabled(), csv: opts.csv }, isTTY());
     if (format === 'json') return;
@@ -95,12 +238,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     await renderRows(rows, columns, format, (text) => process.stdout.write(text), {
       header: opts.header,
       color: colorEnabled(),
+      width: format === 'table' ? terminalWidth() : undefined,
     });
   }
 
   /**
    * One record as aligned "key value" lines, then its sections as titled lists. Prints nothing with `--json`,
-   * where oclif prints run()'s result instead.
+   * where the command's result is printed instead.
    */
   protected async renderDetail(fields: [string, unknown][], sections: DetailSection[] = []): Promise<void> {
     if (this.jsonEnabled()) return;
@@ -123,25 +267,33 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     process.stderr.write(`${paint('Warning:', 'yellow')} ${message}\n`);
   }
 
-  /** One sentence on stderr and the exit code of DESIGN.md §7; no stack traces for expected errors. */
+  /**
+   * Every error ends here: one sentence on stderr (a JSON line with `--json`) and the exit code of DESIGN.md §7,
+   * usage errors of oclif's parser included (exit 2); no stack traces for expected errors, nothing on stdout.
+   */
   public async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
-    const { StoreError } = await import('./client/errors.js');
-    if (err instanceof StoreError) {
-      process.stderr.write(`${paint('Error:', 'red')} ${err.message}\n`);
-      process.exitCode = err.exitCode;
+    if (err.name === 'ExitPromptError') {
+      process.exitCode = 130;
       return;
     }
-    if (err.oclif?.exit !== undefined || err.name === 'ExitPromptError') {
-      if (err.name === 'ExitPromptError') {
-        process.exitCode = 130;
-        return;
-      }
-      return super.catch(err);
+    // this.exit(n): the command has said what it had to say.
+    if (err.oclif?.exit !== undefined && (err as { code?: string }).code === 'EEXIT') {
+      process.exitCode = err.oclif.exit;
+      return;
     }
-    // Anything else is a bug or an unexpected failure: one line, and the stack only with --debug.
-    process.stderr.write(`${paint('Error:', 'red')} ${err.message}\n`);
-    if (this.flags?.debug && err.stack) process.stderr.write(`${err.stack}\n`);
-    process.exitCode = 1;
+    const { describeError } = await import('./client/errors.js');
+    const report = describeError(err, `${this.config.bin} ${(this.id ?? '').replaceAll(':', ' ')}`.trim());
+    writeError(report, asksForJson(this.argv));
+    // Anything unexpected is a bug or an unexpected failure: the stack only with --debug.
+    if (report.unexpected && this.argv.includes('--debug') && err.stack) process.stderr.write(`${err.stack}\n`);
+    process.exitCode = report.exitCode;
     return;
   }
 }
+
+Object.defineProperty(BaseCommand, 'baseFlags', {
+  configurable: true,
+  get(this: typeof BaseCommand) {
+    return this.enableJsonFlag ? { ...GLOBAL_FLAGS, ...RECORD_FLAGS } : GLOBAL_FLAGS;
+  },
+});

@@ -280,7 +280,13 @@ export function errorFromResponse(
   url: string,
   status: number,
   body: unknown,
-  options: { profile?: string; retryAfterSeconds?: number; headers?: Record<string, string | string[] | undefined> } = {},
+  options: {
+    profile?: string;
+    /** The token came from STORE_TOKEN, not from a profile: a 401 says so instead of sending the user to log in. */
+    tokenFromEnv?: boolean;
+    retryAfterSeconds?: number;
+    headers?: Record<string, string | string[] | undefined>;
+  } = {},
 ): ApiError {
   const { description, fieldErrors } = parseErrorBody(body);
   const details: ApiErrorDetails = {
@@ -297,20 +303,33 @@ export function errorFromResponse(
   // "(403 Forbidden, Forbidden)" says nothing twice: a description that only repeats the reason is dropped.
   const detail = description && stripPeriod(description).toLowerCase() !== reasonPhrase.toLowerCase() ? stripPeriod(description) : undefined;
   const statusText = `${status} ${reasonPhrase}${detail ? `, ${detail}` : ''}`;
-  const ofProfile = options.profile ? ` of profile ${options.profile}` : '';
+  const named = options.profile && !options.tokenFromEnv && options.profile !== 'default' ? options.profile : undefined;
+  const ofProfile = named ? ` of profile ${named}` : '';
+  const login = `store auth login${named ? ` --profile ${named}` : ''}`;
 
   if (status === 401) {
-    return new AuthError(`The store rejected the token${ofProfile}; run \`store auth login\`.`, details);
-  }
-  if (status === 403) {
-    const scope = description?.match(/\b(?:read|write)_[a-z_]+\b/)?.[0];
-    if (scope) {
+    if (options.tokenFromEnv) {
       return new AuthError(
-        `The token${ofProfile} lacks the scope ${scope} needed for ${where}; run \`store auth login\` to grant it.`,
+        'The store rejected the token from the environment (STORE_TOKEN); set a valid token, or unset STORE_TOKEN and STORE_ID to use a profile.',
         details,
       );
     }
-    return new AuthError(`The store refused ${where} (${statusText}); the token${ofProfile} may lack a scope.`, details);
+    return new AuthError(`The store rejected the token${ofProfile}; run \`${login}\` to log in again.`, details);
+  }
+  if (status === 403) {
+    // Scopes are granted to the app's installation in the store, not to a login: logging in again grants nothing.
+    const scope = description?.match(/\b(?:read|write)_[a-z_]+\b/)?.[0];
+    const app = `the app${options.tokenFromEnv ? ' of STORE_TOKEN' : ofProfile ? ` of profile ${named}` : ''}`;
+    if (scope) {
+      return new AuthError(
+        `The store refused ${where}: ${app} lacks the scope ${scope}; scopes belong to the app's installation, so the store's admin must grant ${scope} to the app (reinstall or update it), then the token works.`,
+        details,
+      );
+    }
+    return new AuthError(
+      `The store refused ${where} (${statusText}): ${app} may lack a scope; scopes belong to the app's installation in the store, not to the login.`,
+      details,
+    );
   }
   if (status === 404) {
     const lastPage = description?.match(/last page is (\d+)/i)?.[1];
@@ -367,4 +386,53 @@ export function networkError(url: string, code: string | undefined, detail?: str
   }
   const reason = (code && NETWORK_REASONS[code]) ?? detail ?? code ?? 'unknown network error';
   return new NetworkError(`Could not reach ${host}: ${stripPeriod(reason)}.`, host, code);
+}
+
+/** How the command layer reports an error: one sentence, the exit code, the HTTP status when there was one. */
+export interface ErrorDescription {
+  message: string;
+  exitCode: number;
+  status?: number;
+  /** Not an error the CLI expects (a bug, or an unknown failure): its stack is worth showing with --debug. */
+  unexpected?: boolean;
+}
+
+/**
+ * Any error a command can end with, as one sentence and an exit code (README's table). oclif's parse errors
+ * (unknown flag, missing or unexpected argument, invalid value) are usage errors, exit 2, their several lines
+ * made one sentence that points at the command's help.
+ */
+export function describeError(err: Error & { oclif?: { exit?: number }; parse?: unknown }, command: string): ErrorDescription {
+  if (err instanceof StoreError) {
+    return { message: err.message, exitCode: err.exitCode, ...(err instanceof ApiError && err.status > 0 ? { status: err.status } : {}) };
+  }
+  const help = `see \`${command} --help\``;
+  if (err.parse !== undefined) {
+    const e = err as Error & { args?: { name?: string }[]; flags?: string[] };
+    const kind = err.constructor.name;
+    if (kind === 'NonExistentFlagsError' && e.flags) {
+      return { message: `Unknown flag${e.flags.length === 1 ? '' : 's'} ${e.flags.join(', ')} (${help}).`, exitCode: 2 };
+    }
+    if (kind === 'UnexpectedArgsError' && e.args) {
+      return { message: `Unexpected argument${e.args.length === 1 ? '' : 's'} ${e.args.join(' ')} (${help}).`, exitCode: 2 };
+    }
+    if (kind === 'RequiredArgsError' && e.args) {
+      const names = e.args.map((a) => (a.name ?? '').toUpperCase());
+      return { message: `Missing argument${names.length === 1 ? '' : 's'} ${names.join(' and ')} (${help}).`, exitCode: 2 };
+    }
+    return { message: `${oneSentence(err.message)} (${help}).`, exitCode: 2 };
+  }
+  if (err.oclif?.exit !== undefined) return { message: oneSentence(err.message), exitCode: err.oclif.exit };
+  return { message: oneSentence(err.message), exitCode: 1, unexpected: true };
+}
+
+/** oclif's multi-line messages as one line: no colour, no "See more help", no headings, lines joined by "; ". */
+function oneSentence(message: string): string {
+  const lines = message
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001B\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^See more help with --help$/.test(l) && !/^The following errors? occurred:$/.test(l) && !/^(Note:|Alternatively,)/.test(l));
+  return stripPeriod(lines.join('; ') || 'Unknown error');
 }

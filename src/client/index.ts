@@ -20,8 +20,10 @@ export interface ClientConfig {
   token: string;
   appName: string;
   appId: string;
-  /** Named in the 401 message. */
+  /** Named in the 401 and 403 messages. */
   profile?: string;
+  /** The token is STORE_TOKEN's: a 401 says the environment's token was rejected. */
+  tokenFromEnv?: boolean;
   /** Receives one line per request, response and retry (token redacted); the caller prints it on stderr. */
   debug?: (line: string) => void;
   /**
@@ -291,6 +293,7 @@ export function createClient(config: ClientConfig): StoreClient {
       settle(state, error.response);
       return errorFromResponse(method, url, error.response.statusCode, error.response.body, {
         profile: config.profile,
+        tokenFromEnv: config.tokenFromEnv,
         headers: error.response.headers,
         retryAfterSeconds: retryAfterSeconds(error.response.headers),
       });

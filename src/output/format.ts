@@ -3,8 +3,17 @@
  * (formula-escaped) and `--json` (printed by oclif from the command's return value).
  */
 export interface Column<Row> {
+  /**
+   * The field's name as in the command's JSON (snake_case): the header of TSV and CSV output as it is, and of
+   * a table in capitals, so piped output of every command reads one way.
+   */
   header: string;
   get: (row: Row) => unknown;
+  /**
+   * Whether a table may cut this column's cells with "…" to fit the terminal. Unset: text may be cut, but a
+   * column whose every cell is an id, a number, an amount or a timestamp never is.
+   */
+  shrink?: boolean;
 }
 
 export type OutputFormat = 'table' | 'tsv' | 'csv' | 'json';
@@ -45,4 +54,59 @@ export function toCsvLine(cells: string[]): string {
       return /[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c;
     })
     .join(',');
+}
+
+const ANSI_SEQUENCE = /\u001B\[[0-9;?]*[A-Za-z]/g;
+const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Extended_Pictographic}\u3000-\u303F\uFF00-\uFF60\uFFE0-\uFFE6]/u;
+
+/** Columns a text takes on a terminal: colour codes take none, combining marks none, CJK and emoji two. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text.replace(ANSI_SEQUENCE, '')) {
+    if (ZERO_WIDTH.test(ch)) continue;
+    width += WIDE.test(ch) ? 2 : 1;
+  }
+  return width;
+}
+
+/** The text cut to at most `width` terminal columns, the last one an ellipsis when anything was cut. */
+export function truncateToWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let out = '';
+  let used = 0;
+  for (const ch of text) {
+    const w = ZERO_WIDTH.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+    if (used + w > width - 1) break;
+    out += ch;
+    used += w;
+  }
+  return `${out}…`;
+}
+
+/** A cell that must be read whole: an id, a number, an amount with its currency, a timestamp, a ULID or UUID. */
+const WHOLE_VALUE = /^(?:[-+]?\d[\d.,:T+\-Z ]*(?: [A-Z]{3})?|[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|.{0,3})$/i;
+
+/**
+ * Column widths for a table on a terminal `maxWidth` columns wide, like gh: when the natural widths do not fit,
+ * the widest column that may shrink gives up one column at a time, never below its header (or 8); ids,
+ * numbers, amounts and timestamps keep their width. Returns the natural widths when they fit, and the
+ * narrowest allowed when nothing more can give (the lines are then longer than the terminal).
+ */
+export function fitColumns(cells: string[][], headers: string[], shrinkable: (boolean | undefined)[], maxWidth: number, gap = 2): number[] {
+  const widths = headers.map((h, i) => Math.max(displayWidth(h), ...cells.map((row) => displayWidth(row[i] ?? ''))));
+  const mayShrink = headers.map((_, i) => shrinkable[i] ?? !cells.every((row) => WHOLE_VALUE.test(row[i] ?? '')));
+  const floor = headers.map((h) => Math.max(8, displayWidth(h)));
+  let excess = widths.reduce((a, b) => a + b, 0) + gap * Math.max(0, widths.length - 1) - maxWidth;
+  while (excess > 0) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (mayShrink[i] && widths[i]! > floor[i]! && (widest === -1 || widths[i]! > widths[widest]!)) widest = i;
+    }
+    if (widest === -1) break;
+    widths[widest]!--;
+    excess--;
+  }
+  return widths;
 }

@@ -1,4 +1,4 @@
-import { type Column, type OutputFormat, cellText, toCsvLine, toTsvLine } from './format.js';
+import { type Column, type OutputFormat, cellText, displayWidth, fitColumns, toCsvLine, toTsvLine, truncateToWidth } from './format.js';
 
 /**
  * Writes rows in the chosen format. Tables need every row to size their columns; tsv and csv stream,
@@ -10,23 +10,12 @@ export async function renderRows<Row>(
   columns: Column<Row>[],
   format: Exclude<OutputFormat, 'json'>,
   write: (text: string) => void,
-  opts: { header?: boolean; color?: boolean } = {},
+  opts: { header?: boolean; color?: boolean; width?: number } = {},
 ): Promise<void> {
   const header = opts.header ?? true;
   const cells = rows.map((row) => columns.map((c) => cellText(c.get(row))));
   if (format === 'table') {
-    if (rows.length === 0) return;
-    const { default: Table } = await import('cli-table3');
-    const table = new Table({
-      head: columns.map((c) => c.header.toUpperCase()),
-      style: { head: opts.color ? ['bold'] : [], border: [], compact: true },
-      chars: {
-        top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '',
-        'bottom-right': '', left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
-      },
-    });
-    table.push(...cells);
-    write(table.toString().split('\n').map((l) => l.replace(/^ /, '').trimEnd()).join('\n') + '\n');
+    if (rows.length > 0) write(tableText(cells, columns, { color: opts.color ?? false, width: opts.width ?? Number.POSITIVE_INFINITY }));
     return;
   }
   const line = format === 'csv' ? toCsvLine : toTsvLine;
@@ -36,8 +25,34 @@ export async function renderRows<Row>(
   if (out) write(out);
 }
 
+/** "created_at" → "CREATED AT": a table's header names the same field as the JSON and TSV header. */
+export function tableHeader(field: string): string {
+  return field.replace(/_/g, ' ').toUpperCase();
+}
+
+/**
+ * Columns two spaces apart, headers in capitals (bold with colour), cut to `width` terminal columns. Padding
+ * is measured on the plain text, so colour codes never shift a column; a cell holds one line.
+ */
+function tableText<Row>(cells: string[][], columns: Column<Row>[], opts: { color: boolean; width: number }): string {
+  const headers = columns.map((c) => tableHeader(c.header));
+  const oneLine = cells.map((row) => row.map((cell) => cell.replace(/[\t\r\n]+/g, ' ')));
+  const widths = fitColumns(oneLine, headers, columns.map((c) => c.shrink), opts.width);
+  const lineOf = (row: string[], style?: (text: string) => string) =>
+    row
+      .map((cell, i) => {
+        const text = truncateToWidth(cell, widths[i]!);
+        const padding = i === row.length - 1 ? '' : ' '.repeat(Math.max(0, widths[i]! - displayWidth(text)));
+        return (style ? style(text) : text) + padding;
+      })
+      .join('  ')
+      .trimEnd();
+  const bold = opts.color ? (text: string) => `\u001B[1m${text}\u001B[22m` : undefined;
+  return [lineOf(headers, bold), ...oneLine.map((row) => lineOf(row))].join('\n') + '\n';
+}
+
 /** A single record as aligned "key: value" lines (tables of one row read badly). */
 export function renderRecord(fields: [string, unknown][], write: (text: string) => void): void {
-  const width = Math.max(0, ...fields.map(([k]) => k.length));
-  write(fields.map(([k, v]) => `${k.padEnd(width)}  ${cellText(v)}`).join('\n') + '\n');
+  const width = Math.max(0, ...fields.map(([k]) => displayWidth(k)));
+  write(fields.map(([k, v]) => `${k}${' '.repeat(width - displayWidth(k))}  ${cellText(v)}`).join('\n') + '\n');
 }

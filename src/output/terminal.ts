@@ -18,3 +18,13 @@ export function paint(text: string, style: Style, enabled = colorEnabled(process
   const [open, close] = ANSI[style];
   return `\u001B[${open}m${text}\u001B[${close}m`;
 }
+
+/**
+ * Columns a table may use: COLUMNS when set (scripts and tests pin it), else the terminal's width, else 80.
+ * Only asked for tables, which are drawn on a terminal; piped output is never cut.
+ */
+export function terminalWidth(stream: NodeJS.WriteStream = process.stdout, env: NodeJS.ProcessEnv = process.env): number {
+  const fromEnv = Number.parseInt(env.COLUMNS ?? '', 10);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  return stream.columns && stream.columns > 0 ? stream.columns : 80;
+}

@@ -124,7 +124,7 @@ describe('store sandbox serve', () => {
 
 describe('start-up discipline of the sandbox commands', () => {
   const TRACE = fileURLToPath(new URL('../helpers/trace-imports.mjs', import.meta.url));
-  const HEAVY = ['got', 'zod', 'fastify', 'csv-parse', 'csv-stringify', 'cli-table3', '@inquirer/prompts', '@napi-rs/keyring'];
+  const HEAVY = ['got', 'zod', 'fastify', 'csv-parse', 'csv-stringify', 'jq-wasm', '@inquirer/prompts', '@napi-rs/keyring'];
 
   for (const command of ['serve', 'status', 'stop', 'reset']) {
     it(`store sandbox ${command} --help loads none of the heavy libraries`, async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 
 const TRACE = fileURLToPath(new URL('../helpers/trace-imports.mjs', import.meta.url));
-const HEAVY = ['got', 'zod', 'fastify', 'csv-parse', 'csv-stringify', 'cli-table3', '@inquirer/prompts', '@napi-rs/keyring'];
+const HEAVY = ['got', 'zod', 'fastify', 'csv-parse', 'csv-stringify', 'jq-wasm', '@inquirer/prompts', '@napi-rs/keyring'];
 
 async function loadedModules(args: string[]): Promise<{ urls: string[]; stdout: string; code: number | null }> {
   const file = join(mkdtempSync(join(tmpdir(), 'store-trace-')), 'imports.txt');
