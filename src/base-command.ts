@@ -170,7 +170,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return result as R;
   }
 
-  private async printJson(result: unknown): Promise<void> {
+  /** The command's result as JSON on stdout: `--json FIELDS` picks fields, `--jq` filters. */
+  protected async printJson(result: unknown): Promise<void> {
     let value = result;
     if (this.jsonFieldList) {
       const records = Array.isArray(value) ? value : [value];

@@ -22,10 +22,10 @@ export default class Api extends BaseCommand<typeof Api> {
   };
 
   static flags = {
-    'raw-field': Flags.string({ char: 'f', multiple: true, description: 'Add a string field key=value.' }),
+    'raw-field': Flags.string({ char: 'f', multiple: true, multipleNonGreedy: true, description: 'Add a string field key=value.' }),
     field: Flags.string({
       char: 'F',
-      multiple: true,
+      multiple: true, multipleNonGreedy: true,
       description: 'Add a typed field key=value (true/false/null/integers converted, @file reads a file).',
     }),
     input: Flags.string({ description: 'Read the JSON request body from a file ("-" for standard input).' }),

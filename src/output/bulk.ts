@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { StoreContext } from '../auth/context.js';
 import { schedulerFor } from '../client/index.js';
 import type { ImportSummary } from '../services/import/index.js';
+import { plural } from './format.js';
 import { ProgressView, formatDuration } from './progress.js';
 
 /**
@@ -29,11 +30,12 @@ export async function bulkProgress(
   label: string,
   quiet: boolean,
   stream: NodeJS.WriteStream = process.stderr,
+  unit = 'products',
 ): Promise<ProgressView> {
   const scheduler = schedulerFor(ctx.apiUrl.replace(/\/+$/, ''), ctx.storeId, ctx.appId);
   const tty = Boolean(stream.isTTY);
   const SingleBar = tty && !quiet ? (await import('cli-progress')).default.SingleBar : undefined;
-  return new ProgressView({ stream, tty, quiet, label, bucket: () => scheduler.snapshot(), SingleBar });
+  return new ProgressView({ stream, tty, quiet, label, unit, bucket: () => scheduler.snapshot(), SingleBar });
 }
 
 /**
@@ -75,10 +77,6 @@ export function summaryLines(s: ImportSummary): string[] {
   lines.push(`  requests:   ${s.requests} sent (${s.retries} retried), ${s.rateLimited} × 429, ${formatDuration(s.seconds)}`);
   if (s.ignoredColumns.length > 0) lines.push(`  not imported (no API counterpart): ${s.ignoredColumns.join(', ')}`);
   return lines;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function dialectName(dialect: string): string {

@@ -110,3 +110,8 @@ export function fitColumns(cells: string[][], headers: string[], shrinkable: (bo
   }
   return widths;
 }
+
+/** "1 product", "2 products"; `many` for words whose plural is not the word plus "s" ("1 category", "2 categories"). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

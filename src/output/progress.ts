@@ -12,6 +12,8 @@ export interface ProgressViewOptions {
   tty: boolean;
   quiet: boolean;
   label: string;
+  /** What the bar counts: "products" (import), "variants" (sync). */
+  unit?: string;
   /** The rate scheduler's view of the bucket, for the ETA. */
   bucket?: () => SchedulerSnapshot | undefined;
   intervalMs?: number;
@@ -82,7 +84,7 @@ export class ProgressView {
   line(event: BulkProgress): string {
     const what =
       event.phase === 'writing'
-        ? `${event.done}/${event.total ?? '?'} products, ${event.writesDone}/${event.writesTotal} writes`
+        ? `${event.done}/${event.total ?? '?'} ${this.opts.unit ?? 'products'}, ${event.writesDone}/${event.writesTotal} writes`
         : event.phase === 'fetching'
           ? `reading the store: ${event.done}${event.total !== undefined ? `/${event.total}` : ''} products`
           : 'reading the file';
@@ -92,8 +94,10 @@ export class ProgressView {
 
   private drawBar(event: BulkProgress): void {
     if (event.phase !== 'writing' && (event.phase !== 'fetching' || event.total === undefined)) return;
-    const total = event.phase === 'writing' ? event.writesTotal : (event.total ?? 0);
-    const value = event.phase === 'writing' ? event.writesDone : event.done;
+    // The bar counts products, the unit people think in (a product may take several writes); the writes are
+    // in the summary, and the ETA is still reckoned from the writes left.
+    const total = event.total ?? 0;
+    const value = event.done;
     const payload = {
       phase: event.phase === 'writing' ? 'writing' : 'reading store',
       rate: this.rate(event).toFixed(1),
@@ -103,7 +107,7 @@ export class ProgressView {
     if (!this.bar || this.barPhase !== event.phase) {
       this.bar?.stop();
       this.bar = new this.opts.SingleBar!({
-        format: `${this.opts.label} {phase} [{bar}] {value}/{total} | {rate} req/s | {limited} × 429 | ETA {etaText}`,
+        format: `${this.opts.label} {phase} [{bar}] {value}/{total} ${this.opts.unit ?? 'products'} | {rate} req/s | {limited} × 429 | ETA {etaText}`,
         stream: this.opts.stream,
         hideCursor: true,
         clearOnComplete: false,

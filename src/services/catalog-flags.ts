@@ -11,6 +11,7 @@ export function localizedFlag(what: string, required = false) {
   return Flags.string({
     description: `${what}; on a multilingual store LANG=TEXT, repeatable (a plain value goes to the main language).`,
     multiple: true,
+    multipleNonGreedy: true,
     required,
   });
 }
@@ -20,6 +21,7 @@ export function locationNameFlag(required = false) {
   return Flags.string({
     description: 'Name; a plain value is the main language, LANG=TEXT or LOCALE=TEXT (pt=…, pt_BR=…) another one; repeatable.',
     multiple: true,
+    multipleNonGreedy: true,
     required,
   });
 }
@@ -64,6 +66,7 @@ export const priceStockFlags = {
   'stock-at': Flags.string({
     description: 'Stock at one location, LOCATION=N with the location by name or id; repeatable.',
     multiple: true,
+    multipleNonGreedy: true,
   }),
   weight: Flags.string({ description: 'Weight in kg, a decimal.' }),
 };

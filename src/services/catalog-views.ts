@@ -14,12 +14,12 @@ import type { StockLevel, VariantFieldValue } from './variants.js';
  */
 
 export const locationColumns: Column<Location>[] = [
-  { header: 'Priority', get: (l) => l.priority },
-  { header: 'ID', get: (l) => l.id },
-  { header: 'Name', get: (l) => localText(l.name) },
-  { header: 'Default', get: (l) => (l.is_default ? 'yes' : '') },
-  { header: 'Pickup', get: (l) => (l.allows_pickup ? 'yes' : '') },
-  { header: 'City', get: (l) => l.address?.city ?? '' },
+  { header: 'priority', get: (l) => l.priority },
+  { header: 'id', get: (l) => l.id },
+  { header: 'name', get: (l) => localText(l.name) },
+  { header: 'default', get: (l) => (l.is_default ? 'yes' : '') },
+  { header: 'pickup', get: (l) => (l.allows_pickup ? 'yes' : '') },
+  { header: 'city', get: (l) => l.address?.city ?? '' },
 ];
 
 export function locationFields(l: Location): [string, unknown][] {
@@ -36,10 +36,10 @@ export function locationFields(l: Location): [string, unknown][] {
 }
 
 export const categoryColumns: Column<CategoryRow>[] = [
-  { header: 'ID', get: (r) => r.id },
-  { header: 'Name', get: (r) => r.name },
-  { header: 'Parent', get: (r) => r.parent ?? '' },
-  { header: 'Path', get: (r) => r.path },
+  { header: 'id', get: (r) => r.id },
+  { header: 'name', get: (r) => r.name },
+  { header: 'parent', get: (r) => r.parent ?? '' },
+  { header: 'path', get: (r) => r.path },
 ];
 
 /** The tree as indented lines ("Ropa", "  Camisas", …) with ids. */
@@ -70,13 +70,13 @@ function productStock(p: Product): string {
 }
 
 export const productColumns: Column<Product>[] = [
-  { header: 'ID', get: (p) => p.id },
-  { header: 'Name', get: (p) => localText(p.name) },
-  { header: 'Handle', get: (p) => localText(p.handle) },
-  { header: 'SKU', get: (p) => p.variants[0]?.sku ?? '' },
-  { header: 'Price', get: (p) => p.variants[0]?.price ?? '' },
-  { header: 'Stock', get: productStock },
-  { header: 'Variants', get: (p) => p.variants.length },
+  { header: 'id', get: (p) => p.id },
+  { header: 'name', get: (p) => localText(p.name) },
+  { header: 'handle', get: (p) => localText(p.handle) },
+  { header: 'sku', get: (p) => p.variants[0]?.sku ?? '', shrink: false },
+  { header: 'price', get: (p) => p.variants[0]?.price ?? '' },
+  { header: 'stock', get: productStock },
+  { header: 'variants', get: (p) => p.variants.length },
 ];
 
 export function productFields(p: Product): [string, unknown][] {
@@ -98,12 +98,12 @@ export function variantOptions(v: Variant): string {
 }
 
 export const variantColumns: Column<Variant>[] = [
-  { header: 'ID', get: (v) => v.id },
-  { header: 'Options', get: variantOptions },
-  { header: 'SKU', get: (v) => v.sku ?? '' },
-  { header: 'Price', get: (v) => v.price ?? '' },
-  { header: 'Promo', get: (v) => v.promotional_price ?? '' },
-  { header: 'Stock', get: (v) => (v.stock_management === false || v.stock === null ? '∞' : v.stock ?? '') },
+  { header: 'id', get: (v) => v.id },
+  { header: 'options', get: variantOptions },
+  { header: 'sku', get: (v) => v.sku ?? '', shrink: false },
+  { header: 'price', get: (v) => v.price ?? '' },
+  { header: 'promotional_price', get: (v) => v.promotional_price ?? '' },
+  { header: 'stock', get: (v) => (v.stock_management === false || v.stock === null ? '∞' : v.stock ?? '') },
 ];
 
 /** Options and SKU, then the stock at each location (priority order) and the total. */
@@ -115,7 +115,7 @@ export function variantStockColumns(locations: Location[]): Column<Variant>[] {
       header: localText(l.name),
       get: (v) => (tracked(v) ? v.inventory_levels?.find((level) => level.location_id === l.id)?.stock ?? 0 : '∞'),
     })),
-    { header: 'Total', get: (v) => (tracked(v) ? v.stock ?? '' : '∞') },
+    { header: 'total', get: (v) => (tracked(v) ? v.stock ?? '' : '∞') },
   ];
 }
 
@@ -138,22 +138,22 @@ export function variantFields(v: Variant, levels: StockLevel[] = [], customField
 }
 
 export const imageColumns: Column<ProductImage>[] = [
-  { header: 'ID', get: (i) => i.id },
-  { header: 'Position', get: (i) => i.position ?? '' },
-  { header: 'Src', get: (i) => i.src },
+  { header: 'id', get: (i) => i.id },
+  { header: 'position', get: (i) => i.position ?? '' },
+  { header: 'src', get: (i) => i.src },
 ];
 
 export const customFieldColumns: Column<CustomField>[] = [
-  { header: 'ID', get: (f) => f.id },
-  { header: 'Name', get: (f) => f.name },
-  { header: 'Type', get: (f) => f.value_type },
-  { header: 'Read-only', get: (f) => (f.read_only ? 'yes' : '') },
-  { header: 'Values', get: (f) => (f.values ?? []).join(', ') },
-  { header: 'Description', get: (f) => f.description ?? '' },
+  { header: 'id', get: (f) => f.id },
+  { header: 'name', get: (f) => f.name },
+  { header: 'type', get: (f) => f.value_type },
+  { header: 'read_only', get: (f) => (f.read_only ? 'yes' : '') },
+  { header: 'values', get: (f) => (f.values ?? []).join(', ') },
+  { header: 'description', get: (f) => f.description ?? '' },
 ];
 
 export const fieldValueColumns: Column<VariantFieldValue>[] = [
-  { header: 'ID', get: (f) => f.id },
-  { header: 'Name', get: (f) => f.name },
-  { header: 'Value', get: (f) => f.value },
+  { header: 'id', get: (f) => f.id },
+  { header: 'name', get: (f) => f.name },
+  { header: 'value', get: (f) => f.value },
 ];

@@ -1,4 +1,5 @@
 import { PartialFailureError, UsageError } from '../client/errors.js';
+import { plural } from '../output/format.js';
 import type { StoreClient } from '../client/index.js';
 import { MAX_PER_PAGE } from '../client/pagination.js';
 import { listCategories } from '../api/categories.js';
@@ -124,7 +125,7 @@ export async function addImages(client: StoreClient, productId: number, urls: st
     } catch (error) {
       if (added.length === 0) throw error;
       throw new PartialFailureError(
-        `Added ${added.length} of ${checked.length} images to product ${productId}; ${url} failed: ${(error as Error).message}`,
+        `Added ${added.length} of ${plural(checked.length, 'image')} to product ${productId}; ${url} failed: ${(error as Error).message}`,
         [{ url, error: (error as Error).message }],
       );
     }

@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { plural } from '../output/format.js';
 import { listLocations } from '../api/locations.js';
 import { type Product, productPages } from '../api/products.js';
 import { getStore } from '../api/store.js';
@@ -233,7 +234,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
       const named = [...fileSkus].filter((s) => storeSkus.has(s)).length;
       if (named * 2 < storeSkus.size && !options.force) {
         throw new UsageError(
-          `${file} names ${named} of the store's ${storeSkus.size} SKUs, fewer than half: --zero-missing would empty the stock of ${storeSkus.size - named} variants. A truncated feed? Add --force if this is intended. Nothing was sent.`,
+          `${file} names ${named} of the store's ${plural(storeSkus.size, 'SKU')}, fewer than half: --zero-missing would empty the stock of ${plural(storeSkus.size - named, 'variant')}. A truncated feed? Add --force if this is intended. Nothing was sent.`,
         );
       }
       for (const product of products) {

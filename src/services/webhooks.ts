@@ -81,5 +81,5 @@ export const webhookColumns: Column<Webhook>[] = [
   { header: 'event', get: (w) => w.event },
   { header: 'url', get: (w) => w.url },
   { header: 'headers', get: (w) => headerNames(w.headers) },
-  { header: 'created', get: (w) => w.created_at },
+  { header: 'created_at', get: (w) => w.created_at },
 ];

@@ -38,11 +38,11 @@ export default class FulfillmentOrdersGet extends BaseCommand<typeof Fulfillment
         section('Tracking events', fo.tracking_events, [
           { header: 'id', get: (e) => e.id },
           { header: 'status', get: (e) => e.status },
-          { header: 'happened', get: (e) => e.happened_at },
+          { header: 'happened_at', get: (e) => e.happened_at },
           { header: 'description', get: (e) => e.description },
           { header: 'address', get: (e) => e.address },
-          { header: 'lat,lon', get: (e) => (e.geolocation ? `${e.geolocation.latitude},${e.geolocation.longitude}` : '') },
-          { header: 'estimated delivery', get: (e) => e.estimated_delivery_at },
+          { header: 'lat_lon', get: (e) => (e.geolocation ? `${e.geolocation.latitude},${e.geolocation.longitude}` : '') },
+          { header: 'estimated_delivery', get: (e) => e.estimated_delivery_at },
         ]),
       ],
     );

@@ -29,7 +29,7 @@ export default class FulfillmentOrdersList extends BaseCommand<typeof Fulfillmen
         { header: 'location', get: (fo) => fo.location_id },
         { header: 'items', get: (fo) => fo.products.reduce((n, p) => n + p.quantity, 0) },
         { header: 'events', get: (fo) => fo.tracking_events.length },
-        { header: 'last event', get: (fo) => (fo.tracking_events.at(-1) ? `${fo.tracking_events.at(-1)!.status} ${fo.tracking_events.at(-1)!.happened_at}` : '') },
+        { header: 'last_event', get: (fo) => (fo.tracking_events.at(-1) ? `${fo.tracking_events.at(-1)!.status} ${fo.tracking_events.at(-1)!.happened_at}` : '') },
       ],
       { csv: this.flags.csv },
     );

@@ -1,4 +1,5 @@
 import { Args, Flags } from '@oclif/core';
+import { plural } from '../../output/format.js';
 import { BaseCommand } from '../../base-command.js';
 import type { AttachResult, FileAttachResult } from '../../services/invoices.js';
 
@@ -24,7 +25,7 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
     key: Flags.string({ description: 'Fiscal access key: 44 digits (spaces allowed).', exclusive: ['file'] }),
     link: Flags.string({ description: 'URL where the customer can see or download the invoice.', exclusive: ['file'] }),
     'fulfillment-order': Flags.string({ description: 'Fulfillment order the invoice covers (optional).', exclusive: ['file'] }),
-    file: Flags.string({ description: 'CSV file of invoices to attach (order_id, key, link[, fulfillment_order_id]).' }),
+    file: Flags.string({ description: 'CSV file of invoices to attach (order_id, key, link[, fulfillment_order_id]); "-" for standard input.' }),
     report: Flags.string({ description: 'With --file: write the rows that failed to this CSV file.', dependsOn: ['file'] }),
   };
 
@@ -32,7 +33,13 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
     const { UsageError } = await import('../../client/errors.js');
     if (this.flags.file) {
       if (this.args.order_id !== undefined) throw new UsageError('Give either ORDER_ID with --key and --link, or --file, not both.');
-      return this.attachFile(this.flags.file);
+      const { seekableInput } = await import('../../services/input-file.js');
+      const input = await seekableInput(this.flags.file, '--file');
+      try {
+        return await this.attachFile(input.path, this.flags.file === '-' ? 'stdin' : this.flags.file);
+      } finally {
+        await input.dispose();
+      }
     }
     if (this.args.order_id === undefined) throw new UsageError('Give ORDER_ID with --key and --link, or --file FILE.');
     if (this.flags.key === undefined) throw new UsageError('--key is required: the 44-digit access key of the invoice.');
@@ -53,7 +60,8 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
     return result;
   }
 
-  private async attachFile(path: string): Promise<FileAttachResult> {
+  /** `path` is what is read (a copy of a pipe); `shown` is the name the user gave, for messages. */
+  private async attachFile(path: string, shown: string): Promise<FileAttachResult> {
     const { attachInvoicesFromFile, writeFailureReport } = await import('../../services/invoices.js');
     const client = await this.client();
     const progress = rowProgress();
@@ -63,7 +71,7 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
         if (event.type === 'sending') progress.start(event.total);
         else if (event.type === 'failed') {
           progress.interrupt(() =>
-            this.note(`${event.failure.stage === 'validation' ? 'Invalid' : 'Failed'}: ${prefix(path, event.failure.line)}${event.failure.reason}`),
+            this.note(`${event.failure.stage === 'validation' ? 'Invalid' : 'Failed'}: ${prefix(shown, event.failure.line)}${event.failure.reason}`),
           );
           if (event.failure.stage === 'request') progress.tick();
         } else progress.tick();
@@ -84,7 +92,7 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
     const error = nothingSent ? new UsageError(`${summary} No row was valid${where}.`) : new PartialFailureError(`${summary.replace(/\.$/, '')}${where}.`, result.failed);
     if (this.jsonEnabled()) {
       // The result still goes to stdout: a script needs to know which rows failed.
-      this.logJson(result);
+      await this.printJson(result);
     }
     throw error;
   }
@@ -119,7 +127,7 @@ function rowProgress() {
       if (bar) bar.increment();
       else if (!tty && Date.now() - lastLog >= 10_000) {
         lastLog = Date.now();
-        process.stderr.write(`Attaching invoices: ${done}/${total} rows\n`);
+        process.stderr.write(`Attaching invoices: ${done}/${plural(total, 'row')}\n`);
       }
     },
     interrupt(print: () => void) {

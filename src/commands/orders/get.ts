@@ -39,7 +39,7 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
       [
         section('Items', order.products, [
           { header: 'variant', get: (p) => p.variant_id },
-          { header: 'sku', get: (p) => p.sku },
+          { header: 'sku', get: (p) => p.sku, shrink: false },
           { header: 'name', get: (p) => p.name },
           { header: 'quantity', get: (p) => p.quantity },
           { header: 'price', get: (p) => p.price },
@@ -54,12 +54,12 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
           { header: 'status', get: (fo) => fo.status },
           { header: 'location', get: (fo) => fo.location_id },
           { header: 'items', get: (fo) => fo.products.reduce((n, p) => n + p.quantity, 0) },
-          { header: 'last event', get: (fo) => lastEvent(fo.tracking_events) },
+          { header: 'last_event', get: (fo) => lastEvent(fo.tracking_events) },
         ]),
         section('Invoices', invoices, [
           { header: 'key', get: (i) => i.key },
           { header: 'link', get: (i) => i.link },
-          { header: 'fulfillment order', get: (i) => i.fulfillment_order_id },
+          { header: 'fulfillment_order', get: (i) => i.fulfillment_order_id },
         ]),
       ],
     );

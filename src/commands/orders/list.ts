@@ -40,7 +40,7 @@ export default class OrdersList extends BaseCommand<typeof OrdersList> {
       { header: 'id', get: (o) => o.id },
       { header: 'number', get: (o) => o.number },
       { header: 'status', get: (o) => o.status },
-      { header: 'created', get: (o) => o.created_at },
+      { header: 'created_at', get: (o) => o.created_at },
       { header: 'customer', get: (o) => customerLabel(o) },
       { header: 'total', get: (o) => totalLabel(o) },
     ];

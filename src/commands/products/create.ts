@@ -19,9 +19,9 @@ export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
     name: localizedFlag('Name', true),
     description: localizedFlag('Description'),
     handle: localizedFlag('URL handle (generated from the name when omitted; unique in the store)'),
-    category: Flags.string({ description: 'Category id or path ("Ropa > Camisas"); repeatable.', multiple: true }),
+    category: Flags.string({ description: 'Category id or path ("Ropa > Camisas"); repeatable.', multiple: true, multipleNonGreedy: true }),
     ...priceStockFlags,
-    image: Flags.string({ description: 'Image URL (http or https) to add after creation; repeatable.', multiple: true }),
+    image: Flags.string({ description: 'Image URL (http or https) to add after creation; repeatable.', multiple: true, multipleNonGreedy: true }),
     published: Flags.boolean({ description: 'Show the product in the store (--no-published hides it).', allowNo: true }),
   };
 

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { plural } from '../../output/format.js';
 
 export default class ProductsExport extends BaseCommand<typeof ProductsExport> {
   static summary = 'Export the catalog as CSV, one row per variant (to FILE, or stdout).';
@@ -11,7 +12,7 @@ export default class ProductsExport extends BaseCommand<typeof ProductsExport> {
   ];
 
   static args = {
-    file: Args.string({ description: 'File to write (default: standard output).' }),
+    file: Args.string({ description: 'File to write ("-" or none: standard output).' }),
   };
 
   static flags = {
@@ -23,14 +24,15 @@ export default class ProductsExport extends BaseCommand<typeof ProductsExport> {
     const client = await this.client();
     const { exportCatalog } = await import('../../services/export.js');
     const { createWriteStream } = await import('node:fs');
-    const file = this.args.file;
+    const file = this.args.file === '-' ? undefined : this.args.file;
     const out = file ? createWriteStream(file) : process.stdout;
     const summary = await exportCatalog(client, { format: this.flags.format as 'canonical' | 'admin', out });
     if (!this.flags.quiet && file) {
-      this.note(`Exported ${summary.products} products (${summary.rows} rows) to ${file}.`);
+      this.note(`Exported ${plural(summary.products, 'product')} (${plural(summary.rows, 'row')}) to ${file}.`);
     }
     if (summary.withoutVariants > 0) {
-      this.warnUser(`${summary.withoutVariants} products without any variant were left out (nothing to sell yet).`);
+      const which = summary.withoutVariants === 1 ? '1 product without any variant was' : `${summary.withoutVariants} products without any variant were`;
+      this.warnUser(`${which} left out (nothing to sell yet).`);
     }
   }
 }

@@ -20,7 +20,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
   static enableJsonFlag = true;
 
   static args = {
-    file: Args.string({ description: 'CSV file to import.', required: true }),
+    file: Args.string({ description: 'CSV file to import ("-" for standard input).', required: true }),
   };
 
   static flags = {
@@ -38,8 +38,16 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
   };
 
   async run(): Promise<ImportSummary> {
-    const { checkReadableFile } = await import('../../services/validate.js');
-    await checkReadableFile(this.args.file);
+    const { seekableInput } = await import('../../services/input-file.js');
+    const input = await seekableInput(this.args.file);
+    try {
+      return await this.runOn(input.path);
+    } finally {
+      await input.dispose();
+    }
+  }
+
+  private async runOn(file: string): Promise<ImportSummary> {
     const ctx = await this.context();
     const { runImport, CatalogInvalidError } = await import('../../services/import/index.js');
     const { formatRowError } = await import('../../services/import/catalog.js');
@@ -53,7 +61,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     let summary: ImportSummary;
     try {
       summary = await runImport(client, {
-        file: this.args.file,
+        file,
         mode: this.flags.mode as 'upsert' | 'create' | 'update',
         dryRun: this.flags['dry-run'],
         skipInvalid: this.flags['skip-invalid'],

@@ -1,6 +1,9 @@
 import { Flags } from '@oclif/core';
+import { plural } from '../../output/format.js';
 import type { Product } from '../../api/products.js';
 import { BaseCommand } from '../../base-command.js';
+
+const DEFAULT_PER_PAGE = 30;
 
 export default class ProductsList extends BaseCommand<typeof ProductsList> {
   static summary = 'List products (one page, or --all).';
@@ -17,8 +20,8 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
 
   static flags = {
     limit: Flags.integer({ description: 'Show at most this many products, from the first page on.', min: 1, exclusive: ['all', 'page', 'per-page'] }),
-    page: Flags.integer({ description: 'Page number, from 1.', min: 1, default: 1, exclusive: ['all'] }),
-    'per-page': Flags.integer({ description: 'Products per page (at most 200).', min: 1, max: 200, default: 30 }),
+    page: Flags.integer({ description: 'Show this page only (from 1; default: the first 30 products).', min: 1, exclusive: ['all'] }),
+    'per-page': Flags.integer({ description: 'Products per page with --page (1-200, default 30).', min: 1, max: 200, dependsOn: ['page'] }),
     all: Flags.boolean({ description: 'Fetch every page (200 per request).' }),
     handle: Flags.string({ description: 'Only the product with this handle.' }),
     sku: Flags.string({ description: 'Only the product that has a variant with this SKU.' }),
@@ -31,8 +34,8 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
     const { listProductsFor } = await import('../../services/products.js');
     const { productColumns } = await import('../../services/catalog-views.js');
     const { products, total } = await listProductsFor(client, {
-      page: this.flags.page,
-      perPage: this.flags['per-page'],
+      page: this.flags.page ?? 1,
+      perPage: this.flags['per-page'] ?? DEFAULT_PER_PAGE,
       all: this.flags.all,
       limit: this.flags.limit,
       query: { handle: this.flags.handle, sku: this.flags.sku },
@@ -41,10 +44,10 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
     await this.renderList(products, productColumns, { csv: this.flags.csv });
     if (products.length === 0 && !this.jsonEnabled()) this.note('No products match.');
     if (this.flags.limit !== undefined && total !== undefined && total > products.length && !this.jsonEnabled()) {
-      this.note(`The first ${products.length} of ${total} products; --all for every one.`);
+      this.note(`The first ${products.length} of ${plural(total, 'product')}; --all for every one.`);
     } else if (!this.flags.all && total !== undefined && total > products.length && !this.jsonEnabled()) {
-      const last = Math.ceil(total / this.flags['per-page']);
-      this.note(`Page ${this.flags.page} of ${last} (${total} products); --page N for more, --all for every page.`);
+      const last = Math.ceil(total / (this.flags['per-page'] ?? DEFAULT_PER_PAGE));
+      this.note(`Page ${this.flags.page ?? 1} of ${last} (${plural(total, 'product')}); --page N for more, --all for every page.`);
     }
     return products;
   }

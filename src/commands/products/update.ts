@@ -25,7 +25,7 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
     handle: localizedFlag('URL handle (unique in the store)'),
     category: Flags.string({
       description: 'Category id or path; repeatable; replaces the current categories ("none" removes them all).',
-      multiple: true,
+      multiple: true, multipleNonGreedy: true,
     }),
     ...priceStockFlags,
     published: Flags.boolean({ description: 'Show the product in the store (--no-published hides it).', allowNo: true }),

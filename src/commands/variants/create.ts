@@ -19,7 +19,7 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
   };
 
   static flags = {
-    option: Flags.string({ description: 'Option value NAME=VALUE (e.g. Size=M); repeatable, in option order.', multiple: true }),
+    option: Flags.string({ description: 'Option value NAME=VALUE (e.g. Size=M); repeatable, in option order.', multiple: true, multipleNonGreedy: true }),
     ...priceStockFlags,
     ...variantOnlyFlags,
   };

@@ -1,4 +1,5 @@
 import { Args, Flags } from '@oclif/core';
+import { plural } from '../../output/format.js';
 import { BaseCommand } from '../../base-command.js';
 import type { SyncSummary } from '../../services/sync.js';
 
@@ -17,7 +18,7 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
   static enableJsonFlag = true;
 
   static args = {
-    file: Args.string({ description: 'CSV feed: sku plus the columns to sync.', required: true }),
+    file: Args.string({ description: 'CSV feed: sku plus the columns to sync ("-" for standard input).', required: true }),
   };
 
   static flags = {
@@ -29,8 +30,16 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
   };
 
   async run(): Promise<SyncSummary> {
-    const { checkReadableFile } = await import('../../services/validate.js');
-    await checkReadableFile(this.args.file);
+    const { seekableInput } = await import('../../services/input-file.js');
+    const input = await seekableInput(this.args.file);
+    try {
+      return await this.runOn(input.path);
+    } finally {
+      await input.dispose();
+    }
+  }
+
+  private async runOn(file: string): Promise<SyncSummary> {
     const ctx = await this.context();
     const { runSync, SyncInvalidError } = await import('../../services/sync.js');
     const { formatRowError } = await import('../../services/import/catalog.js');
@@ -39,12 +48,12 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
     const { formatDuration } = await import('../../output/progress.js');
     const client = await this.client({ retries: BULK_RETRIES });
     const quiet = this.flags.quiet;
-    const progress = await bulkProgress(ctx, 'sync', quiet);
+    const progress = await bulkProgress(ctx, 'sync', quiet, process.stderr, 'variants');
     const interrupt = trapInterrupt();
     let summary: SyncSummary;
     try {
       summary = await runSync(client, {
-        file: this.args.file,
+        file,
         zeroMissing: this.flags['zero-missing'],
         force: this.flags.force,
         dryRun: this.flags['dry-run'],
@@ -66,7 +75,7 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
       const s = summary;
       const verb = s.dryRun ? 'Would sync' : 'Synced';
       const lines = [
-        `${verb} ${s.file}: ${s.rows} rows.`,
+        `${verb} ${s.file}: ${plural(s.rows, 'row')}.`,
         `  variants: ${s.updated} updated, ${s.unchanged} unchanged, ${s.notFound} not in the store, ${s.failed} failed${s.zeroed || this.flags['zero-missing'] ? `, ${s.zeroed} zeroed (not in the file)` : ''}`,
         ...(s.dryRun ? [`  writes:   ${s.plannedWrites} would be sent`] : []),
         `  requests: ${s.requests} sent (${s.retries} retried), ${s.rateLimited} × 429, ${formatDuration(s.seconds)}`,
@@ -75,7 +84,7 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
     }
     if (summary.notFound > 0 && !quiet) {
       const list = summary.notFoundSkus.slice(0, 20).join(', ');
-      this.warnUser(`${summary.notFound} SKUs are not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
+      this.warnUser(`${summary.notFound === 1 ? '1 SKU is' : `${summary.notFound} SKUs are`} not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
     }
     for (const f of summary.failures.slice(0, 50)) process.stderr.write(`${summary.file}, line ${f.line} (${f.key}): ${f.reason}\n`);
     if (summary.interrupted) {

@@ -22,7 +22,7 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
   };
 
   static flags = {
-    header: Flags.string({ description: 'Header sent with every notification, as NAME=VALUE; repeatable.', multiple: true }),
+    header: Flags.string({ description: 'Header sent with every notification, as NAME=VALUE; repeatable.', multiple: true, multipleNonGreedy: true }),
   };
 
   async run(): Promise<Webhook> {

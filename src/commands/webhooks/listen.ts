@@ -23,7 +23,7 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
 
   static flags = {
     port: Flags.integer({ description: 'Port to listen on (default: a free one).', min: 0, max: 65535 }),
-    events: Flags.string({ description: 'Only these events, comma-separated or repeated (default: every event).', multiple: true }),
+    events: Flags.string({ description: 'Only these events, comma-separated or repeated (default: every event).', multiple: true, multipleNonGreedy: true }),
     'forward-to': Flags.string({ description: 'Also send each notification, unchanged, to this URL.' }),
     register: Flags.boolean({
       description: 'Register webhooks pointing at the receiver, removed on exit (default: on the sandbox only).',

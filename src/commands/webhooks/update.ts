@@ -19,7 +19,7 @@ export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
 
   static flags = {
     url: Flags.string({ description: 'New receiver URL (https; http only on loopback).' }),
-    header: Flags.string({ description: 'Header sent with every notification, as NAME=VALUE; repeatable; replaces the current set.', multiple: true, exclusive: ['clear-headers'] }),
+    header: Flags.string({ description: 'Header sent with every notification, as NAME=VALUE; repeatable; replaces the current set.', multiple: true, multipleNonGreedy: true, exclusive: ['clear-headers'] }),
     'clear-headers': Flags.boolean({ description: 'Remove every custom header.' }),
   };
 

@@ -21,7 +21,7 @@ export default class CustomFieldsCreate extends BaseCommand<typeof CustomFieldsC
       options: ['text', 'numeric', 'date', 'text_list'],
       default: 'text',
     }),
-    value: Flags.string({ description: 'An allowed value of a text_list field; repeatable.', multiple: true }),
+    value: Flags.string({ description: 'An allowed value of a text_list field; repeatable.', multiple: true, multipleNonGreedy: true }),
     'read-only': Flags.boolean({ description: 'The value cannot be changed through the API once set.' }),
   };
 

@@ -16,7 +16,7 @@ export default class CustomFieldsUpdate extends BaseCommand<typeof CustomFieldsU
   };
 
   static flags = {
-    'add-value': Flags.string({ description: 'Add an allowed value to a text_list field; repeatable.', multiple: true }),
+    'add-value': Flags.string({ description: 'Add an allowed value to a text_list field; repeatable.', multiple: true, multipleNonGreedy: true }),
     name: Flags.string({ description: 'New name.' }),
     description: Flags.string({ description: 'New description.' }),
     'read-only': Flags.boolean({ description: 'Make the field read-only (--no-read-only to allow changes).', allowNo: true }),

@@ -1,0 +1,55 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { unreadableFile } from '../client/errors.js';
+
+/** An input file the readers may open, stat, seek and read more than once. */
+export interface InputFile {
+  path: string;
+  /** Removes the copy made of a pipe; nothing for a regular file. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * The file a bulk command was given, readable as often as its readers need: `-` is standard input, and a
+ * non-seekable file (/dev/stdin, a FIFO, a process substitution) is read once into a private temporary copy,
+ * because the readers sniff the head, hash the file for the journal and parse it, each from the start. A
+ * regular file is used where it is. An unreadable path fails with one sentence (exit 2) before any request.
+ * The copy keeps the file's name ("stdin" for `-`), so messages still say "stdin, line 3: …".
+ */
+export async function seekableInput(path: string, flag?: string): Promise<InputFile> {
+  if (path === '-') return spool(process.stdin, 'stdin');
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw unreadableFile(path, error, flag);
+  }
+  try {
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw unreadableFile(path, Object.assign(new Error('is a directory'), { code: 'EISDIR' }), flag);
+    if (stat.isFile()) {
+      await handle.close();
+      return { path, dispose: async () => {} };
+    }
+    return await spool(handle.createReadStream(), basename(path) || 'input');
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw error;
+  }
+}
+
+async function spool(source: NodeJS.ReadableStream, name: string): Promise<InputFile> {
+  const dir = await mkdtemp(join(tmpdir(), 'store-input-'));
+  const path = join(dir, name);
+  const dispose = () => rm(dir, { recursive: true, force: true });
+  try {
+    await pipeline(source, createWriteStream(path, { mode: 0o600 }));
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+  return { path, dispose };
+}
