@@ -110,7 +110,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       flags: this.ctor.flags,
       baseFlags: ctor.baseFlags,
       enableJsonFlag: false,
-      args: this.ctor.args,
+      // oclif would read a piped stdin as a missing argument's value; stdin is data (`import -`, a token), never that.
+      args: Object.fromEntries(Object.entries(this.ctor.args ?? {}).map(([name, arg]) => [name, { ...arg, ignoreStdin: true }])),
       strict: this.ctor.strict,
     });
     this.flags = flags as CommandFlags<T>;

@@ -20,7 +20,8 @@ export interface InputFile {
  * The copy keeps the file's name ("stdin" for `-`), so messages still say "stdin, line 3: …".
  */
 export async function seekableInput(path: string, flag?: string): Promise<InputFile> {
-  if (path === '-') return spool(process.stdin, 'stdin');
+  // /dev/stdin cannot be opened when stdin is a socket (as a parent process's pipe often is): read the stream.
+  if (path === '-' || STDIN_PATHS.has(path)) return spool(process.stdin, 'stdin');
   let handle;
   try {
     handle = await open(path, 'r');
@@ -40,6 +41,8 @@ export async function seekableInput(path: string, flag?: string): Promise<InputF
     throw error;
   }
 }
+
+const STDIN_PATHS = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
 async function spool(source: NodeJS.ReadableStream, name: string): Promise<InputFile> {
   const dir = await mkdtemp(join(tmpdir(), 'store-input-'));

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { UsageError } from '../client/errors.js';
+import { AuthError, UsageError } from '../client/errors.js';
 import {
   checkProfileName,
   readConfig,
@@ -30,6 +30,8 @@ export interface MissingValue {
   flag: string;
   message: string;
   secret?: boolean;
+  /** What is wrong with an answer, or undefined when it is fine: a prompt asks again instead of failing. */
+  validate?: (value: string) => string | undefined;
 }
 export type Ask = (missing: MissingValue) => Promise<string>;
 
@@ -45,8 +47,11 @@ export interface LoginOptions {
   port?: number;
   /** `--code`: an authorization code pasted by the user. */
   code?: string;
-  /** `--with-token`: the token the command read from stdin. */
-  token?: string;
+  /**
+   * `--with-token`: the token, or how to read it (from stdin), called once the other values are settled so
+   * that a person pasting it at a terminal is asked those first.
+   */
+  token?: string | (() => Promise<string>);
   sandbox?: boolean;
   ask: Ask;
   /** Browser flow: called with the authorize URL once the listener is up (the command opens or prints it). */
@@ -102,8 +107,8 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
   const apiUrl = await required(options.apiUrl ?? previous?.api_url, options.ask, {
     flag: 'api-url',
     message: 'API URL (the host root, without /v1)',
+    validate: urlProblem,
   });
-  checkUrl(apiUrl, 'api-url');
 
   let secrets: Secrets;
   let storeId: string;
@@ -111,21 +116,31 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
   let appId: string;
   let authUrl = options.authUrl ?? previous?.auth_url;
 
+  let appName = options.appName ?? previous?.app_name;
   if (options.token !== undefined) {
-    const token = options.token.trim();
+    storeId = await required(options.storeId ?? previous?.store_id, options.ask, {
+      flag: 'store-id',
+      message: 'Store id',
+      validate: (v) => (/^\d+$/.test(v) ? undefined : 'must be the store\'s number'),
+    });
+    // The User-Agent must name the app the token was issued to (DESIGN.md §3): no made-up default.
+    appId = await required(options.clientId ?? previous?.app_id, options.ask, {
+      flag: 'client-id',
+      message: 'App client id (the app the token was issued to)',
+    });
+    appName = await required(appName, options.ask, { flag: 'app-name', message: "App name (as the store knows it; sent in the User-Agent)" });
+    const token = (typeof options.token === 'string' ? options.token : await options.token()).trim();
     if (!token) {
       throw new UsageError('No token was read from stdin; pipe it in, e.g. `store auth login --with-token --store-id ID < token.txt`.');
     }
-    storeId = await required(options.storeId ?? previous?.store_id, options.ask, { flag: 'store-id', message: 'Store id' });
-    appId = options.clientId ?? previous?.app_id ?? DEFAULT_APP_NAME;
+    await checkToken({ apiUrl, storeId, token, appName, appId, debug: options.debug });
     const clientSecret =
       options.clientSecret ??
       (previous?.app_id === appId ? (await previousSecrets(name, previous, env, options.keychain)).clientSecret : undefined);
     secrets = { token, clientSecret };
     scopes = previous?.store_id === storeId ? previous.scopes : [];
   } else {
-    const oauthUrl = await required(authUrl, options.ask, { flag: 'auth-url', message: 'Authorization server URL' });
-    checkUrl(oauthUrl, 'auth-url');
+    const oauthUrl = await required(authUrl, options.ask, { flag: 'auth-url', message: 'Authorization server URL', validate: urlProblem });
     authUrl = oauthUrl;
     appId = await required(options.clientId ?? previous?.app_id, options.ask, { flag: 'client-id', message: 'App client id' });
     const stored =
@@ -152,7 +167,7 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
     store_id: storeId,
     api_url: apiUrl.replace(/\/+$/, ''),
     auth_url: authUrl?.replace(/\/+$/, ''),
-    app_name: options.appName ?? previous?.app_name ?? DEFAULT_APP_NAME,
+    app_name: appName ?? DEFAULT_APP_NAME,
     app_id: appId,
     scopes,
   };
@@ -244,22 +259,39 @@ async function previousSecrets(name: string, profile: Profile, env: Env, keychai
   return loadSecrets(name, profile.secrets_store, { env, keychain }).catch(() => ({}));
 }
 
+/** A flag's value, else the answer to a prompt; a bad flag value fails, a bad answer is asked again by the prompt. */
 async function required(value: string | undefined, ask: Ask, missing: MissingValue): Promise<string> {
-  if (value !== undefined && value.trim() !== '') return value.trim();
-  const answer = (await ask(missing)).trim();
-  if (!answer) throw new UsageError(`--${missing.flag} is required.`);
-  return answer;
+  const given = value !== undefined && value.trim() !== '' ? value.trim() : (await ask(missing)).trim();
+  if (!given) throw new UsageError(`--${missing.flag} is required.`);
+  const problem = missing.validate?.(given);
+  if (problem) throw new UsageError(`--${missing.flag} ${problem}, not "${given}".`);
+  return given;
 }
 
-function checkUrl(value: string, flag: string): void {
-  let url: URL;
+function urlProblem(value: string): string | undefined {
   try {
-    url = new URL(value);
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : 'must be an http(s) URL';
   } catch {
-    throw new UsageError(`--${flag} must be an http(s) URL, not "${value}".`);
+    return 'must be an http(s) URL';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--${flag} must be an http(s) URL, not "${value}".`);
+}
+
+/**
+ * `--with-token`: the token must open the store before it is saved (GET /store), so a mistyped or revoked
+ * token fails the login (exit 4) instead of the next command.
+ */
+async function checkToken(target: { apiUrl: string; storeId: string; token: string; appName: string; appId: string; debug?: (line: string) => void }): Promise<void> {
+  const { createClient } = await import('../client/index.js');
+  const { getStore } = await import('../api/store.js');
+  const client = createClient({ ...target, apiUrl: target.apiUrl.replace(/\/+$/, ''), retries: 1 });
+  try {
+    await getStore(client);
+  } catch (error) {
+    if (error instanceof AuthError) {
+      throw new AuthError(`The store rejected the token (${error.status === 403 ? 'it may not read the store' : `${error.status} on GET /store`}); nothing was saved.`);
+    }
+    throw error;
   }
 }
 

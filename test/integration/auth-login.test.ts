@@ -295,12 +295,17 @@ describe.runIf(hasScript)('store auth login on a terminal', () => {
   });
 });
 
+/** --with-token names the app the token was issued to (the User-Agent must be the real app's). */
+function tokenApp(): string[] {
+  return ['--client-id', String(sandbox.clientId), '--app-name', sandbox.appName];
+}
+
 describe('revoked token', () => {
   it('a second authorization revokes the first token: the store refuses it, exit 4', async () => {
     expect((await store(['auth', 'login', '--code', await freshCode(), '--insecure-storage', ...appFlags()])).code).toBe(0);
     const first = await currentToken();
     // A second profile keeps the first token, as a script would after `store auth token`.
-    const keep = ['--profile', 'old', '--with-token', '--store-id', String(sandbox.storeId), '--api-url', sandbox.apiUrl];
+    const keep = ['--profile', 'old', '--with-token', '--store-id', String(sandbox.storeId), '--api-url', sandbox.apiUrl, ...tokenApp()];
     expect((await store(['auth', 'login', ...keep, '--insecure-storage'], { input: first })).code).toBe(0);
     expect((await store(['auth', 'login', '--profile', 'default', '--code', await freshCode(), '--insecure-storage', ...appFlags()])).code).toBe(0);
     const second = await currentToken();
@@ -309,14 +314,16 @@ describe('revoked token', () => {
     const stale = await store(['auth', 'status', '--json'], {
       env: { STORE_TOKEN: first, STORE_ID: String(sandbox.storeId), STORE_API_URL: sandbox.apiUrl },
     });
-    expect(refusedInOneSentence(stale)).toBe('The store rejected the token of profile env; run `store auth login`.');
+    expect(refusedInOneSentence(stale)).toBe(
+      'The store rejected the token from the environment (STORE_TOKEN); set a valid token, or unset STORE_TOKEN and STORE_ID to use a profile.',
+    );
     expect(JSON.parse(stale.stdout)).toMatchObject({ profile: 'env', tokenSource: 'env', accepted: false });
 
     const oldStatus = await store(['auth', 'status', '--profile', 'old']);
-    expect(refusedInOneSentence(oldStatus)).toBe('The store rejected the token of profile old; run `store auth login`.');
+    expect(refusedInOneSentence(oldStatus)).toBe('The store rejected the token of profile old; run `store auth login --profile old` to log in again.');
     expect(oldStatus.stdout).toMatch(/Accepted\s+no/);
     const oldCommand = await store(['orders', 'list', '--profile', 'old']);
-    expect(refusedInOneSentence(oldCommand)).toBe('The store rejected the token of profile old; run `store auth login`.');
+    expect(refusedInOneSentence(oldCommand)).toBe('The store rejected the token of profile old; run `store auth login --profile old` to log in again.');
     expect(oldCommand.stdout).toBe('');
 
     expect((await store(['auth', 'status'])).code).toBe(0);
@@ -326,7 +333,7 @@ describe('revoked token', () => {
 describe('store auth login --with-token, list, switch, logout', () => {
   it('manages several profiles', async () => {
     const token = sandbox.accessToken;
-    const withToken = ['--with-token', '--store-id', String(sandbox.storeId), '--api-url', sandbox.apiUrl, '--insecure-storage'];
+    const withToken = ['--with-token', '--store-id', String(sandbox.storeId), '--api-url', sandbox.apiUrl, ...tokenApp(), '--insecure-storage'];
     expect((await store(['auth', 'login', '--profile', 'a', ...withToken], { input: `${token}\n` })).code).toBe(0);
     expect((await store(['auth', 'login', '--profile', 'b', ...withToken], { input: token })).code).toBe(0);
 
@@ -347,7 +354,7 @@ describe('store auth login --with-token, list, switch, logout', () => {
   it.runIf(process.env.STORE_TEST_KEYCHAIN === '1')('keeps secrets in the OS keychain when one answers', async () => {
     const profile = `it-${process.pid}`;
     const login = await store(
-      ['auth', 'login', '--profile', profile, '--with-token', '--store-id', String(sandbox.storeId), '--api-url', sandbox.apiUrl],
+      ['auth', 'login', '--profile', profile, '--with-token', '--store-id', String(sandbox.storeId), '--api-url', sandbox.apiUrl, ...tokenApp()],
       { input: sandbox.accessToken },
     );
     expect(login.code).toBe(0);
@@ -370,7 +377,7 @@ describe('store auth login --with-token, list, switch, logout', () => {
     // A session bus address that leads nowhere: the keychain cannot answer, whatever this machine has.
     const noKeychain = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
     const login = await store(
-      ['auth', 'login', '--profile', 'plain', '--with-token', '--store-id', String(sandbox.storeId), '--api-url', sandbox.apiUrl],
+      ['auth', 'login', '--profile', 'plain', '--with-token', '--store-id', String(sandbox.storeId), '--api-url', sandbox.apiUrl, ...tokenApp()],
       { input: sandbox.accessToken, env: noKeychain },
     );
     expect(login.code).toBe(0);
@@ -389,7 +396,7 @@ describe('store auth login --with-token, list, switch, logout', () => {
   });
 
   it('--with-token without --store-id names the flag, exit 2, and saves nothing', async () => {
-    const result = await store(['auth', 'login', '--with-token', '--api-url', sandbox.apiUrl, '--insecure-storage'], {
+    const result = await store(['auth', 'login', '--with-token', '--api-url', sandbox.apiUrl, ...tokenApp(), '--insecure-storage'], {
       input: sandbox.accessToken,
     });
     expect(result.code).toBe(2);

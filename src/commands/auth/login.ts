@@ -13,13 +13,13 @@ The token and client secret go to the OS keychain; where none answers (or with -
     '<%= config.bin %> auth login --profile shop --api-url https://api.example.com --auth-url https://auth.example.com --client-id 4321',
     '<%= config.bin %> auth login --profile shop --no-browser --port 8976',
     '<%= config.bin %> auth login --profile shop --code 9f2c…',
-    'echo "$STORE_TOKEN" | <%= config.bin %> auth login --with-token --store-id 123456 --api-url https://api.example.com',
+    'echo "$STORE_TOKEN" | <%= config.bin %> auth login --with-token --store-id 123456 --client-id 4321 --app-name "Acme ERP" --api-url https://api.example.com',
   ];
 
   static enableJsonFlag = true;
 
   static flags = {
-    'client-id': Flags.string({ description: "The app's client id (app id)." }),
+    'client-id': Flags.string({ description: "The app's client id (app id); with --with-token, the app the token was issued to." }),
     'client-secret': Flags.string({
       description: "The app's client secret (asked for on a terminal when omitted; the variable keeps it out of `ps`).",
       env: 'STORE_CLIENT_SECRET',
@@ -40,7 +40,9 @@ The token and client secret go to the OS keychain; where none answers (or with -
       allowNo: true,
     }),
     code: Flags.string({ description: 'Exchange this authorization code instead of waiting for the browser.', exclusive: ['with-token'] }),
-    'with-token': Flags.boolean({ description: 'Read an access token from standard input (needs --store-id).' }),
+    'with-token': Flags.boolean({
+      description: 'Read an access token from standard input (needs --store-id, --client-id and --app-name); it is checked against the store before it is saved.',
+    }),
     'store-id': Flags.string({ description: 'Store id for --with-token (the browser and code flows learn it).' }),
     sandbox: Flags.boolean({
       description: 'Log in to the local sandbox store (profile "sandbox" unless --profile).',
@@ -52,9 +54,15 @@ The token and client secret go to the OS keychain; where none answers (or with -
     const { login } = await import('../../services/login.js');
     const { UsageError } = await import('../../client/errors.js');
     const flags = this.flags;
-    if (flags['with-token'] && process.stdin.isTTY) this.note('Paste the token, then press Ctrl-D:');
-    const token = flags['with-token'] ? await readStdin() : undefined;
-    const interactive = !flags['with-token'] && Boolean(process.stdin.isTTY && process.stderr.isTTY);
+    // With --with-token on a terminal the missing values are asked first, then the token is pasted; in a pipe
+    // stdin carries the token, so nothing can be asked.
+    const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+    const token = flags['with-token']
+      ? async () => {
+          if (process.stdin.isTTY) this.note('Paste the token, then press Ctrl-D:');
+          return readStdin();
+        }
+      : undefined;
 
     const ask = async (missing: MissingValue): Promise<string> => {
       if (!interactive) {
@@ -64,8 +72,8 @@ The token and client secret go to the OS keychain; where none answers (or with -
       const { input, password } = await import('@inquirer/prompts');
       const context = { output: process.stderr };
       return missing.secret
-        ? password({ message: missing.message, mask: true }, context)
-        : input({ message: missing.message, required: true }, context);
+        ? password({ message: missing.message, mask: true, validate: (value) => missing.validate?.(value.trim()) ?? true }, context)
+        : input({ message: missing.message, required: true, validate: (value) => missing.validate?.(value.trim()) ?? true }, context);
     };
 
     const result = await login({
