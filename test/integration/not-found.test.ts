@@ -5,9 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { hasScript, plainText, runOnTerminal } from '../helpers/terminal.js';
 
-// A mistyped command is answered by @oclif/plugin-not-found: a warning naming the typo, then exit 127.
-// The plugin offers the closest command ("Did you mean orders list?") only when stdin is a terminal; in a
-// pipe or a cron job it prints no suggestion, only where to look (`store help`, or `store help <topic>`).
+// A mistyped command is answered by src/hooks/command-not-found.ts: one sentence naming the typo and the
+// closest command, exit 127. On a terminal the closest command is offered and run only after a yes.
 const home = mkdtempSync(join(tmpdir(), 'store-not-found-'));
 const env = {
   XDG_CONFIG_HOME: join(home, 'config'),
@@ -23,23 +22,21 @@ describe('an unknown command', () => {
     const r = await runCli(['ordrs', 'list'], { env });
     expect(r.code).toBe(127);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('ordrs list is not a store command.');
-    expect(r.stderr).toContain('Run store help for a list of available commands.');
+    expect(r.stderr).toBe('Error: ordrs list is not a store command; did you mean `store orders list`? (`store help` lists the commands).\n');
   });
 
   it('inside a known topic points at that topic’s help', async () => {
     const r = await runCli(['orders', 'lst'], { env });
     expect(r.code).toBe(127);
-    expect(r.stderr).toContain('orders lst is not a store command.');
-    expect(r.stderr).toContain('Run store help orders for a list of available commands.');
+    expect(r.stderr).toBe('Error: orders lst is not a store command; did you mean `store orders list`? (`store help orders` lists the commands).\n');
   });
 
   it.runIf(hasScript)('on a terminal suggests the closest command, and exits 127 when declined', async () => {
-    const r = await runOnTerminal(['ordrs', 'list'], { ...env, TERM: 'dumb' }, [{ when: 'Did you mean orders list?', send: 'n\r' }]);
+    const r = await runOnTerminal(['ordrs', 'list'], { ...env, TERM: 'dumb' }, [{ when: 'Did you mean store orders list?', send: 'n\r' }]);
     const output = plainText(r.output);
     expect(output).toContain('ordrs list is not a store command.');
-    expect(output).toContain('Did you mean orders list?');
-    expect(output).toContain('Run store help for a list of available commands.');
+    expect(output).toContain('Did you mean store orders list? (y/N)');
+    expect(output).toContain('Run `store help` for a list of commands.');
     expect(r.code).toBe(127);
   });
 });

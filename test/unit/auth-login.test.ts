@@ -27,51 +27,76 @@ afterEach(async () => {
 });
 
 describe('login --with-token', () => {
+  // The token is checked against the store (GET /store) before it is saved: a real sandbox answers.
+  const store = useSandbox();
+  const app = () => ({ apiUrl: store.sandbox.apiUrl, clientId: store.sandbox.clientId, appName: store.sandbox.appName });
+  const url = () => store.sandbox.apiUrl;
+
   it('saves the profile and token, falls back to the file with a warning, and becomes the default', async () => {
     const result = await login({
       profile: 'shop',
-      token: 'tok-123\n',
-      storeId: '555',
-      apiUrl: 'http://127.0.0.1:9/',
+      token: `${store.sandbox.accessToken}\n`,
+      storeId: String(store.sandbox.storeId),
+      ...app(),
+      apiUrl: `${url()}/`,
       ask: noTerminal,
       env,
       keychain: noKeychain,
     });
-    expect(result).toMatchObject({ profile: 'shop', storeId: '555', secretsStore: 'file', sandbox: false });
+    expect(result).toMatchObject({ profile: 'shop', storeId: String(store.sandbox.storeId), secretsStore: 'file', sandbox: false });
     expect(result.warnings[0]).toMatch(/no Secret Service.*plain text/);
     const ctx = await resolveContext({ env });
-    expect(ctx).toMatchObject({ profile: 'shop', storeId: '555', apiUrl: 'http://127.0.0.1:9', token: 'tok-123', tokenSource: 'file' });
+    expect(ctx).toMatchObject({ profile: 'shop', storeId: String(store.sandbox.storeId), apiUrl: url(), token: store.sandbox.accessToken, tokenSource: 'file' });
     expect(await listProfiles(env)).toEqual([
-      { name: 'shop', default: true, storeId: '555', appName: 'store-cli', appId: 'store-cli', apiUrl: 'http://127.0.0.1:9', secretsStore: 'file' },
+      {
+        name: 'shop',
+        default: true,
+        storeId: String(store.sandbox.storeId),
+        appName: store.sandbox.appName,
+        appId: store.sandbox.clientId,
+        apiUrl: url(),
+        secretsStore: 'file',
+      },
     ]);
   });
 
   it('asks for each missing value by its flag', async () => {
     const asked: string[] = [];
+    const answers: Record<string, string> = {
+      'api-url': url(),
+      'store-id': String(store.sandbox.storeId),
+      'client-id': store.sandbox.clientId,
+      'app-name': store.sandbox.appName,
+    };
     await login({
-      token: 't',
+      token: async () => store.sandbox.accessToken,
       insecureStorage: true,
       ask: async (missing) => {
         asked.push(missing.flag);
-        return missing.flag === 'api-url' ? 'http://127.0.0.1:9' : '77';
+        return answers[missing.flag]!;
       },
       env,
     });
-    expect(asked).toEqual(['api-url', 'store-id']);
-    expect((await readConfig(env)).profiles.default?.store_id).toBe('77');
+    expect(asked).toEqual(['api-url', 'store-id', 'client-id', 'app-name']);
+    expect((await readConfig(env)).profiles.default?.store_id).toBe(String(store.sandbox.storeId));
   });
 
   it('fails naming the flag when nothing can ask', async () => {
     await expect(login({ token: 't', apiUrl: 'http://127.0.0.1:9', ask: noTerminal, env })).rejects.toThrow('Missing --store-id.');
+    await expect(login({ token: 't', apiUrl: 'http://127.0.0.1:9', storeId: '1', ask: noTerminal, env })).rejects.toThrow('Missing --client-id.');
+    await expect(login({ token: 'wrong', storeId: String(store.sandbox.storeId), ...app(), ask: noTerminal, env })).rejects.toThrow(
+      'The store rejected the token (401 on GET /store); nothing was saved.',
+    );
+    expect((await readConfig(env)).profiles).toEqual({});
     await expect(login({ code: 'c', apiUrl: 'http://127.0.0.1:9', ask: noTerminal, env })).rejects.toThrow('Missing --auth-url.');
     await expect(login({ token: 't', apiUrl: 'ftp://x', storeId: '1', ask: noTerminal, env })).rejects.toThrow(/--api-url must be an http/);
   });
 
   it('warns that STORE_TOKEN overrides the new profile', async () => {
     const result = await login({
-      token: 't',
-      storeId: '1',
-      apiUrl: 'http://127.0.0.1:9',
+      token: store.sandbox.accessToken,
+      storeId: String(store.sandbox.storeId),
+      ...app(),
       insecureStorage: true,
       ask: noTerminal,
       env: { ...env, STORE_TOKEN: 'other' },
@@ -84,17 +109,19 @@ describe('login --with-token', () => {
   });
 
   it('rejects an empty token from stdin', async () => {
-    await expect(login({ token: '\n', apiUrl: 'http://127.0.0.1:9', storeId: '1', ask: noTerminal, env })).rejects.toThrow(
+    await expect(login({ token: '\n', storeId: '1', ...app(), ask: noTerminal, env })).rejects.toThrow(
       /No token was read from stdin/,
     );
   });
 
   it('logging in again reuses the profile’s store and addresses; logout removes profile and secrets', async () => {
-    await login({ profile: 'a', token: 'one', storeId: '1', apiUrl: 'http://127.0.0.1:9', insecureStorage: true, ask: noTerminal, env });
-    await login({ profile: 'b', token: 'two', storeId: '2', apiUrl: 'http://127.0.0.1:8', insecureStorage: true, ask: noTerminal, env });
+    const token = store.sandbox.accessToken;
+    const storeId = String(store.sandbox.storeId);
+    await login({ profile: 'a', token, storeId, ...app(), insecureStorage: true, ask: noTerminal, env });
+    await login({ profile: 'b', token, storeId, ...app(), insecureStorage: true, ask: noTerminal, env });
     expect((await readConfig(env)).default).toBe('b');
-    await login({ profile: 'a', token: 'three', insecureStorage: true, ask: noTerminal, env });
-    expect(await resolveContext({ env })).toMatchObject({ profile: 'a', storeId: '1', token: 'three' });
+    await login({ profile: 'a', token: `${token}\n`, insecureStorage: true, ask: noTerminal, env });
+    expect(await resolveContext({ env })).toMatchObject({ profile: 'a', storeId, token, appName: store.sandbox.appName });
 
     expect(await logout({ profile: 'a', env })).toEqual({ profile: 'a', warnings: [] });
     expect(await loadSecrets('a', 'file', { env })).toEqual({ token: undefined, clientSecret: undefined });
@@ -133,7 +160,7 @@ describe('authStatus', () => {
 
   it('says no when the store refuses the token, with the exit-4 error', async () => {
     const status = await check('f'.repeat(40));
-    expect(status).toMatchObject({ accepted: false, problem: 'The store rejected the token of profile p; run `store auth login`.' });
+    expect(status).toMatchObject({ accepted: false, problem: 'The store rejected the token of profile p; run `store auth login --profile p` to log in again.' });
     expect(status.error).toBeInstanceOf(AuthError);
   });
 

@@ -62,8 +62,11 @@ describe('errorFromResponse', () => {
   it('401 names the profile and the way out', () => {
     const error = errorFromResponse('GET', ORDERS, 401, { code: 401, description: 'Invalid access token' }, { profile: 'shop' });
     expect(error).toBeInstanceOf(AuthError);
-    expect(error.message).toBe('The store rejected the token of profile shop; run `store auth login`.');
-    expect(errorFromResponse('GET', ORDERS, 401, '').message).toBe('The store rejected the token; run `store auth login`.');
+    expect(error.message).toBe('The store rejected the token of profile shop; run `store auth login --profile shop` to log in again.');
+    expect(errorFromResponse('GET', ORDERS, 401, '').message).toBe('The store rejected the token; run `store auth login` to log in again.');
+    expect(errorFromResponse('GET', ORDERS, 401, '', { profile: 'env', tokenFromEnv: true }).message).toBe(
+      'The store rejected the token from the environment (STORE_TOKEN); set a valid token, or unset STORE_TOKEN and STORE_ID to use a profile.',
+    );
   });
 
   it('403 names the missing scope when the description gives it', () => {
@@ -71,10 +74,10 @@ describe('errorFromResponse', () => {
     expect(error).toBeInstanceOf(AuthError);
     expect(error.exitCode).toBe(4);
     expect(error.message).toBe(
-      'The token of profile shop lacks the scope write_orders needed for POST /v1/123/orders/1/cancel; run `store auth login` to grant it.',
+      "The store refused POST /v1/123/orders/1/cancel: the app of profile shop lacks the scope write_orders; scopes belong to the app's installation, so the store's admin must grant write_orders to the app (reinstall or update it), then the token works.",
     );
     expect(errorFromResponse('GET', ORDERS, 403, { error: 'Forbidden' }, { profile: 'shop' }).message).toBe(
-      'The store refused GET /v1/123/orders (403 Forbidden); the token of profile shop may lack a scope.',
+      "The store refused GET /v1/123/orders (403 Forbidden): the app of profile shop may lack a scope; scopes belong to the app's installation in the store, not to the login.",
     );
   });
 
