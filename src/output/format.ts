@@ -85,19 +85,25 @@ export function truncateToWidth(text: string, width: number): string {
   return `${out}…`;
 }
 
-/** A cell that must be read whole: an id, a number, an amount with its currency, a timestamp, a ULID or UUID. */
-const WHOLE_VALUE = /^(?:[-+]?\d[\d.,:T+\-Z ]*(?: [A-Z]{3})?|[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|.{0,3})$/i;
+/**
+ * A cell that must be read whole: an id, a number, an amount with its currency, a timestamp, a ULID or UUID,
+ * or one short word (a status such as "cancelled", "yes", "∞").
+ */
+const WHOLE_VALUE = /^(?:[-+]?\d[\d.,:T+\-Z ]*(?: [A-Z]{3})?|[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\S{0,12})$/i;
+
+/** The narrowest a text column is cut to: its first letters and the ellipsis still say something. */
+const MIN_TEXT_WIDTH = 5;
 
 /**
  * Column widths for a table on a terminal `maxWidth` columns wide, like gh: when the natural widths do not fit,
- * the widest column that may shrink gives up one column at a time, never below its header (or 8); ids,
- * numbers, amounts and timestamps keep their width. Returns the natural widths when they fit, and the
+ * the widest column that may shrink gives up one column at a time, down to 5 (its header is cut too); ids,
+ * numbers, amounts, timestamps and one-word values keep their width. Returns the natural widths when they fit, and the
  * narrowest allowed when nothing more can give (the lines are then longer than the terminal).
  */
 export function fitColumns(cells: string[][], headers: string[], shrinkable: (boolean | undefined)[], maxWidth: number, gap = 2): number[] {
   const widths = headers.map((h, i) => Math.max(displayWidth(h), ...cells.map((row) => displayWidth(row[i] ?? ''))));
   const mayShrink = headers.map((_, i) => shrinkable[i] ?? !cells.every((row) => WHOLE_VALUE.test(row[i] ?? '')));
-  const floor = headers.map((h) => Math.max(8, displayWidth(h)));
+  const floor = headers.map(() => MIN_TEXT_WIDTH);
   let excess = widths.reduce((a, b) => a + b, 0) + gap * Math.max(0, widths.length - 1) - maxWidth;
   while (excess > 0) {
     let widest = -1;

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import type { Category } from '../../api/categories.js';
 import { BaseCommand } from '../../base-command.js';
 import { localizedFlag } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class CategoriesCreate extends BaseCommand<typeof CategoriesCreate> {
   static summary = 'Create a category, top-level or under a parent.';
@@ -14,6 +15,7 @@ export default class CategoriesCreate extends BaseCommand<typeof CategoriesCreat
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.category;
 
   static flags = {
     name: localizedFlag('Name', true),

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { yesFlag } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelete> {
   static summary = 'Delete a category.';
@@ -9,6 +10,7 @@ export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelet
   static examples = ['<%= config.bin %> categories delete 12', '<%= config.bin %> categories delete 12 --yes'];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.deleted;
 
   static args = {
     id: Args.string({ description: 'Category id.', required: true }),

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import type { Category } from '../../api/categories.js';
 import { BaseCommand } from '../../base-command.js';
 import { localizedFlag } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdate> {
   static summary = 'Change a category: texts, or move it under another parent.';
@@ -14,6 +15,7 @@ export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdat
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.category;
 
   static args = {
     id: Args.string({ description: 'Category id.', required: true }),

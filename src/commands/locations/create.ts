@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
 import { addressFields, addressFlags, locationNameFlag } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsCreate extends BaseCommand<typeof LocationsCreate> {
   static summary = 'Create a stock location.';
@@ -13,6 +14,7 @@ export default class LocationsCreate extends BaseCommand<typeof LocationsCreate>
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.location;
 
   static flags = {
     name: locationNameFlag(true),

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { yesFlag } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsDelete extends BaseCommand<typeof LocationsDelete> {
   static summary = 'Delete a stock location.';
@@ -9,6 +10,7 @@ export default class LocationsDelete extends BaseCommand<typeof LocationsDelete>
   static examples = ['<%= config.bin %> locations delete "Depósito Córdoba"', '<%= config.bin %> locations delete 01JD3Z6Q8R5M2K7N4P9T0V1W2X --yes'];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.deleted;
 
   static args = {
     location: Args.string({ description: 'Location id or name.', required: true }),

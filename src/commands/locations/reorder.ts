@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsReorder extends BaseCommand<typeof LocationsReorder> {
   static summary = 'Set the priority order of locations (the order in which orders take stock).';
@@ -14,6 +15,7 @@ export default class LocationsReorder extends BaseCommand<typeof LocationsReorde
 
   static strict = false;
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.location;
 
   static args = {
     location: Args.string({ description: 'Location ids or names, highest priority first.' }),

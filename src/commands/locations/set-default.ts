@@ -1,12 +1,14 @@
 import { Args, Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsSetDefault extends BaseCommand<typeof LocationsSetDefault> {
   static summary = 'Make a location the default one (where plain --stock goes).';
   static examples = ['<%= config.bin %> locations set-default "Local Palermo"', '<%= config.bin %> locations set-default 01JD3Z6Q8R5M2K7N4P9T0V1W2X --json'];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.location;
 
   static args = {
     location: Args.string({ description: 'Location id or name.', required: true }),

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
 import { addressFields, addressFlags, locationNameFlag } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate> {
   static summary = 'Change a stock location: name, address or pickup.';
@@ -13,6 +14,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.location;
 
   static args = {
     location: Args.string({ description: 'Location id or name.', required: true }),

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { CancelReason, Order } from '../../api/orders.js';
 import { BaseCommand } from '../../base-command.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
   static summary = 'Cancel an order and return its items to stock.';
@@ -12,6 +13,7 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.order;
 
   static args = {
     id: Args.string({ description: 'Order id (10 digits; not the number the customer sees).', required: true }),

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Order, OrderStatus } from '../../api/orders.js';
 import { BaseCommand } from '../../base-command.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
   static summary = "Change an order's note or status.";
@@ -11,6 +12,7 @@ export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.order;
 
   static args = {
     id: Args.string({ description: 'Order id (10 digits; not the number the customer sees).', required: true }),

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
 import { BaseCommand, section } from '../../base-command.js';
 import { localizedFlag, priceStockFlags } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
   static summary = 'Create a product.';
@@ -14,6 +15,7 @@ export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.product;
 
   static flags = {
     name: localizedFlag('Name', true),

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { yesFlag } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
   static summary = 'Delete a product with its variants and images.';
@@ -8,6 +9,7 @@ export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
   static examples = ['<%= config.bin %> products delete 1234', '<%= config.bin %> products delete 1234 --yes --json'];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.deleted;
 
   static args = {
     id: Args.string({ description: 'Product id.', required: true }),

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
 import { BaseCommand, section } from '../../base-command.js';
 import { localizedFlag, priceStockFlags } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
   static summary = 'Change a product: texts, categories, or the price and stock of a product without variation.';
@@ -14,6 +15,7 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.product;
 
   static args = {
     id: Args.string({ description: 'Product id.', required: true }),

@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
 import { priceStockFlags, variantFields, variantOnlyFlags } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
   static summary = 'Add a variant to a product, with its option values, price and stock.';
@@ -13,6 +14,7 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.variant;
 
   static args = {
     product_id: Args.string({ description: 'Product id.', required: true }),

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { yesFlag } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
   static summary = 'Delete a variant of a product.';
@@ -8,6 +9,7 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
   static examples = ['<%= config.bin %> variants delete 1234 5678', '<%= config.bin %> variants delete 1234 5678 --yes'];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.deleted;
 
   static args = {
     product_id: Args.string({ description: 'Product id.', required: true }),

@@ -2,6 +2,7 @@ import { Args } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
 import { priceStockFlags, variantFields, variantOnlyFlags } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
   static summary = "Change a variant's price, stock, SKU or measures.";
@@ -14,6 +15,7 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.variant;
 
   static args = {
     product_id: Args.string({ description: 'Product id.', required: true }),

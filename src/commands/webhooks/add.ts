@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import type { Webhook } from '../../api/webhooks.js';
 import { WEBHOOK_EVENTS } from '../../api/webhook-events.js';
 import { BaseCommand } from '../../base-command.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class WebhooksAdd extends BaseCommand<typeof WebhooksAdd> {
   static summary = 'Register a webhook: the store POSTs {store_id, event, id} to URL on every EVENT.';
@@ -15,6 +16,7 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.webhook;
 
   static args = {
     event: Args.string({ description: 'Event to receive, e.g. order/created (see the list above).', required: true }),

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { yesFlag } from '../../services/catalog-flags.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
   static summary = 'Delete a webhook: the store stops sending its notifications.';
@@ -8,6 +9,7 @@ export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
   static examples = ['<%= config.bin %> webhooks delete 12', '<%= config.bin %> webhooks delete 12 --yes'];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.deleted;
 
   static args = {
     id: Args.string({ description: 'Webhook id (see `store webhooks list`).', required: true }),

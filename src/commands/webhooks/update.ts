@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Webhook } from '../../api/webhooks.js';
 import { BaseCommand } from '../../base-command.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
   static summary = 'Change the URL or the headers of a webhook.';
@@ -12,6 +13,7 @@ export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.webhook;
 
   static args = {
     id: Args.string({ description: 'Webhook id (see `store webhooks list`).', required: true }),

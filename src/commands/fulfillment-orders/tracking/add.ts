@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { TrackingEvent } from '../../../api/fulfillment-orders.js';
 import { BaseCommand } from '../../../base-command.js';
+import { jsonFields } from '../../../api/json-fields.js';
 
 /** The event's fields, shared with `tracking update`; values are checked by the orders service before sending. */
 const TRACKING_STATUSES = ['dispatched', 'in_transit', 'out_for_delivery', 'delivered', 'delivery_failed', 'returned'];
@@ -48,6 +49,7 @@ export default class TrackingAdd extends BaseCommand<typeof TrackingAdd> {
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.trackingEvent;
   static args = trackingArgs;
   static flags = { ...trackingFlags, status: Flags.string({ description: 'Tracking status.', options: TRACKING_STATUSES, required: true }) };
 

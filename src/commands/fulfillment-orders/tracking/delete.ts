@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../../base-command.js';
 import { trackingArgs } from './add.js';
+import { jsonFields } from '../../../api/json-fields.js';
 
 export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
   static summary = 'Delete a tracking event.';
@@ -10,6 +11,7 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.deleted;
 
   static args = { ...trackingArgs, event_id: Args.string({ description: 'Tracking event id (see `store fulfillment-orders get`).', required: true }) };
   static flags = {

@@ -2,6 +2,7 @@ import { Args } from '@oclif/core';
 import type { TrackingEvent } from '../../../api/fulfillment-orders.js';
 import { BaseCommand } from '../../../base-command.js';
 import { trackingArgs, trackingFields, trackingFlags } from './add.js';
+import { jsonFields } from '../../../api/json-fields.js';
 
 export default class TrackingUpdate extends BaseCommand<typeof TrackingUpdate> {
   static summary = 'Change a tracking event; fields not given keep their values.';
@@ -11,6 +12,7 @@ export default class TrackingUpdate extends BaseCommand<typeof TrackingUpdate> {
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.trackingEvent;
   static args = { ...trackingArgs, event_id: Args.string({ description: 'Tracking event id (see `store fulfillment-orders get`).', required: true }) };
   static flags = trackingFlags;
 

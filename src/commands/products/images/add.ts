@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { ProductImage } from '../../../api/products.js';
 import { BaseCommand } from '../../../base-command.js';
+import { jsonFields } from '../../../api/json-fields.js';
 
 export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImagesAdd> {
   static summary = 'Add images to a product from their URLs.';
@@ -13,6 +14,7 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
 
   static strict = false;
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.productImage;
 
   static args = {
     product_id: Args.string({ description: 'Product id.', required: true }),

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { CustomField } from '../../../api/custom-fields.js';
 import { BaseCommand } from '../../../base-command.js';
+import { jsonFields } from '../../../api/json-fields.js';
 
 export default class CustomFieldsCreate extends BaseCommand<typeof CustomFieldsCreate> {
   static summary = 'Define a custom field for variants.';
@@ -12,6 +13,7 @@ export default class CustomFieldsCreate extends BaseCommand<typeof CustomFieldsC
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.customField;
 
   static flags = {
     name: Flags.string({ description: 'Field name.', required: true }),

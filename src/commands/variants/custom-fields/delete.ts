@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../../base-command.js';
 import { yesFlag } from '../../../services/catalog-flags.js';
+import { jsonFields } from '../../../api/json-fields.js';
 
 export default class CustomFieldsDelete extends BaseCommand<typeof CustomFieldsDelete> {
   static summary = 'Delete a custom field definition and its value on every variant.';
@@ -8,6 +9,7 @@ export default class CustomFieldsDelete extends BaseCommand<typeof CustomFieldsD
   static examples = ['<%= config.bin %> variants custom-fields delete Material', '<%= config.bin %> variants custom-fields delete Material --yes'];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.deleted;
 
   static args = {
     field: Args.string({ description: 'Custom field id or name.', required: true }),

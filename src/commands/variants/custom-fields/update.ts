@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { CustomField } from '../../../api/custom-fields.js';
 import { BaseCommand } from '../../../base-command.js';
+import { jsonFields } from '../../../api/json-fields.js';
 
 export default class CustomFieldsUpdate extends BaseCommand<typeof CustomFieldsUpdate> {
   static summary = 'Change a custom field definition, e.g. add allowed values to a text_list.';
@@ -10,6 +11,7 @@ export default class CustomFieldsUpdate extends BaseCommand<typeof CustomFieldsU
   ];
 
   static enableJsonFlag = true;
+  static jsonFields = jsonFields.customField;
 
   static args = {
     field: Args.string({ description: 'Custom field id or name.', required: true }),
