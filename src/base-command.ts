@@ -86,8 +86,14 @@ export function asksForJson(argv: readonly string[]): boolean {
  * Heavy modules (got, zod, the jq engine, …) are imported on first use so that help and --version stay fast.
  */
 export abstract class BaseCommand<T extends typeof Command> extends Command {
-  /** The global flags, and `--json`/`--jq` on commands that print records (a getter: it reads the subclass). */
-  declare static baseFlags: BaseFlags;
+  /** The global flags of every command. */
+  static baseFlags: BaseFlags = GLOBAL_FLAGS;
+
+  /**
+   * The global flags of a command that prints records: `static baseFlags = BaseCommand.recordFlags` next to
+   * `static enableJsonFlag = true` (an own static property, so oclif's manifest and help see it).
+   */
+  static readonly recordFlags: BaseFlags = { ...GLOBAL_FLAGS, ...RECORD_FLAGS };
 
   /**
    * The fields `--json FIELDS` may name, for commands that can tell before they run (so an unknown field
@@ -292,10 +298,3 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     return;
   }
 }
-
-Object.defineProperty(BaseCommand, 'baseFlags', {
-  configurable: true,
-  get(this: typeof BaseCommand) {
-    return this.enableJsonFlag ? { ...GLOBAL_FLAGS, ...RECORD_FLAGS } : GLOBAL_FLAGS;
-  },
-});

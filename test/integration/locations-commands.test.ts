@@ -42,7 +42,7 @@ describe('store locations', () => {
     const tsv = await store('locations', 'list');
     expect(tsv.code).toBe(0);
     const lines = tsv.stdout.trim().split('\n');
-    expect(lines[0]).toBe('Priority\tID\tName\tDefault\tPickup\tCity');
+    expect(lines[0]).toBe('priority\tid\tname\tdefault\tpickup\tcity');
     expect(lines[1]).toMatch(/^0\t\w{26}\tDepósito Central\tyes\t\tBuenos Aires$/);
     const json = await listJson();
     expect(json.map((l) => l.priority)).toEqual([0, 1, 2]);

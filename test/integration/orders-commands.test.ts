@@ -248,10 +248,10 @@ describe('store orders cancel', () => {
 describe.skipIf(!hasScript)('store orders on a terminal', () => {
   it('list draws a table of id, number, status, created, customer and total', async () => {
     const expected = (await allOrders({ status: 'paid' })).slice(0, 3);
-    const r = await runOnTerminal(['orders', 'list', '--status', 'paid', '--limit', '3'], env);
+    const r = await runOnTerminal(['orders', 'list', '--status', 'paid', '--limit', '3'], { ...env, COLUMNS: '200' });
     expect(r.code).toBe(0);
     const lines = r.output.split(/\r?\n/).filter((l) => l.trim() !== '');
-    expect(lines[0]!.trim().split(/\s{2,}/)).toEqual(['ID', 'NUMBER', 'STATUS', 'CREATED', 'CUSTOMER', 'TOTAL']);
+    expect(lines[0]!.trim().split(/\s{2,}/)).toEqual(['ID', 'NUMBER', 'STATUS', 'CREATED AT', 'CUSTOMER', 'TOTAL']);
     expect(lines.slice(1).map((l) => Number(l.trim().split(/\s+/)[0]))).toEqual(expected.map((o) => o.id));
     for (const [i, order] of expected.entries()) {
       expect(lines[i + 1]).toContain(` ${order.number} `);

@@ -47,7 +47,7 @@ describe('store variants', () => {
     ]);
     const variants = JSON.parse(json.stdout) as VariantJson[];
     const byLocationLines = byLocation.stdout.trim().split('\n');
-    expect(byLocationLines[0]).toBe('ID\tOptions\tSKU\tDepósito Central\tLocal Palermo\tDepósito Córdoba\tTotal');
+    expect(byLocationLines[0]).toBe('id\toptions\tsku\tDepósito Central\tLocal Palermo\tDepósito Córdoba\ttotal');
     // Each row's levels add up to its total.
     for (const line of byLocationLines.slice(1)) {
       const cells = line.split('\t');
@@ -55,7 +55,7 @@ describe('store variants', () => {
       expect(Number(cells[6])).toBe(variants.find((v) => v.id === Number(cells[0]))!.stock);
     }
     expect(list.code).toBe(0);
-    expect(list.stdout.split('\n')[0]).toBe('ID\tOptions\tSKU\tPrice\tPromo\tStock');
+    expect(list.stdout.split('\n')[0]).toBe('id\toptions\tsku\tprice\tpromotional_price\tstock');
     expect(list.stdout).toContain('1\tS / Blanco\tCAM-OXF-S-BLANCO\t32000.00\t\t');
     expect(variants.map((v) => v.id)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(one.code).toBe(0);

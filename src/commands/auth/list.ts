@@ -11,6 +11,7 @@ export default class List extends BaseCommand<typeof List> {
   };
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   async run(): Promise<ProfileSummary[]> {
     const { listProfiles } = await import('../../services/login.js');

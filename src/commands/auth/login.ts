@@ -17,6 +17,7 @@ The token and client secret go to the OS keychain; where none answers (or with -
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
     'client-id': Flags.string({ description: "The app's client id (app id); with --with-token, the app the token was issued to." }),

@@ -7,6 +7,7 @@ export default class Logout extends BaseCommand<typeof Logout> {
   static examples = ['<%= config.bin %> auth logout', '<%= config.bin %> auth logout --profile shop'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   async run(): Promise<{ profile: string }> {
     const { logout } = await import('../../services/login.js');

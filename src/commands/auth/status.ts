@@ -15,6 +15,7 @@ export default class Status extends BaseCommand<typeof Status> {
   static examples = ['<%= config.bin %> auth status', '<%= config.bin %> auth status --profile sandbox --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   async run(): Promise<Omit<AuthStatus, 'error'>> {
     const ctx = await this.context();

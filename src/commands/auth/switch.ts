@@ -10,6 +10,7 @@ export default class Switch extends BaseCommand<typeof Switch> {
   };
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   async run(): Promise<{ default: string }> {
     const { setDefaultProfile } = await import('../../auth/config.js');

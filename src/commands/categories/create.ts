@@ -15,6 +15,7 @@ export default class CategoriesCreate extends BaseCommand<typeof CategoriesCreat
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.category;
 
   static flags = {

@@ -10,6 +10,7 @@ export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelet
   static examples = ['<%= config.bin %> categories delete 12', '<%= config.bin %> categories delete 12 --yes'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.deleted;
 
   static args = {

@@ -7,6 +7,7 @@ export default class CategoriesGet extends BaseCommand<typeof CategoriesGet> {
   static examples = ['<%= config.bin %> categories get 12', '<%= config.bin %> categories get 12 --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     id: Args.string({ description: 'Category id.', required: true }),

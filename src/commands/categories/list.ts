@@ -14,6 +14,7 @@ export default class CategoriesList extends BaseCommand<typeof CategoriesList> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
     tree: Flags.boolean({ description: 'Show the category tree, subcategories indented under their parent.', exclusive: ['csv'] }),

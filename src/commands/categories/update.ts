@@ -15,6 +15,7 @@ export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdat
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.category;
 
   static args = {

@@ -10,6 +10,7 @@ export default class FulfillmentOrdersGet extends BaseCommand<typeof Fulfillment
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     order_id: Args.string({ description: 'Order id (10 digits).', required: true }),

@@ -7,6 +7,7 @@ export default class FulfillmentOrdersList extends BaseCommand<typeof Fulfillmen
   static examples = ['<%= config.bin %> fulfillment-orders list 1000000123', '<%= config.bin %> fulfillment-orders list 1000000123 --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     order_id: Args.string({ description: 'Order id (10 digits).', required: true }),

@@ -16,6 +16,7 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     order_id: Args.string({ description: 'Order id (10 digits); not used with --file.' }),

@@ -7,6 +7,7 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
   static examples = ['<%= config.bin %> invoices list 1000000123', '<%= config.bin %> invoices list 1000000123 --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     order_id: Args.string({ description: 'Order id (10 digits).', required: true }),

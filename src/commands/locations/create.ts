@@ -14,6 +14,7 @@ export default class LocationsCreate extends BaseCommand<typeof LocationsCreate>
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.location;
 
   static flags = {

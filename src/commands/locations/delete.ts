@@ -10,6 +10,7 @@ export default class LocationsDelete extends BaseCommand<typeof LocationsDelete>
   static examples = ['<%= config.bin %> locations delete "Depósito Córdoba"', '<%= config.bin %> locations delete 01JD3Z6Q8R5M2K7N4P9T0V1W2X --yes'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.deleted;
 
   static args = {

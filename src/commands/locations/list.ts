@@ -11,6 +11,7 @@ export default class LocationsList extends BaseCommand<typeof LocationsList> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
     csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),

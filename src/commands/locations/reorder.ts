@@ -15,6 +15,7 @@ export default class LocationsReorder extends BaseCommand<typeof LocationsReorde
 
   static strict = false;
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.location;
 
   static args = {

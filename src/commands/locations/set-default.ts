@@ -8,6 +8,7 @@ export default class LocationsSetDefault extends BaseCommand<typeof LocationsSet
   static examples = ['<%= config.bin %> locations set-default "Local Palermo"', '<%= config.bin %> locations set-default 01JD3Z6Q8R5M2K7N4P9T0V1W2X --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.location;
 
   static args = {

@@ -14,6 +14,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.location;
 
   static args = {

@@ -13,6 +13,7 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.order;
 
   static args = {

@@ -7,6 +7,7 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
   static examples = ['<%= config.bin %> orders get 1000000123', '<%= config.bin %> orders get 1000000123 --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     id: Args.string({ description: 'Order id (10 digits; not the number the customer sees).', required: true }),

@@ -15,6 +15,7 @@ export default class OrdersList extends BaseCommand<typeof OrdersList> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
     status: Flags.string({ description: 'Only orders with this status.', options: ['open', 'paid', 'closed', 'cancelled'] }),

@@ -12,6 +12,7 @@ export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.order;
 
   static args = {

@@ -15,6 +15,7 @@ export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.product;
 
   static flags = {

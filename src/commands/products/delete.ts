@@ -9,6 +9,7 @@ export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
   static examples = ['<%= config.bin %> products delete 1234', '<%= config.bin %> products delete 1234 --yes --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.deleted;
 
   static args = {

@@ -7,6 +7,7 @@ export default class ProductsGet extends BaseCommand<typeof ProductsGet> {
   static examples = ['<%= config.bin %> products get 1234', '<%= config.bin %> products get 1234 --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     id: Args.string({ description: 'Product id.', required: true }),

@@ -18,6 +18,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     file: Args.string({ description: 'CSV file to import ("-" for standard input).', required: true }),

@@ -17,6 +17,7 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
     limit: Flags.integer({ description: 'Show at most this many products, from the first page on.', min: 1, exclusive: ['all', 'page', 'per-page'] }),

@@ -15,6 +15,7 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.product;
 
   static args = {

@@ -19,6 +19,7 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
   static examples = ['<%= config.bin %> sandbox status', '<%= config.bin %> sandbox status --start --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
     start: Flags.boolean({ description: 'Start the shared sandbox when it is not running.' }),

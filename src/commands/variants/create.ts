@@ -14,6 +14,7 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.variant;
 
   static args = {

@@ -9,6 +9,7 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
   static examples = ['<%= config.bin %> variants delete 1234 5678', '<%= config.bin %> variants delete 1234 5678 --yes'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.deleted;
 
   static args = {

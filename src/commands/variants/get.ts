@@ -7,6 +7,7 @@ export default class VariantsGet extends BaseCommand<typeof VariantsGet> {
   static examples = ['<%= config.bin %> variants get 1234 5678', '<%= config.bin %> variants get 1234 5678 --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     product_id: Args.string({ description: 'Product id.', required: true }),

@@ -12,6 +12,7 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     product_id: Args.string({ description: 'Product id.', required: true }),

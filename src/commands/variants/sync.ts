@@ -16,6 +16,7 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     file: Args.string({ description: 'CSV feed: sku plus the columns to sync ("-" for standard input).', required: true }),

@@ -15,6 +15,7 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.variant;
 
   static args = {

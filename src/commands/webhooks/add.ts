@@ -16,6 +16,7 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.webhook;
 
   static args = {

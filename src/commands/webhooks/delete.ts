@@ -9,6 +9,7 @@ export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
   static examples = ['<%= config.bin %> webhooks delete 12', '<%= config.bin %> webhooks delete 12 --yes'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.deleted;
 
   static args = {

@@ -7,6 +7,7 @@ export default class WebhooksList extends BaseCommand<typeof WebhooksList> {
   static examples = ['<%= config.bin %> webhooks list', '<%= config.bin %> webhooks list --event order/created --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
     event: Flags.string({ description: 'Only the webhooks of this event.' }),

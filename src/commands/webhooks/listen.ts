@@ -20,6 +20,7 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
     port: Flags.integer({ description: 'Port to listen on (default: a free one).', min: 0, max: 65535 }),

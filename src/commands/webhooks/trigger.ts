@@ -15,6 +15,7 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     event: Args.string({ description: 'Event to emit, e.g. order/created.', required: true }),

@@ -13,6 +13,7 @@ export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.webhook;
 
   static args = {

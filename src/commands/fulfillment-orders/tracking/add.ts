@@ -49,6 +49,7 @@ export default class TrackingAdd extends BaseCommand<typeof TrackingAdd> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.trackingEvent;
   static args = trackingArgs;
   static flags = { ...trackingFlags, status: Flags.string({ description: 'Tracking status.', options: TRACKING_STATUSES, required: true }) };

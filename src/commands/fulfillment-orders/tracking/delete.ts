@@ -11,6 +11,7 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.deleted;
 
   static args = { ...trackingArgs, event_id: Args.string({ description: 'Tracking event id (see `store fulfillment-orders get`).', required: true }) };

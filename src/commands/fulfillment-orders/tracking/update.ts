@@ -12,6 +12,7 @@ export default class TrackingUpdate extends BaseCommand<typeof TrackingUpdate> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.trackingEvent;
   static args = { ...trackingArgs, event_id: Args.string({ description: 'Tracking event id (see `store fulfillment-orders get`).', required: true }) };
   static flags = trackingFlags;

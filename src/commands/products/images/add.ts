@@ -14,6 +14,7 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
 
   static strict = false;
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.productImage;
 
   static args = {

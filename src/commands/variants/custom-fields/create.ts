@@ -13,6 +13,7 @@ export default class CustomFieldsCreate extends BaseCommand<typeof CustomFieldsC
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.customField;
 
   static flags = {

@@ -9,6 +9,7 @@ export default class CustomFieldsDelete extends BaseCommand<typeof CustomFieldsD
   static examples = ['<%= config.bin %> variants custom-fields delete Material', '<%= config.bin %> variants custom-fields delete Material --yes'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.deleted;
 
   static args = {

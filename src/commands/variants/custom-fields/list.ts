@@ -7,6 +7,7 @@ export default class CustomFieldsList extends BaseCommand<typeof CustomFieldsLis
   static examples = ['<%= config.bin %> variants custom-fields list', '<%= config.bin %> variants custom-fields list --json'];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
     csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),

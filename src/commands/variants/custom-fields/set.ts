@@ -13,6 +13,7 @@ export default class CustomFieldsSet extends BaseCommand<typeof CustomFieldsSet>
 
   static strict = false;
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     product_id: Args.string({ description: 'Product id.', required: true }),

@@ -11,6 +11,7 @@ export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUn
 
   static strict = false;
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
 
   static args = {
     product_id: Args.string({ description: 'Product id.', required: true }),

@@ -11,6 +11,7 @@ export default class CustomFieldsUpdate extends BaseCommand<typeof CustomFieldsU
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.customField;
 
   static args = {
