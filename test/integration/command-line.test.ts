@@ -291,6 +291,24 @@ describe('auth login --with-token', () => {
     expect(existsSync(join(home, 'config', 'store'))).toBe(false);
   });
 
+  it.runIf(hasScript)('a typo at a login prompt asks again instead of ending the login', async () => {
+    const home = mkdtempSync(join(dir, 'login-'));
+    const r = await runOnTerminal(
+      ['auth', 'login', '--profile', 'typo', '--insecure-storage'],
+      { XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), TERM: 'dumb' },
+      [
+        { when: 'API URL', send: 'api.example.com\r' },
+        { when: 'must be an http(s) URL', send: `${sandbox.apiUrl}\r` },
+        { when: 'Authorization server URL', send: '\u0003' },
+      ],
+    );
+    const output = plainText(r.output);
+    expect(output).toContain('must be an http(s) URL');
+    expect(output).toContain('Authorization server URL');
+    expect(r.code).toBe(130);
+    expect(existsSync(join(home, 'config', 'store', 'config.json'))).toBe(false);
+  });
+
   it('a valid token is saved with the app it names', async () => {
     const home = mkdtempSync(join(dir, 'login-'));
     const r = await login(app(), sandbox.accessToken, home);

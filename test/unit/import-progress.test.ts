@@ -51,7 +51,7 @@ describe('progress view', () => {
     }
   });
 
-  it('draws a bar on a TTY: done/total writes, requests per second and the ETA from the bucket', async () => {
+  it("draws a bar on a TTY: products done/total (writes are in the summary), requests per second and the ETA from the bucket", async () => {
     const { PassThrough } = await import('node:stream');
     const { SingleBar } = (await import('cli-progress')).default;
     const stream = Object.assign(new PassThrough(), { isTTY: true, columns: 200 }) as unknown as NodeJS.WriteStream;
@@ -64,7 +64,7 @@ describe('progress view', () => {
     view.update(event);
     view.stop();
     // 200 writes left, 20 slots free now: 180 at 2/s = 1m30s.
-    expect(drawn).toMatch(/import writing \[[^\]]*\] 50\/250 \| [\d.]+ req\/s \| 1 × 429 \| ETA 1m30s/);
+    expect(drawn).toMatch(/import writing \[[^\]]*\] 10\/100 products \| [\d.]+ req\/s \| 1 × 429 \| ETA 1m30s/);
     const quiet = Object.assign(new PassThrough(), { isTTY: true }) as unknown as NodeJS.WriteStream;
     let none = '';
     quiet.on('data', (d: Buffer) => (none += d.toString()));

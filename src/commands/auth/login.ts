@@ -74,7 +74,16 @@ The token and client secret go to the OS keychain; where none answers (or with -
       const context = { output: process.stderr };
       return missing.secret
         ? password({ message: missing.message, mask: true, validate: (value) => missing.validate?.(value.trim()) ?? true }, context)
-        : input({ message: missing.message, required: true, validate: (value) => missing.validate?.(value.trim()) ?? true }, context);
+        : input(
+            {
+              message: missing.message,
+              required: true,
+              validate: (value) => missing.validate?.(value.trim()) ?? true,
+              // A rejected answer is asked for again from an empty line, with the reason under it.
+              theme: { validationFailureMode: 'clear' },
+            },
+            context,
+          );
     };
 
     const result = await login({
