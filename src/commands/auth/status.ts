@@ -23,7 +23,7 @@ export default class Status extends BaseCommand<typeof Status> {
     const { error, ...status } = await authStatus(ctx, await this.client());
     if (this.jsonEnabled()) {
       if (error) {
-        this.logJson(status);
+        await this.printJson(status);
         throw error;
       }
       return status;
