@@ -314,9 +314,18 @@ describe('revoked token', () => {
     const stale = await store(['auth', 'status', '--json'], {
       env: { STORE_TOKEN: first, STORE_ID: String(sandbox.storeId), STORE_API_URL: sandbox.apiUrl },
     });
-    expect(refusedInOneSentence(stale)).toBe(
-      'The store rejected the token from the environment (STORE_TOKEN); set a valid token, or unset STORE_TOKEN and STORE_ID to use a profile.',
-    );
+    // With --json the error is one JSON line on stderr; the status itself is on stdout.
+    expect(stale.code).toBe(4);
+    expect(stale.stderr.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      {
+        error: {
+          message:
+            'The store rejected the token from the environment (STORE_TOKEN); set a valid token, or unset STORE_TOKEN and STORE_ID to use a profile.',
+          exit_code: 4,
+          status: 401,
+        },
+      },
+    ]);
     expect(JSON.parse(stale.stdout)).toMatchObject({ profile: 'env', tokenSource: 'env', accepted: false });
 
     const oldStatus = await store(['auth', 'status', '--profile', 'old']);

@@ -153,7 +153,7 @@ describe('createClient: errors', () => {
     const error = await failureOf(client.get('/orders'));
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).exitCode).toBe(4);
-    expect(error.message).toBe('The store rejected the token of profile work; run `store auth login`.');
+    expect(error.message).toBe('The store rejected the token of profile work; run `store auth login --profile work` to log in again.');
   });
 
   it('maps 403 to AuthError naming the missing scope', async () => {

@@ -102,11 +102,11 @@ describe('store orders list', () => {
     const tsv = await store('orders', 'list', '--status', 'paid', '--limit', '5');
     expect(tsv.code).toBe(0);
     const lines = tsv.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('id\tnumber\tstatus\tcreated\tcustomer\ttotal');
+    expect(lines[0]).toBe('id\tnumber\tstatus\tcreated_at\tcustomer\ttotal');
     expect(lines.slice(1).map((l) => Number(l.split('\t')[0]))).toEqual(expected.map((o) => o.id));
     expect(lines.slice(1).every((l) => l.split('\t')[2] === 'paid')).toBe(true);
     const csv = await store('orders', 'list', '--status', 'paid', '--limit', '5', '--csv');
-    expect(csv.stdout.split('\n')[0]).toBe('id,number,status,created,customer,total');
+    expect(csv.stdout.split('\n')[0]).toBe('id,number,status,created_at,customer,total');
     expect(csv.stdout.trimEnd().split('\n')).toHaveLength(6);
   });
 

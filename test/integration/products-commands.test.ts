@@ -50,7 +50,7 @@ describe('store products', () => {
     expect(page2.stderr).toContain('Page 2 of 4 (20 products)');
     expect((JSON.parse(bySku.stdout) as ProductJson[]).map((p) => p.name.es)).toEqual(['Cinturón de Cuero']);
     const lines = csv.stdout.trim().split('\n');
-    expect(lines[0]).toBe('ID,Name,Handle,SKU,Price,Stock,Variants');
+    expect(lines[0]).toBe('id,name,handle,sku,price,stock,variants');
     expect(lines).toHaveLength(21);
   });
 
