@@ -125,7 +125,7 @@ describe('store api', () => {
 
     const unauthorized = await runCli(['api', 'GET', '/orders'], { env: { ...env, STORE_TOKEN: 'wrong' } });
     expect(unauthorized.code).toBe(4);
-    expect(unauthorized.stderr).toContain('store auth login');
+    expect(unauthorized.stderr).toContain('The store rejected the token from the environment (STORE_TOKEN)');
     expect(unauthorized.stderr).not.toContain('wrong');
   });
 

@@ -53,7 +53,7 @@ describe('store fulfillment-orders list / get', () => {
     expect((JSON.parse(list.stdout) as FoJson[]).map((f) => f.id)).toEqual(expected.map((f) => f.id));
 
     const tsv = await store('fulfillment-orders', 'list', String(orderId));
-    expect(tsv.stdout.split('\n')[0]).toBe('id\tstatus\tlocation\titems\tevents\tlast event');
+    expect(tsv.stdout.split('\n')[0]).toBe('id\tstatus\tlocation\titems\tevents\tlast_event');
 
     const get = await store('fulfillment-orders', 'get', String(orderId), fo.id, '--json');
     expect(get.code).toBe(0);

@@ -70,7 +70,7 @@ describe('variants sync', () => {
     // The summary's request count is what the sandbox received.
     expect(r.stdout).toMatch(new RegExp(`requests: ${r.received.length} sent`));
     expect(r.stdout).toMatch(/2 updated, 1 unchanged, 1 not in the store, 0 failed/);
-    expect(r.stderr).toMatch(/1 SKUs are not in the store \(not created\): NO-EXISTE/);
+    expect(r.stderr).toMatch(/1 SKU is not in the store \(not created\): NO-EXISTE/);
     expect(Number(bySku(a!.sku!).price)).toBe(Number(a!.price) + 1);
     expect(bySku(c!.sku!).inventory_levels.find((l) => l.location_id === palermo.id)?.stock).toBe(palermoBefore + 5);
     // Only the columns present change: the price-only row left the stock alone.

@@ -44,7 +44,7 @@ describe('store webhooks add, list, update, delete', () => {
     const table = await store('webhooks', 'list');
     expect(table.code).toBe(0);
     const [head, row] = table.stdout.trimEnd().split('\n');
-    expect(head).toBe('id\tevent\turl\theaders\tcreated');
+    expect(head).toBe('id\tevent\turl\theaders\tcreated_at');
     expect(row!.split('\t').slice(0, 4)).toEqual([String(webhook.id), 'order/created', 'https://example.com/hooks/orders', 'X-Api-Key']);
     expect(table.stdout).not.toContain('abc=123');
 
