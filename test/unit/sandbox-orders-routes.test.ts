@@ -250,3 +250,39 @@ describe('GET and PUT /orders', () => {
     expect((await sb.get('/orders/12')).status).toBe(404);
   });
 });
+
+describe('a state written before the documented order record', () => {
+  it('serves its orders in the documented record (paid read as open and paid, payments and {method, cost} shipping folded in)', async () => {
+    const earlier = {
+      id: 1000000500,
+      number: 150,
+      status: 'paid',
+      owner_note: '',
+      created_at: START,
+      updated_at: START,
+      cancelled_at: null,
+      cancel_reason: null,
+      stock_returned: false,
+      customer,
+      products: [{ product_id: 1, variant_id: A, name: 'Remera (S)', sku: 'TS-S', quantity: 1, price: '10.00' }],
+      shipping: { method: 'OCA', cost: '3900.00' },
+      payments: [{ method: 'cash', amount: '3910.00', status: 'paid' }],
+      subtotal: '10.00',
+      total: '3910.00',
+      currency: 'ARS',
+    };
+    sb.sandbox.state.mutate('test.earlier', (tx) => tx.put(store().orders, earlier as never));
+    const res = await sb.get('/orders/1000000500');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'open',
+      payment_status: 'paid',
+      shipping_option: 'OCA',
+      shipping_cost_customer: '3900.00',
+      payment_details: { method: 'cash' },
+      products: [{ id: 1, variant_id: A, quantity: 1 }],
+    });
+    expect(res.body).not.toHaveProperty('payments');
+    expect((await sb.get('/orders', { query: { payment_status: 'paid' } })).body.map((o: any) => o.id)).toEqual([1000000500]);
+  });
+});

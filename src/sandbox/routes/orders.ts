@@ -152,6 +152,47 @@ export function ordersOf(store: StoreData): Collection<OrderRecord> {
   return store.orders as unknown as Collection<OrderRecord>;
 }
 
+/** An order as a state written before platform.md §4 holds it: `paid` as a status, `payments`, `shipping {method, cost}`. */
+type EarlierOrder = {
+  status: string;
+  payments?: { method: string; status: PaymentStatus }[];
+  shipping?: { method?: string; cost?: string };
+  customer: { name: string; email: string; phone: string };
+  products?: Omit<OrderLine, 'id' | 'variant_values' | 'weight' | 'barcode'>[];
+};
+
+/**
+ * Brings an order of a state directory written before platform.md §4 to the documented record, in place, the
+ * first time it is read (a sandbox keeps its state across versions).
+ */
+export function upgradeOrder(order: OrderRecord): OrderRecord {
+  if (order.payment_status !== undefined) return order;
+  const earlier = order as unknown as EarlierOrder;
+  const payment = earlier.payments?.[0];
+  const shipping = earlier.shipping;
+  Object.assign(order, {
+    token: createHash('sha1').update(`order:${order.id}`).digest('hex'),
+    status: earlier.status === 'paid' ? 'open' : earlier.status,
+    payment_status: earlier.status === 'paid' || earlier.status === 'closed' ? 'paid' : (payment?.status ?? 'pending'),
+    shipping_status: 'unpacked',
+    note: null,
+    paid_at: null,
+    shipped_at: null,
+    closed_at: null,
+    customer: { id: 0, identification: null, default_address: null, ...earlier.customer },
+    products: (earlier.products ?? []).map((line, i) => ({ id: i + 1, variant_values: [], weight: null, barcode: null, ...line })),
+    shipping: { ...DEFAULT_SHIPPING, option: shipping?.method ?? DEFAULT_SHIPPING.option, cost_customer: shipping?.cost ?? '0.00' },
+    shipping_tracking_number: null,
+    shipping_tracking_url: null,
+    shipping_address: null,
+    payment: { ...DEFAULT_PAYMENT, method: payment?.method ?? DEFAULT_PAYMENT.method },
+    discount: '0.00',
+    language: 'es',
+  });
+  delete (order as { payments?: unknown }).payments;
+  return order;
+}
+
 function time(order: OrderRecord, ms: number | null): string | null {
   if (ms === null) return null;
   const text = isoTime(ms);
@@ -530,7 +571,7 @@ function loadOrder(store: StoreData, idText: string | undefined): OrderRecord {
   const id = intParam(idText, 'Order');
   const order = ordersOf(store).get(id);
   if (!order) throw notFound('Order', id);
-  return order;
+  return upgradeOrder(order);
 }
 
 type Query = Record<string, unknown>;
@@ -615,6 +656,7 @@ function listOrders(req: FastifyRequest): OrderRecord[] {
   const words = q === undefined ? undefined : fold(q);
   return ordersOf(req.store)
     .list()
+    .map(upgradeOrder)
     .filter(
       (o) =>
         (status === undefined || o.status === status) &&
