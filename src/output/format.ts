@@ -85,34 +85,42 @@ export function truncateToWidth(text: string, width: number): string {
   return `${out}…`;
 }
 
-/**
- * A cell that must be read whole: an id, a number, an amount with its currency, a timestamp, a ULID or UUID,
- * or one short word (a status such as "cancelled", "yes", "∞").
- */
-const WHOLE_VALUE = /^(?:[-+]?\d[\d.,:T+\-Z ]*(?: [A-Z]{3})?|[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\S{0,12})$/i;
+/** Cells never cut: ids, numbers, amounts with their currency, ULIDs, UUIDs (and empty cells). */
+const WHOLE_VALUE = /^(?:[-+]?\d[\d.,]*(?: [A-Z]{3})?|[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|)$/i;
+/** Cells cut only when the text columns alone cannot make room: timestamps and one short word (a status). */
+const SHORT_VALUE = /^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\S{1,12})$/;
 
-/** The narrowest a text column is cut to: its first letters and the ellipsis still say something. */
-const MIN_TEXT_WIDTH = 5;
+/** The narrowest a column is cut to: its first letters and the ellipsis still say something. */
+const MIN_WIDTH = 5;
 
 /**
  * Column widths for a table on a terminal `maxWidth` columns wide, like gh: when the natural widths do not fit,
- * the widest column that may shrink gives up one column at a time, down to 5 (its header is cut too); ids,
- * numbers, amounts, timestamps and one-word values keep their width. Returns the natural widths when they fit, and the
- * narrowest allowed when nothing more can give (the lines are then longer than the terminal).
+ * the widest column that may shrink gives up one column at a time, down to 5 (its header is cut too). Free
+ * text gives first; timestamps and one-word values (a status) only when the text cannot make room; ids,
+ * numbers and amounts never (nor a column marked `shrink: false`). Returns the natural widths when they fit,
+ * and the narrowest allowed when nothing more can give (the lines are then longer than the terminal).
  */
 export function fitColumns(cells: string[][], headers: string[], shrinkable: (boolean | undefined)[], maxWidth: number, gap = 2): number[] {
   const widths = headers.map((h, i) => Math.max(displayWidth(h), ...cells.map((row) => displayWidth(row[i] ?? ''))));
-  const mayShrink = headers.map((_, i) => shrinkable[i] ?? !cells.every((row) => WHOLE_VALUE.test(row[i] ?? '')));
-  const floor = headers.map(() => MIN_TEXT_WIDTH);
+  const every = (i: number, pattern: RegExp) => cells.every((row) => pattern.test(row[i] ?? ''));
+  // 0: never cut; 1: cut last; 2: cut first.
+  const tier = headers.map((_, i) => {
+    if (shrinkable[i] === false) return 0;
+    if (shrinkable[i] === true) return 2;
+    if (every(i, WHOLE_VALUE)) return 0;
+    return every(i, SHORT_VALUE) ? 1 : 2;
+  });
   let excess = widths.reduce((a, b) => a + b, 0) + gap * Math.max(0, widths.length - 1) - maxWidth;
-  while (excess > 0) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) {
-      if (mayShrink[i] && widths[i]! > floor[i]! && (widest === -1 || widths[i]! > widths[widest]!)) widest = i;
+  for (const level of [2, 1]) {
+    while (excess > 0) {
+      let widest = -1;
+      for (let i = 0; i < widths.length; i++) {
+        if (tier[i] === level && widths[i]! > MIN_WIDTH && (widest === -1 || widths[i]! > widths[widest]!)) widest = i;
+      }
+      if (widest === -1) break;
+      widths[widest]!--;
+      excess--;
     }
-    if (widest === -1) break;
-    widths[widest]!--;
-    excess--;
   }
   return widths;
 }
