@@ -85,8 +85,8 @@ export function truncateToWidth(text: string, width: number): string {
   return `${out}…`;
 }
 
-/** Cells never cut: ids, numbers, amounts with their currency, ULIDs, UUIDs (and empty cells). */
-const WHOLE_VALUE = /^(?:[-+]?\d[\d.,]*(?: [A-Z]{3})?|[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|)$/i;
+/** Cells never cut: ids, numbers, amounts with their currency, ULIDs, UUIDs. */
+const WHOLE_VALUE = /^(?:[-+]?\d[\d.,]*(?: [A-Z]{3})?|[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 /** Cells cut only when the text columns alone cannot make room: timestamps and one short word (a status). */
 const SHORT_VALUE = /^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\S{1,12})$/;
 
@@ -95,33 +95,41 @@ const MIN_WIDTH = 5;
 
 /**
  * Column widths for a table on a terminal `maxWidth` columns wide, like gh: when the natural widths do not fit,
- * the widest column that may shrink gives up one column at a time, down to 5 (its header is cut too). Free
- * text gives first; timestamps and one-word values (a status) only when the text cannot make room; ids,
+ * the widest column that may shrink gives up one column at a time, down to 5 (its header is cut too). A
+ * header wider than its column's data gives first, then free text; timestamps and one-word values (a status) only when the text cannot make room; ids,
  * numbers and amounts never (nor a column marked `shrink: false`). Returns the natural widths when they fit,
  * and the narrowest allowed when nothing more can give (the lines are then longer than the terminal).
  */
 export function fitColumns(cells: string[][], headers: string[], shrinkable: (boolean | undefined)[], maxWidth: number, gap = 2): number[] {
   const widths = headers.map((h, i) => Math.max(displayWidth(h), ...cells.map((row) => displayWidth(row[i] ?? ''))));
-  const every = (i: number, pattern: RegExp) => cells.every((row) => pattern.test(row[i] ?? ''));
+  const every = (i: number, pattern: RegExp) => cells.every((row) => (row[i] ?? '') === '' || pattern.test(row[i]!));
   // 0: never cut; 1: cut last; 2: cut first.
   const tier = headers.map((_, i) => {
     if (shrinkable[i] === false) return 0;
     if (shrinkable[i] === true) return 2;
+    // A column with nothing in it is as wide as its header: that can give.
+    if (cells.every((row) => (row[i] ?? '') === '')) return 1;
     if (every(i, WHOLE_VALUE)) return 0;
     return every(i, SHORT_VALUE) ? 1 : 2;
   });
+  const dataWidths = headers.map((_, i) => Math.max(MIN_WIDTH, ...cells.map((row) => displayWidth(row[i] ?? ''))));
   let excess = widths.reduce((a, b) => a + b, 0) + gap * Math.max(0, widths.length - 1) - maxWidth;
-  for (const level of [2, 1]) {
+  // Whatever a column can give, widest first: first a header longer than its data ("CURRENCY" over "ARS"),
+  // which costs no data, then free text, then timestamps and single words.
+  const give = (floorOf: (i: number) => number, allowed: (i: number) => boolean) => {
     while (excess > 0) {
       let widest = -1;
       for (let i = 0; i < widths.length; i++) {
-        if (tier[i] === level && widths[i]! > MIN_WIDTH && (widest === -1 || widths[i]! > widths[widest]!)) widest = i;
+        if (allowed(i) && widths[i]! > floorOf(i) && (widest === -1 || widths[i]! > widths[widest]!)) widest = i;
       }
-      if (widest === -1) break;
+      if (widest === -1) return;
       widths[widest]!--;
       excess--;
     }
-  }
+  };
+  give((i) => dataWidths[i]!, () => true);
+  give(() => MIN_WIDTH, (i) => tier[i] === 2);
+  give(() => MIN_WIDTH, (i) => tier[i] === 1);
   return widths;
 }
 

@@ -92,15 +92,15 @@ describe('tables fit the terminal', () => {
     const lines = plainText(r.output).split('\n').filter(Boolean);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
     const header = lines.find((l) => l.startsWith('ID'))!;
-    expect(header).toMatch(/^ID\s+NUMBER\s+STATUS\s+CREATED AT\s+CUST[A-Z]*…\s+TOTAL$/);
-    const rows = lines.filter((l) => /^\d{10}/.test(l));
+    expect(header).toMatch(/^ID\s+NUMB.*\sTOTAL\s/);
+    const rows = lines.filter((l) => /^\d{9,10} /.test(l));
     expect(rows).toHaveLength(30);
     expect(rows.some((l) => l.includes('…'))).toBe(true);
-    for (const row of rows) {
-      expect(row).toMatch(/^\d{10}  /);
-      expect(row.indexOf(row.match(/\d+\.\d{2} ARS$/)![0])).toBe(header.indexOf('TOTAL'));
-      expect(row.slice(header.indexOf('CUST'), header.indexOf('CUST') + 1)).not.toBe(' ');
-      expect(row).toMatch(/ (open|paid|closed|cancelled) /);
+    const orders = (await api.get<{ id: number; total: string }[]>('/orders', { query: { per_page: 30 } })).body;
+    for (const [i, row] of rows.entries()) {
+      // Ids and amounts are never cut, and stay under their headers.
+      expect(row.startsWith(`${orders[i]!.id} `)).toBe(true);
+      expect(row.slice(header.indexOf('TOTAL')).split(/\s+/)[0]).toBe(orders[i]!.total);
     }
   });
 
@@ -108,7 +108,7 @@ describe('tables fit the terminal', () => {
     const r = await store(['orders', 'list'], { env: { COLUMNS: '40' } });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('id\tnumber\tstatus\tcreated_at\tcustomer\ttotal');
+    expect(lines[0]).toBe('id\tnumber\tstatus\tpayment_status\tshipping_status\tcreated_at\tcustomer\ttotal\tcurrency');
     expect(r.stdout).not.toContain('…');
     expect(lines.some((l) => l.length > 40)).toBe(true);
     const products = await store(['products', 'list']);
