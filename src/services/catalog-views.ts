@@ -1,7 +1,7 @@
 import type { Category } from '../api/categories.js';
 import type { CustomField } from '../api/custom-fields.js';
 import type { Location } from '../api/locations.js';
-import type { Product, ProductImage } from '../api/products.js';
+import { type Product, type ProductImage, categoryIdOf } from '../api/products.js';
 import type { Variant } from '../api/variants.js';
 import type { Column } from '../output/format.js';
 import { localText } from './catalog-input.js';
@@ -57,8 +57,8 @@ export function categoryFields(row: CategoryRow): [string, unknown][] {
     ['Handle', localText(c.handle)],
     ['Description', localText(c.description)],
     ['Google category', c.google_shopping_category ?? ''],
-    ['SEO title', c.seo_title ?? ''],
-    ['SEO description', c.seo_description ?? ''],
+    ['SEO title', localText(c.seo_title)],
+    ['SEO description', localText(c.seo_description)],
   ];
 }
 
@@ -85,7 +85,7 @@ export function productFields(p: Product): [string, unknown][] {
     ['Name', localText(p.name)],
     ['Handle', localText(p.handle)],
     ['Options', p.attributes.map((a) => localText(a)).join(', ')],
-    ['Categories', p.categories.map((c) => (typeof c === 'number' ? c : c.id)).join(', ')],
+    ['Categories', p.categories.map((c) => categoryIdOf(c)).join(', ')],
     ['Stock', productStock(p)],
     ['Images', p.images.map((i) => i.src).join(', ')],
     ['Created', p.created_at ?? ''],
@@ -113,7 +113,8 @@ export function variantStockColumns(locations: Location[]): Column<Variant>[] {
     ...variantColumns.slice(0, 3),
     ...locations.map((l): Column<Variant> => ({
       header: localText(l.name),
-      get: (v) => (tracked(v) ? v.inventory_levels?.find((level) => level.location_id === l.id)?.stock ?? 0 : '∞'),
+      // No inventory_levels: the store did not say how the stock is split, so the cell stays blank (not 0).
+      get: (v) => (!tracked(v) ? '∞' : v.inventory_levels ? (v.inventory_levels.find((level) => level.location_id === l.id)?.stock ?? 0) : ''),
     })),
     { header: 'Total', get: (v) => (tracked(v) ? v.stock ?? '' : '∞') },
   ];

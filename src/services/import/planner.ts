@@ -1,9 +1,10 @@
 import type { Category, Localized } from '../../api/categories.js';
 import type { CustomField } from '../../api/custom-fields.js';
 import type { Location } from '../../api/locations.js';
-import type { Product } from '../../api/products.js';
+import { type Product, categoryIdOf } from '../../api/products.js';
 import type { StoreInfo } from '../../api/store.js';
 import type { Variant } from '../../api/variants.js';
+import { pickLocalized } from '../../api/read.js';
 import type { Catalog, ProductSpec, VariantSpec } from './catalog.js';
 import { DECIMAL_FIELDS, TEXT_FIELDS } from './dialects.js';
 
@@ -95,10 +96,20 @@ export function pathKey(levels: string[]): string {
   return levels.map((l) => l.trim().toLowerCase()).join(' > ');
 }
 
+/**
+ * The text of a localized value in one language, as a `name:<lang>` column holds it: that language or its
+ * locale form (`pt` ↔ `pt_BR`). The main language falls back to any language that has text (platform.md
+ * §0: an option named only in `en` on an `es` store is still named), so export writes it and import, reading
+ * the same fallback, sees no change.
+ */
 export function textOf(value: Localized | null | undefined, lang: string, main: string): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return lang === main ? value : '';
-  return value[lang] ?? '';
+  if (lang === main) return pickLocalized(value, main);
+  if (typeof value === 'string') return '';
+  const exact = value[lang];
+  if (exact) return exact;
+  const language = lang.split(/[_-]/)[0]!.toLowerCase();
+  return Object.entries(value).find(([key, text]) => text && key.split(/[_-]/)[0]!.toLowerCase() === language)?.[1] ?? '';
 }
 
 /** Every category's path of main-language names from the root. */
@@ -280,9 +291,14 @@ function stockBody(v: VariantSpec, ix: Indexes, current?: Variant): Body {
   return body;
 }
 
+/**
+ * The stock at one location, or undefined when unknown: stock not managed, or `inventory_levels` absent (the
+ * store did not say how the stock is split, platform.md §3; never read as zero). A location missing from
+ * reported levels holds nothing.
+ */
 function levelOf(variant: Variant, locationId: string): number | undefined {
-  if (variant.stock === null || variant.stock === undefined) return undefined;
-  return variant.inventory_levels?.find((l) => l.location_id === locationId)?.stock ?? 0;
+  if (variant.stock === null || variant.stock === undefined || !variant.inventory_levels) return undefined;
+  return variant.inventory_levels.find((l) => l.location_id === locationId)?.stock ?? 0;
 }
 
 export function stockAtDefault(variant: Variant, ix: Indexes): number | undefined {
@@ -440,7 +456,7 @@ function planUpdate(
   if (localizedDiffers(spec.description, product.description, ix)) body.description = localizedBody(spec.description, ix);
   let categories = resolveCategories(spec);
   if (categories) {
-    const current = product.categories.map((c) => (typeof c === 'number' ? c : c.id));
+    const current = product.categories.map((c) => categoryIdOf(c));
     const same = categories.length === current.length && categories.every((c) => typeof c === 'number' && current.includes(c));
     if (same) categories = undefined;
   }
