@@ -133,6 +133,11 @@ export function variantFields(v: Variant, levels: StockLevel[] = [], customField
     ...levels.map((l): [string, unknown] => [`  at ${l.location}`, l.stock]),
     ['Weight', v.weight ?? ''],
     ['Size (w×h×d)', [v.width, v.height, v.depth].some((x) => x !== null && x !== undefined) ? [v.width ?? '', v.height ?? '', v.depth ?? ''].join(' × ') : ''],
+    ['Barcode', v.barcode ?? ''],
+    ['MPN', v.mpn ?? ''],
+    ['Age group', v.age_group ?? ''],
+    ['Gender', v.gender ?? ''],
+    ['Image', v.image_id ?? ''],
     ...customFields.map((f): [string, unknown] => [`Field ${f.name}`, f.value]),
     ['Updated', v.updated_at ?? ''],
   ];
