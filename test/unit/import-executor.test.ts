@@ -49,7 +49,7 @@ function fakeStore(faults: Record<string, Fault[]> = {}) {
     }
     throw new Error(`unexpected ${method} ${path}`);
   };
-  const client: Pick<StoreClient, 'stats' | 'warn'> & { page(path: string): Promise<{ items: unknown[]; page: number }>; request(opts: RequestOptions): Promise<{ body: unknown }>; paginate(path: string): AsyncIterable<unknown> } = {
+  const client: Pick<StoreClient, 'stats' | 'warn'> & { page(path: string, query?: RequestOptions['query']): Promise<{ items: unknown[]; page: number }>; request(opts: RequestOptions): Promise<{ body: unknown }>; paginate(path: string): AsyncIterable<unknown> } = {
     async request(opts: RequestOptions) {
       const key = `${opts.method} ${opts.path}`;
       log.push(key);
@@ -66,9 +66,9 @@ function fakeStore(faults: Record<string, Fault[]> = {}) {
       const { body } = await client.request({ method: 'GET', path });
       yield { items: body as unknown[], page: 1 };
     },
-    // One page of a list (lookups by handle); the query does not matter to this fake.
-    async page(path: string) {
-      const { body } = await client.request({ method: 'GET', path });
+    // One page of a list (the lookups by handle).
+    async page(path: string, query?: RequestOptions['query']) {
+      const { body } = await client.request({ method: 'GET', path, query });
       return { items: body as unknown[], page: 1 };
     },
     warn: () => {},
