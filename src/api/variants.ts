@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { LocalizedSchema } from './categories.js';
-import { Id, Money, StringId, Text, Timestamp, parseRecords } from './read.js';
+import { Id, StringId, Text, Timestamp, parseRecords } from './read.js';
 import { parseReply } from './reply.js';
 
 /**
@@ -19,6 +19,15 @@ export const StockValue = z
     return /^-?\d+$/.test(t) ? Number(t) : undefined;
   });
 
+/**
+ * A decimal string (money, measures) or text field that the platform may send as null: null is kept, so
+ * `--json` shows the record as the store sent it; a number becomes its text.
+ */
+const NullableText = z
+  .union([z.string(), z.number(), z.null()])
+  .optional()
+  .transform((v) => (v === null ? null : v === undefined ? undefined : String(v)));
+
 export const InventoryLevelSchema = z.looseObject({
   location_id: StringId,
   stock: StockValue.transform((v) => v ?? null),
@@ -35,20 +44,20 @@ export const VariantSchema = z.looseObject({
   product_id: Id,
   image_id: Id.nullish(),
   sku: Text.transform((v) => (v === undefined || v === '' ? null : v)),
-  price: Money,
-  promotional_price: Money,
-  cost: Money,
+  price: NullableText,
+  promotional_price: NullableText,
+  cost: NullableText,
   // null stock means the store does not track it (unlimited).
   stock: StockValue,
   stock_management: z.union([z.boolean(), z.null()]).optional(),
-  weight: Money,
-  width: Money,
-  height: Money,
-  depth: Money,
-  barcode: Text,
-  mpn: Text,
-  age_group: Text,
-  gender: Text,
+  weight: NullableText,
+  width: NullableText,
+  height: NullableText,
+  depth: NullableText,
+  barcode: NullableText,
+  mpn: NullableText,
+  age_group: NullableText,
+  gender: NullableText,
   values: z
     .array(LocalizedSchema.nullable())
     .nullish()

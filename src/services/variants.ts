@@ -121,7 +121,7 @@ async function variantInput(client: StoreClient, fields: VariantFields): Promise
   if (fields.mpn !== undefined) input.mpn = fields.mpn;
   if (fields.barcode !== undefined) input.barcode = parseBarcode(fields.barcode);
   if (fields.imageId !== undefined) {
-    input.image_id = fields.imageId.trim().toLowerCase() === 'none' ? null : parseIntegerId(fields.imageId, '--image-id', 'image');
+    input.image_id = fields.imageId.trim().toLowerCase() === 'none' ? null : parseIntegerId(fields.imageId, '--image-id', 'product image');
   }
   if (fields.ageGroup !== undefined) input.age_group = oneOf('--age-group', fields.ageGroup, VARIANT_AGE_GROUPS);
   if (fields.gender !== undefined) input.gender = oneOf('--gender', fields.gender, VARIANT_GENDERS);
