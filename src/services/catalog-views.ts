@@ -1,7 +1,7 @@
 import type { Category } from '../api/categories.js';
 import type { CustomField } from '../api/custom-fields.js';
 import type { Location } from '../api/locations.js';
-import { type Product, type ProductImage, categoryIdOf } from '../api/products.js';
+import type { Product, ProductImage } from '../api/products.js';
 import type { Variant } from '../api/variants.js';
 import type { Column } from '../output/format.js';
 import { localText } from './catalog-input.js';
@@ -85,7 +85,8 @@ export function productFields(p: Product): [string, unknown][] {
     ['Name', localText(p.name)],
     ['Handle', localText(p.handle)],
     ['Options', p.attributes.map((a) => localText(a)).join(', ')],
-    ['Categories', p.categories.map((c) => categoryIdOf(c)).join(', ')],
+    // Full category records (platform.md §3) show their name; plain ids (older records) as they are.
+    ['Categories', p.categories.map((c) => (typeof c === 'number' ? String(c) : `${localText(c.name)} (${c.id})`)).join(', ')],
     ['Stock', productStock(p)],
     ['Images', p.images.map((i) => i.src).join(', ')],
     ['Created', p.created_at ?? ''],

@@ -115,6 +115,7 @@ describe('store products', () => {
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/^ID +1\nName +Camisa Oxford\n/);
     expect(one.stdout).toContain('Options     Talle, Color');
+    expect(one.stdout).toMatch(/\nCategories +Camisas \(\d+\)\n/);
     expect(one.stdout).toMatch(/\nID\tOptions\tSKU\tPrice\tPromo\tStock\n1\tS \/ Blanco\tCAM-OXF-S-BLANCO\t32000.00\t/);
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toBe('Error: Product 999 not found.');
