@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Order } from '../../api/orders.js';
 import { BaseCommand, section } from '../../base-command.js';
+import { jsonFields } from '../../api/json-fields.js';
 
 export default class OrdersCreate extends BaseCommand<typeof OrdersCreate> {
   static summary = 'Create an order (test orders, sandbox scripting).';
@@ -12,12 +13,14 @@ export default class OrdersCreate extends BaseCommand<typeof OrdersCreate> {
   ];
 
   static enableJsonFlag = true;
+  static baseFlags = BaseCommand.recordFlags;
+  static jsonFields = jsonFields.order;
 
   static flags = {
     'customer-name': Flags.string({ description: "The customer's name (required)." }),
     'customer-email': Flags.string({ description: "The customer's email address." }),
     'customer-phone': Flags.string({ description: "The customer's phone number." }),
-    item: Flags.string({ description: 'A line of the order: VARIANT_ID=QTY (repeat for more lines).', multiple: true }),
+    item: Flags.string({ description: 'A line of the order: VARIANT_ID=QTY (repeat for more lines).', multiple: true, multipleNonGreedy: true }),
   };
 
   async run(): Promise<Order> {
