@@ -66,7 +66,7 @@ describe('errors never go to stdout', () => {
     const r = await store(['orders', 'list', '--status', 'shipped']);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^Error: Expected --status=shipped to be one of: open, paid, closed, cancelled \(see `store orders list --help`\)\.\n$/);
+    expect(r.stderr).toMatch(/^Error: Expected --status=shipped to be one of: [a-z, ]+ \(see `store orders list --help`\)\.\n$/);
     expect(r.code).toBe(2);
   });
 });
