@@ -408,7 +408,7 @@ describe.skipIf(!hasScript)('store orders on a terminal', () => {
     const r = await runOnTerminal(['orders', 'list', '--payment-status', 'paid', '--limit', '3'], { ...env, COLUMNS: '250' });
     expect(r.code).toBe(0);
     const lines = r.output.split(/\r?\n/).filter((l) => l.trim() !== '' && /^\s*(ID|\d)/.test(l));
-    expect(lines[0]!.trim().split(/\s{2,}/)).toEqual(['ID', 'NUMBER', 'STATUS', 'PAYMENT_STATUS', 'SHIPPING_STATUS', 'CREATED_AT', 'CUSTOMER', 'TOTAL', 'CURRENCY']);
+    expect(lines[0]!.trim().split(/\s{2,}/)).toEqual(['ID', 'NUMBER', 'STATUS', 'PAYMENT STATUS', 'SHIPPING STATUS', 'CREATED AT', 'CUSTOMER', 'TOTAL', 'CURRENCY']);
     expect(lines.slice(1).map((l) => Number(l.trim().split(/\s+/)[0]))).toEqual(expected.map((o) => o.id));
     for (const [i, order] of expected.entries()) {
       expect(lines[i + 1]).toContain(` ${order.number} `);
