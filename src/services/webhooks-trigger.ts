@@ -106,7 +106,7 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
     case 'fulfillment_order/tracking_event_deleted': {
       const fos = await import('../api/fulfillment-orders.js');
       const { orderId, fo } = await fulfillmentOrderToTrack(client);
-      const last = fo.tracking_events.at(-1);
+      const last = fo.tracking_events?.at(-1);
       const input = {
         status: (last?.status ?? 'dispatched') as TrackingStatus,
         description: `Tracking event from store webhooks trigger at ${stamp}`,

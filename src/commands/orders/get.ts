@@ -17,6 +17,7 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
     const id = parseOrderId(this.args.id);
     const client = await this.client();
     const { orderDetails, customerLabel, totalLabel } = await import('../../services/orders.js');
+    const { fulfillmentOrderRow } = await import('../../services/fulfillment-orders.js');
     const details = await orderDetails(client, id);
     if (this.jsonEnabled()) return details;
 
@@ -49,12 +50,13 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
           { header: 'amount', get: (p) => p.amount },
           { header: 'status', get: (p) => p.status },
         ]),
-        section('Fulfillment orders', fos, [
+        section('Fulfillment orders', fos.map((fo) => fulfillmentOrderRow(fo)), [
           { header: 'id', get: (fo) => fo.id },
           { header: 'status', get: (fo) => fo.status },
-          { header: 'location', get: (fo) => fo.location_id },
-          { header: 'items', get: (fo) => fo.products.reduce((n, p) => n + p.quantity, 0) },
-          { header: 'last event', get: (fo) => lastEvent(fo.tracking_events) },
+          { header: 'location', get: (fo) => fo.location },
+          { header: 'items', get: (fo) => fo.items },
+          { header: 'tracking', get: (fo) => fo.tracking },
+          { header: 'last event', get: (fo) => fo.last_event },
         ]),
         section('Invoices', invoices, [
           { header: 'key', get: (i) => i.key },
@@ -65,9 +67,4 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
     );
     return details;
   }
-}
-
-function lastEvent(events: { status: string; happened_at: string }[]): string {
-  const last = events.at(-1);
-  return last ? `${last.status} ${last.happened_at}` : '';
 }
