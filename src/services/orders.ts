@@ -26,7 +26,7 @@ import {
   type TrackingStatus,
   updateTrackingEvent,
 } from '../api/fulfillment-orders.js';
-import { type Invoice, readInvoices } from './invoices.js';
+import { readInvoices, type ShownInvoice } from './invoices.js';
 import { formatTimestamp, parseDate, parseLatitude, parseLongitude } from './validate.js';
 
 
@@ -91,7 +91,7 @@ export async function* orderPages(client: StoreClient, options: OrderListOptions
 export interface OrderDetails {
   order: Order;
   fulfillment_orders: FulfillmentOrder[];
-  invoices: Invoice[];
+  invoices: ShownInvoice[];
 }
 
 /** The order with its fulfillment orders and attached invoices, fetched side by side. */

@@ -59,6 +59,7 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
           { header: 'last event', get: (fo) => fo.last_event },
         ]),
         section('Invoices', invoices, [
+          { header: 'kind', get: (i) => i.kind },
           { header: 'key', get: (i) => i.key },
           { header: 'link', get: (i) => i.link },
           { header: 'fulfillment order', get: (i) => i.fulfillment_order_id },
