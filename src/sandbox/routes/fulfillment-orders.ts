@@ -293,6 +293,11 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
 
   const orderCancelled = (store: StoreData, orderId: number) => store.orders.get(orderId)?.status === 'cancelled';
 
+  /** `fulfillment_order/status_updated` when a tracking change moved the shipment's documented status. */
+  const emitStatusChange = (storeId: number, before: string, fo: FulfillmentOrderRecord) => {
+    if (documentedStatus(before) !== documentedStatus(fo.status)) ctx.emit('fulfillment_order/status_updated', storeId, fo.id);
+  };
+
   api.get('/orders/:order_id/fulfillment-orders', async (req, reply) => {
     const { orderId } = load(req.store, req.params as Record<string, string>);
     return paginate(req, reply, fulfillmentOrdersOfOrder(req.store, orderId), (fo) => presentFulfillmentOrder(req.store, fo));
@@ -307,6 +312,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const store = req.store;
     const { orderId, fo } = load(store, req.params as Record<string, string>);
     const fields = toRecordFields(parseBody(TrackingEventBody, req.body));
+    const statusBefore = fo!.status;
     const event = state.mutate('fulfillment_order.tracking_event.create', (tx) => {
       const now = tx.now();
       const created: TrackingEventRecord = { id: ulid(now), ...fields, created_at: now, updated_at: now };
@@ -317,6 +323,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       return created;
     });
     ctx.emit('fulfillment_order/tracking_event_created', store.id, fo!.id);
+    emitStatusChange(store.id, statusBefore, fo!);
     return reply.code(201).send(presentTrackingEvent(event));
   });
 
@@ -330,6 +337,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     // A PUT may send only the fields it changes; the result must still be a complete, valid event.
     const merged = { ...presentTrackingEvent(existing), ...(req.body as Record<string, unknown> | undefined) };
     const fields = toRecordFields(parseBody(TrackingEventBody, merged));
+    const statusBefore = fo!.status;
     const event = state.mutate('fulfillment_order.tracking_event.update', (tx) => {
       Object.assign(existing, fields, { updated_at: tx.now() });
       fo!.updated_at = tx.now();
@@ -338,6 +346,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       return existing;
     });
     ctx.emit('fulfillment_order/tracking_event_updated', store.id, fo!.id);
+    emitStatusChange(store.id, statusBefore, fo!);
     return presentTrackingEvent(event);
   });
 
@@ -347,6 +356,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const { orderId, fo } = load(store, params);
     const index = fo!.tracking_events.findIndex((e) => e.id === params.event_id);
     if (index < 0) throw notFound('Tracking event', params.event_id);
+    const statusBefore = fo!.status;
     state.mutate('fulfillment_order.tracking_event.delete', (tx) => {
       fo!.tracking_events.splice(index, 1);
       fo!.updated_at = tx.now();
@@ -354,6 +364,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       tx.put(fulfillmentOrdersOf(store), fo!);
     });
     ctx.emit('fulfillment_order/tracking_event_deleted', store.id, fo!.id);
+    emitStatusChange(store.id, statusBefore, fo!);
     return {};
   });
 }
