@@ -11,7 +11,7 @@ import {
   type TrackingEvent,
 } from '../api/fulfillment-orders.js';
 import { pickLocalized } from '../api/read.js';
-import { getStore } from '../api/store.js';
+import { storeMainLanguage } from './locations.js';
 
 /**
  * Fulfillment orders as the commands show them (spec/platform.md §5): the documented record's lines, source
@@ -24,17 +24,8 @@ export interface FulfillmentOrders {
   mainLanguage?: string;
 }
 
-/** The store is asked alongside only for its main language: a store that refuses it still lists its shipments. */
-async function mainLanguageOf(client: StoreClient): Promise<string | undefined> {
-  try {
-    return (await getStore(client)).main_language;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function fulfillmentOrdersOf(client: StoreClient, orderId: number): Promise<FulfillmentOrders> {
-  const [fulfillmentOrders, mainLanguage] = await Promise.all([listFulfillmentOrders(client, orderId), mainLanguageOf(client)]);
+  const [fulfillmentOrders, mainLanguage] = await Promise.all([listFulfillmentOrders(client, orderId), storeMainLanguage(client)]);
   return { fulfillmentOrders, mainLanguage };
 }
 
@@ -43,7 +34,7 @@ export async function fulfillmentOrder(
   orderId: number,
   foId: string,
 ): Promise<{ fulfillmentOrder: FulfillmentOrder; mainLanguage?: string }> {
-  const [fo, mainLanguage] = await Promise.all([getFulfillmentOrder(client, orderId, foId), mainLanguageOf(client)]);
+  const [fo, mainLanguage] = await Promise.all([getFulfillmentOrder(client, orderId, foId), storeMainLanguage(client)]);
   return { fulfillmentOrder: fo, mainLanguage };
 }
 
