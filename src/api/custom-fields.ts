@@ -1,18 +1,28 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
+import { Bool, parseRecords, StringId, Text } from './read.js';
 import { parseReply } from './reply.js';
 
 export const CUSTOM_FIELD_TYPES = ['text', 'numeric', 'date', 'text_list'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
-/** A variant custom field definition (ids are UUIDs). */
+/**
+ * A variant custom field definition (platform.md §7): UUID id, `owner_resource` (`product_variant`),
+ * `value_type` one of text, numeric, date, text_list (another type is shown as sent), `values` of a text_list.
+ */
 export const CustomFieldSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).transform(String),
-  name: z.string(),
-  description: z.string().nullish(),
-  value_type: z.string(),
-  read_only: z.boolean().nullish(),
-  values: z.array(z.string()).nullish(),
+  id: StringId,
+  name: z.union([z.string(), z.number()]).transform(String),
+  description: Text,
+  owner_resource: Text,
+  value_type: z.union([z.string(), z.null()]).optional().transform((v) => v ?? ''),
+  read_only: Bool,
+  // Allowed values of a text_list; entries that are not text are dropped.
+  values: z
+    .array(z.unknown())
+    .nullish()
+    .catch(undefined)
+    .transform((list) => list?.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String)),
 });
 export type CustomField = z.infer<typeof CustomFieldSchema>;
 
@@ -41,12 +51,10 @@ export type CustomFieldValue = z.infer<typeof CustomFieldValueSchema>;
 
 const BASE = '/products/variants/custom-fields';
 
-const CustomFieldListSchema = z.array(CustomFieldSchema);
-
 export async function listCustomFields(client: StoreClient): Promise<CustomField[]> {
   const all: CustomField[] = [];
   for await (const page of client.paginate<unknown>(BASE, undefined, { perPage: 200 })) {
-    all.push(...parseReply(CustomFieldListSchema, page.items, 'custom field list'));
+    all.push(...parseRecords(CustomFieldSchema, page.items, 'custom field', (message) => client.warn(message)));
   }
   return all;
 }
