@@ -163,7 +163,11 @@ type OrderView = {
   currency?: string;
   customer?: { name?: string; email?: string; phone?: string };
   products?: { product_id?: number; variant_id?: number; name?: string; sku?: string | null; price?: string }[];
-  shipping?: { method?: string; cost?: string };
+  /** The documented order's shipping (platform.md §4), or the earlier `{method, cost}`. */
+  shipping?: { carrier?: string; option?: string; cost_customer?: string; cost_owner?: string; method?: string; cost?: string };
+  shipping_address?: Record<string, unknown> | null;
+  shipping_tracking_number?: string | null;
+  shipping_tracking_url?: string | null;
 };
 
 const PICKUP_METHOD = /retiro|pickup|pick-up/i;
@@ -205,9 +209,13 @@ export function presentFulfillmentOrder(store: StoreData, fo: FulfillmentOrderRe
     history.push({ from_status: history[history.length - 1]!.to_status, to_status: status, happened_at: isoTime(fo.updated_at) });
   }
   const delivered = events.find((e) => e.status === 'delivered');
-  const method = order.shipping?.method ?? 'standard';
-  const cost = order.shipping?.cost ?? '0.00';
-  const trackingCode = events.length ? `TN${fo.id.slice(-12)}` : null;
+  const carrier = order.shipping?.carrier ?? order.shipping?.method ?? 'standard';
+  const option = order.shipping?.option ?? order.shipping?.method ?? carrier;
+  const consumerCost = order.shipping?.cost_customer ?? order.shipping?.cost ?? '0.00';
+  const merchantCost = order.shipping?.cost_owner ?? consumerCost;
+  // The order's tracking number when it has one, else one made up once the shipment has left.
+  const trackingCode = order.shipping_tracking_number ?? (events.length ? `TN${fo.id.slice(-12)}` : null);
+  const trackingUrl = order.shipping_tracking_url ?? (trackingCode ? `https://tracking.example.com/${trackingCode}` : null);
   const customer = order.customer ?? {};
   return {
     id: fo.id,
@@ -225,18 +233,15 @@ export function presentFulfillmentOrder(store: StoreData, fo: FulfillmentOrderRe
     line_items: lineItems,
     recipient: { name: customer.name ?? null, phone: customer.phone ?? null, email: customer.email ?? null, identifier: null },
     shipping: {
-      type: PICKUP_METHOD.test(method) ? 'pickup' : 'ship',
-      carrier: { name: method },
-      option: { name: method },
-      merchant_cost: { value: cost, currency },
-      consumer_cost: { value: cost, currency },
+      type: PICKUP_METHOD.test(`${carrier} ${option}`) ? 'pickup' : 'ship',
+      carrier: { name: carrier },
+      option: { name: option },
+      merchant_cost: { value: merchantCost, currency },
+      consumer_cost: { value: consumerCost, currency },
     },
-    destination: { name: customer.name ?? null, phone: customer.phone ?? null, country: store.record.country },
+    destination: order.shipping_address ?? { name: customer.name ?? null, phone: customer.phone ?? null, country: store.record.country },
     status_history: history,
-    tracking_info: {
-      code: trackingCode,
-      url: trackingCode ? `https://tracking.example.com/${trackingCode}` : null,
-    },
+    tracking_info: { code: trackingCode, url: trackingUrl },
     tracking_events: fo.tracking_events.map(presentTrackingEvent),
     fulfilled_at: delivered ? isoTime(delivered.happened_at) : null,
     created_at: isoTime(fo.created_at),
