@@ -172,7 +172,8 @@ describe('store webhooks listen + trigger', () => {
     const [time, event, id, summary] = line.split('\t');
     expect(time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+00:00$/);
     expect([event, id]).toEqual(['order/created', String(order.id)]);
-    expect(summary).toMatch(new RegExp(`^#${order.number} open \\d+\\.\\d{2} [A-Z]{3}$`));
+    // Status and payment state, as the platform keeps them apart (platform.md §4).
+    expect(summary).toMatch(new RegExp(`^#${order.number} open/pending \\d+\\.\\d{2} [A-Z]{3}$`));
 
     expect(await listener.stop('SIGINT')).toBe(0);
     expect(listener.stderr()).toContain('Removed 30 webhooks.');
