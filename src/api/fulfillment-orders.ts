@@ -23,6 +23,20 @@ export type TrackingEvent = z.infer<typeof TrackingEventSchema>;
 
 const Amount = z.looseObject({ value: Money, currency: Text }).nullish().catch(undefined);
 
+/** A list of which an odd entry is left out rather than failing the whole record (platform.md §0). */
+function tolerantList<S extends z.ZodType>(item: S) {
+  return z
+    .array(z.unknown())
+    .nullish()
+    .catch(undefined)
+    .transform((list) =>
+      list?.flatMap((entry) => {
+        const parsed = item.safeParse(entry);
+        return parsed.success ? [parsed.data as z.infer<S>] : [];
+      }),
+    );
+}
+
 const LineItemSchema = z.looseObject({
   id: StringId.nullish(),
   quantity: Num,
@@ -49,9 +63,9 @@ export const FulfillmentOrderSchema = z.looseObject({
     .looseObject({ location_id: StringId.nullish(), name: Localized, address: z.unknown().optional() })
     .nullish()
     .catch(undefined),
-  line_items: z.array(LineItemSchema).nullish().catch(undefined),
+  line_items: tolerantList(LineItemSchema),
   tracking_info: z.looseObject({ code: Text, url: Text }).nullish().catch(undefined),
-  tracking_events: z.array(TrackingEventSchema).nullish().catch(undefined),
+  tracking_events: tolerantList(TrackingEventSchema),
   location_id: Text,
   products: z.array(z.looseObject({ variant_id: StringId.nullish(), quantity: Num })).nullish().catch(undefined),
   fulfilled_at: Timestamp,

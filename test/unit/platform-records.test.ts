@@ -69,6 +69,12 @@ describe('fulfillment orders (platform.md §5)', () => {
     expect(fulfillmentOrderRow(older)).toMatchObject({ location: '01L', status: 'UNFULFILLED', items: 2, tracking: '' });
   });
 
+  it('leaves an odd line or event out, keeping the rest of the record', () => {
+    const fo = FulfillmentOrderSchema.parse({ ...documentedFo, tracking_events: [...documentedFo.tracking_events, { status: 'lost' }], line_items: [...documentedFo.line_items, 'junk'] });
+    expect(fo.tracking_events).toHaveLength(1);
+    expect(fo.line_items).toHaveLength(2);
+  });
+
   it('leaves one odd record out of a list with one warning', () => {
     const warnings: string[] = [];
     const list = parseRecords(FulfillmentOrderSchema, [documentedFo, { number: 'no id' }], 'fulfillment order', (m) => warnings.push(m));
