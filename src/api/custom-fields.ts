@@ -1,28 +1,33 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { Bool, parseRecords, StringId, Text } from './read.js';
+import { Bool, StringId, Text, parseRecords } from './read.js';
 import { parseReply } from './reply.js';
 
 export const CUSTOM_FIELD_TYPES = ['text', 'numeric', 'date', 'text_list'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
 /**
- * A variant custom field definition (platform.md §7): UUID id, `owner_resource` (`product_variant`),
- * `value_type` one of text, numeric, date, text_list (another type is shown as sent), `values` of a text_list.
+ * A variant custom field definition (ids are UUIDs; platform.md §7: `owner_resource` is `product_variant`,
+ * `value_type` one of text, numeric, date, text_list). Null is read as absent; allowed values of any type
+ * are read as their text.
  */
 export const CustomFieldSchema = z.looseObject({
   id: StringId,
-  name: z.union([z.string(), z.number()]).transform(String),
+  name: Text.transform((v) => v ?? ''),
   description: Text,
+  value_type: Text.transform((v) => v ?? 'text'),
   owner_resource: Text,
-  value_type: z.union([z.string(), z.null()]).optional().transform((v) => v ?? ''),
   read_only: Bool,
-  // Allowed values of a text_list; entries that are not text are dropped.
+  // Allowed values of a text_list, as text; an entry that is not a value (null, an object) is dropped.
   values: z
     .array(z.unknown())
     .nullish()
     .catch(undefined)
-    .transform((list) => list?.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number').map(String)),
+    .transform((list) =>
+      list
+        ?.filter((v): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+        .map(String),
+    ),
 });
 export type CustomField = z.infer<typeof CustomFieldSchema>;
 
@@ -44,7 +49,7 @@ export interface CustomFieldUpdate {
 
 /** A custom field's value on one variant. */
 export const CustomFieldValueSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).transform(String),
+  id: StringId,
   value: z.unknown(),
 });
 export type CustomFieldValue = z.infer<typeof CustomFieldValueSchema>;
@@ -54,7 +59,7 @@ const BASE = '/products/variants/custom-fields';
 export async function listCustomFields(client: StoreClient): Promise<CustomField[]> {
   const all: CustomField[] = [];
   for await (const page of client.paginate<unknown>(BASE, undefined, { perPage: 200 })) {
-    all.push(...parseRecords(CustomFieldSchema, page.items, 'custom field', (message) => client.warn(message)));
+    all.push(...parseRecords(CustomFieldSchema, page.items, 'custom field', (m) => client.warn(m)));
   }
   return all;
 }
@@ -88,7 +93,7 @@ export async function deleteCustomField(client: StoreClient, id: string): Promis
 /** The custom field values of one variant. */
 export async function listVariantCustomFields(client: StoreClient, productId: number, variantId: number): Promise<CustomFieldValue[]> {
   const res = await client.page<unknown>(`/products/${productId}/variants/${variantId}/custom-fields`);
-  return parseReply(z.array(CustomFieldValueSchema), res.items, 'custom field values');
+  return parseRecords(CustomFieldValueSchema, res.items, 'custom field value', (m) => client.warn(m));
 }
 
 /** Sets the given fields on one variant; fields not named keep their values. */
