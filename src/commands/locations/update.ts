@@ -1,16 +1,17 @@
 import { Args, Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
-import { addressFields, addressFlags, locationNameFlag } from '../../services/catalog-flags.js';
+import { addressFields, addressFlags, locationNameFlag, priorityFlag } from '../../services/catalog-flags.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate> {
-  static summary = 'Change a stock location: name, address or pickup.';
+  static summary = 'Change a stock location: name, address, priority or pickup.';
   static description = `Only the fields given change: the other address parts and the name in other languages keep their values.`;
 
   static examples = [
     '<%= config.bin %> locations update "Local Palermo" --street Honduras --number 4900',
     '<%= config.bin %> locations update 01JD3Z6Q8R5M2K7N4P9T0V1W2X --name pt="Loja Palermo" --no-pickup',
+    '<%= config.bin %> locations update "Local Palermo" --priority 0 --region NOA=Noroeste',
   ];
 
   static enableJsonFlag = true;
@@ -24,6 +25,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
   static flags = {
     name: locationNameFlag(),
     ...addressFlags,
+    priority: priorityFlag,
     pickup: Flags.boolean({ description: 'Accept in-store pickup (--no-pickup to stop).', allowNo: true }),
   };
 
@@ -33,6 +35,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
     const location = await updateLocationFrom(client, this.args.location, {
       ...addressFields(this.flags),
       name: this.flags.name,
+      priority: this.flags.priority,
       allowsPickup: this.flags.pickup,
     });
     if (!this.jsonEnabled()) {
