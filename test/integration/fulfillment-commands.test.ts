@@ -102,7 +102,7 @@ describe('store fulfillment-orders list / get', () => {
     expect(get.code).toBe(0);
     expect(get.stdout).toMatch(new RegExp(`order\\s+${orderId}`));
     const itemsSection = get.stdout.split('\nItems\n')[1]!.split('\n\n')[0]!.trim().split('\n');
-    expect(itemsSection[0]).toBe('variant\tproduct\tsku\tname\tquantity\tunit price');
+    expect(itemsSection[0]).toBe('variant\tproduct\tsku\tname\tquantity\tunit_price');
     expect(itemsSection).toHaveLength(fo.line_items.length + 1);
     for (const [i, line] of fo.line_items.entries()) {
       const cells = itemsSection[i + 1]!.split('\t');
