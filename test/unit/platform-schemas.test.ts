@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { CategorySchema, listCategories } from '../../src/api/categories.js';
@@ -7,6 +8,7 @@ import { LocationSchema, listLocations } from '../../src/api/locations.js';
 import { MetafieldSchema } from '../../src/api/metafields.js';
 import { OrderSchema, getOrder, listOrdersPage } from '../../src/api/orders.js';
 import { ProductSchema, findProductBySku, getProduct, listProducts } from '../../src/api/products.js';
+import { parseTimestamp } from '../../src/api/read.js';
 import { StoreRecordSchema, getStore, storeInfo } from '../../src/api/store.js';
 import { VariantSchema, listVariants } from '../../src/api/variants.js';
 import { WebhookSchema, listWebhooks } from '../../src/api/webhooks.js';
@@ -163,6 +165,129 @@ describe('schemas and views over the documented responses', () => {
     const limit = errorFromResponse('POST', 'https://store.example/v1/1/products', 422, fixture('error-422-envelope.json'));
     expect(limit.message).toContain('100000');
     expect(errorFromResponse('GET', 'https://store.example/v1/1/orders/5', 404, fixture('error-not-found.json')).exitCode).toBe(1);
+  });
+});
+
+/**
+ * "The client must follow the rules of platform.md, not the particular examples in test/fixtures": the same
+ * fixtures, rewritten by the rules of §0 in random ways, must still read.
+ */
+describe('the rules of platform.md §0, beyond the fixtures\' examples', () => {
+  const SCHEMAS: [string, z.ZodType, string[]][] = [
+    ['store', StoreRecordSchema, ['store.json']],
+    ['products', ProductSchema, ['products.json', 'product.json']],
+    ['variants', VariantSchema, ['variants.json']],
+    ['categories', CategorySchema, ['categories.json']],
+    ['locations', LocationSchema, ['locations.json']],
+    ['orders', OrderSchema, ['orders.json', 'order.json', 'order-older.json']],
+    ['fulfillment orders', FulfillmentOrderSchema, ['fulfillment-orders.json', 'fulfillment-orders-dispatched.json']],
+    ['metafields', MetafieldSchema, ['metafields-nfe-list.json', 'metafields-nfe-key-link.json']],
+    ['webhooks', WebhookSchema, ['webhooks.json']],
+    ['custom fields', CustomFieldSchema, ['custom-fields.json']],
+  ];
+  const records = (files: string[]) => files.flatMap((f) => {
+    const value = fixture(f);
+    return Array.isArray(value) ? value : [value];
+  });
+  const isId = (key: string) => key === 'id' || key.endsWith('_id');
+  const LANGUAGE_KEYS = new Set(['pt', 'es', 'en', 'pt_BR', 'es_AR', 'en_US']);
+
+  /** Where a leaf sits: the field holding it (a language key names its localized field) and whether it is an array element. */
+  interface Leaf {
+    key: string;
+    path: string;
+    inArray: boolean;
+  }
+
+  /** A copy of `value` with `change` applied to every leaf. */
+  function mapLeaves(value: unknown, change: (leaf: unknown, at: Leaf) => unknown, at: Leaf = { key: '', path: '', inArray: false }): unknown {
+    if (Array.isArray(value)) return value.map((v) => mapLeaves(v, change, { ...at, path: `${at.path}[]`, inArray: true }));
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => {
+          const key = LANGUAGE_KEYS.has(k) ? at.key : k;
+          return [k, mapLeaves(v, change, { key, path: at.path ? `${at.path}.${k}` : k, inArray: false })];
+        }),
+      );
+    }
+    return change(value, at);
+  }
+
+  /** §0: "a number or a numeric string wherever a number is expected (ids, quantities, `number`, stock)". */
+  const numberOrString = (name: string, at: Leaf) =>
+    isId(at.key) || ['quantity', 'total_quantity', 'stock'].includes(at.key) || (name === 'orders' && at.path === 'number');
+
+  for (const [name, schema, files] of SCHEMAS) {
+    it(`${name}: ids, quantities, number and stock as numbers or numeric strings, in any mix`, () => {
+      fc.assert(
+        fc.property(fc.infiniteStream(fc.boolean()), (flips) => {
+          const coin = flips[Symbol.iterator]();
+          for (const record of records(files)) {
+            const mixed = mapLeaves(record, (leaf, at) => {
+              if (!numberOrString(name, at) || !coin.next().value) return leaf;
+              if (typeof leaf === 'number') return String(leaf);
+              if (typeof leaf === 'string' && /^\d+$/.test(leaf)) return Number(leaf);
+              return leaf;
+            });
+            const result = schema.safeParse(mixed);
+            if (!result.success) expect.fail(`${name} ${JSON.stringify((record as { id?: unknown }).id)}: ${result.error.issues[0]!.message} at ${result.error.issues[0]!.path.join('.')}`);
+          }
+        }),
+        { numRuns: 25 },
+      );
+    });
+
+    it(`${name}: null for any field that is not an id`, () => {
+      fc.assert(
+        fc.property(fc.infiniteStream(fc.boolean()), (flips) => {
+          const coin = flips[Symbol.iterator]();
+          for (const record of records(files)) {
+            // Fields, not array elements (the ids of `subcategories`, the texts of `variant_values`).
+            const nulled = mapLeaves(record, (leaf, at) => (leaf !== null && !at.inArray && !isId(at.key) && coin.next().value ? null : leaf));
+            const result = schema.safeParse(nulled);
+            if (!result.success) expect.fail(`${name} ${JSON.stringify((record as { id?: unknown }).id)}: ${result.error.issues[0]!.message} at ${result.error.issues[0]!.path.join('.')}`);
+          }
+        }),
+        { numRuns: 25 },
+      );
+    });
+  }
+
+  it('every timestamp of the fixtures reads, in either offset form', () => {
+    const stamps: string[] = [];
+    for (const file of ['store.json', 'products.json', 'categories.json', 'locations.json', 'orders.json', 'order-older.json', 'fulfillment-orders.json', 'fulfillment-orders-dispatched.json', 'webhooks.json']) {
+      mapLeaves(fixture(file), (leaf, at) => (at.key.endsWith('_at') && typeof leaf === 'string' ? stamps.push(leaf) : undefined));
+    }
+    expect(stamps.some((s) => s.endsWith('+0000'))).toBe(true);
+    expect(stamps.some((s) => s.endsWith('-03:00'))).toBe(true);
+    for (const stamp of stamps) {
+      const date = parseTimestamp(stamp);
+      expect(date, stamp).toBeDefined();
+      const colon = stamp.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
+      expect(parseTimestamp(colon)?.getTime(), colon).toBe(date!.getTime());
+    }
+  });
+
+  it('a localized text without the main language falls back to another language in every catalog view', () => {
+    const strip = (value: any): any => {
+      if (Array.isArray(value)) return value.map(strip);
+      if (value && typeof value === 'object') {
+        const keys = Object.keys(value);
+        const localized = keys.length > 1 && keys.every((k) => LANGUAGE_KEYS.has(k));
+        return Object.fromEntries(Object.entries(value).filter(([k]) => !(localized && k === 'pt')).map(([k, v]) => [k, strip(v)]));
+      }
+      return value;
+    };
+    // Every localized object loses its `pt` key: the views must show the `es` (or `en`) text instead.
+    for (const product of readAll(ProductSchema, 'products.json').map((p) => read(ProductSchema, strip(fixture<any[]>('products.json').find((raw) => Number(raw.id) === p.id)), 'stripped product'))) {
+      expect(cells(productColumns, product).Name, `product ${product.id}`).not.toBe('');
+      for (const variant of product.variants) {
+        if (variant.values.length > 0) expect(variantOptions(variant), `variant ${variant.id}`).not.toBe('');
+      }
+      expect(String(Object.fromEntries(productFields(product)).Options).replace(/[, ]/g, '') !== '' || product.attributes.length === 0).toBe(true);
+    }
+    const rows = categoryRows(readAll(CategorySchema, 'categories.json').map((c) => read(CategorySchema, strip(c), 'stripped category')), 'pt');
+    expect(rows.map((r) => r.name)).toEqual(['Ropa', 'Remeras', 'Accesorios']);
   });
 });
 
