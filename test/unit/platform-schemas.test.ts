@@ -26,7 +26,7 @@ import {
 } from '../../src/services/catalog-views.js';
 import { categoryRows } from '../../src/services/categories.js';
 import { readInvoices } from '../../src/services/invoices.js';
-import { customerLabel, totalLabel } from '../../src/services/orders.js';
+import { customerLabel, orderColumns, orderItemColumns, orderRecordFields, totalLabel } from '../../src/services/orders.js';
 import { webhookColumns } from '../../src/services/webhooks.js';
 import { type ReplayServer, fixture, startReplayServer } from '../helpers/replay-server.js';
 
@@ -165,6 +165,37 @@ describe('schemas and views over the documented responses', () => {
     const limit = errorFromResponse('POST', 'https://store.example/v1/1/products', 422, fixture('error-422-envelope.json'));
     expect(limit.message).toContain('100000');
     expect(errorFromResponse('GET', 'https://store.example/v1/1/orders/5', 404, fixture('error-not-found.json')).exitCode).toBe(1);
+  });
+});
+
+describe('order views over the documented records', () => {
+  it('orders list columns: named as the API names them, status, payment and shipping state, total', () => {
+    const [a, b, c] = readAll(OrderSchema, 'orders.json');
+    expect(cells(orderColumns, a!)).toMatchObject({ id: '871254203', number: '1042', status: 'open', payment_status: 'paid', shipping_status: 'unfulfilled', total: '144.70' });
+    expect(cells(orderColumns, b!)).toMatchObject({ id: '871254198', status: 'closed', payment_status: 'paid', shipping_status: 'shipped', total: '237.41' });
+    expect(cells(orderColumns, c!)).toMatchObject({ status: 'cancelled', payment_status: 'voided', shipping_status: 'unpacked' });
+    expect(cells(orderColumns, read(OrderSchema, fixture('order-older.json'), 'order-older.json')).total, 'the older shape: price').toBe('89.90');
+  });
+
+  it('orders get fields: payment from gateway/payment_details, shipping from shipping/shipping_option/cost, tracking', () => {
+    const a = Object.fromEntries(orderRecordFields(read(OrderSchema, fixture('order.json'), 'order.json')));
+    expect(String(a.payment)).toMatch(/paid/);
+    expect(String(a.payment)).toMatch(/Mercado Pago|mercadopago/);
+    expect(String(a.payment)).toMatch(/visa/);
+    expect(String(a.shipping)).toMatch(/unfulfilled/);
+    expect(String(a.shipping)).toContain('Correios - PAC');
+    expect(String(a.shipping)).toContain('15.90');
+    expect(String(a.total)).toContain('144.70');
+    const b = Object.fromEntries(orderRecordFields(readAll(OrderSchema, 'orders.json')[1]!));
+    expect(String(b.tracking)).toContain('1Z999AA10123456784');
+  });
+
+  it('order lines: numbers and numeric strings, a line without SKU', () => {
+    const b = readAll(OrderSchema, 'orders.json')[1]!;
+    expect(b.products.map((line) => cells(orderItemColumns, line))).toEqual([
+      expect.objectContaining({ variant: '401234503', sku: 'CAM-BR-M', quantity: '3', price: '52.90' }),
+      expect.objectContaining({ variant: '401234521', sku: '', name: 'Vale-presente', quantity: '1' }),
+    ]);
   });
 });
 
