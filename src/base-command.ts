@@ -72,6 +72,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.cachedClient ??= (async () => {
       const ctx = await this.context();
       const { createClient } = await import('./client/index.js');
+      const { setDisplayLanguage } = await import('./api/read.js');
       return createClient({
         apiUrl: ctx.apiUrl,
         storeId: ctx.storeId,
@@ -82,6 +83,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         retries: options.retries,
         debug: this.flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined,
         warn: (message: string) => this.warnUser(message),
+        onMainLanguage: setDisplayLanguage,
       });
     })();
     return this.cachedClient;
