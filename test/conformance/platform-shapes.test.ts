@@ -162,7 +162,7 @@ const FULFILLMENT_ORDER = [
   'fulfilled_at', 'created_at', 'updated_at',
 ];
 const METAFIELD = ['id', 'namespace', 'key', 'value', 'description', 'owner_resource', 'owner_id', 'created_at', 'updated_at'];
-const WEBHOOK = ['id', 'event', 'url', 'headers?', 'headers{}', 'created_at', 'updated_at'];
+const WEBHOOK = ['id', 'event', 'url', 'headers?', 'headers{}?', 'created_at', 'updated_at'];
 const CUSTOM_FIELD = ['id', 'name', 'description', 'value_type', 'owner_resource', 'read_only', 'values', 'created_at', 'updated_at'];
 
 const TRACKING_STATUSES = [
