@@ -2,7 +2,7 @@ import { Command, Flags, type Interfaces } from '@oclif/core';
 import type { StoreContext } from './auth/context.js';
 import type { StoreClient } from './client/index.js';
 import type { Column } from './output/format.js';
-import { chooseFormat } from './output/format.js';
+import { chooseFormat, terminalSafe } from './output/format.js';
 import { colorEnabled, isTTY, paint } from './output/terminal.js';
 
 /** A titled list under a record in a detail view (an order's items, a product's variants). */
@@ -116,18 +116,20 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** Progress, warnings and notes: stderr, never mixed with data. */
   protected note(message: string): void {
-    process.stderr.write(`${message}\n`);
+    process.stderr.write(`${terminalSafe(message)}\n`);
   }
 
+  /** Warnings may quote what the store sent: shown terminal-safe. */
   protected warnUser(message: string): void {
-    process.stderr.write(`${paint('Warning:', 'yellow')} ${message}\n`);
+    process.stderr.write(`${paint('Warning:', 'yellow')} ${terminalSafe(message)}\n`);
   }
 
   /** One sentence on stderr and the exit code of DESIGN.md §7; no stack traces for expected errors. */
   public async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     const { StoreError } = await import('./client/errors.js');
+    // Error messages quote what the server said: control characters are shown escaped, never obeyed.
     if (err instanceof StoreError) {
-      process.stderr.write(`${paint('Error:', 'red')} ${err.message}\n`);
+      process.stderr.write(`${paint('Error:', 'red')} ${terminalSafe(err.message)}\n`);
       process.exitCode = err.exitCode;
       return;
     }
@@ -139,7 +141,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       return super.catch(err);
     }
     // Anything else is a bug or an unexpected failure: one line, and the stack only with --debug.
-    process.stderr.write(`${paint('Error:', 'red')} ${err.message}\n`);
+    process.stderr.write(`${paint('Error:', 'red')} ${terminalSafe(err.message)}\n`);
     if (this.flags?.debug && err.stack) process.stderr.write(`${err.stack}\n`);
     process.exitCode = 1;
     return;

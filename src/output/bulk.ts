@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { StoreContext } from '../auth/context.js';
 import { schedulerFor } from '../client/index.js';
 import type { ImportSummary } from '../services/import/index.js';
+import { terminalSafe } from './format.js';
 import { ProgressView, formatDuration } from './progress.js';
 
 /**
@@ -99,7 +100,7 @@ export function printSummary(
   }
   const shown = s.failures.slice(0, 50);
   for (const f of shown) {
-    err.write(`${s.file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}\n`);
+    err.write(terminalSafe(`${s.file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}`) + '\n');
   }
   if (s.failures.length > shown.length) err.write(`… and ${s.failures.length - shown.length} more failures.\n`);
   if (s.failed > 0 && opts.report) err.write(`The failed rows are listed in ${opts.report}.\n`);

@@ -5,8 +5,9 @@ import { getStore } from '../api/store.js';
 import { updateVariant, type Variant } from '../api/variants.js';
 import { AuthError, StoreError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
-import { type RowError, type VariantSpec, decimal, formatRowError, notUtf8, stock, toCents } from './import/catalog.js';
+import { type RowError, type VariantSpec, formatRowError, notUtf8, stock } from './import/catalog.js';
 import { readCsv } from './import/csv-source.js';
+import { readMoney } from './money.js';
 import { pool } from './import/executor.js';
 import type { BulkProgress } from './import/index.js';
 import { stateDir, storeKey } from './import/journal.js';
@@ -137,9 +138,9 @@ export async function readSyncFile(path: string): Promise<SyncFile> {
         else if (h.field) v.stockAt[h.field] = parsed;
         else v.stock = parsed;
       } else {
-        const parsed = decimal(value);
+        const parsed = readMoney(value);
         if (typeof parsed !== 'string') fail(h, parsed.error);
-        else v.decimals[h.field as (typeof SYNC_DECIMALS)[number]] = toCents(parsed);
+        else v.decimals[h.field as (typeof SYNC_DECIMALS)[number]] = parsed;
       }
     }
     if (errors.length === before) rows.push(v);

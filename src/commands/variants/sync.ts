@@ -77,7 +77,8 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
       const list = summary.notFoundSkus.slice(0, 20).join(', ');
       this.warnUser(`${summary.notFound} SKUs are not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
     }
-    for (const f of summary.failures.slice(0, 50)) process.stderr.write(`${summary.file}, line ${f.line} (${f.key}): ${f.reason}\n`);
+    const { terminalSafe } = await import('../../output/format.js');
+    for (const f of summary.failures.slice(0, 50)) process.stderr.write(`${terminalSafe(`${summary.file}, line ${f.line} (${f.key}): ${f.reason}`)}\n`);
     if (summary.interrupted) {
       process.stderr.write('Interrupted; run the same command again to finish (it only writes what still differs).\n');
       process.exitCode = 130;
