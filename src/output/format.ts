@@ -48,7 +48,9 @@ export function cellText(value: unknown): string {
  * prefixing a quote keeps exported data inert (OWASP "CSV injection"). Plain numbers like -5 stay numbers.
  */
 export function escapeFormula(text: string): string {
-  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) return `'${text}`;
+  // Text that already starts with quotes before a formula character ("'=x") gets one more, so that
+  // `store products import`, which removes one, reads back exactly what the store holds.
+  if (/^'*[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) return `'${text}`;
   return text;
 }
 

@@ -593,9 +593,12 @@ function readOptions(
   }
 }
 
-/** Undoes the quote `store products export` puts before cells a spreadsheet would run as formulas. */
+/**
+ * Undoes the quote `store products export` puts before cells a spreadsheet would run as formulas, and
+ * before text that already began with quotes and a formula character ("''=x" was "'=x" in the store).
+ */
 function unescapeFormula(text: string): string {
-  return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+  return /^'+[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
 }
 
 export function decimal(text: string): string | { error: string } {
