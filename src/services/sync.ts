@@ -10,8 +10,8 @@ import { readCsv } from './import/csv-source.js';
 import { readMoney } from './money.js';
 import { pool } from './import/executor.js';
 import type { BulkProgress } from './import/index.js';
-import { stateDir, storeKey } from './import/journal.js';
-import { acquireLock } from './import/lock.js';
+import { stateDir } from './import/journal.js';
+import { acquireLock, lockKey } from './import/lock.js';
 import { type Body, type StoreSnapshot, ambiguousSku, indexSnapshot, variantDiff } from './import/planner.js';
 import { type ReportRow, writeReport } from './import/report.js';
 
@@ -30,6 +30,8 @@ export interface SyncOptions {
   report?: string;
   apiUrl: string;
   storeId: string | number;
+  /** With the store id, the key of the lock shared with `products import`. */
+  appId?: string;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   concurrency?: number;
@@ -164,7 +166,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
     throw new SyncInvalidError(feed.errors, file);
   }
 
-  const lock = options.dryRun ? undefined : acquireLock(stateDir(options.env), storeKey(options.apiUrl, options.storeId), 'variants sync');
+  const lock = options.dryRun ? undefined : acquireLock(stateDir(options.env), lockKey(options.storeId, options.appId), 'variants sync');
   try {
     emit('fetching', 0, undefined, 0, 0);
     const products: Product[] = [];

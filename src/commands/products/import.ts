@@ -62,6 +62,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
         report: this.flags.report,
         apiUrl: ctx.apiUrl,
         storeId: ctx.storeId,
+        appId: ctx.appId,
         signal: interrupt.signal,
         onProgress: (event) => progress.update(event),
       });

@@ -51,6 +51,7 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
         report: this.flags.report,
         apiUrl: ctx.apiUrl,
         storeId: ctx.storeId,
+        appId: ctx.appId,
         signal: interrupt.signal,
         onProgress: (event) => progress.update(event),
       });
