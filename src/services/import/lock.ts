@@ -85,18 +85,19 @@ export function acquireLock(dir: string, store: string, command: string): StoreL
       const fd = openSync(path, 'wx', 0o600);
       writeSync(fd, JSON.stringify(me));
       closeSync(fd);
-      return {
-        path,
-        release: () => {
-          if (readOwner(path)?.pid === process.pid) {
-            try {
-              unlinkSync(path);
-            } catch {
-              // already gone
-            }
+      const release = () => {
+        process.off('exit', release);
+        if (readOwner(path)?.pid === process.pid) {
+          try {
+            unlinkSync(path);
+          } catch {
+            // already gone
           }
-        },
+        }
       };
+      // A process that exits on a signal (SIGTERM before any write) leaves no lock behind.
+      process.once('exit', release);
+      return { path, release };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
