@@ -35,14 +35,14 @@ export function redactUrl(url: string): string {
   } catch {
     return url.replace(/\/\/[^/@\s]*@/, `//${REDACTED}@`);
   }
-  if (parsed.username || parsed.password) {
-    parsed.username = REDACTED;
-    parsed.password = '';
-  }
+  const credentials = parsed.username !== '' || parsed.password !== '';
+  parsed.username = '';
+  parsed.password = '';
   for (const key of [...parsed.searchParams.keys()]) {
     if (SECRET_KEYS.has(key.toLowerCase())) parsed.searchParams.set(key, REDACTED);
   }
-  return parsed.toString();
+  const text = parsed.toString();
+  return credentials ? text.replace('//', `//${REDACTED}@`) : text;
 }
 
 /** Headers that carry credentials: Authorization, Authentication, Cookie, Set-Cookie, X-Api-Key, X-Auth-Token… */
