@@ -46,7 +46,7 @@ export function redactUrl(url: string): string {
 }
 
 /** Headers that carry credentials: Authorization, Authentication, Cookie, Set-Cookie, X-Api-Key, X-Auth-Token… */
-const SECRET_HEADER = /^(?:proxy-)?authori[sz]ation$|^authentication$|cookie|api[-_]?key|token|secret|password|session/i;
+const SECRET_HEADER = /authori[sz]ation|authentication|cookie|api[-_]?key|token|secret|password|session/i;
 
 export function isSecretHeader(name: string): boolean {
   return SECRET_HEADER.test(name);
