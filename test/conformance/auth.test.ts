@@ -276,7 +276,8 @@ describe('DESIGN.md §5.6 scopes → 403', () => {
 
   it('§5.6: read_ scope allows GET but not writes', async () => {
     const token = await newToken(t, 'read_products');
-    expect((await t.get('/products', { token: token.access_token })).status).toBe(200);
+    // An empty list is the platform's 404 "Last page is 0" (platform.md §1): allowed, not refused.
+    expect([200, 404]).toContain((await t.get('/products', { token: token.access_token })).status);
     const write = await t.post('/products', { name: 'Nope' }, { token: token.access_token });
     expect(write.status).toBe(403);
     expect(write.body.description).toMatch(/write_products/);
@@ -284,13 +285,13 @@ describe('DESIGN.md §5.6 scopes → 403', () => {
 
   it('§5.6: write_ implies read_', async () => {
     const token = await newToken(t, 'write_orders');
-    expect((await t.get('/orders', { token: token.access_token })).status).toBe(200);
+    expect([200, 404]).toContain((await t.get('/orders', { token: token.access_token })).status);
   });
 
   it('§5.6: scopes map per resource (locations, fulfillment_orders, webhooks)', async () => {
     const token = await newToken(t, 'read_products,read_orders');
     expect((await t.get('/locations', { token: token.access_token })).status).toBe(403);
     expect((await t.get('/webhooks', { token: token.access_token })).status).toBe(403);
-    expect((await t.get('/categories', { token: token.access_token })).status).toBe(200);
+    expect([200, 404]).toContain((await t.get('/categories', { token: token.access_token })).status);
   });
 });

@@ -32,7 +32,11 @@ describe('spec §4 Categories', () => {
   it('§5.8: localized fields are returned as an object keyed by every store language', async () => {
     const store = (await t.get('/store')).body;
     const res = await t.post('/categories', { name: 'Bags' });
-    expect(Object.keys(res.body.name).sort()).toEqual([...store.languages].sort());
+    // platform.md §2: `languages` is an object keyed by code; the active ones are the store's languages.
+    const active = Object.entries(store.languages as Record<string, { active: boolean }>)
+      .filter(([, entry]) => entry.active)
+      .map(([code]) => code);
+    expect(Object.keys(res.body.name).sort()).toEqual(active.sort());
   });
 
   it('§4 POST /categories with parent = an existing id → a subcategory', async () => {

@@ -143,7 +143,8 @@ describe('spec §8 limit: locations per store plan (DESIGN.md §5.9)', () => {
     it(`§8: plan ${plan} → ${limit === null ? 'unlimited' : `${limit} location(s), the next one → 422 naming the plan and limit`}`, async () => {
       const t = await startTestSandbox({ plan });
       try {
-        const existing = (await t.get('/locations')).body.length;
+        const list = await t.get('/locations');
+        const existing = list.status === 404 ? 0 : list.body.length;
         const target = limit ?? 6;
         for (let i = existing; i < target; i++) {
           const res = await t.post('/locations', { name: `L${i}`, address: address() });

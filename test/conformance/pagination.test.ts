@@ -101,19 +101,29 @@ describe('spec §4 pagination and list conventions', () => {
   });
 });
 
-describe('DESIGN.md §5.4 empty lists', () => {
+describe('platform.md §1 empty lists', () => {
   const t = useSandbox();
 
-  it('§5.4: an empty list answers page 1 with [] and x-total-count 0', async () => {
+  it('platform.md §1: an empty list answers 404 "Last page is 0" in the error body', async () => {
     const res = await t.get('/webhooks');
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual([]);
-    expect(res.headers.get('x-total-count')).toBe('0');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: 404, message: 'Not Found', description: 'Last page is 0' });
   });
 
-  it('§5.4: every list endpoint has x-total-count and Link', async () => {
+  it('platform.md §1: a filter that matches nothing is the same 404', async () => {
+    const res = await t.get('/orders', { query: { status: 'closed' } });
+    expect(res.status).toBe(404);
+    expect((res.body as { description: string }).description).toBe('Last page is 0');
+  });
+
+  it('§5.4: every non-empty list endpoint has x-total-count and Link; empty ones are the 404', async () => {
+    await t.post('/products', { name: 'Pagination' });
     for (const path of ['/locations', '/categories', '/products', '/orders', '/webhooks', '/products/variants/custom-fields']) {
       const res = await t.get(path);
+      if (res.status === 404) {
+        expect((res.body as { description: string }).description, path).toBe('Last page is 0');
+        continue;
+      }
       expect(res.status, path).toBe(200);
       expect(res.headers.get('x-total-count'), path).not.toBeNull();
       expect(links(res.headers.get('link')).first, path).toBeDefined();

@@ -1,24 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { startTestSandbox, useSandbox } from '../helpers/sandbox.js';
 
-/** DESIGN.md §5.19 (added): GET /store. */
+/** GET /store in the platform's documented shape (platform.md §2, which replaces DESIGN.md §5.19). */
 
-describe('DESIGN.md §5.19 GET /store (added)', () => {
+describe('platform.md §2 GET /store', () => {
   const t = useSandbox({ plan: 'c' });
 
-  it('§5.19: GET /store → {id, name, plan, languages, main_language, currency, country}', async () => {
+  it('platform.md §2: GET /store → main_language, main_currency, languages keyed by code with active, plan_name', async () => {
     const res = await t.get('/store');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       id: t.sandbox.storeId,
-      name: expect.any(String),
-      plan: 'c',
-      languages: expect.any(Array),
+      name: expect.any(Object),
+      plan_name: 'Plan C',
       main_language: expect.any(String),
-      currency: expect.any(String),
+      main_currency: expect.any(String),
       country: expect.any(String),
     });
-    expect(res.body.languages).toContain(res.body.main_language);
+    // There is no `plan`, `currency` or language array (platform.md §2).
+    expect(res.body).not.toHaveProperty('plan');
+    expect(res.body).not.toHaveProperty('currency');
+    expect(Array.isArray(res.body.languages)).toBe(false);
+    expect(res.body.languages[res.body.main_language]).toMatchObject({ active: true, currency: expect.any(String) });
+    expect(res.body.name[res.body.main_language]).toEqual(expect.any(String));
   });
 
   it('§2: store_id is an integer', async () => {
@@ -50,8 +54,12 @@ describe('sandbox seeds (DESIGN.md §6)', () => {
   it('§6 --seed empty: no catalog and no orders', async () => {
     const t = await startTestSandbox({ seed: 'empty' });
     try {
-      expect((await t.get('/products')).body).toEqual([]);
-      expect((await t.get('/orders')).body).toEqual([]);
+      // An empty list is the platform's 404 "Last page is 0" (platform.md §1).
+      for (const path of ['/products', '/orders']) {
+        const res = await t.get(path);
+        expect(res.status, path).toBe(404);
+        expect(res.body.description, path).toBe('Last page is 0');
+      }
     } finally {
       await t.close();
     }

@@ -170,7 +170,7 @@ describe('spec §4 Webhooks', () => {
     expect((await t.get('/store', { token })).status).toBe(401);
     expect((await t.get('/store')).status).toBe(200); // the other app keeps its token
     const { token: again } = await installApp(t, app);
-    expect((await t.get('/webhooks', { token: again })).body).toEqual([]);
+    expect((await t.get('/webhooks', { token: again })).body).toMatchObject({ code: 404, description: 'Last page is 0' });
 
     // Not installed any more, unknown, or the demo app the CLI works through: refused.
     await admin(`/sandbox/apps/${app.client_id}/uninstall`, {});

@@ -186,7 +186,8 @@ describe('docs/examples', () => {
       const run = await nightly({ 'catalog.csv': bad, 'stock.csv': join(EXAMPLES, 'stock-feed.csv') });
       expect(run.code).toBe(2);
       expect(run.stderr).toContain('catalog.csv is invalid; nothing was sent');
-      expect((await clientFor(sandbox).get('/products', { query: { handle: 'broken' } })).body).toEqual([]);
+      const left = await clientFor(sandbox).get('/products', { query: { handle: 'broken' } });
+      expect(left.status === 404 ? [] : left.body).toEqual([]);
     });
 
     it('refuses to run without credentials in the environment', async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // What a user gets from `npm pack` + `npm install -g`: the tarball holds what the installed CLI needs, and the
 // installed `store` runs from anywhere with its dependencies resolved by npm (not from this checkout).
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; license: string };
 const run = promisify(execFile);
 
 const work = mkdtempSync(join(tmpdir(), 'store-pack-'));
@@ -20,6 +20,10 @@ const cwd = join(work, 'empty');
 const env = {
   ...process.env,
   NO_COLOR: '1',
+  // Credentials of the environment would take the place of the sandbox profile the tests log in to.
+  STORE_TOKEN: '',
+  STORE_ID: '',
+  STORE_PROFILE: '',
   HOME: join(work, 'home'),
   XDG_CONFIG_HOME: join(work, 'config'),
   XDG_STATE_HOME: join(work, 'state'),
@@ -28,6 +32,7 @@ const env = {
 };
 const store = join(prefix, 'bin', 'store');
 let packed: string[];
+let installWarnings: string;
 let sandbox: ChildProcess | undefined;
 
 beforeAll(async () => {
@@ -38,14 +43,17 @@ beforeAll(async () => {
   const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   packed = info.files.map((f) => f.path);
   // npm's own cache (the real one, not the temp HOME) lets dependencies come from disk when it has them.
-  await run(
+  const install = await run(
     'npm',
     ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', join(packDir, info.filename)],
     { cwd, env: { ...process.env } },
   );
+  installWarnings = install.stderr;
 }, 300_000);
 
 afterAll(async () => {
+  // The shared sandbox `auth login --sandbox` started, in this file's XDG dirs.
+  await storeCli(['sandbox', 'stop']).catch(() => undefined);
   if (sandbox?.exitCode === null) {
     sandbox.kill('SIGTERM');
     await new Promise((resolve) => sandbox!.once('exit', resolve));
@@ -65,9 +73,43 @@ describe('the packed and installed CLI', () => {
     expect(packed.filter((p) => /^(src|test|node_modules)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')))).toEqual([]);
   });
 
-  it('store --version names the package version', async () => {
+  it('packs the licence, the docs README links to, and no development entry point', () => {
+    expect(packed).toEqual(
+      expect.arrayContaining(['LICENSE', 'docs/csv.md', 'docs/sandbox.md', 'docs/exit-codes.md', 'docs/commands/README.md', 'docs/examples/catalog.csv']),
+    );
+    expect(packed).not.toContain('bin/dev.js');
+    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(new RegExp(`^${pkg.license} License\n`));
+  });
+
+  it('npm pack --dry-run lists the same files, LICENSE and docs/ among them', async () => {
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: ROOT });
+    const [info] = JSON.parse(stdout) as { files: { path: string }[] }[];
+    const listed = info.files.map((f) => f.path);
+    expect(listed).toContain('LICENSE');
+    expect(listed.filter((p) => p.startsWith('docs/')).length).toBeGreaterThan(10);
+    expect(listed.sort()).toEqual([...packed].sort());
+  });
+
+  it('installs with no engine warning from npm on this Node', () => {
+    expect(installWarnings).not.toContain('EBADENGINE');
+  });
+
+  it('store --version and help name the same package and version', async () => {
+    const line = `${pkg.name}/${pkg.version} ${process.platform}-${process.arch} node-${process.version}`;
     const { stdout } = await storeCli(['--version']);
-    expect(stdout).toBe(`store/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`);
+    expect(stdout).toBe(`${line}\n`);
+    const help = await storeCli(['--help']);
+    expect(help.stdout).toContain(`VERSION\n  ${line}\n`);
+  });
+
+  it('store auth login --sandbox, then store orders list, from the installed CLI', async () => {
+    const login = await storeCli(['auth', 'login', '--sandbox']);
+    expect(login.stderr).toMatch(/Logged in to store \d+ as profile "sandbox"/);
+    const { stdout } = await storeCli(['orders', 'list']);
+    const [header, ...rows] = stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^id\t/i);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row).toMatch(/^\d+\t/);
   });
 
   it('store api --help shows the usage from an empty directory', async () => {

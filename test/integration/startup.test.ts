@@ -23,7 +23,7 @@ describe('start-up discipline', () => {
   it('store --version answers without loading oclif or any heavy library', async () => {
     const { urls, stdout, code } = await loadedModules(['--version']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^store\/\d+\.\d+\.\d+ /);
+    expect(stdout).toMatch(/^store-cli\/\d+\.\d+\.\d+ /);
     expect(urls.some((u) => u.endsWith('/bin/run.js'))).toBe(true);
     expect(urls.some((u) => u.includes('/node_modules/@oclif/core/'))).toBe(false);
     expect(heavyIn(urls)).toEqual([]);

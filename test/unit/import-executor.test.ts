@@ -49,7 +49,11 @@ function fakeStore(faults: Record<string, Fault[]> = {}) {
     }
     throw new Error(`unexpected ${method} ${path}`);
   };
-  const client: Pick<StoreClient, 'stats'> & { request(opts: RequestOptions): Promise<{ body: unknown }>; paginate(path: string): AsyncIterable<unknown> } = {
+  const client: Pick<StoreClient, 'stats'> & {
+    request(opts: RequestOptions): Promise<{ body: unknown }>;
+    paginate(path: string): AsyncIterable<unknown>;
+    page(path: string, query?: Record<string, unknown>): Promise<unknown>;
+  } = {
     async request(opts: RequestOptions) {
       const key = `${opts.method} ${opts.path}`;
       log.push(key);
@@ -61,6 +65,10 @@ function fakeStore(faults: Record<string, Fault[]> = {}) {
       const result = handle(opts);
       if (fault === 'lost') throw new NetworkError('Could not reach store.test: connection reset.', 'store.test', 'ECONNRESET');
       return result;
+    },
+    async page(path: string, query?: Record<string, unknown>) {
+      const { body } = await client.request({ method: 'GET', path, query: query as RequestOptions['query'] });
+      return { items: body as unknown[], page: 1 };
     },
     async *paginate(path: string) {
       const { body } = await client.request({ method: 'GET', path });
