@@ -30,6 +30,9 @@ export function parseDecimal(flag: string, raw: string): string {
 export function parseMoney(flag: string, raw: string): string {
   const text = raw.trim();
   if (/^-\s*\d/.test(text)) throw new UsageError(`${flag} must not be negative (got "${raw}").`);
+  if (!/^\d+(?:[.,]\d+)?$/.test(text)) {
+    throw new UsageError(`${flag} "${raw}" is not a decimal number: use digits with "." or "," before the decimals, e.g. 19.90.`);
+  }
   const money = readMoney(text);
   if (typeof money !== 'string') throw new UsageError(`${flag} ${money.error}.`);
   return money;

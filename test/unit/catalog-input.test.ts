@@ -74,7 +74,7 @@ describe('parseMoney (--price, --promotional-price, --cost)', () => {
   it('refuses amounts of 10^13 and more, negatives and thousands separators', () => {
     expect(usageMessage(() => parseMoney('--price', '10000000000000'))).toMatch(/^--price "10000000000000" is too large/);
     expect(usageMessage(() => parseMoney('--price', '-3'))).toMatch(/^--price must not be negative/);
-    expect(usageMessage(() => parseMoney('--price', '1.234,50'))).toMatch(/^--price "1\.234,50" is not a number/);
+    expect(usageMessage(() => parseMoney('--price', '1.234,50'))).toMatch(/^--price "1\.234,50" is not a decimal number/);
   });
 
   it('keeps the exact value of any amount with up to two decimals', () => {
