@@ -223,6 +223,50 @@ describe('one import per store, however it is reached', () => {
   });
 });
 
+describe('a concurrent writer on another machine', () => {
+  it('an image it added at the same time is found on the product twice and reported (exit 3), at no cost otherwise', async () => {
+    const target = new URL(sandbox.apiUrl);
+    const src = 'https://img.example.com/concurrente.jpg';
+    let raced = false;
+    // Another writer adds the same image just before this import's own image request reaches the store.
+    const proxy = createServer((req, res) => {
+      const forward = () => {
+        const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        req.pipe(upstream);
+      };
+      if (!raced && req.method === 'POST' && /\/products\/\d+\/images$/.test(req.url ?? '')) {
+        raced = true;
+        fetch(`${sandbox.apiUrl}${req.url}`, {
+          method: 'POST',
+          headers: { authentication: `bearer ${sandbox.accessToken}`, 'user-agent': 'Other (1)', 'content-type': 'application/json' },
+          body: JSON.stringify({ src }),
+        }).then(forward, forward);
+        return;
+      }
+      forward();
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const env = { ...cliEnv(sandbox, 'hardening-race'), STORE_API_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` };
+      const csv = file('race.csv', `handle,name,sku,price,images\ncarrera,Carrera,CAR-1,10,${src}\n`);
+      const r = await runCli(['products', 'import', csv], { env });
+      expect(r.code, r.stdout + r.stderr).toBe(3);
+      expect(r.stderr).toMatch(new RegExp(`race\\.csv, line 2 \\(carrera\\): image ${src.replace(/[.]/g, '\\.')} is on product \\d+ 2 times: another import added it at the same time`));
+      const product = sandbox.state.defaultStore()!.products.list().find((p) => Object.values(p.handle).includes('carrera'))!;
+      expect(product.images.filter((i) => i.src === src)).toHaveLength(2);
+      // Without a concurrent writer the same import reads nothing more: a re-import is unchanged, exit 0.
+      const again = await run(['products', 'import', csv]);
+      expect(again.code, again.stderr).toBe(0);
+    } finally {
+      proxy.closeAllConnections();
+      proxy.close();
+    }
+  });
+});
+
 describe('sandbox', () => {
   it('keeps its data directory 0700 and every file in it 0600', async () => {
     const stateDir = join(dir, 'sandbox-data');
