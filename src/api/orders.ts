@@ -1,53 +1,104 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
+import { Id, Localized, Money, Num, parseRecords, RequiredNum, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
-/** Money is a decimal string in replies (DESIGN.md §5.7); numbers are tolerated. */
-const Money = z.union([z.string(), z.number()]).nullish();
+/**
+ * Orders as the platform sends them (platform.md §4, docs/decisions.md "Orders as the platform sends them"):
+ * status, payment and shipping are three separate states; payment is `gateway` + `payment_status` +
+ * `payment_details`; shipping is a carrier code (`shipping`) with its option, costs and tracking fields.
+ * Only what the commands use is checked; every other field passes through to `--json`.
+ */
 
-export const ORDER_STATUSES = ['open', 'paid', 'closed', 'cancelled'] as const;
+/** What `status` holds. The API's seed also lists `paid`, which the client sends as `payment_status=paid`. */
+export const ORDER_STATUSES = ['open', 'closed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const PAYMENT_STATUSES = ['pending', 'authorized', 'paid', 'abandoned', 'refunded', 'voided'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+/** The documented filter values; records also show `unshipped` and `shipped` for the last two. */
+export const SHIPPING_STATUSES = ['unpacked', 'unfulfilled', 'fulfilled', 'unshipped', 'shipped'] as const;
+export type ShippingStatus = (typeof SHIPPING_STATUSES)[number];
 
 export const CANCEL_REASONS = ['customer', 'inventory', 'fraud', 'other'] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];
 
+/** An order line. `product_id`, `variant_id` and `quantity` come as numbers or numeric strings; `sku` may be absent. */
 export const OrderItemSchema = z.looseObject({
-  product_id: z.number().nullish(),
-  variant_id: z.number().nullish(),
-  name: z.union([z.string(), z.record(z.string(), z.string())]).nullish(),
-  sku: z.string().nullish(),
-  quantity: z.number(),
+  id: Id.optional(),
+  product_id: Id.nullish(),
+  variant_id: Id.nullish(),
+  name: Localized,
+  sku: Text,
+  quantity: RequiredNum,
   price: Money,
 });
 export type OrderItem = z.infer<typeof OrderItemSchema>;
 
+const CustomerSchema = z
+  .looseObject({ id: Id.nullish(), name: Text, email: Text, phone: Text, identification: Text })
+  .nullish();
+
+const PaymentDetailsSchema = z
+  .looseObject({ method: Text, credit_card_company: Text, installments: Num })
+  .nullish();
+
+/**
+ * `shipping` is a carrier code (a string) as documented; the earlier sandbox sent `{method, cost}`, still read
+ * so a store answering in that form shows its shipping.
+ */
+const ShippingSchema = z
+  .union([z.string(), z.looseObject({ method: Text, cost: Money }), z.null()])
+  .optional();
+
 export const OrderSchema = z.looseObject({
-  id: z.number(),
-  number: z.number(),
-  status: z.string(),
-  owner_note: z.string().nullish(),
-  created_at: z.string(),
-  updated_at: z.string().nullish(),
-  cancelled_at: z.string().nullish(),
-  customer: z
-    .looseObject({ name: z.string().nullish(), email: z.string().nullish(), phone: z.string().nullish() })
-    .nullish(),
-  products: z.array(OrderItemSchema).default([]),
-  shipping: z.looseObject({ method: z.string().nullish(), cost: Money }).nullish(),
-  payments: z.array(z.looseObject({ method: z.string().nullish(), amount: Money, status: z.string().nullish() })).default([]),
+  id: Id,
+  number: Num,
+  token: Text,
+  status: Text,
+  payment_status: Text,
+  shipping_status: Text,
+  note: Text,
+  owner_note: Text,
+  cancel_reason: Text,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  paid_at: Timestamp,
+  shipped_at: Timestamp,
+  closed_at: Timestamp,
+  cancelled_at: Timestamp,
+  customer: CustomerSchema,
+  products: z
+    .array(OrderItemSchema)
+    .nullish()
+    .transform((lines) => lines ?? []),
+  gateway: Text,
+  gateway_name: Text,
+  payment_details: PaymentDetailsSchema,
+  shipping: ShippingSchema,
+  shipping_option: Text,
+  shipping_option_code: Text,
+  shipping_cost_customer: Money,
+  shipping_cost_owner: Money,
+  shipping_tracking_number: Text,
+  shipping_tracking_url: Text,
   subtotal: Money,
+  discount: Money,
   total: Money,
-  currency: z.string().nullish(),
+  /** The older single-order shape has `price` and no `total`. */
+  price: Money,
+  currency: Text,
 });
 export type Order = z.infer<typeof OrderSchema>;
 
-const OrderListSchema = z.array(OrderSchema);
-
-/** Filters of GET /orders (spec §4): timestamps are ISO 8601 with offset. */
+/** Filters of GET /orders (platform.md §4): timestamps are ISO 8601 with offset; `any` is the store's default. */
 export interface OrderFilters {
-  status?: OrderStatus;
+  status?: OrderStatus | 'any';
+  payment_status?: PaymentStatus | 'any';
+  shipping_status?: ShippingStatus | 'any';
   created_at_min?: string;
   created_at_max?: string;
+  /** An order number, or text in the customer's name or email. */
+  q?: string;
 }
 
 export interface OrderPage {
@@ -57,16 +108,20 @@ export interface OrderPage {
   total?: number;
 }
 
-/** One page of orders, newest first. */
+function readList(client: StoreClient, items: unknown): Order[] {
+  return parseRecords(OrderSchema, items, 'order', (message) => client.warn(message));
+}
+
+/** One page of orders, newest first; the empty-list 404 is an empty page. */
 export async function listOrdersPage(client: StoreClient, filters: OrderFilters, page: number, perPage: number): Promise<OrderPage> {
   const res = await client.page<unknown>('/orders', { ...filters, page, per_page: perPage });
-  return { orders: parseReply(OrderListSchema, res.items, 'order list'), page, total: res.total };
+  return { orders: readList(client, res.items), page, total: res.total };
 }
 
 /** Every page of orders (per_page 200, following the Link header), as the pages arrive. */
 export async function* paginateOrders(client: StoreClient, filters: OrderFilters): AsyncGenerator<OrderPage> {
   for await (const page of client.paginate<unknown>('/orders', { ...filters }, { perPage: 200 })) {
-    yield { orders: parseReply(OrderListSchema, page.items, 'order list'), page: page.page, total: page.total };
+    yield { orders: readList(client, page.items), page: page.page, total: page.total };
   }
 }
 
@@ -75,9 +130,17 @@ export async function getOrder(client: StoreClient, orderId: number): Promise<Or
   return parseReply(OrderSchema, res.body, 'order record');
 }
 
+export interface CustomerDetails {
+  name?: string;
+  email?: string;
+  phone?: string;
+}
+
 export interface OrderUpdate {
   owner_note?: string;
-  status?: OrderStatus;
+  /** `paid` is the seed's fourth status: the store records it as an open, paid order. */
+  status?: OrderStatus | 'paid';
+  customer?: CustomerDetails;
 }
 
 export async function updateOrder(client: StoreClient, orderId: number, update: OrderUpdate): Promise<Order> {
@@ -97,7 +160,7 @@ export async function cancelOrder(client: StoreClient, orderId: number, options:
 }
 
 export interface NewOrder {
-  customer: { name?: string; email?: string; phone?: string };
+  customer: CustomerDetails;
   products: { variant_id: number; quantity: number }[];
 }
 

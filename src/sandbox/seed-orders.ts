@@ -15,15 +15,21 @@ import {
   cancelOrder,
   checkOrderStock,
   createOrder,
+  markPaid,
   ordersOf,
+  type Address,
   type OrderRecord,
+  type Payment,
+  type Shipping,
 } from './routes/orders.js';
 import { variantStock, type SandboxState, type StoreData, type Tx } from './state.js';
 
 /**
  * Demo orders for `--seed demo`: about a hundred orders over the last six weeks in every status, made with the
  * same operations as the API (stock taken by location priority, one fulfillment order per source location),
- * with shipments tracked, a few cancellations (most restocked) and a couple of invoices. Runs after the
+ * with shipments tracked, a few cancellations (most restocked) and a couple of invoices. The orders are in every
+ * status, payment status and shipping status of platform.md §4, and carry the forms a real store's history has:
+ * some 9-digit ids, some with order-line numbers as numeric strings, some with `+0000` timestamps. Runs after the
  * catalog seed, since the orders use its variants and locations. The choices come from a seeded generator, so
  * every demo store gets the same orders (only the random part of the ULIDs differs).
  */
@@ -35,15 +41,47 @@ const SPAN_DAYS = 42;
 
 const FIRST_NAMES = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Facundo', 'Gabriela', 'Hernán', 'Inés', 'Julián', 'Lucía', 'Martín', 'Natalia', 'Óscar', 'Paula', 'Ramiro', 'Sofía', 'Tomás', 'Valeria', 'Ximena'];
 const LAST_NAMES = ['Gómez', 'Fernández', 'López', 'Martínez', 'Pérez', 'Rodríguez', 'Sánchez', 'Romero', 'Díaz', 'Álvarez', 'Torres', 'Ruiz'];
-const SHIPPING = [
-  { method: 'Correo Argentino', cost: '3500.00' },
-  { method: 'Andreani', cost: '4200.00' },
-  { method: 'OCA', cost: '3900.00' },
-  { method: 'Retiro en local', cost: '0.00' },
+const SHIPPING: Omit<Shipping, 'cost_owner'>[] = [
+  { carrier: 'correo-argentino', option: 'Correo Argentino - Envío a domicilio', option_code: 'correo-argentino_home', cost_customer: '3500.00' },
+  { carrier: 'andreani', option: 'Andreani Estándar', option_code: 'andreani_standard', cost_customer: '4200.00' },
+  { carrier: 'oca', option: 'OCA - Envío a sucursal', option_code: 'oca_branch', cost_customer: '3900.00' },
+  { carrier: 'not-provided', option: 'Retiro en local', option_code: 'pickup', cost_customer: '0.00' },
 ];
-const PAYMENT_METHODS = ['credit_card', 'mercado_pago', 'bank_transfer', 'cash'];
+const PAYMENTS: Payment[] = [
+  { gateway: 'mercadopago', gateway_name: 'Mercado Pago', method: 'credit_card', credit_card_company: 'visa', installments: 3 },
+  { gateway: 'mercadopago', gateway_name: 'Mercado Pago', method: 'account_money', credit_card_company: null, installments: 1 },
+  { gateway: 'pagonube', gateway_name: 'Pago Nube', method: 'credit_card', credit_card_company: 'mastercard', installments: 6 },
+  { gateway: 'offline', gateway_name: 'Transferencia bancaria', method: 'bank_transfer', credit_card_company: null, installments: 1 },
+  { gateway: 'offline', gateway_name: 'Efectivo', method: 'cash', credit_card_company: null, installments: 1 },
+];
 const NOTES = ['', '', '', 'Gift wrap, please', 'Call before delivery', 'Customer asked for an invoice'];
 const CITIES = ['Buenos Aires, CABA', 'Rosario, Santa Fe', 'Córdoba, Córdoba', 'Mendoza, Mendoza', 'La Plata, Buenos Aires'];
+const STREETS = ['Av. Corrientes', 'San Martín', 'Belgrano', 'Av. Rivadavia', 'Mitre'];
+
+function addressFor(name: string, phone: string, i: number, rnd: () => number): Address {
+  const [city, province] = CITIES[Math.floor(rnd() * CITIES.length)]!.split(', ') as [string, string];
+  return {
+    name,
+    address: STREETS[i % STREETS.length]!,
+    number: String(100 + ((i * 53) % 3900)),
+    floor: i % 4 === 0 ? `${1 + (i % 9)}º B` : null,
+    locality: null,
+    city,
+    province,
+    zipcode: String(1000 + ((i * 97) % 8000)),
+    country: 'AR',
+    phone,
+  };
+}
+
+/** Every third order's lines with numeric-string ids and quantities, every fourth with `+0000` offsets, every fifth a 9-digit id. */
+function formOf(i: number) {
+  return {
+    shortId: i % 5 === 2,
+    sentAs: i % 3 === 1 || i % 4 === 3 ? { string_line_numbers: i % 3 === 1, compact_offset: i % 4 === 3 } : undefined,
+  };
+}
+
 
 /** mulberry32: a small seeded generator. */
 function random(seed: number): () => number {
@@ -76,35 +114,67 @@ export function seedOrders(state: SandboxState, storeId: number, clock: Clock): 
       const first = pick(FIRST_NAMES);
       const last = pick(LAST_NAMES);
       const email = `${ascii(first)}.${ascii(last)}${i}@example.com`.toLowerCase();
+      const phone = `+54 11 ${4000 + i}-${String(1000 + ((i * 37) % 9000))}`;
+      const address = addressFor(`${first} ${last}`, phone, i, rnd);
+      const shipping = pick(SHIPPING);
       const order = createOrder(
         tx,
         store,
         {
-          customer: { name: `${first} ${last}`, email, phone: `+54 11 ${4000 + i}-${String(1000 + ((i * 37) % 9000))}` },
+          customer: { name: `${first} ${last}`, email, phone, identification: String(20_000_000 + i * 7919), default_address: address },
           products,
-          shipping: pick(SHIPPING),
+          shipping: { ...shipping, cost_owner: shipping.cost_customer },
+          shipping_address: address,
           owner_note: pick(NOTES),
-          payment_method: pick(PAYMENT_METHODS),
+          payment: pick(PAYMENTS),
         },
         at,
+        formOf(i),
       );
       const age = (now - at) / DAY;
       const roll = rnd();
       if (roll < 0.1) {
+        // Some were paid before the cancellation (refunded), the others voided.
+        if (roll < 0.04) markPaid(order, at + HOUR);
         cancelOrder(tx, store, order, { reason: pick(CANCEL_REASONS), restock: rnd() < 0.85 }, Math.min(now, at + 6 * HOUR));
         continue;
       }
       // Older orders have mostly been paid, shipped and closed; the last days still hold open ones.
       const status = age > 12 ? (roll < 0.75 ? 'closed' : 'paid') : age > 3 ? (roll < 0.55 ? 'paid' : roll < 0.7 ? 'closed' : 'open') : roll < 0.6 ? 'open' : 'paid';
-      if (status === 'open') continue;
-      applyStatus(tx, store, order, status, at + 2 * HOUR);
+      if (status === 'open') {
+        // Waiting for the money: most pending, some with the card authorized, some abandoned at checkout.
+        order.payment_status = i % 4 === 0 ? 'authorized' : i % 5 === 1 ? 'abandoned' : 'pending';
+        continue;
+      }
+      applyStatus(tx, store, order, 'paid', at + HOUR);
+      if (status === 'closed') applyStatus(tx, store, order, 'closed', at + 2 * HOUR);
       order.updated_at = at + 2 * HOUR;
       track(tx, store, order, status === 'closed', now, rnd);
+      ship(order, status === 'closed', i, rnd);
       tx.put(ordersOf(store), order);
       if (status === 'closed' && invoiced.length < 3 && age > 20) invoiced.push(order);
     }
     for (const order of invoiced) attachInvoice(tx, store, order, rnd);
   });
+}
+
+/**
+ * The shipping state of a paid order: closed ones shipped (recorded as `fulfilled` or, in older records,
+ * `shipped`), the others packed and waiting (`unfulfilled`, older `unshipped`) or not packed yet.
+ */
+function ship(order: OrderRecord, closed: boolean, i: number, rnd: () => number): void {
+  const older = i % 2 === 0;
+  if (closed) {
+    order.shipping_status = older ? 'shipped' : 'fulfilled';
+    order.shipped_at = order.created_at + 1 * DAY;
+    if (order.shipping.carrier !== 'not-provided') {
+      order.shipping_tracking_number = `TR${String(Math.floor(rnd() * 1e9)).padStart(9, '0')}AR`;
+      order.shipping_tracking_url = `https://tracking.example.com/${order.shipping.carrier}/${order.shipping_tracking_number}`;
+    }
+    return;
+  }
+  const roll = rnd();
+  order.shipping_status = roll < 0.4 ? 'unpacked' : older ? 'unshipped' : 'unfulfilled';
 }
 
 function ascii(text: string): string {

@@ -4,6 +4,8 @@ import { MAX_PER_PAGE } from '../client/pagination.js';
 import {
   type CancelReason,
   cancelOrder,
+  createOrder,
+  type CustomerDetails,
   getOrder,
   listOrdersPage,
   type Order,
@@ -12,6 +14,8 @@ import {
   type OrderStatus,
   type OrderUpdate,
   paginateOrders,
+  type PaymentStatus,
+  type ShippingStatus,
   updateOrder,
 } from '../api/orders.js';
 import {
@@ -28,6 +32,8 @@ import {
 } from '../api/fulfillment-orders.js';
 import { type Invoice, readInvoices } from './invoices.js';
 import { formatTimestamp, parseDate, parseLatitude, parseLongitude } from './validate.js';
+import type { Column } from '../output/format.js';
+import { pickLocalized } from '../api/read.js';
 
 
 export interface OrderListOptions {
@@ -41,16 +47,40 @@ export interface OrderListOptions {
   all?: boolean;
 }
 
-/** The list filters from the flags, checked before anything is sent. */
-export function orderFilters(flags: { status?: OrderStatus; createdAfter?: string; createdBefore?: string }): OrderFilters {
+/** The list filters as the flags give them (the flags' `options` already checked the names). */
+export interface OrderFilterFlags {
+  /** open, closed, cancelled or any; `paid` is the seed's fourth status, read as a payment state. */
+  status?: OrderStatus | 'paid' | 'any';
+  paymentStatus?: PaymentStatus | 'any';
+  shippingStatus?: ShippingStatus | 'any';
+  createdAfter?: string;
+  createdBefore?: string;
+}
+
+/**
+ * The list filters from the flags, checked before anything is sent. `notes` says what was read differently
+ * from how it was written (`--status paid` is a payment state on the platform).
+ */
+export function orderFilters(flags: OrderFilterFlags): { filters: OrderFilters; notes: string[] } {
   const filters: OrderFilters = {};
-  if (flags.status) filters.status = flags.status;
+  const notes: string[] = [];
+  if (flags.status === 'paid') {
+    if (flags.paymentStatus !== undefined && flags.paymentStatus !== 'paid') {
+      throw new UsageError(`--status paid means --payment-status paid, which contradicts --payment-status ${flags.paymentStatus}; give one of them.`);
+    }
+    filters.payment_status = 'paid';
+    notes.push('Orders are open, closed or cancelled; paid is their payment status, so --status paid lists --payment-status paid.');
+  } else if (flags.status !== undefined) {
+    filters.status = flags.status;
+  }
+  if (flags.paymentStatus !== undefined) filters.payment_status = flags.paymentStatus;
+  if (flags.shippingStatus !== undefined) filters.shipping_status = flags.shippingStatus;
   if (flags.createdAfter !== undefined) filters.created_at_min = parseDate('--created-after', flags.createdAfter);
   if (flags.createdBefore !== undefined) filters.created_at_max = parseDate('--created-before', flags.createdBefore);
   if (filters.created_at_min && filters.created_at_max && Date.parse(filters.created_at_min) > Date.parse(filters.created_at_max)) {
     throw new UsageError(`--created-after (${filters.created_at_min}) is later than --created-before (${filters.created_at_max}); no order can match.`);
   }
-  return filters;
+  return { filters, notes };
 }
 
 /**
@@ -94,6 +124,45 @@ export interface OrderDetails {
   invoices: Invoice[];
 }
 
+/** An order found by its id or, after the store answered 404 for that id, by the number the customer sees. */
+export interface FoundOrder<T> {
+  value: T;
+  /** Set when ORDER_ID was not an id but an order number: the sentence that says which order was used. */
+  notice?: string;
+}
+
+/**
+ * The one order whose customer-facing `number` is this, found with the `q` filter (platform.md §4); undefined
+ * when none or several have it.
+ */
+export async function orderWithNumber(client: StoreClient, number: number): Promise<Order | undefined> {
+  const { orders } = await listOrdersPage(client, { q: String(number) }, 1, 50);
+  const matches = orders.filter((o) => o.number === number);
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
+/**
+ * Runs `action` on the order with this id; when the store has no such id, on the order whose number it is,
+ * with a notice naming the order used (`verb`: "showing", "updating", …). Without such an order the store's
+ * 404 stands.
+ */
+async function byIdOrNumber<T>(
+  client: StoreClient,
+  idOrNumber: number,
+  verb: string,
+  action: (orderId: number) => Promise<T>,
+): Promise<FoundOrder<T>> {
+  try {
+    return { value: await action(idOrNumber) };
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    const order = await orderWithNumber(client, idOrNumber).catch(() => undefined);
+    if (!order) throw error;
+    const value = await action(order.id);
+    return { value, notice: `Order number ${idOrNumber} is order ${order.id}; ${verb} it.` };
+  }
+}
+
 /** The order with its fulfillment orders and attached invoices, fetched side by side. */
 export async function orderDetails(client: StoreClient, orderId: number): Promise<OrderDetails> {
   const [order, fulfillmentOrders, invoices] = await Promise.all([
@@ -104,28 +173,98 @@ export async function orderDetails(client: StoreClient, orderId: number): Promis
   return { order, fulfillment_orders: fulfillmentOrders, invoices };
 }
 
-export async function updateOrderFields(client: StoreClient, orderId: number, changes: { note?: string; status?: OrderStatus }): Promise<Order> {
-  if (changes.note === undefined && changes.status === undefined) {
-    throw new UsageError('Nothing to update: give --note, --status or both.');
+/** `orders get ID`: the details of the order with that id or, when there is none, with that number. */
+export async function orderDetailsByIdOrNumber(client: StoreClient, idOrNumber: number): Promise<FoundOrder<OrderDetails>> {
+  return byIdOrNumber(client, idOrNumber, 'showing', (id) => orderDetails(client, id));
+}
+
+/** Customer flags as the commands take them (checked here before anything is sent). */
+export interface CustomerFlags {
+  name?: string;
+  email?: string;
+  phone?: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The customer details to send, or undefined when no flag was given. */
+export function customerDetails(flags: CustomerFlags): CustomerDetails | undefined {
+  const details: CustomerDetails = {};
+  if (flags.name !== undefined) {
+    if (flags.name.trim() === '') throw new UsageError('--customer-name is empty; give the name the order is for.');
+    details.name = flags.name.trim();
   }
-  if (changes.status === 'cancelled') {
+  if (flags.email !== undefined) {
+    const email = flags.email.trim();
+    if (email !== '' && !EMAIL.test(email)) throw new UsageError(`--customer-email "${flags.email}" is not an email address.`);
+    details.email = email;
+  }
+  if (flags.phone !== undefined) details.phone = flags.phone.trim();
+  return Object.keys(details).length ? details : undefined;
+}
+
+export interface OrderChanges {
+  note?: string;
+  status?: OrderStatus | 'paid';
+  customer?: CustomerFlags;
+}
+
+/** The update to send, checked before anything is sent. */
+export function orderUpdate(changes: OrderChanges): OrderUpdate {
+  const customer = changes.customer ? customerDetails(changes.customer) : undefined;
+  if (changes.note === undefined && changes.status === undefined && customer === undefined) {
+    throw new UsageError('Nothing to update: give --note, --status or a --customer-name/--customer-email/--customer-phone.');
+  }
+  if ((changes.status as string | undefined) === 'cancelled') {
     // Cancelling through the update skips the confirmation and the restock choice; the cancel command has both.
     throw new UsageError('Use `store orders cancel ID` to cancel an order (it asks first and can return the stock).');
   }
   const update: OrderUpdate = {};
   if (changes.note !== undefined) update.owner_note = changes.note;
   if (changes.status !== undefined) update.status = changes.status;
-  return updateOrder(client, orderId, update);
+  if (customer) update.customer = customer;
+  return update;
 }
 
-/** The order about to be cancelled; refuses one that already is (the store would answer 422). */
-export async function orderToCancel(client: StoreClient, orderId: number): Promise<Order> {
-  const order = await getOrder(client, orderId);
+/** `orders update ID`: the order with that id or, when there is none, with that number (said in the notice). */
+export async function updateOrderFields(client: StoreClient, idOrNumber: number, changes: OrderChanges): Promise<FoundOrder<Order>> {
+  const update = orderUpdate(changes);
+  return byIdOrNumber(client, idOrNumber, 'updating', (id) => updateOrder(client, id, update));
+}
+
+/**
+ * The order about to be cancelled (by id or, after a 404, by number, said in the notice, before the
+ * confirmation); refuses one that already is (the store would answer 422).
+ */
+export async function orderToCancel(client: StoreClient, idOrNumber: number): Promise<FoundOrder<Order>> {
+  const found = await byIdOrNumber(client, idOrNumber, 'cancelling', (id) => getOrder(client, id));
+  const order = found.value;
   if (order.status === 'cancelled') {
     const when = order.cancelled_at ? ` on ${order.cancelled_at}` : '';
-    throw new UsageError(`Order ${orderId} (#${order.number}) is already cancelled${when}.`);
+    throw new UsageError(`Order ${order.id} (#${order.number ?? '?'}) is already cancelled${when}.`);
   }
-  return order;
+  return found;
+}
+
+/** `--item VARIANT_ID=QTY` flags as the store takes them; one sentence naming the flag when one is wrong. */
+export function orderItems(items: string[]): { variant_id: number; quantity: number }[] {
+  if (items.length === 0) throw new UsageError('--item is required: give at least one --item VARIANT_ID=QTY, such as --item 123456=2.');
+  return items.map((item) => {
+    const match = /^\s*([^=\s]*)\s*=\s*(\S*)\s*$/.exec(item);
+    if (!match) throw new UsageError(`--item "${item}" is not VARIANT_ID=QTY; write it like --item 123456=2.`);
+    const [, variant, quantity] = match as unknown as [string, string, string];
+    if (!/^[1-9]\d{0,15}$/.test(variant)) throw new UsageError(`--item "${item}": the variant id "${variant}" is not a number; write it like --item 123456=2.`);
+    if (!/^[1-9]\d{0,8}$/.test(quantity)) throw new UsageError(`--item "${item}": the quantity "${quantity}" is not a whole number of at least 1.`);
+    return { variant_id: Number(variant), quantity: Number(quantity) };
+  });
+}
+
+/** `orders create`: checks the customer and the items, then creates the order. */
+export async function createOrderFromFlags(client: StoreClient, flags: CustomerFlags & { items: string[] }): Promise<Order> {
+  if (flags.name === undefined) throw new UsageError('--customer-name is required: the store needs the name the order is for.');
+  const customer = customerDetails(flags)!;
+  const products = orderItems(flags.items);
+  return createOrder(client, { customer, products });
 }
 
 export async function cancelOrderById(
@@ -152,10 +291,96 @@ export function customerLabel(order: Order): string {
   return c.name ?? c.email ?? c.phone ?? '';
 }
 
+/** The total (the older single-order shape has `price` instead), with the currency. */
 export function totalLabel(order: Order): string {
-  if (order.total === null || order.total === undefined) return '';
-  return order.currency ? `${order.total} ${order.currency}` : String(order.total);
+  const total = order.total ?? order.price;
+  if (total === undefined) return '';
+  return order.currency ? `${total} ${order.currency}` : total;
 }
+
+/** "Mercado Pago, credit card visa, 3 installments" from gateway_name/gateway and payment_details. */
+export function paymentLabel(order: Order): string {
+  const details = order.payment_details;
+  const method = details?.method ? details.method.replace(/_/g, ' ') : undefined;
+  const gateway = order.gateway_name ?? order.gateway;
+  const parts = [
+    gateway,
+    [method === gateway?.toLowerCase() ? undefined : method, details?.credit_card_company].filter(Boolean).join(' ') || undefined,
+    details?.installments !== undefined && details.installments > 1 ? `${details.installments} installments` : undefined,
+  ].filter((p): p is string => !!p);
+  return parts.join(', ');
+}
+
+/** "Correo Argentino - Envío a domicilio (correo-argentino), 3500.00" from the shipping fields. */
+export function shippingLabel(order: Order): string {
+  const shipping = order.shipping;
+  if (shipping !== null && typeof shipping === 'object') {
+    // The earlier sandbox form {method, cost}.
+    return [shipping.method, shipping.cost].filter(Boolean).join(' ');
+  }
+  const carrier = typeof shipping === 'string' && shipping !== '' ? shipping : undefined;
+  const name = order.shipping_option
+    ? carrier && carrier !== order.shipping_option
+      ? `${order.shipping_option} (${carrier})`
+      : order.shipping_option
+    : carrier;
+  return [name, order.shipping_cost_customer].filter(Boolean).join(', ');
+}
+
+/** Tracking number and URL, as far as the order has them. */
+export function trackingLabel(order: Order): string {
+  return [order.shipping_tracking_number, order.shipping_tracking_url].filter(Boolean).join(' ');
+}
+
+/**
+ * The columns of `orders list`, named as the API names the fields (the CSV and JSON of a listing line up);
+ * `customer` is the customer's name and email.
+ */
+export const orderColumns: Column<Order>[] = [
+  { header: 'id', get: (o) => o.id },
+  { header: 'number', get: (o) => o.number },
+  { header: 'status', get: (o) => o.status },
+  { header: 'payment_status', get: (o) => o.payment_status },
+  { header: 'shipping_status', get: (o) => o.shipping_status },
+  { header: 'created_at', get: (o) => o.created_at },
+  { header: 'customer', get: (o) => customerLabel(o) },
+  { header: 'total', get: (o) => o.total ?? o.price },
+  { header: 'currency', get: (o) => o.currency },
+];
+
+/** The "key value" lines of one order (`orders get`, `orders create`, `orders update`). */
+export function orderRecordFields(order: Order): [string, unknown][] {
+  const fields: [string, unknown][] = [
+    ['id', order.id],
+    ['number', order.number],
+    ['status', order.status],
+    ['payment', [order.payment_status, paymentLabel(order)].filter(Boolean).join(' — ')],
+    ['shipping', [order.shipping_status, shippingLabel(order)].filter(Boolean).join(' — ')],
+  ];
+  const tracking = trackingLabel(order);
+  if (tracking) fields.push(['tracking', tracking]);
+  if (order.shipped_at) fields.push(['shipped', order.shipped_at]);
+  fields.push(['created', order.created_at], ['updated', order.updated_at]);
+  if (order.paid_at) fields.push(['paid', order.paid_at]);
+  if (order.cancelled_at) fields.push(['cancelled', [order.cancelled_at, order.cancel_reason].filter(Boolean).join(' ')]);
+  fields.push(['customer', customerLabel(order)]);
+  if (order.customer?.phone) fields.push(['phone', order.customer.phone]);
+  fields.push(['note', order.owner_note ?? '']);
+  if (order.note) fields.push(['customer note', order.note]);
+  fields.push(['subtotal', order.subtotal ?? '']);
+  if (order.discount !== undefined && Number(order.discount) !== 0) fields.push(['discount', order.discount]);
+  fields.push(['total', totalLabel(order)]);
+  return fields;
+}
+
+/** The item lines of an order. */
+export const orderItemColumns: Column<Order['products'][number]>[] = [
+  { header: 'variant', get: (p) => p.variant_id },
+  { header: 'sku', get: (p) => p.sku ?? '' },
+  { header: 'name', get: (p) => pickLocalized(p.name) },
+  { header: 'quantity', get: (p) => p.quantity },
+  { header: 'price', get: (p) => p.price },
+];
 
 /** Tracking flags as the commands take them (raw strings, checked here before anything is sent). */
 export interface TrackingFields {

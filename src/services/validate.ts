@@ -89,18 +89,14 @@ export function parseLongitude(name: InputName, value: string): number {
 }
 
 /**
- * An order id: 10 digits (DESIGN.md §5.14). The customer-facing order number (a small integer counting up
- * from 100) is the usual mistake, so it gets a message that tells the two apart.
+ * An order id: a positive whole number of any length (platform.md §0: documented ids have 9 digits, the
+ * sandbox's new ones 10). Its length is never held against it: whether it is an id, or the number the customer
+ * sees, only the store can tell (services/orders.ts looks the number up after a 404).
  */
 export function parseOrderId(value: string, name?: InputName): number {
   const text = value.trim().replace(/^#/, '');
-  if (/^\d{10}$/.test(text)) return Number(text);
-  if (/^\d{1,9}$/.test(text)) {
-    throw new UsageError(
-      `${name ? `${name}: ` : ''}${text} looks like an order number (what the customer sees); commands take the 10-digit order id — find it with \`store orders list\`.`,
-    );
-  }
-  throw new UsageError(`${name ?? 'ORDER_ID'} "${value}" is not an order id; an order id is a 10-digit number such as 1234567890.`);
+  if (/^[1-9]\d{0,15}$/.test(text)) return Number(text);
+  throw new UsageError(`${name ?? 'ORDER_ID'} "${value}" is not an order id; an order id is a whole number such as 123456789.`);
 }
 
 /** A ULID as the store assigns to locations and fulfillment orders (Crockford base32, 26 characters). */

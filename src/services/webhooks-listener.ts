@@ -347,8 +347,10 @@ async function fetchAndSummarise(client: StoreClient, { event, id }: Notificatio
     case 'order': {
       const { getOrder } = await import('../api/orders.js');
       const order = await getOrder(client, numericId);
-      const total = [order.total, order.currency].filter((p) => p !== undefined && p !== null && p !== '').join(' ');
-      return { summary: `#${order.number} ${order.status}${total ? ` ${total}` : ''}`, resource: order };
+      const total = [order.total ?? order.price, order.currency].filter((p) => p !== undefined && p !== null && p !== '').join(' ');
+      // Status and payment are separate states on the platform (platform.md §4): "open/paid".
+      const state = [order.status, order.payment_status].filter(Boolean).join('/');
+      return { summary: `#${order.number ?? '?'} ${state}${total ? ` ${total}` : ''}`, resource: order };
     }
     case 'product': {
       const { getProduct } = await import('../api/products.js');

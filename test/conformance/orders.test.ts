@@ -3,9 +3,17 @@ import { FakeClock } from '../../src/sandbox/clock.js';
 import { ISO_WITH_OFFSET, errorShape, useSandbox } from '../helpers/sandbox.js';
 import { createLocation, createOrder, createSimpleProduct, expectCreated, expectOk, variantStock } from './support.js';
 
-/** Spec §2 Order, §3 Order status, §4 Orders, §8 Order ID; DESIGN.md §5.14. */
+/** Spec §2 Order, §3 Order status, §4 Orders, §8 Order ID; platform.md §4 (which replaces DESIGN.md §5.14's record). */
 
+/** What a PUT takes: the documented three and the seed's `paid`, which means open and paid. */
 const STATUSES = ['open', 'paid', 'closed', 'cancelled'] as const;
+/** The status and payment status a PUT of each value leaves (platform.md §4: `paid` is a payment state). */
+const AFTER: Record<(typeof STATUSES)[number], { status: string; payment_status?: string }> = {
+  open: { status: 'open' },
+  paid: { status: 'open', payment_status: 'paid' },
+  closed: { status: 'closed' },
+  cancelled: { status: 'cancelled' },
+};
 
 describe('spec §4 Orders', () => {
   const t = useSandbox();
@@ -36,23 +44,33 @@ describe('spec §4 Orders', () => {
     expect(second.body.id).not.toBe(first.body.id);
   });
 
-  it('§5.14: the order record has id, number, status, owner_note, timestamps, customer, products, shipping, payments, totals, currency', async () => {
+  it('platform.md §4: the order record is the documented one (no payments array; payment, shipping and status apart)', async () => {
     const { variant } = await createSimpleProduct(t, { price: '12.50', stock: 10 });
     const created = (await createOrder(t, [{ variant_id: variant.id, quantity: 2 }])).body;
     const res = await t.get(`/orders/${created.id}`);
     expect(res.status).toBe(200);
     const o = res.body;
-    for (const key of ['id', 'number', 'status', 'owner_note', 'created_at', 'updated_at', 'cancelled_at', 'customer', 'products', 'shipping', 'payments', 'subtotal', 'total', 'currency']) {
+    for (const key of [
+      'id', 'token', 'store_id', 'number', 'status', 'payment_status', 'shipping_status', 'currency', 'language', 'subtotal',
+      'discount', 'total', 'gateway', 'gateway_name', 'payment_details', 'paid_at', 'shipping', 'shipping_option',
+      'shipping_option_code', 'shipping_cost_customer', 'shipping_cost_owner', 'shipping_tracking_number',
+      'shipping_tracking_url', 'shipped_at', 'shipping_address', 'customer', 'products', 'note', 'owner_note', 'cancel_reason',
+      'created_at', 'updated_at', 'completed_at', 'cancelled_at', 'closed_at', 'read_at',
+    ]) {
       expect(o, key).toHaveProperty(key);
     }
+    expect(o).not.toHaveProperty('payments');
+    expect(o).toMatchObject({ status: 'open', payment_status: 'pending', shipping_status: 'unpacked', store_id: t.sandbox.storeId });
+    expect(typeof o.shipping).toBe('string');
+    expect(o.payment_details).toEqual({ method: expect.any(String), credit_card_company: null, installments: 1 });
     expect(o.created_at).toMatch(ISO_WITH_OFFSET);
     expect(o.cancelled_at).toBeNull();
-    expect(o.customer).toMatchObject({ name: 'Ana Souza', email: 'ana@example.com' });
+    expect(o.customer).toMatchObject({ id: expect.any(Number), name: 'Ana Souza', email: 'ana@example.com', identification: null });
     expect(o.products).toEqual([
-      expect.objectContaining({ variant_id: variant.id, quantity: 2, price: '12.50', sku: variant.sku }),
+      expect.objectContaining({ id: expect.any(Number), variant_id: variant.id, quantity: 2, price: '12.50', sku: variant.sku }),
     ]);
     expect(o.subtotal).toBe('25.00');
-    expect(typeof o.total).toBe('string');
+    expect(o.total).toBe('25.00');
   });
 
   it('§5.14: POST /orders takes stock by location priority and creates one fulfillment order per source location', async () => {
@@ -101,7 +119,8 @@ describe('spec §4 Orders', () => {
     const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
     const res = await t.put(`/orders/${order.id}`, { status: 'paid', owner_note: 'Paid by transfer' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: order.id, status: 'paid', owner_note: 'Paid by transfer', number: order.number });
+    expect(res.body).toMatchObject({ id: order.id, status: 'open', payment_status: 'paid', owner_note: 'Paid by transfer', number: order.number });
+    expect(res.body.paid_at).toMatch(ISO_WITH_OFFSET);
     expect((await t.get(`/orders/${order.id}`)).body.owner_note).toBe('Paid by transfer');
   });
 
@@ -121,7 +140,7 @@ describe('spec §4 Orders', () => {
     expect(res.body.customer).toMatchObject({ name: 'Ana S. Lima', email: 'ana.lima@example.com' });
   });
 
-  it('§3/§7 422: PUT a status that is not one of the four states → 422 errors.status', async () => {
+  it('§3/§7 422: PUT a status that is not one of the states → 422 errors.status', async () => {
     const { variant } = await createSimpleProduct(t);
     const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
     const res = await t.put(`/orders/${order.id}`, { status: 'shipped' });
@@ -173,12 +192,12 @@ describe('spec §3 Order status transitions', () => {
   }
 
   for (const from of STATUSES) {
-    it(`§3 row "any → PUT status": from ${from}, PUT each of the four states → the value sent`, async () => {
+    it(`§3 row "any → PUT status": from ${from}, PUT each value → that state (paid: open and paid)`, async () => {
       for (const to of STATUSES) {
         const order = await orderIn(from);
         const res = await t.put(`/orders/${order.id}`, { status: to, owner_note: `${from}→${to}` });
         expect(res.status, `${from}→${to}: ${res.text}`).toBe(200);
-        expect(res.body.status).toBe(to);
+        expect(res.body).toMatchObject(AFTER[to]);
         expect(res.body.owner_note).toBe(`${from}→${to}`);
       }
     });
@@ -330,5 +349,92 @@ describe('spec §4 GET /orders date filters at the precision the API shows', () 
     const shown = (await t.get(`/orders/${created.body.id}`)).body.created_at as string;
     const res = await t.get('/orders', { query: { created_at_min: shown, created_at_max: shown } });
     expect(res.body.map((o: any) => o.id)).toEqual([created.body.id]);
+  });
+});
+
+describe('platform.md §4 GET /orders filters', () => {
+  const clock = new FakeClock(Date.parse('2026-11-20T12:00:00Z'));
+  const t = useSandbox({ seed: 'demo', clock });
+  let all: any[] = [];
+
+  beforeAll(async () => {
+    const res = await t.get('/orders', { query: { per_page: 200 } });
+    expect(res.status).toBe(200);
+    all = res.body;
+  });
+
+  async function ids(query: Record<string, string | number>): Promise<number[]> {
+    const res = await t.get('/orders', { query: { ...query, per_page: 200 } });
+    if (res.status === 404) {
+      expect(res.body).toMatchObject({ code: 404, description: 'Last page is 0' });
+      return [];
+    }
+    expect(res.status, res.text).toBe(200);
+    return res.body.map((o: any) => o.id);
+  }
+  const where = (test: (o: any) => boolean) => all.filter(test).map((o) => o.id);
+
+  it('status, payment_status and shipping_status each filter, and take any (the default)', async () => {
+    for (const status of ['open', 'closed', 'cancelled']) expect(await ids({ status })).toEqual(where((o) => o.status === status));
+    for (const payment of ['pending', 'authorized', 'paid', 'abandoned', 'refunded', 'voided']) {
+      const expected = where((o) => o.payment_status === payment);
+      expect(expected.length, payment).toBeGreaterThan(0);
+      expect(await ids({ payment_status: payment })).toEqual(expected);
+    }
+    // The documented filter values name the older record values too.
+    expect(await ids({ shipping_status: 'unpacked' })).toEqual(where((o) => o.shipping_status === 'unpacked'));
+    expect(await ids({ shipping_status: 'unfulfilled' })).toEqual(where((o) => ['unfulfilled', 'unshipped'].includes(o.shipping_status)));
+    expect(await ids({ shipping_status: 'fulfilled' })).toEqual(where((o) => ['fulfilled', 'shipped'].includes(o.shipping_status)));
+    for (const name of ['status', 'payment_status', 'shipping_status']) expect(await ids({ [name]: 'any' })).toEqual(all.map((o) => o.id));
+    expect(await ids({ status: 'closed', payment_status: 'paid', shipping_status: 'fulfilled' })).toEqual(
+      where((o) => o.status === 'closed' && o.payment_status === 'paid' && ['fulfilled', 'shipped'].includes(o.shipping_status)),
+    );
+  });
+
+  it("status=paid (the seed's fourth status) lists the paid orders; no record shows paid as its status", async () => {
+    expect(all.some((o) => o.status === 'paid')).toBe(false);
+    expect(await ids({ status: 'paid' })).toEqual(where((o) => o.payment_status === 'paid'));
+  });
+
+  it('q finds an order number, or text in the customer name or email (accents and case aside)', async () => {
+    const target = all[7];
+    expect(await ids({ q: target.number })).toContain(target.id);
+    expect((await ids({ q: target.number })).map((id) => all.find((o) => o.id === id).number)).toContain(target.number);
+    const last = target.customer.name.split(' ')[1] as string;
+    const plain = last.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+    expect(await ids({ q: plain })).toEqual(where((o) => o.customer.name.includes(last)));
+    expect(await ids({ q: target.customer.email })).toEqual([target.id]);
+    expect(await ids({ q: 'nobody-by-this-name' })).toEqual([]);
+  });
+
+  it('created_at, updated_at and total ranges, since_id and customer_ids', async () => {
+    const middle = all[40];
+    expect(await ids({ updated_at_min: middle.updated_at })).toEqual(where((o) => Date.parse(o.updated_at.replace(/(\d{2})(\d{2})$/, '$1:$2')) >= Date.parse(middle.updated_at.replace(/(\d{2})(\d{2})$/, '$1:$2'))));
+    expect(await ids({ total_min: '20000', total_max: '60000.50' })).toEqual(where((o) => Number(o.total) >= 20000 && Number(o.total) <= 60000.5));
+    const since = all[50].id;
+    expect(await ids({ since_id: since })).toEqual(where((o) => o.id > since));
+    const customers = [all[1].customer.id, all[2].customer.id];
+    expect(await ids({ customer_ids: customers.join(',') })).toEqual(where((o) => customers.includes(o.customer.id)));
+  });
+
+  it('unknown parameters are ignored; a known filter with a value it cannot mean is a 422 naming it', async () => {
+    expect(await ids({ channels: 'store', fields: 'id,number', sku: 'X' })).toEqual(all.map((o) => o.id));
+    for (const query of [{ status: 'shipped' }, { payment_status: 'free' }, { shipping_status: 'lost' }, { total_min: 'cheap' }, { since_id: 'x' }]) {
+      const res = await t.get('/orders', { query });
+      expect(res.status, JSON.stringify(query)).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual(Object.keys(query));
+    }
+  });
+
+  it('the demo store has the forms a real store sends: 9-digit ids, numeric-string lines, +0000 offsets', async () => {
+    expect(all.some((o) => /^\d{9}$/.test(String(o.id)))).toBe(true);
+    expect(all.some((o) => /^\d{10}$/.test(String(o.id)))).toBe(true);
+    const stringLines = all.filter((o) => typeof o.products[0].quantity === 'string');
+    expect(stringLines.length).toBeGreaterThan(0);
+    for (const line of stringLines[0].products) {
+      for (const key of ['id', 'product_id', 'variant_id', 'quantity']) expect(line[key], key).toMatch(/^\d+$/);
+    }
+    expect(all.some((o) => /\+0000$/.test(o.created_at))).toBe(true);
+    expect(all.some((o) => /\+00:00$/.test(o.created_at))).toBe(true);
   });
 });

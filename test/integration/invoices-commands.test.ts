@@ -109,15 +109,16 @@ describe('store invoices attach ORDER_ID', () => {
     expect(await storedInvoices(order.id)).toEqual([]);
   });
 
-  it('names an unknown order (exit 1), refuses an order number (exit 2) and a foreign fulfillment order (422, exit 2)', async () => {
+  it('names an unknown order (exit 1), an order number the store does not know as an id (exit 1) and a foreign fulfillment order (422, exit 2)', async () => {
     const missing = await store('invoices', 'attach', '1999999999', '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Order 1999999999 not found.');
 
     const order = freshOrder();
     const number = await store('invoices', 'attach', String(order.number), '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf');
-    expect(number.code).toBe(2);
-    expect(number.stderr).toContain(`${order.number} looks like an order number`);
+    // Ids of any length go to the store (platform.md §0); it does not know the number as an id.
+    expect(number.code).toBe(1);
+    expect(number.stderr).toContain(`Order ${order.number} not found.`);
 
     const other = freshOrder();
     const foreignFo = (await api.get<{ id: string }[]>(`/orders/${other.id}/fulfillment-orders`)).body[0]!;
@@ -153,7 +154,7 @@ describe('store invoices attach --file', () => {
     const r = await store('invoices', 'attach', '--file', file, '--report', report);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('7 rows: 3 attached, 0 already attached, 4 failed');
-    expect(r.stderr).toContain(`invoices.csv line 3: column order_id: ${a.number} looks like an order number`);
+    expect(r.stderr).toContain(`invoices.csv line 3: Order ${a.number} not found.`);
     expect(r.stderr).toContain('invoices.csv line 4: column key');
     expect(r.stderr).toContain('invoices.csv line 8: column link');
 

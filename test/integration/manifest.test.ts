@@ -52,7 +52,7 @@ const EXPECTED = [
   'invoices:attach', 'invoices:list',
   'locations:create', 'locations:delete', 'locations:list', 'locations:reorder', 'locations:set-default',
   'locations:update',
-  'orders:cancel', 'orders:get', 'orders:list', 'orders:update',
+  'orders:cancel', 'orders:create', 'orders:get', 'orders:list', 'orders:update',
   'products:create', 'products:delete', 'products:export', 'products:get', 'products:images:add',
   'products:import', 'products:list', 'products:update',
   'sandbox:reset', 'sandbox:serve', 'sandbox:status', 'sandbox:stop',

@@ -15,9 +15,20 @@ interface OrderJson {
   id: number;
   number: number;
   status: string;
+  payment_status: string;
+  shipping_status: string;
   owner_note: string;
   created_at: string;
-  products: { variant_id: number; quantity: number }[];
+  total: string;
+  gateway_name: string;
+  shipping: string;
+  shipping_option: string;
+  shipping_cost_customer: string;
+  shipping_tracking_number: string | null;
+  shipping_tracking_url: string | null;
+  customer: { name: string; email: string; phone: string };
+  /** Numbers, or numeric strings in some documented responses. */
+  products: { variant_id: number | string; quantity: number | string }[];
 }
 
 interface VariantJson {
@@ -40,6 +51,8 @@ async function allOrders(query: Record<string, string> = {}): Promise<OrderJson[
   const orders: OrderJson[] = [];
   for (let page = 1; ; page++) {
     const res = await api.get<OrderJson[]>('/orders', { query: { ...query, page, per_page: 200 } });
+    // The platform's empty list (platform.md §1).
+    if (res.status === 404 && page === 1) return [];
     expect(res.status).toBe(200);
     orders.push(...res.body);
     if (orders.length >= Number(res.headers.get('x-total-count'))) return orders;
@@ -77,14 +90,21 @@ describe('store orders list', () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
   });
 
-  it('--status open --json, without paging flags, returns exactly the open orders the API has', async () => {
-    const expected = await allOrders({ status: 'open' });
-    // The demo store has fewer open orders than one default page, so the plain command shows them all.
+  it('--status cancelled --json, without paging flags, returns exactly the cancelled orders the API has', async () => {
+    const expected = await allOrders({ status: 'cancelled' });
+    // The demo store has fewer cancelled orders than one default page, so the plain command shows them all.
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThanOrEqual(30);
-    const r = await store('orders', 'list', '--status', 'open', '--json');
+    const r = await store('orders', 'list', '--status', 'cancelled', '--json');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(expected);
+    const listed = JSON.parse(r.stdout) as OrderJson[];
+    expect(listed.map((o) => o.id)).toEqual(expected.map((o) => o.id));
+    // Every field of the record reaches --json, numeric-string lines read as numbers.
+    const sent = expected.find((o) => typeof o.products[0]!.quantity === 'string')!;
+    expect(sent).toBeDefined();
+    const got = listed.find((o) => o.id === sent.id)!;
+    expect(Object.keys(got)).toEqual(expect.arrayContaining(['payment_status', 'shipping_status', 'gateway', 'payment_details', 'shipping_option', 'token', 'store_id']));
+    expect(got.products[0]).toMatchObject({ variant_id: Number(sent.products[0]!.variant_id), quantity: Number(sent.products[0]!.quantity) });
   });
 
   it('without paging flags shows the 30 newest; --limit and --page choose others', async () => {
@@ -97,17 +117,68 @@ describe('store orders list', () => {
     expect(page.map((o) => o.id)).toEqual(everything.slice(10, 20).map((o) => o.id));
   });
 
-  it('prints TSV when piped and CSV with --csv, one row per order', async () => {
-    const expected = (await allOrders({ status: 'paid' })).slice(0, 5);
-    const tsv = await store('orders', 'list', '--status', 'paid', '--limit', '5');
+  it('prints TSV when piped and CSV with --csv, one row per order, columns named as the API names them', async () => {
+    const expected = (await allOrders({ payment_status: 'paid' })).slice(0, 5);
+    const tsv = await store('orders', 'list', '--payment-status', 'paid', '--limit', '5');
     expect(tsv.code).toBe(0);
     const lines = tsv.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('id\tnumber\tstatus\tcreated\tcustomer\ttotal');
+    expect(lines[0]).toBe('id\tnumber\tstatus\tpayment_status\tshipping_status\tcreated_at\tcustomer\ttotal\tcurrency');
     expect(lines.slice(1).map((l) => Number(l.split('\t')[0]))).toEqual(expected.map((o) => o.id));
-    expect(lines.slice(1).every((l) => l.split('\t')[2] === 'paid')).toBe(true);
-    const csv = await store('orders', 'list', '--status', 'paid', '--limit', '5', '--csv');
-    expect(csv.stdout.split('\n')[0]).toBe('id,number,status,created,customer,total');
+    for (const [i, line] of lines.slice(1).entries()) {
+      const o = expected[i]!;
+      expect(line.split('\t')).toEqual([String(o.id), String(o.number), o.status, 'paid', o.shipping_status, o.created_at, expect.any(String), o.total, 'ARS']);
+    }
+    const csv = await store('orders', 'list', '--payment-status', 'paid', '--limit', '5', '--csv');
+    expect(csv.stdout.split('\n')[0]).toBe('id,number,status,payment_status,shipping_status,created_at,customer,total,currency');
     expect(csv.stdout.trimEnd().split('\n')).toHaveLength(6);
+  });
+
+  it('--payment-status and --shipping-status filter like the API; --status any lists every order', async () => {
+    const expected = await allOrders({ payment_status: 'pending', shipping_status: 'unpacked' });
+    expect(expected.length).toBeGreaterThan(0);
+    const r = await store('orders', 'list', '--payment-status', 'pending', '--shipping-status', 'unpacked', '--all', '--json');
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as OrderJson[]).map((o) => o.id)).toEqual(expected.map((o) => o.id));
+    const fulfilled = await allOrders({ shipping_status: 'fulfilled' });
+    const f = await store('orders', 'list', '--shipping-status', 'fulfilled', '--all', '--json');
+    expect((JSON.parse(f.stdout) as OrderJson[]).map((o) => o.id)).toEqual(fulfilled.map((o) => o.id));
+    expect(new Set(fulfilled.map((o) => o.shipping_status))).toEqual(new Set(['fulfilled', 'shipped']));
+    const any = await store('orders', 'list', '--status', 'any', '--all', '--json');
+    expect((JSON.parse(any.stdout) as OrderJson[]).map((o) => o.id)).toEqual((await allOrders()).map((o) => o.id));
+  });
+
+  it('--status paid keeps working: it lists --payment-status paid and says so on stderr', async () => {
+    const expected = await allOrders({ payment_status: 'paid' });
+    const r = await store('orders', 'list', '--status', 'paid', '--all', '--json');
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as OrderJson[]).map((o) => o.id)).toEqual(expected.map((o) => o.id));
+    expect(r.stderr).toContain('--status paid lists --payment-status paid');
+  });
+
+  it('a filter that matches nothing (the API answers 404 "Last page is 0") prints "No orders match." and exits 0', async () => {
+    // Closed orders of the demo store were all paid, so none is closed and still pending.
+    expect(await allOrders({ status: 'closed', payment_status: 'pending' })).toEqual([]);
+    const r = await store('orders', 'list', '--status', 'closed', '--payment-status', 'pending');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim()).toBe('No orders match.');
+    const json = await store('orders', 'list', '--status', 'closed', '--payment-status', 'pending', '--json');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([]);
+  });
+
+  it('says "The first 30 of N" when more orders match; --per-page without --page is refused', async () => {
+    const total = (await allOrders()).length;
+    const r = await store('orders', 'list');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(31);
+    expect(r.stderr).toContain(`The first 30 of ${total} orders`);
+    const page = await store('orders', 'list', '--page', '2', '--per-page', '10');
+    expect(page.stderr).toContain(`Page 2 of ${Math.ceil(total / 10)} (${total} orders)`);
+    const perPage = await store('orders', 'list', '--per-page', '50', '--debug');
+    expect(perPage.code).toBe(2);
+    expect(perPage.stderr).toContain('--per-page works with --page');
+    expect(perPage.stderr).not.toContain('→');
   });
 
   it('filters by creation date (YYYY-MM-DD and ISO 8601) like the API', async () => {
@@ -134,13 +205,13 @@ describe('store orders list', () => {
     expect(reversed.stderr).not.toContain('→');
     const status = await store('orders', 'list', '--status', 'shipped');
     expect(status.code).toBe(2);
-    expect(status.stderr).toMatch(/--status=shipped to be one of: open, paid, closed,\s+(› +)?cancelled/);
+    expect(status.stderr).toMatch(/--status=shipped to be one of: open, closed,\s+(› +)?cancelled/);
   });
 });
 
 describe('store orders get / update', () => {
-  it('shows items, payments, fulfillment orders and invoices', async () => {
-    const [order] = await allOrders({ status: 'paid' });
+  it('shows payment, shipping, items, fulfillment orders and invoices', async () => {
+    const [order] = (await allOrders({ status: 'closed' })).filter((o) => o.shipping_tracking_number);
     const r = await store('orders', 'get', String(order!.id), '--json');
     expect(r.code).toBe(0);
     const details = JSON.parse(r.stdout);
@@ -152,17 +223,47 @@ describe('store orders get / update', () => {
 
     const text = await store('orders', 'get', String(order!.id));
     expect(text.stdout).toMatch(new RegExp(`^id\\s+${order!.id}$`, 'm'));
-    for (const section of ['Items', 'Payments', 'Fulfillment orders', 'Invoices']) expect(text.stdout).toContain(`\n${section}\n`);
+    expect(text.stdout).toMatch(new RegExp(`^payment\\s+paid — ${order!.gateway_name}`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^shipping\\s+${order!.shipping_status} — ${order!.shipping_option} \\(${order!.shipping}\\), ${order!.shipping_cost_customer}$`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^tracking\\s+${order!.shipping_tracking_number} ${order!.shipping_tracking_url}$`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^total\\s+${order!.total} ARS$`, 'm'));
+    for (const section of ['Items', 'Fulfillment orders', 'Invoices']) expect(text.stdout).toContain(`\n${section}\n`);
   });
 
-  it('names an unknown order (exit 1) and tells an order number from an id (exit 2)', async () => {
+  it('takes a 9-digit id, and reads an order whose lines and timestamps come in the other documented forms', async () => {
+    const everything = await allOrders();
+    const short = everything.find((o) => /^\d{9}$/.test(String(o.id)))!;
+    const r = await store('orders', 'get', String(short.id), '--json');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).order.id).toBe(short.id);
+    const odd = everything.find((o) => typeof o.products[0]!.quantity === 'string' && o.created_at.endsWith('+0000'))!;
+    const text = await store('orders', 'get', String(odd.id));
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(new RegExp(`^created\\s+${odd.created_at.replace('+', '\\+')}$`, 'm'));
+    const line = odd.products[0]!;
+    expect(text.stdout).toMatch(new RegExp(`^${line.variant_id}\\t[^\\t]*\\t[^\\t]+\\t${line.quantity}\\t`, 'm'));
+  });
+
+  it('orders get NUMBER: a number that is not an id is looked up with q, and stderr says which order it shows', async () => {
+    const [order] = await allOrders({ status: 'closed' });
+    const r = await store('orders', 'get', String(order!.number), '--json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).order.id).toBe(order!.id);
+    expect(r.stderr.trim()).toBe(`Order number ${order!.number} is order ${order!.id}; showing it.`);
+    const missing = await store('orders', 'get', '99999');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Order 99999 not found.');
+    expect(missing.stderr).not.toContain('showing');
+  });
+
+  it('names an unknown order (exit 1) and refuses what is not a number (exit 2)', async () => {
     const missing = await store('orders', 'get', '1999999999');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Order 1999999999 not found.');
-    const [order] = await allOrders();
-    const number = await store('orders', 'get', String(order!.number));
-    expect(number.code).toBe(2);
-    expect(number.stderr).toContain(`${order!.number} looks like an order number (what the customer sees); commands take the 10-digit order id`);
+    const word = await store('orders', 'get', 'abc');
+    expect(word.code).toBe(2);
+    expect(word.stderr).toContain('ORDER_ID "abc" is not an order id');
   });
 
   it('updates the note and the status, and sends cancellation to `orders cancel`', async () => {
@@ -170,13 +271,13 @@ describe('store orders get / update', () => {
     const r = await store('orders', 'update', String(order!.id), '--note', 'Gift wrap', '--status', 'paid', '--json');
     expect(r.code).toBe(0);
     const after = (await api.get<OrderJson>(`/orders/${order!.id}`)).body;
-    expect(after).toMatchObject({ owner_note: 'Gift wrap', status: 'paid' });
-    expect(JSON.parse(r.stdout)).toMatchObject({ id: order!.id, owner_note: 'Gift wrap', status: 'paid' });
+    expect(after).toMatchObject({ owner_note: 'Gift wrap', status: 'open', payment_status: 'paid' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: order!.id, owner_note: 'Gift wrap', status: 'open', payment_status: 'paid' });
 
     const cancel = await store('orders', 'update', String(order!.id), '--status', 'cancelled');
     expect(cancel.code).toBe(2);
     expect(cancel.stderr).toContain('store orders cancel');
-    expect((await api.get<OrderJson>(`/orders/${order!.id}`)).body.status).toBe('paid');
+    expect((await api.get<OrderJson>(`/orders/${order!.id}`)).body.status).toBe('open');
     const nothing = await store('orders', 'update', String(order!.id));
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toContain('Nothing to update');
@@ -192,11 +293,67 @@ describe('store orders get / update', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Order 1999999999 not found.');
     expect(status.code).toBe(2);
-    expect(status.stderr).toMatch(/--status=shipped to be one of: open, paid, closed,\s+(› +)?cancelled/);
+    expect(status.stderr).toMatch(/--status=shipped to be one of: open, closed,\s+(› +)?paid,\s+(› +)?cancelled/);
     expect(status.stderr).not.toContain('→');
-    expect(number.code).toBe(2);
-    expect(number.stderr).toContain(`${order!.number} looks like an order number`);
-    expect((await api.get<OrderJson>(`/orders/${order!.id}`)).body.status).toBe('closed');
+    // A number the store does not know as an id is the order with that number, said before anything else.
+    expect(number.code).toBe(0);
+    expect(number.stderr).toContain(`Order number ${order!.number} is order ${order!.id}; updating it.`);
+    expect((await api.get<OrderJson>(`/orders/${order!.id}`)).body).toMatchObject({ status: 'closed', owner_note: 'x' });
+  });
+
+  it('update changes the customer details; a bad email is refused before sending', async () => {
+    const [order] = await allOrders({ status: 'open' });
+    const r = await store('orders', 'update', String(order!.id), '--customer-name', 'Ana S. Lima', '--customer-email', 'ana.lima@example.com', '--customer-phone', '+54 11 5555-0101');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^customer\s+Ana S\. Lima <ana\.lima@example\.com>$/m);
+    expect((await api.get<OrderJson>(`/orders/${order!.id}`)).body.customer).toMatchObject({ name: 'Ana S. Lima', email: 'ana.lima@example.com', phone: '+54 11 5555-0101' });
+    const bad = await store('orders', 'update', String(order!.id), '--customer-email', 'not-an-email', '--debug');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--customer-email "not-an-email" is not an email address.');
+    expect(bad.stderr).not.toContain('→');
+  });
+});
+
+describe('store orders create', () => {
+  it('creates an order from --customer-* and repeated --item, prints it like orders get, and --json the record', async () => {
+    const [a, b] = await Promise.all([stockedVariant(3), stockedVariant(3)]);
+    const before = await variantNow(a);
+    const r = await store('orders', 'create', '--customer-name', 'Test Buyer', '--customer-email', 'buyer@example.com', '--item', `${a.id}=2`);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^status\s+open$/m);
+    expect(r.stdout).toMatch(/^payment\s+pending/m);
+    expect(r.stdout).toMatch(/^customer\s+Test Buyer <buyer@example\.com>$/m);
+    expect(r.stdout).toContain('\nItems\n');
+    const id = Number(/^id\s+(\d+)$/m.exec(r.stdout)![1]);
+    expect(r.stderr).toMatch(new RegExp(`Created order #\\d+ \\(id ${id}\\)\\.`));
+    const created = (await api.get<OrderJson>(`/orders/${id}`)).body;
+    expect(created.products).toEqual([expect.objectContaining({ variant_id: a.id, quantity: 2 })]);
+    expect((await variantNow(a)).stock).toBe(before.stock! - 2);
+
+    const json = await store('orders', 'create', '--customer-name', 'Json Buyer', '--customer-phone', '+54 11 5555-0000', '--item', `${a.id}=1`, '--item', `${b.id}=1`, '--json');
+    expect(json.code).toBe(0);
+    const order = JSON.parse(json.stdout);
+    expect(order).toMatchObject({ status: 'open', payment_status: 'pending', customer: { name: 'Json Buyer', phone: '+54 11 5555-0000' } });
+    expect(order.products.map((p: { variant_id: number }) => p.variant_id)).toEqual([a.id, b.id]);
+  });
+
+  it('refuses bad items and a missing name before sending (exit 2, one sentence naming the flag)', async () => {
+    const cases: [string[], string][] = [
+      [['--customer-name', 'X'], '--item is required'],
+      [['--customer-name', 'X', '--item', 'CAM-1=2'], '--item "CAM-1=2": the variant id "CAM-1" is not a number'],
+      [['--customer-name', 'X', '--item', '123=0'], '--item "123=0": the quantity "0" is not a whole number of at least 1.'],
+      [['--customer-name', 'X', '--item', '123=1.5'], 'the quantity "1.5" is not a whole number'],
+      [['--customer-name', 'X', '--item', '123'], '--item "123" is not VARIANT_ID=QTY'],
+      [['--item', '123=1'], '--customer-name is required'],
+      [['--customer-name', 'X', '--customer-email', 'x@', '--item', '123=1'], '--customer-email "x@" is not an email address.'],
+    ];
+    const results = await Promise.all(cases.map(([args]) => store('orders', 'create', ...args, '--debug')));
+    for (const [i, r] of results.entries()) {
+      expect(r.code, cases[i]![1]).toBe(2);
+      expect(r.stderr).toContain(cases[i]![1]);
+      expect(r.stderr).not.toContain('→');
+      expect(r.stdout).toBe('');
+    }
   });
 });
 
@@ -246,16 +403,16 @@ describe('store orders cancel', () => {
 });
 
 describe.skipIf(!hasScript)('store orders on a terminal', () => {
-  it('list draws a table of id, number, status, created, customer and total', async () => {
-    const expected = (await allOrders({ status: 'paid' })).slice(0, 3);
-    const r = await runOnTerminal(['orders', 'list', '--status', 'paid', '--limit', '3'], env);
+  it('list draws a table with status, payment and shipping state', async () => {
+    const expected = (await allOrders({ payment_status: 'paid' })).slice(0, 3);
+    const r = await runOnTerminal(['orders', 'list', '--payment-status', 'paid', '--limit', '3'], env);
     expect(r.code).toBe(0);
-    const lines = r.output.split(/\r?\n/).filter((l) => l.trim() !== '');
-    expect(lines[0]!.trim().split(/\s{2,}/)).toEqual(['ID', 'NUMBER', 'STATUS', 'CREATED', 'CUSTOMER', 'TOTAL']);
+    const lines = r.output.split(/\r?\n/).filter((l) => l.trim() !== '' && /^\s*(ID|\d)/.test(l));
+    expect(lines[0]!.trim().split(/\s{2,}/)).toEqual(['ID', 'NUMBER', 'STATUS', 'PAYMENT_STATUS', 'SHIPPING_STATUS', 'CREATED_AT', 'CUSTOMER', 'TOTAL', 'CURRENCY']);
     expect(lines.slice(1).map((l) => Number(l.trim().split(/\s+/)[0]))).toEqual(expected.map((o) => o.id));
     for (const [i, order] of expected.entries()) {
       expect(lines[i + 1]).toContain(` ${order.number} `);
-      expect(lines[i + 1]).toContain(order.created_at);
+      expect(lines[i + 1]).toMatch(new RegExp(` ${order.status} +paid +${order.shipping_status} `));
     }
   });
 

@@ -101,7 +101,7 @@ describe('store orders list --all', () => {
     const tsv = await runCli(['orders', 'list', '--all'], { env });
     expect(tsv.code).toBe(0);
     const lines = tsv.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('id\tnumber\tstatus\tcreated\tcustomer\ttotal');
+    expect(lines[0]).toBe('id\tnumber\tstatus\tpayment_status\tshipping_status\tcreated_at\tcustomer\ttotal\tcurrency');
     expect(lines).toHaveLength(ORDERS + 1);
 
     const limited = await runCli(['orders', 'list', '--limit', '250', '--json', '--debug'], { env });

@@ -188,8 +188,8 @@ describe('store webhooks listen + trigger', () => {
     expect(trigger.stdout).toContain('Marked order');
     const order = createdOrder(trigger.stdout);
     const paid = JSON.parse(await listener.waitForLine((l) => l.includes('"order/paid"'), 'the order/paid line'));
-    expect(paid).toMatchObject({ store_id: sandbox.storeId, event: 'order/paid', id: order.id, summary: expect.stringMatching(/ paid /) });
-    expect(paid.resource).toMatchObject({ id: order.id, number: order.number, status: 'paid' });
+    expect(paid).toMatchObject({ store_id: sandbox.storeId, event: 'order/paid', id: order.id, summary: expect.stringMatching(/ open\/paid /) });
+    expect(paid.resource).toMatchObject({ id: order.id, number: order.number, status: 'open', payment_status: 'paid' });
     expect(paid.delivery_id).toEqual(expect.any(String));
 
     const body = JSON.stringify({ store_id: sandbox.storeId, event: 'order/created', id: order.id });

@@ -35,7 +35,7 @@ describe('orders survive a restart', () => {
 
     const second = await startTestSandbox({ stateDir });
     try {
-      expect((await second.get(`/orders/${order.id}`)).body).toMatchObject({ status: 'paid', owner_note: 'kept', number: order.number });
+      expect((await second.get(`/orders/${order.id}`)).body).toMatchObject({ status: 'open', payment_status: 'paid', owner_note: 'kept', number: order.number });
       const fos = (await second.get(`/orders/${order.id}/fulfillment-orders`)).body;
       expect(fos[0]).toMatchObject({ id: fo.id, status: 'dispatched', tracking_events: [{ id: event.id }] });
       expect((await second.get(`/metafields/${mf.id}`)).body.value).toBe(invoice);

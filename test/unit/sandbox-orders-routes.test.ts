@@ -108,13 +108,15 @@ describe('POST /orders', () => {
     expect(order).toMatchObject({
       number: 100,
       status: 'open',
+      payment_status: 'pending',
+      shipping_status: 'unpacked',
       customer,
-      products: [{ variant_id: A, name: 'Remera (S)', sku: 'TS-S', quantity: 8, price: '10.00' }],
+      products: [{ variant_id: A, name: 'Remera (S)', sku: 'TS-S', quantity: 8, price: '10.00', variant_values: ['S'] }],
       subtotal: '80.00',
       total: '80.00',
       cancelled_at: null,
-      payments: [{ amount: '80.00', status: 'pending' }],
     });
+    expect(order).not.toHaveProperty('payments');
     expect(order.created_at).toMatch(ISO_WITH_OFFSET);
     // Main (priority 0) gives 2, Far (priority 1) gives 5, Shop (priority 2) gives the last 1.
     expect(levels(A)).toEqual({ [L[0]!]: 0, [L[1]!]: 2, [L[2]!]: 0 });
@@ -149,7 +151,10 @@ describe('POST /orders', () => {
     res = await sb.post('/orders', { customer, products: [{ variant_id: A, quantity: 6 }, { variant_id: A, quantity: 6 }] });
     expect(res.status).toBe(422);
     expect(levels(A)).toEqual({ [L[0]!]: 2, [L[1]!]: 3, [L[2]!]: 5 });
-    expect((await sb.get('/orders')).body).toMatchObject({ code: 404, description: 'Last page is 0' });
+    // Nothing was created: the empty list is the platform's 404 (platform.md §1).
+    const none = await sb.get('/orders');
+    expect(none.status).toBe(404);
+    expect(none.body).toMatchObject({ code: 404, description: 'Last page is 0' });
 
     res = await sb.post('/orders', { products: [{ variant_id: A, quantity: 0 }] });
     expect(res.status).toBe(422);
@@ -162,7 +167,7 @@ describe('cancel', () => {
     const order = await createOrder([{ variant_id: A, quantity: 8 }]);
     const res = await sb.post(`/orders/${order.id}/cancel`, { reason: 'customer' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'cancelled', cancel_reason: 'customer', payments: [{ status: 'voided' }] });
+    expect(res.body).toMatchObject({ status: 'cancelled', cancel_reason: 'customer', payment_status: 'voided' });
     expect(res.body.cancelled_at).toMatch(ISO_WITH_OFFSET);
     expect(levels(A)).toEqual({ [L[0]!]: 2, [L[1]!]: 3, [L[2]!]: 5 });
     const fos = await sb.get(`/orders/${order.id}/fulfillment-orders`);
@@ -206,6 +211,10 @@ describe('GET and PUT /orders', () => {
     expect(all.body.map((o: any) => o.id)).toEqual([third.id, second.id, first.id]);
     expect(all.headers.get('x-total-count')).toBe('3');
     expect((await sb.get('/orders', { query: { status: 'paid' } })).body.map((o: any) => o.id)).toEqual([second.id]);
+    expect((await sb.get('/orders', { query: { payment_status: 'pending' } })).body.map((o: any) => o.id)).toEqual([third.id, first.id]);
+    const none = await sb.get('/orders', { query: { status: 'closed' } });
+    expect(none.status).toBe(404);
+    expect(none.body.description).toBe('Last page is 0');
     const window = await sb.get('/orders', {
       query: { created_at_min: second.created_at, created_at_max: second.created_at },
     });
@@ -226,15 +235,54 @@ describe('GET and PUT /orders', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       owner_note: 'Gift wrap',
-      status: 'paid',
+      status: 'open',
+      payment_status: 'paid',
       customer: { ...customer, phone: '123' },
-      payments: [{ status: 'paid' }],
     });
+    // A paid order cancelled is refunded.
+    expect((await sb.post(`/orders/${order.id}/cancel`, { restock: true })).body).toMatchObject({ status: 'cancelled', payment_status: 'refunded' });
+    expect((await sb.put(`/orders/${order.id}`, { status: 'open' })).body).toMatchObject({ status: 'open', cancelled_at: null });
     const bad = await sb.put(`/orders/${order.id}`, { status: 'shipped', owner_note: 'x' });
     expect(bad.status).toBe(422);
     expect(bad.body.errors.status).toBeDefined();
     const after = await sb.get(`/orders/${order.id}`);
-    expect(after.body).toMatchObject({ status: 'paid', owner_note: 'Gift wrap' });
+    expect(after.body).toMatchObject({ status: 'open', payment_status: 'refunded', owner_note: 'Gift wrap' });
     expect((await sb.get('/orders/12')).status).toBe(404);
+  });
+});
+
+describe('a state written before the documented order record', () => {
+  it('serves its orders in the documented record (paid read as open and paid, payments and {method, cost} shipping folded in)', async () => {
+    const earlier = {
+      id: 1000000500,
+      number: 150,
+      status: 'paid',
+      owner_note: '',
+      created_at: START,
+      updated_at: START,
+      cancelled_at: null,
+      cancel_reason: null,
+      stock_returned: false,
+      customer,
+      products: [{ product_id: 1, variant_id: A, name: 'Remera (S)', sku: 'TS-S', quantity: 1, price: '10.00' }],
+      shipping: { method: 'OCA', cost: '3900.00' },
+      payments: [{ method: 'cash', amount: '3910.00', status: 'paid' }],
+      subtotal: '10.00',
+      total: '3910.00',
+      currency: 'ARS',
+    };
+    sb.sandbox.state.mutate('test.earlier', (tx) => tx.put(store().orders, earlier as never));
+    const res = await sb.get('/orders/1000000500');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'open',
+      payment_status: 'paid',
+      shipping_option: 'OCA',
+      shipping_cost_customer: '3900.00',
+      payment_details: { method: 'cash' },
+      products: [{ id: 1, variant_id: A, quantity: 1 }],
+    });
+    expect(res.body).not.toHaveProperty('payments');
+    expect((await sb.get('/orders', { query: { payment_status: 'paid' } })).body.map((o: any) => o.id)).toEqual([1000000500]);
   });
 });

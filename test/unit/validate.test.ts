@@ -81,21 +81,18 @@ describe('coordinates', () => {
 });
 
 describe('parseOrderId', () => {
-  it('takes a 10-digit id', () => {
+  it('takes an id of any length: only the store can tell an id from an order number (platform.md §0)', () => {
     expect(parseOrderId('1000000123')).toBe(1000000123);
+    expect(parseOrderId('450000123')).toBe(450000123);
+    expect(parseOrderId('182')).toBe(182);
+    expect(parseOrderId('#182')).toBe(182);
+    expect(parseOrderId('12345678901')).toBe(12345678901);
   });
 
-  it('tells an order number apart from an order id', () => {
-    expect(usageMessage(() => parseOrderId('123'))).toBe(
-      '123 looks like an order number (what the customer sees); commands take the 10-digit order id — find it with `store orders list`.',
-    );
-    expect(usageMessage(() => parseOrderId('#123'))).toMatch(/^123 looks like an order number/);
-    expect(usageMessage(() => parseOrderId('123', 'column order_id'))).toMatch(/^column order_id: 123 looks like an order number/);
-  });
-
-  it('refuses anything else, naming the argument', () => {
-    expect(usageMessage(() => parseOrderId('abc'))).toBe('ORDER_ID "abc" is not an order id; an order id is a 10-digit number such as 1234567890.');
-    expect(usageMessage(() => parseOrderId('12345678901'))).toMatch(/not an order id/);
+  it('refuses what is not a whole number, naming the argument', () => {
+    expect(usageMessage(() => parseOrderId('abc'))).toBe('ORDER_ID "abc" is not an order id; an order id is a whole number such as 123456789.');
+    expect(usageMessage(() => parseOrderId('0'))).toMatch(/not an order id/);
+    expect(usageMessage(() => parseOrderId('12.5', 'column order_id'))).toMatch(/^column order_id "12.5" is not an order id/);
   });
 });
 

@@ -92,8 +92,8 @@ describe('resourceDescriber', () => {
   it('fetches an order and sums it up: number, status, total', async () => {
     const { resource } = await triggerEvent(client, 'order/paid');
     const view = await describeIt()({ store_id: sandbox.storeId, event: 'order/paid', id: resource.id });
-    expect(view.summary).toMatch(/^#\d+ paid \d+\.\d{2} [A-Z]{3}$/);
-    expect(view.resource).toMatchObject({ id: resource.id, status: 'paid' });
+    expect(view.summary).toMatch(/^#\d+ open\/paid \d+\.\d{2} [A-Z]{3}$/);
+    expect(view.resource).toMatchObject({ id: resource.id, status: 'open', payment_status: 'paid' });
   });
 
   it('fetches products, categories and locations through their API modules', async () => {

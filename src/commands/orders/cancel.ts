@@ -4,17 +4,17 @@ import { BaseCommand } from '../../base-command.js';
 
 export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
   static summary = 'Cancel an order and return its items to stock.';
-  static description = `The items go back to the locations they were taken from, unless --no-restock. Asks for confirmation on a terminal; without one, pass --yes.`;
+  static description = `The items go back to the locations they were taken from, unless --no-restock. Asks for confirmation on a terminal; without one, pass --yes. A number the store does not know as an id is looked up as the number the customer sees; the command says on stderr which order it cancels before it asks.`;
 
   static examples = [
-    '<%= config.bin %> orders cancel 1000000123',
-    '<%= config.bin %> orders cancel 1000000123 --reason fraud --no-restock --yes',
+    '<%= config.bin %> orders cancel 450000123',
+    '<%= config.bin %> orders cancel 450000123 --reason fraud --no-restock --yes',
   ];
 
   static enableJsonFlag = true;
 
   static args = {
-    id: Args.string({ description: 'Order id (10 digits; not the number the customer sees).', required: true }),
+    id: Args.string({ description: 'Order id (or the number the customer sees).', required: true }),
   };
 
   static flags = {
@@ -28,21 +28,23 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
     const id = parseOrderId(this.args.id);
     const { orderToCancel, cancelOrderById, totalLabel } = await import('../../services/orders.js');
     const client = await this.client();
-    const order = await orderToCancel(client, id);
+    const { value: order, notice } = await orderToCancel(client, id);
+    if (notice) this.note(notice);
     const items = order.products.reduce((n, p) => n + p.quantity, 0);
     const stock = this.flags.restock ? `return ${items} item${items === 1 ? '' : 's'} to stock` : 'keep the stock as it is';
+    const state = [order.status, order.payment_status].filter(Boolean).join(', ');
     const confirmed = await confirmOrYes({
       yes: this.flags.yes,
-      message: `Cancel order #${order.number} (id ${order.id}, ${totalLabel(order)}, ${order.status}) and ${stock}?`,
+      message: `Cancel order #${order.number ?? '?'} (id ${order.id}, ${totalLabel(order)}, ${state}) and ${stock}?`,
       action: `Cancelling order ${order.id}`,
     });
     if (!confirmed) {
       this.note('Nothing changed.');
       return undefined;
     }
-    const cancelled = await cancelOrderById(client, id, { reason: this.flags.reason as CancelReason | undefined, restock: this.flags.restock });
+    const cancelled = await cancelOrderById(client, order.id, { reason: this.flags.reason as CancelReason | undefined, restock: this.flags.restock });
     if (!this.jsonEnabled()) {
-      this.note(`Cancelled order #${cancelled.number} (id ${cancelled.id})${this.flags.restock ? `; ${items} item${items === 1 ? '' : 's'} returned to stock` : '; stock unchanged'}.`);
+      this.note(`Cancelled order #${cancelled.number ?? '?'} (id ${cancelled.id})${this.flags.restock ? `; ${items} item${items === 1 ? '' : 's'} returned to stock` : '; stock unchanged'}.`);
     }
     return cancelled;
   }

@@ -3,66 +3,41 @@ import { BaseCommand, section } from '../../base-command.js';
 import type { OrderDetails } from '../../services/orders.js';
 
 export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
-  static summary = 'Show an order: items, shipping, payments, fulfillment orders and invoices.';
-  static examples = ['<%= config.bin %> orders get 1000000123', '<%= config.bin %> orders get 1000000123 --json'];
+  static summary = 'Show an order: payment, shipping, items, fulfillment orders and invoices.';
+  static description = 'Takes the order id. A number the store does not know as an id is looked up as the number the customer sees; the command then says on stderr which order it shows.';
+  static examples = ['<%= config.bin %> orders get 450000123', '<%= config.bin %> orders get 182', '<%= config.bin %> orders get 450000123 --json'];
 
   static enableJsonFlag = true;
 
   static args = {
-    id: Args.string({ description: 'Order id (10 digits; not the number the customer sees).', required: true }),
+    id: Args.string({ description: 'Order id (or the number the customer sees).', required: true }),
   };
 
   async run(): Promise<OrderDetails> {
     const { parseOrderId } = await import('../../services/validate.js');
     const id = parseOrderId(this.args.id);
     const client = await this.client();
-    const { orderDetails, customerLabel, totalLabel } = await import('../../services/orders.js');
-    const details = await orderDetails(client, id);
+    const { orderDetailsByIdOrNumber, orderRecordFields, orderItemColumns } = await import('../../services/orders.js');
+    const { value: details, notice } = await orderDetailsByIdOrNumber(client, id);
+    if (notice) this.note(notice);
     if (this.jsonEnabled()) return details;
 
     const { order, fulfillment_orders: fos, invoices } = details;
-    await this.renderDetail(
-      [
-        ['id', order.id],
-        ['number', order.number],
-        ['status', order.status],
-        ['created', order.created_at],
-        ['updated', order.updated_at],
-        ...(order.cancelled_at ? ([['cancelled', order.cancelled_at]] as [string, unknown][]) : []),
-        ['customer', customerLabel(order)],
-        ...(order.customer?.phone ? ([['phone', order.customer.phone]] as [string, unknown][]) : []),
-        ['note', order.owner_note ?? ''],
-        ['shipping', order.shipping ? `${order.shipping.method ?? ''} ${order.shipping.cost ?? ''}`.trim() : ''],
-        ['subtotal', order.subtotal],
-        ['total', totalLabel(order)],
-      ],
-      [
-        section('Items', order.products, [
-          { header: 'variant', get: (p) => p.variant_id },
-          { header: 'sku', get: (p) => p.sku },
-          { header: 'name', get: (p) => p.name },
-          { header: 'quantity', get: (p) => p.quantity },
-          { header: 'price', get: (p) => p.price },
-        ]),
-        section('Payments', order.payments, [
-          { header: 'method', get: (p) => p.method },
-          { header: 'amount', get: (p) => p.amount },
-          { header: 'status', get: (p) => p.status },
-        ]),
-        section('Fulfillment orders', fos, [
-          { header: 'id', get: (fo) => fo.id },
-          { header: 'status', get: (fo) => fo.status },
-          { header: 'location', get: (fo) => fo.location_id },
-          { header: 'items', get: (fo) => fo.products.reduce((n, p) => n + p.quantity, 0) },
-          { header: 'last event', get: (fo) => lastEvent(fo.tracking_events) },
-        ]),
-        section('Invoices', invoices, [
-          { header: 'key', get: (i) => i.key },
-          { header: 'link', get: (i) => i.link },
-          { header: 'fulfillment order', get: (i) => i.fulfillment_order_id },
-        ]),
-      ],
-    );
+    await this.renderDetail(orderRecordFields(order), [
+      section('Items', order.products, orderItemColumns),
+      section('Fulfillment orders', fos, [
+        { header: 'id', get: (fo) => fo.id },
+        { header: 'status', get: (fo) => fo.status },
+        { header: 'location', get: (fo) => fo.location_id },
+        { header: 'items', get: (fo) => fo.products.reduce((n, p) => n + p.quantity, 0) },
+        { header: 'last event', get: (fo) => lastEvent(fo.tracking_events) },
+      ]),
+      section('Invoices', invoices, [
+        { header: 'key', get: (i) => i.key },
+        { header: 'link', get: (i) => i.link },
+        { header: 'fulfillment order', get: (i) => i.fulfillment_order_id },
+      ]),
+    ]);
     return details;
   }
 }

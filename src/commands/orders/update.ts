@@ -3,44 +3,44 @@ import type { Order, OrderStatus } from '../../api/orders.js';
 import { BaseCommand } from '../../base-command.js';
 
 export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
-  static summary = "Change an order's note or status.";
-  static description = 'To cancel an order use `store orders cancel`: it asks first and can return the stock.';
+  static summary = "Change an order's note, status or customer details.";
+  static description =
+    'To cancel an order use `store orders cancel`: it asks first and can return the stock. --status paid marks the payment received (the order stays open). A number the store does not know as an id is looked up as the number the customer sees; the command says on stderr which order it updates.';
   static examples = [
-    '<%= config.bin %> orders update 1000000123 --status paid',
-    '<%= config.bin %> orders update 1000000123 --note "Gift wrap, deliver after 5 pm"',
+    '<%= config.bin %> orders update 450000123 --status closed',
+    '<%= config.bin %> orders update 450000123 --note "Gift wrap, deliver after 5 pm"',
+    '<%= config.bin %> orders update 450000123 --customer-email ana.lima@example.com --customer-phone "+54 11 5555-0101"',
   ];
 
   static enableJsonFlag = true;
 
   static args = {
-    id: Args.string({ description: 'Order id (10 digits; not the number the customer sees).', required: true }),
+    id: Args.string({ description: 'Order id (or the number the customer sees).', required: true }),
   };
 
   static flags = {
     note: Flags.string({ description: "The store owner's note on the order (replaces the current one; \"\" clears it)." }),
-    status: Flags.string({ description: 'New status.', options: ['open', 'paid', 'closed', 'cancelled'] }),
+    status: Flags.string({ description: 'New status (paid: the payment was received; the order stays open).', options: ['open', 'closed', 'paid', 'cancelled'] }),
+    'customer-name': Flags.string({ description: "The customer's name." }),
+    'customer-email': Flags.string({ description: "The customer's email address." }),
+    'customer-phone': Flags.string({ description: "The customer's phone number." }),
   };
 
   async run(): Promise<Order> {
     const { parseOrderId } = await import('../../services/validate.js');
     const id = parseOrderId(this.args.id);
-    const { updateOrderFields, totalLabel } = await import('../../services/orders.js');
+    const { updateOrderFields, orderRecordFields, orderUpdate } = await import('../../services/orders.js');
+    const changes = {
+      note: this.flags.note,
+      status: this.flags.status as OrderStatus | 'paid' | undefined,
+      customer: { name: this.flags['customer-name'], email: this.flags['customer-email'], phone: this.flags['customer-phone'] },
+    };
+    // Checked before the client is made, so a wrong flag never waits on credentials or the network.
+    orderUpdate(changes);
     const client = await this.client();
-    const order = await updateOrderFields(client, id, { note: this.flags.note, status: this.flags.status as OrderStatus | undefined });
-    if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      renderRecord(
-        [
-          ['id', order.id],
-          ['number', order.number],
-          ['status', order.status],
-          ['note', order.owner_note ?? ''],
-          ['total', totalLabel(order)],
-          ['updated', order.updated_at],
-        ],
-        (text) => process.stdout.write(text),
-      );
-    }
+    const { value: order, notice } = await updateOrderFields(client, id, changes);
+    if (notice) this.note(notice);
+    await this.renderDetail(orderRecordFields(order));
     return order;
   }
 }

@@ -1,0 +1,44 @@
+import { Flags } from '@oclif/core';
+import type { Order } from '../../api/orders.js';
+import { BaseCommand, section } from '../../base-command.js';
+
+export default class OrdersCreate extends BaseCommand<typeof OrdersCreate> {
+  static summary = 'Create an order (test orders, sandbox scripting).';
+  static description =
+    'The store takes the units from stock by location priority and answers with the new order, open and pending payment. Give one --item VARIANT_ID=QTY per line.';
+  static examples = [
+    '<%= config.bin %> orders create --customer-name "Ana Souza" --customer-email ana@example.com --item 123456=2',
+    '<%= config.bin %> orders create --customer-name "Ana Souza" --item 123456=1 --item 123457=3 --json',
+  ];
+
+  static enableJsonFlag = true;
+
+  static flags = {
+    'customer-name': Flags.string({ description: "The customer's name (required)." }),
+    'customer-email': Flags.string({ description: "The customer's email address." }),
+    'customer-phone': Flags.string({ description: "The customer's phone number." }),
+    item: Flags.string({ description: 'A line of the order: VARIANT_ID=QTY (repeat for more lines).', multiple: true }),
+  };
+
+  async run(): Promise<Order> {
+    const { createOrderFromFlags, orderRecordFields, orderItemColumns, orderItems, customerDetails } = await import('../../services/orders.js');
+    const flags = {
+      name: this.flags['customer-name'],
+      email: this.flags['customer-email'],
+      phone: this.flags['customer-phone'],
+      items: this.flags.item ?? [],
+    };
+    // Checked before the client is made, so a wrong flag never waits on credentials or the network.
+    if (flags.name === undefined) {
+      const { UsageError } = await import('../../client/errors.js');
+      throw new UsageError('--customer-name is required: the store needs the name the order is for.');
+    }
+    customerDetails(flags);
+    orderItems(flags.items);
+    const client = await this.client();
+    const order = await createOrderFromFlags(client, flags);
+    await this.renderDetail(orderRecordFields(order), [section('Items', order.products, orderItemColumns)]);
+    if (!this.jsonEnabled()) this.note(`Created order #${order.number ?? '?'} (id ${order.id}).`);
+    return order;
+  }
+}
