@@ -88,6 +88,8 @@ export async function openAtomic(target: string): Promise<AtomicFile> {
 }
 
 function opened(out: WriteStream, target: string): Promise<void> {
+  // A later write error (a full disk) rejects the writer's `finished(out)`; without a listener it would crash the process.
+  out.on('error', () => undefined);
   return new Promise((resolveOpen, reject) => {
     out.once('open', () => resolveOpen());
     out.once('error', (error: NodeJS.ErrnoException) => {
