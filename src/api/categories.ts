@@ -1,24 +1,45 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
+import { Id, Text, parseRecords } from './read.js';
 import { parseReply } from './reply.js';
 
 /**
- * A localized text as the store returns it: an object keyed by the store's languages (DESIGN.md §5.8).
- * A plain string is accepted too, since requests may send one and older records may hold one.
+ * A localized text as the store returns it: an object keyed by the store's languages (or locales), where a
+ * language may be missing, null or hold a number; a plain string is accepted too (a one-language store,
+ * older records). Numbers are kept as their text, so every reader sees strings or null.
  */
-export const LocalizedSchema = z.union([z.string(), z.record(z.string(), z.string().nullable())]);
+export const LocalizedSchema = z.union([
+  z.string(),
+  z.record(
+    z.string(),
+    z
+      .union([z.string(), z.number(), z.null()])
+      .transform((v) => (v === null ? null : String(v))),
+  ),
+]);
 export type Localized = z.infer<typeof LocalizedSchema>;
 
+/** A localized text that may be null or absent on odd records: read as no text. */
+export const OptionalLocalized = LocalizedSchema.nullish();
+
+/**
+ * A category (platform.md §3): ids are numbers or numeric strings; everything else may be null. Products
+ * carry their categories as these full records.
+ */
 export const CategorySchema = z.looseObject({
-  id: z.number(),
-  name: LocalizedSchema,
-  description: LocalizedSchema.nullish(),
-  handle: LocalizedSchema.nullish(),
-  parent: z.number().nullable(),
-  subcategories: z.array(z.number()).optional(),
-  google_shopping_category: z.string().nullish(),
-  seo_title: z.string().nullish(),
-  seo_description: z.string().nullish(),
+  id: Id,
+  name: LocalizedSchema.nullish().transform((v): Localized => v ?? {}),
+  description: OptionalLocalized,
+  handle: OptionalLocalized,
+  parent: Id.nullish().transform((v) => v ?? null),
+  subcategories: z
+    .array(z.union([Id, z.looseObject({ id: Id }).transform((c) => c.id)]))
+    .nullish()
+    .transform((v) => v ?? undefined),
+  google_shopping_category: Text,
+  // Localized on the platform; a plain string on older records.
+  seo_title: OptionalLocalized,
+  seo_description: OptionalLocalized,
 });
 export type Category = z.infer<typeof CategorySchema>;
 
@@ -33,13 +54,11 @@ export interface CategoryInput {
   seo_description?: string;
 }
 
-const CategoryListSchema = z.array(CategorySchema);
-
-/** Every category of the store (the tree is small; fetched 200 per page). */
+/** Every category of the store (the tree is small; fetched 200 per page). One odd record never fails the list. */
 export async function listCategories(client: StoreClient): Promise<Category[]> {
   const all: Category[] = [];
   for await (const page of client.paginate<unknown>('/categories', undefined, { perPage: 200 })) {
-    all.push(...parseReply(CategoryListSchema, page.items, 'category list'));
+    all.push(...parseRecords(CategorySchema, page.items, 'category', (m) => client.warn(m)));
   }
   return all;
 }
@@ -47,7 +66,7 @@ export async function listCategories(client: StoreClient): Promise<Category[]> {
 /** The category with this handle (in any language), or undefined. */
 export async function findCategoryByHandle(client: StoreClient, handle: string): Promise<Category | undefined> {
   const res = await client.page<unknown>('/categories', { handle, per_page: 200 });
-  return parseReply(CategoryListSchema, res.items, 'category list')[0];
+  return parseRecords(CategorySchema, res.items, 'category', (m) => client.warn(m))[0];
 }
 
 export async function getCategory(client: StoreClient, id: number): Promise<Category> {

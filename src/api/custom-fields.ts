@@ -1,18 +1,27 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
+import { Bool, StringId, Text, parseRecords } from './read.js';
 import { parseReply } from './reply.js';
 
 export const CUSTOM_FIELD_TYPES = ['text', 'numeric', 'date', 'text_list'] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
-/** A variant custom field definition (ids are UUIDs). */
+/**
+ * A variant custom field definition (ids are UUIDs; platform.md §7: `owner_resource` is `product_variant`,
+ * `value_type` one of text, numeric, date, text_list). Null is read as absent; allowed values of any type
+ * are read as their text.
+ */
 export const CustomFieldSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).transform(String),
-  name: z.string(),
-  description: z.string().nullish(),
-  value_type: z.string(),
-  read_only: z.boolean().nullish(),
-  values: z.array(z.string()).nullish(),
+  id: StringId,
+  name: Text.transform((v) => v ?? ''),
+  description: Text,
+  value_type: Text.transform((v) => v ?? 'text'),
+  owner_resource: Text,
+  read_only: Bool,
+  values: z
+    .array(z.union([z.string(), z.number(), z.boolean()]).transform(String))
+    .nullish()
+    .transform((v) => v ?? undefined),
 });
 export type CustomField = z.infer<typeof CustomFieldSchema>;
 
@@ -34,19 +43,17 @@ export interface CustomFieldUpdate {
 
 /** A custom field's value on one variant. */
 export const CustomFieldValueSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]).transform(String),
+  id: StringId,
   value: z.unknown(),
 });
 export type CustomFieldValue = z.infer<typeof CustomFieldValueSchema>;
 
 const BASE = '/products/variants/custom-fields';
 
-const CustomFieldListSchema = z.array(CustomFieldSchema);
-
 export async function listCustomFields(client: StoreClient): Promise<CustomField[]> {
   const all: CustomField[] = [];
   for await (const page of client.paginate<unknown>(BASE, undefined, { perPage: 200 })) {
-    all.push(...parseReply(CustomFieldListSchema, page.items, 'custom field list'));
+    all.push(...parseRecords(CustomFieldSchema, page.items, 'custom field', (m) => client.warn(m)));
   }
   return all;
 }
@@ -80,7 +87,7 @@ export async function deleteCustomField(client: StoreClient, id: string): Promis
 /** The custom field values of one variant. */
 export async function listVariantCustomFields(client: StoreClient, productId: number, variantId: number): Promise<CustomFieldValue[]> {
   const res = await client.page<unknown>(`/products/${productId}/variants/${variantId}/custom-fields`);
-  return parseReply(z.array(CustomFieldValueSchema), res.items, 'custom field values');
+  return parseRecords(CustomFieldValueSchema, res.items, 'custom field value', (m) => client.warn(m));
 }
 
 /** Sets the given fields on one variant; fields not named keep their values. */

@@ -1,34 +1,51 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { type Localized, LocalizedSchema } from './categories.js';
+import { NotFoundError } from '../client/errors.js';
+import { CategorySchema, type Localized, LocalizedSchema, OptionalLocalized } from './categories.js';
+import { Id, Num, Timestamp, parseRecords } from './read.js';
 import { parseReply } from './reply.js';
 import { VariantSchema } from './variants.js';
 
+/** An image (platform.md §3): `alt` and the timestamps pass through to `--json`. */
 export const ProductImageSchema = z.looseObject({
-  id: z.number(),
-  product_id: z.number().optional(),
+  id: Id,
+  product_id: Id.optional(),
   src: z.string(),
-  position: z.number().optional(),
+  position: Num,
+  created_at: Timestamp,
+  updated_at: Timestamp,
 });
 export type ProductImage = z.infer<typeof ProductImageSchema>;
 
+/** A product's category: the full category record the platform sends, or a plain id (older records). */
+const ProductCategory = z.union([Id, CategorySchema]);
+
 /**
- * A product as GET returns it: full variant records, images, localized option names (`attributes`) and
- * category ids. Product-level price/sku/stock mirror the first variant.
+ * A product as GET returns it (platform.md §3): full variant records, images, localized option names
+ * (`attributes`), a localized handle and its categories as full records (or ids). Product-level
+ * price/sku/stock mirror the first variant.
  */
 export const ProductSchema = z.looseObject({
-  id: z.number(),
-  name: LocalizedSchema,
-  description: LocalizedSchema.nullish(),
-  handle: LocalizedSchema.nullish(),
-  attributes: z.array(LocalizedSchema).default([]),
-  variants: z.array(VariantSchema).default([]),
-  images: z.array(ProductImageSchema).default([]),
-  categories: z.array(z.union([z.number(), z.looseObject({ id: z.number() })])).default([]),
-  created_at: z.string().optional(),
-  updated_at: z.string().optional(),
+  id: Id,
+  name: LocalizedSchema.nullish().transform((v): Localized => v ?? {}),
+  description: OptionalLocalized,
+  handle: OptionalLocalized,
+  attributes: z
+    .array(LocalizedSchema.nullable())
+    .nullish()
+    .transform((v) => (v ?? []).map((a) => a ?? {})),
+  variants: z.array(VariantSchema).nullish().transform((v) => v ?? []),
+  images: z.array(ProductImageSchema).nullish().transform((v) => v ?? []),
+  categories: z.array(ProductCategory).nullish().transform((v) => v ?? []),
+  created_at: Timestamp,
+  updated_at: Timestamp,
 });
 export type Product = z.infer<typeof ProductSchema>;
+
+/** The id of a product's category, whichever form the store sent. */
+export function categoryIdOf(category: Product['categories'][number]): number {
+  return typeof category === 'number' ? category : category.id;
+}
 
 /**
  * The writable fields of a product. On create, sku/price/stock/inventory_levels make a product without
@@ -51,14 +68,21 @@ export interface ProductInput {
   published?: boolean;
 }
 
-/** Filters of GET /products: `handle` and `sku` find one product without listing the catalog. */
+/**
+ * Filters of GET /products (platform.md §3): `handle` finds one product, `q` searches name, description and
+ * SKU. There is no `sku` filter: the platform ignores an unknown parameter and answers with the whole
+ * catalog, so one SKU is looked up with findProductBySku (GET /products/sku/{sku}).
+ */
 export interface ProductQuery {
   handle?: string;
-  sku?: string;
+  q?: string;
+  category_id?: number;
   [filter: string]: string | number | undefined;
 }
 
-const ProductListSchema = z.array(ProductSchema);
+function readProducts(client: StoreClient, items: unknown): Product[] {
+  return parseRecords(ProductSchema, items, 'product', (m) => client.warn(m));
+}
 
 export interface ProductPage {
   products: Product[];
@@ -74,13 +98,13 @@ export async function listProducts(
   const page = opts.page ?? 1;
   const query = { ...compact(opts.query), page, per_page: opts.perPage ?? 30 };
   const res = await client.page<unknown>('/products', query);
-  return { products: parseReply(ProductListSchema, res.items, 'product list'), page, total: res.total };
+  return { products: readProducts(client, res.items), page, total: res.total };
 }
 
 /** Every page of products, 200 at a time, as they arrive (for exports and syncs over large catalogs). */
 export async function* productPages(client: StoreClient, query?: ProductQuery, perPage = 200): AsyncGenerator<ProductPage> {
   for await (const page of client.paginate<unknown>('/products', compact(query), { perPage })) {
-    yield { products: parseReply(ProductListSchema, page.items, 'product list'), page: page.page, total: page.total };
+    yield { products: readProducts(client, page.items), page: page.page, total: page.total };
   }
 }
 
@@ -96,10 +120,15 @@ export async function findProductByHandle(client: StoreClient, handle: string): 
   return products[0];
 }
 
-/** The product that has a variant with this SKU, or undefined. */
+/** The product that has a variant with this SKU (GET /products/sku/{sku}), or undefined when none does (404). */
 export async function findProductBySku(client: StoreClient, sku: string): Promise<Product | undefined> {
-  const { products } = await listProducts(client, { query: { sku }, perPage: 200 });
-  return products[0];
+  try {
+    const res = await client.request({ method: 'GET', path: `/products/sku/${encodeURIComponent(sku)}` });
+    return parseReply(ProductSchema, res.body, 'product record');
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
 }
 
 /** The product and its variant that carry this SKU, or undefined (the first match when several do). */
@@ -140,7 +169,7 @@ export async function addProductImage(client: StoreClient, productId: number, sr
 export async function listProductImages(client: StoreClient, productId: number): Promise<ProductImage[]> {
   const all: ProductImage[] = [];
   for await (const page of client.paginate<unknown>(`/products/${productId}/images`, undefined, { perPage: 200 })) {
-    all.push(...parseReply(z.array(ProductImageSchema), page.items, 'image list'));
+    all.push(...parseRecords(ProductImageSchema, page.items, 'image', (m) => client.warn(m)));
   }
   return all;
 }
@@ -154,9 +183,4 @@ function compact(query: ProductQuery | undefined): Record<string, string | numbe
   const out: Record<string, string | number> = {};
   for (const [key, value] of Object.entries(query)) if (value !== undefined) out[key] = value;
   return out;
-}
-
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

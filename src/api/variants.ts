@@ -1,42 +1,80 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { LocalizedSchema } from './categories.js';
+import { Id, StringId, Text, Timestamp, parseRecords } from './read.js';
 import { parseReply } from './reply.js';
 
-/** Money and measures are decimal strings in replies; numbers are tolerated. */
-const Decimal = z.union([z.string(), z.number()]).nullish();
+/**
+ * Stock as the platform sends it: an integer (or a numeric string), or null when the store does not manage
+ * the variant's stock. Null is kept apart from "absent" since it means unlimited.
+ */
+export const StockValue = z
+  .union([z.number(), z.string(), z.null()])
+  .optional()
+  .transform((v): number | null | undefined => {
+    if (v === null) return null;
+    if (v === undefined) return undefined;
+    if (typeof v === 'number') return v;
+    const t = v.trim();
+    return /^-?\d+$/.test(t) ? Number(t) : undefined;
+  });
+
+/**
+ * A decimal string (money, measures) or text field that the platform may send as null: null is kept, so
+ * `--json` shows the record as the store sent it; a number becomes its text.
+ */
+const NullableText = z
+  .union([z.string(), z.number(), z.null()])
+  .optional()
+  .transform((v) => (v === null ? null : v === undefined ? undefined : String(v)));
 
 export const InventoryLevelSchema = z.looseObject({
-  location_id: z.string(),
-  stock: z.number().nullable(),
+  location_id: StringId,
+  stock: StockValue.transform((v) => v ?? null),
 });
 export type InventoryLevel = z.infer<typeof InventoryLevelSchema>;
 
+/**
+ * A variant (platform.md §3). Money and measures are decimal strings (or null, read as absent); `sku` may be
+ * null (a product without SKU); `values` are localized option values. `inventory_levels` may be absent: then
+ * the split of the stock between locations is unknown, which is not the same as zero everywhere.
+ */
 export const VariantSchema = z.looseObject({
-  id: z.number(),
-  product_id: z.number(),
-  image_id: z.number().nullish(),
-  sku: z.string().nullish(),
-  price: Decimal,
-  promotional_price: Decimal,
-  cost: Decimal,
+  id: Id,
+  product_id: Id,
+  image_id: Id.nullish(),
+  sku: Text.transform((v) => (v === undefined || v === '' ? null : v)),
+  price: NullableText,
+  promotional_price: NullableText,
+  cost: NullableText,
   // null stock means the store does not track it (unlimited).
-  stock: z.number().nullish(),
-  stock_management: z.boolean().nullish(),
-  weight: Decimal,
-  width: Decimal,
-  height: Decimal,
-  depth: Decimal,
-  mpn: z.string().nullish(),
-  age_group: z.string().nullish(),
-  gender: z.string().nullish(),
-  values: z.array(LocalizedSchema).default([]),
-  inventory_levels: z.array(InventoryLevelSchema).optional(),
-  custom_fields: z.array(z.looseObject({ id: z.union([z.string(), z.number()]), value: z.unknown() })).optional(),
-  created_at: z.string().optional(),
-  updated_at: z.string().optional(),
+  stock: StockValue,
+  stock_management: z.union([z.boolean(), z.null()]).optional(),
+  weight: NullableText,
+  width: NullableText,
+  height: NullableText,
+  depth: NullableText,
+  barcode: NullableText,
+  mpn: NullableText,
+  age_group: NullableText,
+  gender: NullableText,
+  values: z
+    .array(LocalizedSchema.nullable())
+    .nullish()
+    .transform((v) => (v ?? []).map((value) => value ?? {})),
+  inventory_levels: z
+    .array(InventoryLevelSchema)
+    .nullish()
+    .transform((v) => v ?? undefined),
+  custom_fields: z.array(z.looseObject({ id: z.union([z.string(), z.number()]), value: z.unknown() })).nullish().transform((v) => v ?? undefined),
+  created_at: Timestamp,
+  updated_at: Timestamp,
 });
 export type Variant = z.infer<typeof VariantSchema>;
+
+/** The genders and age groups the platform takes (Google Shopping's lists). */
+export const VARIANT_GENDERS = ['female', 'male', 'unisex'] as const;
+export const VARIANT_AGE_GROUPS = ['newborn', 'infant', 'toddler', 'kids', 'adult'] as const;
 
 /** The writable fields of a variant; money and measures as decimal strings. */
 export interface VariantInput {
@@ -52,18 +90,19 @@ export interface VariantInput {
   height?: string;
   depth?: string;
   mpn?: string;
+  barcode?: string;
+  age_group?: string;
+  gender?: string;
   image_id?: number | null;
   /** Option values, e.g. [{name: 'Size', value: 'M'}]; only when creating. */
   attributes?: { name: string; value: string }[];
 }
 
-const VariantListSchema = z.array(VariantSchema);
-
-/** Every variant of a product (a product holds at most 1,000). */
+/** Every variant of a product (a product holds at most 1,000). One odd record never fails the list. */
 export async function listVariants(client: StoreClient, productId: number): Promise<Variant[]> {
   const all: Variant[] = [];
   for await (const page of client.paginate<unknown>(`/products/${productId}/variants`, undefined, { perPage: 200 })) {
-    all.push(...parseReply(VariantListSchema, page.items, 'variant list'));
+    all.push(...parseRecords(VariantSchema, page.items, 'variant', (m) => client.warn(m)));
   }
   return all;
 }

@@ -111,6 +111,12 @@ export function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
+/** A timestamp in one of the platform's two offset forms: `+00:00`, or `+0000` when `compact` (platform.md §0). */
+export function platformTime(ms: number, compact = false): string {
+  const text = isoTime(ms);
+  return compact ? text.replace(/\+00:00$/, '+0000') : text;
+}
+
 /**
  * Parses an ISO 8601 timestamp strictly (real calendar dates, valid offsets; without an offset, UTC);
  * undefined when invalid. `requireOffset` demands a time with an offset, as timestamps sent by clients must.

@@ -166,7 +166,12 @@ interface DemoProduct {
   sku: string;
   price: number;
   categories: number[];
-  options?: { name: [string, string, string]; values: string[] }[];
+  /** `only`: the option's name and values exist in that language alone (not the main one), as on real stores. */
+  options?: { name: [string, string, string]; values: string[]; only?: 'pt' | 'en' }[];
+  /** The product's variant has no SKU (`sku: null`); `sku` then only seeds the variant SKUs of options. */
+  withoutSku?: boolean;
+  /** The store does not report the split of these variants' stock between locations (no `inventory_levels`). */
+  levelsUnreported?: boolean;
 }
 
 const SIZES = ['S', 'M', 'L'];
@@ -184,13 +189,13 @@ const DEMO_PRODUCTS: DemoProduct[] = [
   { name: ['Zapatillas Urbanas', 'Tênis Urbano', 'City Sneakers'], sku: 'ZAP-URB', price: 68000, categories: [4], options: [{ name: ['Talle', 'Tamanho', 'Size'], values: ['39', '40', '41', '42', '43'] }] },
   { name: ['Botas de Cuero', 'Botas de Couro', 'Leather Boots'], sku: 'ZAP-BOT', price: 95000, categories: [4], options: [{ name: ['Talle', 'Tamanho', 'Size'], values: ['40', '41', '42'] }] },
   { name: ['Alpargatas', 'Alpercatas', 'Espadrilles'], sku: 'ZAP-ALP', price: 18000, categories: [4, 7], options: [{ name: ['Talle', 'Tamanho', 'Size'], values: ['38', '39', '40', '41'] }, { name: ['Color', 'Cor', 'Colour'], values: ['Negro', 'Azul'] }] },
-  { name: ['Gorra Clásica', 'Boné Clássico', 'Classic Cap'], sku: 'GOR-CLA', price: 9500, categories: [5, 6], options: [{ name: ['Color', 'Cor', 'Colour'], values: COLORS }] },
+  { name: ['Gorra Clásica', 'Boné Clássico', 'Classic Cap'], sku: 'GOR-CLA', price: 9500, categories: [5, 6], options: [{ name: ['', 'Cor', ''], values: ['Branco', 'Preto', 'Azul'], only: 'pt' }] },
   { name: ['Gorra Trucker', 'Boné Trucker', 'Trucker Cap'], sku: 'GOR-TRU', price: 11000, categories: [5, 6] },
   { name: ['Cinturón de Cuero', 'Cinto de Couro', 'Leather Belt'], sku: 'ACC-CIN', price: 16500, categories: [5] },
-  { name: ['Medias x3', 'Meias x3', 'Socks (3 pairs)'], sku: 'ACC-MED', price: 6000, categories: [5] },
-  { name: ['Bufanda de Lana', 'Cachecol de Lã', 'Wool Scarf'], sku: 'ACC-BUF', price: 14000, categories: [5, 7] },
+  { name: ['Medias x3', 'Meias x3', 'Socks (3 pairs)'], sku: 'ACC-MED', price: 6000, categories: [5], levelsUnreported: true },
+  { name: ['Bufanda de Lana', 'Cachecol de Lã', 'Wool Scarf'], sku: 'ACC-BUF', price: 14000, categories: [5, 7], levelsUnreported: true },
   { name: ['Mochila Urbana', 'Mochila Urbana', 'City Backpack'], sku: 'ACC-MOC', price: 52000, categories: [5] },
-  { name: ['Billetera', 'Carteira', 'Wallet'], sku: 'ACC-BIL', price: 21000, categories: [5] },
+  { name: ['Billetera', 'Carteira', 'Wallet'], sku: 'ACC-BIL', price: 21000, categories: [5], withoutSku: true },
   { name: ['Anteojos de Sol', 'Óculos de Sol', 'Sunglasses'], sku: 'ACC-ANT', price: 33000, categories: [5, 7] },
   { name: ['Tarjeta de Regalo', 'Cartão Presente', 'Gift Card'], sku: 'GIFT-CARD', price: 10000, categories: [] },
 ];
@@ -295,11 +300,12 @@ function seedDemo(state: SandboxState, store: StoreData): void {
           stock: Math.floor(rnd() * (i === 0 ? 30 : 12)),
         }));
         const mat = materialOf[p.sku];
+        const total = levels.reduce((sum, l) => sum + l.stock, 0);
         return {
           id: tx.nextId(store, 'variant'),
           product_id: id,
           image_id: null,
-          sku: values.length ? `${p.sku}-${values.map((v) => slug(v).toUpperCase()).join('-')}` : p.sku,
+          sku: p.withoutSku ? null : values.length ? `${p.sku}-${values.map((v) => slug(v).toUpperCase()).join('-')}` : p.sku,
           price: p.price.toFixed(2),
           promotional_price: p.categories.includes(7) ? Math.round(p.price * 0.8).toFixed(2) : null,
           cost: Math.round(p.price * 0.45).toFixed(2),
@@ -309,10 +315,16 @@ function seedDemo(state: SandboxState, store: StoreData): void {
           height: null,
           depth: null,
           mpn: null,
+          barcode: null,
           age_group: null,
           gender: null,
-          values: values.map((v) => ({ es: v, pt: v, en: v })),
-          inventory_levels: p.sku === 'GIFT-CARD' ? [] : levels,
+          values: values.map((v, i) => {
+            const only = p.options![i]!.only;
+            return only ? { [only]: v } : { es: v, pt: v, en: v };
+          }),
+          // An unreported split keeps the whole stock at the default location (see VariantRecord).
+          inventory_levels: p.sku === 'GIFT-CARD' ? [] : p.levelsUnreported && locations[0] ? [{ location_id: locations[0].id, stock: total }] : levels,
+          ...(p.levelsUnreported ? { levels_unreported: true } : {}),
           custom_fields: mat ? [{ id: material, value: mat }] : [],
           created_at: created,
           updated_at: created + position * 1000,
@@ -323,7 +335,7 @@ function seedDemo(state: SandboxState, store: StoreData): void {
         name: localized(p.name),
         description: { es: `${p.name[0]} de la colección demo.`, pt: `${p.name[1]} da coleção demo.`, en: `${p.name[2]} from the demo collection.` },
         handle: handleOf(p.name),
-        attributes: (p.options ?? []).map((o) => localized(o.name)),
+        attributes: (p.options ?? []).map((o) => (o.only ? { [o.only]: o.name[o.only === 'pt' ? 1 : 2] } : localized(o.name))),
         categories: p.categories.map((i) => categoryIds[i]!),
         images: [],
         variants,
@@ -332,9 +344,19 @@ function seedDemo(state: SandboxState, store: StoreData): void {
         published: true,
         created_at: created,
         updated_at: created,
+        // Every other product is sent with `+0000` timestamps, the platform's other offset form.
+        ...(index % 2 === 1 ? { compact_offset: true } : {}),
       };
       const imageId = tx.nextId(store, 'image');
-      product.images.push({ id: imageId, product_id: id, src: `https://picsum.photos/seed/${slug(p.name[2])}/800/800`, position: 1 });
+      product.images.push({
+        id: imageId,
+        product_id: id,
+        src: `https://picsum.photos/seed/${slug(p.name[2])}/800/800`,
+        position: 1,
+        alt: [p.name[0]],
+        created_at: created,
+        updated_at: created,
+      });
       tx.put(store.products, product);
     });
   });

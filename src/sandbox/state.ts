@@ -122,8 +122,16 @@ export interface VariantRecord {
   mpn: string | null;
   age_group: string | null;
   gender: string | null;
+  /** GTIN/EAN; absent on records written before the sandbox kept it. */
+  barcode?: string | null;
   values: Localized[];
   inventory_levels: InventoryLevel[];
+  /**
+   * The store does not report how this variant's stock is split between locations (platform.md §3): responses
+   * omit `inventory_levels`, and the whole stock sits at the default location, so `stock` alone reads and sets
+   * it. Cleared once a request sends `inventory_levels`.
+   */
+  levels_unreported?: boolean;
   custom_fields: { id: string; value: string }[];
   created_at: number;
   updated_at: number;
@@ -134,6 +142,11 @@ export interface ImageRecord {
   product_id: number;
   src: string;
   position: number;
+  /** Alternative texts, one per language (the platform sends an array). */
+  alt?: string[];
+  /** Absent on records written before the sandbox kept them: the product's are shown. */
+  created_at?: number;
+  updated_at?: number;
 }
 
 export interface ProductRecord {
@@ -151,6 +164,11 @@ export interface ProductRecord {
   published: boolean;
   created_at: number;
   updated_at: number;
+  /**
+   * Timestamps of this product, its variants and images are sent with the `+0000` offset form
+   * (`2022-02-23T12:25:18+0000`), as the platform's product records show them; the others use `+00:00`.
+   */
+  compact_offset?: boolean;
 }
 
 export type CustomFieldType = 'text' | 'numeric' | 'date' | 'text_list';

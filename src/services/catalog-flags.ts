@@ -73,6 +73,10 @@ export const variantOnlyFlags = {
   height: Flags.string({ description: 'Height in cm, a decimal.' }),
   depth: Flags.string({ description: 'Depth in cm, a decimal.' }),
   mpn: Flags.string({ description: 'Manufacturer part number.' }),
+  barcode: Flags.string({ description: 'Barcode (GTIN, EAN, UPC or ISBN): letters, digits and "-".' }),
+  'image-id': Flags.string({ description: "Id of one of the product's images to show for this variant (\"none\" removes it)." }),
+  'age-group': Flags.string({ description: 'Age group: newborn, infant, toddler, kids or adult.' }),
+  gender: Flags.string({ description: 'Gender: female, male or unisex.' }),
   'stock-management': Flags.boolean({
     description: 'Track stock (--no-stock-management: unlimited stock).',
     allowNo: true,
@@ -84,6 +88,10 @@ type VariantFlagValues = { [K in keyof typeof priceStockFlags]?: K extends 'stoc
   height?: string;
   depth?: string;
   mpn?: string;
+  barcode?: string;
+  'image-id'?: string;
+  'age-group'?: string;
+  gender?: string;
   'stock-management'?: boolean;
 };
 
@@ -100,6 +108,10 @@ export function variantFields(flags: VariantFlagValues): VariantFields {
     height: flags.height,
     depth: flags.depth,
     mpn: flags.mpn,
+    barcode: flags.barcode,
+    imageId: flags['image-id'],
+    ageGroup: flags['age-group'],
+    gender: flags.gender,
     stockManagement: flags['stock-management'],
   };
 }

@@ -57,8 +57,8 @@ export function categoryFields(row: CategoryRow): [string, unknown][] {
     ['Handle', localText(c.handle)],
     ['Description', localText(c.description)],
     ['Google category', c.google_shopping_category ?? ''],
-    ['SEO title', c.seo_title ?? ''],
-    ['SEO description', c.seo_description ?? ''],
+    ['SEO title', localText(c.seo_title)],
+    ['SEO description', localText(c.seo_description)],
   ];
 }
 
@@ -85,7 +85,8 @@ export function productFields(p: Product): [string, unknown][] {
     ['Name', localText(p.name)],
     ['Handle', localText(p.handle)],
     ['Options', p.attributes.map((a) => localText(a)).join(', ')],
-    ['Categories', p.categories.map((c) => (typeof c === 'number' ? c : c.id)).join(', ')],
+    // Full category records (platform.md §3) show their name; plain ids (older records) as they are.
+    ['Categories', p.categories.map((c) => (typeof c === 'number' ? String(c) : `${localText(c.name)} (${c.id})`)).join(', ')],
     ['Stock', productStock(p)],
     ['Images', p.images.map((i) => i.src).join(', ')],
     ['Created', p.created_at ?? ''],
@@ -113,7 +114,8 @@ export function variantStockColumns(locations: Location[]): Column<Variant>[] {
     ...variantColumns.slice(0, 3),
     ...locations.map((l): Column<Variant> => ({
       header: localText(l.name),
-      get: (v) => (tracked(v) ? v.inventory_levels?.find((level) => level.location_id === l.id)?.stock ?? 0 : '∞'),
+      // No inventory_levels: the store did not say how the stock is split, so the cell stays blank (not 0).
+      get: (v) => (!tracked(v) ? '∞' : v.inventory_levels ? (v.inventory_levels.find((level) => level.location_id === l.id)?.stock ?? 0) : ''),
     })),
     { header: 'Total', get: (v) => (tracked(v) ? v.stock ?? '' : '∞') },
   ];
@@ -132,6 +134,11 @@ export function variantFields(v: Variant, levels: StockLevel[] = [], customField
     ...levels.map((l): [string, unknown] => [`  at ${l.location}`, l.stock]),
     ['Weight', v.weight ?? ''],
     ['Size (w×h×d)', [v.width, v.height, v.depth].some((x) => x !== null && x !== undefined) ? [v.width ?? '', v.height ?? '', v.depth ?? ''].join(' × ') : ''],
+    ['Barcode', v.barcode ?? ''],
+    ['MPN', v.mpn ?? ''],
+    ['Age group', v.age_group ?? ''],
+    ['Gender', v.gender ?? ''],
+    ['Image', v.image_id ?? ''],
     ...customFields.map((f): [string, unknown] => [`Field ${f.name}`, f.value]),
     ['Updated', v.updated_at ?? ''],
   ];

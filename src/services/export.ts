@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify';
 import { listCategories } from '../api/categories.js';
 import { listCustomFields } from '../api/custom-fields.js';
 import { listLocations } from '../api/locations.js';
-import { type Product, productPages } from '../api/products.js';
+import { type Product, categoryIdOf, productPages } from '../api/products.js';
 import { getStore } from '../api/store.js';
 import type { Variant } from '../api/variants.js';
 import type { StoreClient } from '../client/index.js';
@@ -50,7 +50,6 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
   const langs = store.languages.length > 1 ? store.languages : [main];
   const paths = categoryPaths(categories, main);
   const defaultLocation = locations.find((l) => l.is_default) ?? locations[0];
-  const perLocation = format === 'canonical' && locations.length > 1;
   const locationLabel = (id: string) => {
     // Location names are keyed by locale (es_AR, pt_BR…), not by the store's languages.
     const nameOf = (l: (typeof locations)[number]) =>
@@ -69,6 +68,15 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
   const onePage = first.done || (first.value.total ?? 0) <= firstProducts.length;
   const optionCount = onePage ? Math.max(0, ...firstProducts.map((p) => p.attributes.length)) : 3;
 
+  // Stock columns (platform.md §3): a variant's `inventory_levels` may be absent, and then the split between
+  // locations is unknown. Per-location columns are written only when some variant reports its split; a
+  // variant that does not has its total in `stock` and blank location cells, so no split is invented and
+  // import reads nothing for those locations. With several pages the header must allow both.
+  const tracked = firstProducts.flatMap((p) => p.variants).filter((v) => v.stock !== null && v.stock !== undefined);
+  const perLocation =
+    format === 'canonical' && locations.length > 1 && (!onePage || tracked.some((v) => splitKnown(v)));
+  const totalColumn = !perLocation || !onePage || tracked.some((v) => !splitKnown(v));
+
   const localizedHeader = (field: string) => (store.languages.length > 1 ? langs.map((l) => `${field}:${l}`) : [field]);
   const header =
     format === 'admin'
@@ -84,7 +92,8 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
           'price',
           'promotional_price',
           'cost',
-          ...(perLocation ? locations.map((l) => `stock:${locationLabel(l.id)}`) : ['stock']),
+          ...(totalColumn ? ['stock'] : []),
+          ...(perLocation ? locations.map((l) => `stock:${locationLabel(l.id)}`) : []),
           'weight',
           'width',
           'height',
@@ -107,8 +116,17 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
     if (!locationId || !v.inventory_levels) return String(v.stock);
     return String(v.inventory_levels.find((l) => l.location_id === locationId)?.stock ?? 0);
   };
+  const stockCellsOf = (v: Variant): string[] => {
+    if (!perLocation) return [stockAt(v, defaultLocation?.id)];
+    const known = splitKnown(v);
+    return [
+      ...(totalColumn ? [known || v.stock === null || v.stock === undefined ? '' : String(v.stock)] : []),
+      ...locations.map((l) => (known ? stockAt(v, l.id) : '')),
+    ];
+  };
 
   const canonicalRows = (p: Product): string[][] => {
+    // The main language, else any language that has text (an option named only in `pt` on an `es` store).
     const options = p.attributes.map((a) => textOf(a, main, main));
     return p.variants.map((v, index) => {
       const firstRow = index === 0;
@@ -117,7 +135,7 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
             ...langs.map((l) => textOf(p.name, l, main)),
             ...langs.map((l) => textOf(p.description, l, main)),
             p.categories
-              .map((c) => paths.get(typeof c === 'number' ? c : c.id)?.join(' > '))
+              .map((c) => paths.get(categoryIdOf(c))?.join(' > '))
               .filter(Boolean)
               .join('; '),
             [...p.images].sort((a, b) => (a.position ?? 0) - (b.position ?? 0)).map((i) => i.src).join('|'),
@@ -127,7 +145,7 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
         i < options.length ? options[i]! : '',
         i < options.length ? textOf(v.values[i], main, main) : '',
       ]).flat();
-      const stockCells = perLocation ? locations.map((l) => stockAt(v, l.id)) : [stockAt(v, defaultLocation?.id)];
+      const stockCells = stockCellsOf(v);
       const custom = customFields.map((f) => {
         const value = v.custom_fields?.find((c) => String(c.id) === f.id)?.value;
         return value === undefined || value === null ? '' : String(value);
@@ -159,7 +177,7 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
         Nombre: firstRow ? textOf(p.name, main, main) : '',
         Categorías: firstRow
           ? p.categories
-              .map((c) => paths.get(typeof c === 'number' ? c : c.id)?.join(' > '))
+              .map((c) => paths.get(categoryIdOf(c))?.join(' > '))
               .filter(Boolean)
               .join(', ')
           : '',
@@ -208,8 +226,10 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
 }
 
 function handleOf(p: Product, main: string): string {
-  const h = p.handle;
-  if (!h) return '';
-  if (typeof h === 'string') return h;
-  return h[main] || Object.values(h).find((t) => t) || '';
+  return textOf(p.handle, main, main);
+}
+
+/** Whether the store reported how the variant's stock is split between locations. */
+function splitKnown(v: Variant): boolean {
+  return Array.isArray(v.inventory_levels);
 }

@@ -4,8 +4,10 @@ import { MAX_PER_PAGE } from '../client/pagination.js';
 import { listCategories } from '../api/categories.js';
 import {
   addProductImage,
+  categoryIdOf,
   createProduct,
   deleteProduct,
+  findProductBySku,
   getProduct,
   listAllProducts,
   listProducts,
@@ -17,7 +19,7 @@ import {
   updateProduct,
 } from '../api/products.js';
 import { getStore } from '../api/store.js';
-import { localText, mergeLocalized, parseDecimal, parseMoney, parseLocalized, parseStock, parseStockAt } from './catalog-input.js';
+import { localText, localTexts, mergeLocalized, parseDecimal, parseLocalized, parseMoney, parseStock, parseStockAt } from './catalog-input.js';
 import { resolveCategory } from './categories.js';
 import { stockInput } from './locations.js';
 import { parseHttpUrl } from './validate.js';
@@ -48,11 +50,18 @@ export interface ProductListOptions {
   /** At most this many products, from the first page on (pages of up to 200). */
   limit?: number;
   query?: ProductQuery;
+  /** Only the product holding a variant with this SKU (GET /products/sku/{sku}; the list has no sku filter). */
+  sku?: string;
   /** A category id or path ("Ropa > Camisas"). */
   category?: string;
 }
 
 export async function listProductsFor(client: StoreClient, opts: ProductListOptions): Promise<{ products: Product[]; total?: number }> {
+  if (opts.query?.q !== undefined && opts.query.q.trim() === '') throw new UsageError('--q needs some text to search for.');
+  if (opts.sku !== undefined) {
+    if (opts.sku.trim() === '') throw new UsageError('--sku needs a SKU to look up.');
+    return productBySku(client, opts);
+  }
   const query: ProductQuery = { ...opts.query };
   if (opts.category !== undefined) query.category_id = resolveCategory(await listCategories(client), opts.category).id;
   if (opts.all) {
@@ -70,6 +79,19 @@ export async function listProductsFor(client: StoreClient, opts: ProductListOpti
     return { products, total };
   }
   return listProducts(client, { page: opts.page, perPage: opts.perPage, query });
+}
+
+/** `--sku`: one lookup; other filters given with it narrow that one product down. */
+async function productBySku(client: StoreClient, opts: ProductListOptions): Promise<{ products: Product[]; total: number }> {
+  const product = await findProductBySku(client, opts.sku!);
+  let products = product ? [product] : [];
+  const handle = opts.query?.handle;
+  if (handle !== undefined) products = products.filter((p) => localTexts(p.handle).includes(handle));
+  if (opts.category !== undefined && products.length > 0) {
+    const id = resolveCategory(await listCategories(client), opts.category).id;
+    products = products.filter((p) => p.categories.some((c) => categoryIdOf(c) === id));
+  }
+  return { products, total: products.length };
 }
 
 export async function getProductById(client: StoreClient, id: number): Promise<Product> {

@@ -21,9 +21,12 @@ import {
   updateVariant,
   type Variant,
   type VariantInput,
+  VARIANT_AGE_GROUPS,
+  VARIANT_GENDERS,
 } from '../api/variants.js';
 import { localText, parseDecimal, parseMoney, parseFieldAssignment, parseOptions, parseStock, parseStockAt } from './catalog-input.js';
 import { stockInput } from './locations.js';
+import { parseIntegerId } from './validate.js';
 
 /** Variant fields as the commands take them: raw flag values, checked here before anything is sent. */
 export interface VariantFields {
@@ -41,6 +44,11 @@ export interface VariantFields {
   height?: string;
   depth?: string;
   mpn?: string;
+  barcode?: string;
+  /** An image id of the product, or "none". */
+  imageId?: string;
+  ageGroup?: string;
+  gender?: string;
 }
 
 /** A variant's stock in each location, with the location's name. */
@@ -111,9 +119,31 @@ async function variantInput(client: StoreClient, fields: VariantFields): Promise
   if (fields.depth !== undefined) input.depth = parseDecimal('--depth', fields.depth);
   if (fields.sku !== undefined) input.sku = fields.sku;
   if (fields.mpn !== undefined) input.mpn = fields.mpn;
+  if (fields.barcode !== undefined) input.barcode = parseBarcode(fields.barcode);
+  if (fields.imageId !== undefined) {
+    input.image_id = fields.imageId.trim().toLowerCase() === 'none' ? null : parseIntegerId(fields.imageId, '--image-id', 'product image');
+  }
+  if (fields.ageGroup !== undefined) input.age_group = oneOf('--age-group', fields.ageGroup, VARIANT_AGE_GROUPS);
+  if (fields.gender !== undefined) input.gender = oneOf('--gender', fields.gender, VARIANT_GENDERS);
   if (fields.stockManagement !== undefined) input.stock_management = fields.stockManagement;
   Object.assign(input, await stockInput(client, stock, stockAt));
   return input;
+}
+
+/** A barcode as printed: letters, digits and "-" (GTINs are digits; stores also use internal codes). */
+function parseBarcode(raw: string): string {
+  const text = raw.trim();
+  if (!/^[A-Za-z0-9-]{1,48}$/.test(text)) {
+    throw new UsageError(`--barcode "${raw}" is not a barcode: use letters, digits and "-" (at most 48), e.g. 7790001234567.`);
+  }
+  return text;
+}
+
+/** One of a fixed list of values, case ignored. */
+function oneOf<T extends string>(flag: string, raw: string, allowed: readonly T[]): T {
+  const value = allowed.find((a) => a === raw.trim().toLowerCase());
+  if (!value) throw new UsageError(`${flag} "${raw}" is not one of ${allowed.join(', ')}.`);
+  return value;
 }
 
 // ---- custom fields ----

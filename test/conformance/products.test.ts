@@ -40,7 +40,8 @@ describe('spec §4 Products', () => {
     expect(p.sku).toBe('HAM-1');
     expect(String(p.price)).toBe('25.00');
     expect(p.stock).toBe(7);
-    expect(p.categories).toEqual([category.id]);
+    // platform.md §3: categories come as full category records.
+    expect(p.categories).toEqual([expect.objectContaining({ id: category.id, name: category.name, parent: null })]);
   });
 
   it('§5.11: GET /products/{id} returns variants, images, attributes, handle, categories, created_at, updated_at', async () => {
@@ -142,11 +143,45 @@ describe('spec §4 Products', () => {
     expect(res.body.some((p: any) => p.sku === 'HAM-1')).toBe(true);
   });
 
-  it('§5.11: GET /products?sku= (added) finds one product', async () => {
-    const res = await t.get('/products', { query: { sku: 'HAM-1' } });
+  it('platform.md §3: GET /products/sku/{sku} → the product holding that variant; 404 when none', async () => {
+    const res = await t.get('/products/sku/HAM-1');
     expect(res.status).toBe(200);
-    expect(res.body).toHaveLength(1);
-    expect(res.body[0].variants[0].sku).toBe('HAM-1');
+    expect(res.body.variants.map((v: any) => v.sku)).toContain('HAM-1');
+    const none = await t.get('/products/sku/NO-SUCH-SKU');
+    expect(none.status).toBe(404);
+    expect(none.body).toMatchObject(errorShape(404));
+  });
+
+  it('platform.md §3: there is no sku filter — GET /products ignores unknown parameters and answers the whole list', async () => {
+    const all = await t.get('/products', { query: { per_page: 200 } });
+    const withSku = await t.get('/products', { query: { per_page: 200, sku: 'HAM-1', no_such_filter: 'x' } });
+    expect(withSku.status).toBe(200);
+    expect(withSku.body.length).toBe(all.body.length);
+    expect(all.body.length).toBeGreaterThan(1);
+  });
+
+  it('platform.md §3: GET /products?q= searches name, description and SKU', async () => {
+    const tag = uniq();
+    await t.post('/products', { name: `Wrench ${tag}`, price: 1, sku: `WR-${tag}`, stock: 1 });
+    await t.post('/products', { name: 'Saw', description: `Cuts wood ${tag}`, price: 1, sku: `SAW-${tag}`, stock: 1 });
+    const byText = await t.get('/products', { query: { q: tag } });
+    expect(byText.body.map((p: any) => p.variants[0].sku).sort()).toEqual([`SAW-${tag}`, `WR-${tag}`]);
+    const bySku = await t.get('/products', { query: { q: `wr-${tag}` } });
+    expect(bySku.body.map((p: any) => p.variants[0].sku)).toEqual([`WR-${tag}`]);
+    const none = await t.get('/products', { query: { q: `nothing-${tag}` } });
+    expect(none.status).toBe(404);
+    expect(none.body.description).toBe('Last page is 0');
+  });
+
+  it('platform.md §3: a variant carries barcode, mpn, age_group, gender; stock is null when not managed', async () => {
+    const res = await t.post('/products', { name: `Gift ${uniq()}`, price: 10, sku: `GF-${uniq()}`, stock_management: false });
+    expectCreated(res);
+    const v = res.body.variants[0];
+    for (const key of ['barcode', 'mpn', 'age_group', 'gender', 'width', 'height', 'depth', 'image_id']) expect(v[key], key).toBeNull();
+    expect(v.stock).toBeNull();
+    const put = await t.put(`/products/${res.body.id}/variants/${v.id}`, { barcode: '7790001234567', mpn: 'M-1', age_group: 'adult', gender: 'unisex' });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ barcode: '7790001234567', mpn: 'M-1', age_group: 'adult', gender: 'unisex' });
   });
 
   it('§5.11: GET /products?handle= (added) finds one product', async () => {
@@ -179,11 +214,13 @@ describe('spec §4 Products', () => {
     expect((await t.get(`/products/${product.id}`)).status).toBe(404);
   });
 
-  it('§4 POST /products/{product_id}/images {src} → {id, product_id, src, position}', async () => {
+  it('§4 POST /products/{product_id}/images {src} → {id, product_id, src, position, alt, created_at, updated_at}', async () => {
     const { product } = await createSimpleProduct(t);
     const res = await t.post(`/products/${product.id}/images`, { src: 'https://cdn.example.com/hammer.jpg' });
     expectCreated(res);
-    expect(res.body).toMatchObject({ product_id: product.id, src: 'https://cdn.example.com/hammer.jpg', position: expect.any(Number) });
+    expect(res.body).toMatchObject({ product_id: product.id, src: 'https://cdn.example.com/hammer.jpg', position: expect.any(Number), alt: [] });
+    expect(res.body.created_at).toMatch(ISO_WITH_OFFSET);
+    expect(res.body.updated_at).toMatch(ISO_WITH_OFFSET);
     expect(res.body.id).toBeDefined();
     const second = await t.post(`/products/${product.id}/images`, { src: 'https://cdn.example.com/hammer-2.jpg' });
     expect(second.body.position).toBeGreaterThan(res.body.position);
@@ -201,5 +238,56 @@ describe('spec §4 Products', () => {
   it('§7 404: POST /products/{unknown}/images → 404', async () => {
     const res = await t.post('/products/987654321/images', { src: 'https://example.com/a.jpg' });
     expect(res.status).toBe(404);
+  });
+});
+
+describe('platform.md §3: the demo store has the cases a real catalog has', () => {
+  const t = useSandbox({ seed: 'demo' });
+  const byHandle = async (handle: string) => (await t.get('/products', { query: { handle } })).body[0];
+
+  it('a product whose options exist only in a non-main language: the localized objects lack the main language', async () => {
+    const cap = await byHandle('gorra-clasica');
+    expect(cap.attributes).toEqual([{ pt: 'Cor' }]);
+    expect(cap.variants.map((v: any) => v.values)).toEqual([[{ pt: 'Branco' }], [{ pt: 'Preto' }], [{ pt: 'Azul' }]]);
+  });
+
+  it('a product without SKU (sku null), found neither by /products/sku nor with a blank SKU', async () => {
+    const wallet = await byHandle('billetera');
+    expect(wallet.variants).toHaveLength(1);
+    expect(wallet.variants[0].sku).toBeNull();
+    expect((await t.get('/products/sku/ACC-BIL')).status).toBe(404);
+  });
+
+  it('variants whose stock split the store does not report: no inventory_levels field, stock is the total', async () => {
+    const socks = await byHandle('medias-x3');
+    const v = socks.variants[0];
+    expect(v).not.toHaveProperty('inventory_levels');
+    expect(socks).not.toHaveProperty('inventory_levels');
+    expect(Number.isInteger(v.stock)).toBe(true);
+    // Setting stock keeps it one figure; sending inventory_levels makes the split known.
+    const put = await t.put(`/products/${socks.id}/variants/${v.id}`, { stock: 9 });
+    expect(put.body.stock).toBe(9);
+    expect(put.body).not.toHaveProperty('inventory_levels');
+    const location = (await t.get('/locations')).body[1];
+    const split = await t.put(`/products/${socks.id}/variants/${v.id}`, { inventory_levels: [{ location_id: location.id, stock: 2 }] });
+    expect(split.body.inventory_levels).toEqual(expect.arrayContaining([{ location_id: location.id, stock: 2 }]));
+    expect(split.body.stock).toBe(11);
+  });
+
+  it('timestamps in both offset forms: +0000 on some products (with their variants and images), +00:00 on others', async () => {
+    const all = (await t.get('/products', { query: { per_page: 200 } })).body;
+    const compact = all.filter((p: any) => /\+0000$/.test(p.created_at));
+    const colon = all.filter((p: any) => ISO_WITH_OFFSET.test(p.created_at));
+    expect(compact.length).toBeGreaterThan(0);
+    expect(colon.length).toBeGreaterThan(0);
+    expect(compact.length + colon.length).toBe(all.length);
+    expect(compact[0].variants[0].updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/);
+    expect(compact[0].images[0].created_at).toMatch(/\+0000$/);
+  });
+
+  it('products carry full category records and images with product_id, position, alt and timestamps', async () => {
+    const shirt = await byHandle('camisa-oxford');
+    expect(shirt.categories[0]).toMatchObject({ id: expect.any(Number), name: { es: 'Camisas' }, handle: expect.any(Object), parent: expect.any(Number) });
+    expect(shirt.images[0]).toMatchObject({ id: expect.any(Number), product_id: shirt.id, position: 1, alt: ['Camisa Oxford'] });
   });
 });

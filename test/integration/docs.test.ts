@@ -31,9 +31,10 @@ async function sandboxWith(seed: 'demo' | 'empty'): Promise<RunningSandbox> {
 
 /** The variant of the store holding `sku`, as the API returns it; undefined when none does. */
 async function variant(sandbox: RunningSandbox, sku: string): Promise<{ sku: string; stock: number | null; price: string } | undefined> {
-  const res = await clientFor(sandbox).get('/products', { query: { sku } });
+  const res = await clientFor(sandbox).get(`/products/sku/${encodeURIComponent(sku)}`);
+  if (res.status === 404) return undefined;
   expect(res.status).toBe(200);
-  return (res.body as { variants: { sku: string; stock: number | null; price: string }[] }[])[0]?.variants.find((v) => v.sku === sku);
+  return (res.body as { variants: { sku: string; stock: number | null; price: string }[] }).variants.find((v) => v.sku === sku);
 }
 
 describe('docs/commands', () => {

@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { cliEnv } from '../helpers/sandbox.js';
+import { cliEnv, requestRecorder } from '../helpers/sandbox.js';
 import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
 /** `store products …` against a demo store (multilingual) and an empty one (Spanish only). */
 
+const recorder = requestRecorder();
+
 async function sandboxEnv(seed: 'demo' | 'empty'): Promise<{ sandbox: RunningSandbox; env: NodeJS.ProcessEnv }> {
   const { startSandbox } = await import('../../src/sandbox/index.js');
-  const sandbox = await startSandbox({ seed, rate: 'off', host: '127.0.0.1', port: 0 });
+  const sandbox = await startSandbox({ seed, rate: 'off', host: '127.0.0.1', port: 0, onRequest: recorder.onRequest });
   const env = cliEnv(sandbox, 'products');
   return { sandbox, env };
 }
@@ -17,7 +19,7 @@ interface ProductJson {
   id: number;
   name: Record<string, string>;
   handle: Record<string, string>;
-  categories: number[];
+  categories: { id: number; name: Record<string, string> }[];
   attributes: unknown[];
   images: { id: number; src: string; position: number }[];
   variants: { id: number; price: string; sku: string | null; stock: number; inventory_levels: { location_id: string; stock: number }[] }[];
@@ -54,6 +56,43 @@ describe('store products', () => {
     expect(lines).toHaveLength(21);
   });
 
+  it('--sku is one GET /products/sku/{sku} (no sku= query, which the platform ignores); an unknown SKU matches nothing, exit 0', async () => {
+    recorder.take();
+    const found = await store('products', 'list', '--sku', 'CAM-OXF-M-BLANCO', '--json');
+    const sent = recorder.take();
+    expect(found.code, found.stderr).toBe(0);
+    expect((JSON.parse(found.stdout) as ProductJson[]).map((p) => p.name.es)).toEqual(['Camisa Oxford']);
+    expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /products/sku/CAM-OXF-M-BLANCO']);
+    const missing = await store('products', 'list', '--sku', 'NO-SUCH');
+    const missingSent = recorder.take();
+    expect(missing.code).toBe(0);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toContain('No products match');
+    expect(missingSent.map((r) => r.path)).toEqual(['/products/sku/NO-SUCH']);
+    for (const r of [...sent, ...missingSent]) expect(r.query.has('sku')).toBe(false);
+  });
+
+  it("--q is the store's search of name, description and SKU", async () => {
+    recorder.take();
+    const [byName, bySku, byDescription, none, blank] = await Promise.all([
+      store('products', 'list', '--q', 'gorra', '--json'),
+      store('products', 'list', '--q', 'ZAP-BOT', '--json'),
+      store('products', 'list', '--q', 'Wool Scarf from', '--json'),
+      store('products', 'list', '--q', 'paraguas'),
+      store('products', 'list', '--q', ' '),
+    ]);
+    const names = (r: { stdout: string }) => (JSON.parse(r.stdout) as ProductJson[]).map((p) => p.name.es);
+    expect(names(byName)).toEqual(['Gorra Clásica', 'Gorra Trucker']);
+    expect(names(bySku)).toEqual(['Botas de Cuero']);
+    expect(names(byDescription)).toEqual(['Bufanda de Lana']);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('No products match');
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain('--q needs some text');
+    const queries = recorder.take().filter((r) => r.path === '/products').map((r) => r.query.get('q'));
+    expect(queries.sort()).toEqual(['Wool Scarf from', 'ZAP-BOT', 'gorra', 'paraguas']);
+  });
+
   it('--limit shows at most N products from the first page on, across pages, and excludes --page', async () => {
     const [all, three, many, both] = await Promise.all([
       store('products', 'list', '--all', '--json'),
@@ -76,6 +115,7 @@ describe('store products', () => {
     expect(one.code).toBe(0);
     expect(one.stdout).toMatch(/^ID +1\nName +Camisa Oxford\n/);
     expect(one.stdout).toContain('Options     Talle, Color');
+    expect(one.stdout).toMatch(/\nCategories +Camisas \(\d+\)\n/);
     expect(one.stdout).toMatch(/\nID\tOptions\tSKU\tPrice\tPromo\tStock\n1\tS \/ Blanco\tCAM-OXF-S-BLANCO\t32000.00\t/);
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toBe('Error: Product 999 not found.');
@@ -94,7 +134,8 @@ describe('store products', () => {
     expect(res.code).toBe(0);
     const product = JSON.parse(res.stdout) as ProductJson;
     expect(product.name).toMatchObject({ es: 'Taza', pt: 'Xícara' });
-    expect(product.categories).toEqual([6]);
+    // The platform sends categories as full records (platform.md §3).
+    expect(product.categories).toEqual([expect.objectContaining({ id: 6 })]);
     expect(product.images.map((i) => i.src)).toEqual(['https://example.com/taza.jpg']);
     expect(product.variants).toHaveLength(1);
     expect(product.variants[0]).toMatchObject({ price: '12.50', sku: 'TAZA-1', stock: 13 });

@@ -67,6 +67,47 @@ describe('store variants', () => {
     expect(noVariant.stderr.trim()).toBe('Error: Variant 999 of product 1 not found.');
   });
 
+  it('--barcode, --mpn, --age-group, --gender and --image-id on create and update: checked before sending, sent and shown', async () => {
+    const shirt = JSON.parse((await store('products', 'get', '1', '--json')).stdout) as { images: { id: number }[] };
+    const imageId = String(shirt.images[0]!.id);
+    const created = await store(
+      'variants', 'create', '1', '--option', 'Talle=XL', '--option', 'Color=Blanco', '--price', '32000', '--sku', 'CAM-OXF-XL-BLANCO',
+      '--barcode', '7790001234567', '--mpn', 'OXF-XL', '--age-group', 'Adult', '--gender', 'male', '--image-id', imageId, '--json',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const variant = JSON.parse(created.stdout) as VariantJson & Record<string, unknown>;
+    expect(variant).toMatchObject({ barcode: '7790001234567', mpn: 'OXF-XL', age_group: 'adult', gender: 'male', image_id: Number(imageId) });
+    const vid = String(variant.id);
+
+    const updated = await store('variants', 'update', '1', vid, '--gender', 'unisex', '--image-id', 'none', '--barcode', 'INT-0042');
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.stdout).toMatch(/\nBarcode +INT-0042\n/);
+    expect(updated.stdout).toMatch(/\nGender +unisex\n/);
+    const after = JSON.parse((await store('variants', 'get', '1', vid, '--json')).stdout) as Record<string, unknown>;
+    expect(after).toMatchObject({ gender: 'unisex', image_id: null, barcode: 'INT-0042', age_group: 'adult', mpn: 'OXF-XL' });
+
+    const [gender, age, barcode, image, unknownImage] = await Promise.all([
+      store('variants', 'update', '1', vid, '--gender', 'alien'),
+      store('variants', 'update', '1', vid, '--age-group', 'old'),
+      store('variants', 'update', '1', vid, '--barcode', '12 34'),
+      store('variants', 'create', '1', '--option', 'Talle=XS', '--option', 'Color=Blanco', '--image-id', 'first'),
+      store('variants', 'update', '1', vid, '--image-id', '987654'),
+    ]);
+    expect(gender.code).toBe(2);
+    expect(gender.stderr).toContain('--gender "alien" is not one of female, male, unisex');
+    expect(age.code).toBe(2);
+    expect(age.stderr).toContain('--age-group "old" is not one of newborn, infant, toddler, kids, adult');
+    expect(barcode.code).toBe(2);
+    expect(barcode.stderr).toContain('--barcode "12 34" is not a barcode');
+    expect(image.code).toBe(2);
+    expect(image.stderr).toContain('--image-id "first" is not a product image id');
+    // An id that is not one of the product's images: the store refuses it.
+    expect(unknownImage.code).not.toBe(0);
+    expect(unknownImage.stderr).toContain('image_id');
+    const unchanged = JSON.parse((await store('variants', 'get', '1', vid, '--json')).stdout) as Record<string, unknown>;
+    expect(unchanged).toMatchObject({ gender: 'unisex', barcode: 'INT-0042' });
+  });
+
   it('creates variants with options, price and stock per location; updates and deletes them', async () => {
     const product = await store('products', 'create', '--name', 'Buzo', '--json');
     expect(product.code).toBe(0);

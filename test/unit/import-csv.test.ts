@@ -32,7 +32,6 @@ const CORPUS: Record<string, { line: number; column?: number; says: RegExp }> = 
   'binary.csv': { line: 3, says: /binary data/ },
   'too-many-cells.csv': { line: 2, column: 8, says: /8 cells but the header has 7/ },
   'too-few-cells.csv': { line: 2, column: 6, says: /5 cells but the header has 7/ },
-  'empty-sku.csv': { line: 2, column: 5, says: /SKU is empty/ },
   'empty-handle.csv': { line: 2, column: 1, says: /handle is empty/ },
   'bad-handle.csv': { line: 2, column: 1, says: /not a URL slug.*remera-azul/ },
   'bad-image-url.csv': { line: 2, column: 3, says: /"ftp:\/\/example.com\/b.jpg" is not an http\(s\) URL/ },
@@ -107,6 +106,12 @@ function summary(catalog: Catalog) {
 }
 
 describe('dialects', () => {
+  it('reads a row without SKU (a variant the store holds with sku null): it is known by handle and option values', async () => {
+    const catalog = await readCatalog(valid('without-sku.csv'));
+    expect(catalog.errors).toEqual([]);
+    expect(catalog.products[0]!.variants).toMatchObject([{ sku: '', values: ['S'], stock: 5 }]);
+  });
+
   it('reads the canonical format', async () => {
     const catalog = await readCatalog(valid('canonical.csv'));
     expect(catalog.errors).toEqual([]);

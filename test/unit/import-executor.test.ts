@@ -49,7 +49,7 @@ function fakeStore(faults: Record<string, Fault[]> = {}) {
     }
     throw new Error(`unexpected ${method} ${path}`);
   };
-  const client: Pick<StoreClient, 'stats'> & {
+  const client: Pick<StoreClient, 'stats' | 'warn'> & {
     request(opts: RequestOptions): Promise<{ body: unknown }>;
     paginate(path: string): AsyncIterable<unknown>;
     page(path: string, query?: Record<string, unknown>): Promise<unknown>;
@@ -74,6 +74,7 @@ function fakeStore(faults: Record<string, Fault[]> = {}) {
       const { body } = await client.request({ method: 'GET', path });
       yield { items: body as unknown[], page: 1 };
     },
+    warn: () => {},
     stats: () => ({ requests: log.length, retries: 0, rateLimited: 0 }),
   };
   return { client: client as unknown as StoreClient, products, categories, log };

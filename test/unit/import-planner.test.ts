@@ -206,7 +206,52 @@ describe('planImport against a store that has the catalog', () => {
         sku: 'REM-L-NG',
         line: 6,
         body: { sku: 'REM-L-NG', attributes: [{ name: 'Talle', value: 'L' }, { name: 'Color', value: 'Negro' }], price: '12000.00', weight: '0.20', stock: 3 },
+        options: ['L', 'Negro'],
       },
+    ]);
+  });
+});
+
+describe('variants without SKU and stock splits the store does not report (platform.md §3)', () => {
+  it('matches a row without SKU by handle and option values: no refusal, no duplicate, no SKU sent', async () => {
+    const store = storeMatchingCanonical();
+    store.products[0]!.variants[1]!.sku = null;
+    const csv = 'handle,option1_name,option1_value,option2_name,option2_value,sku,price\nremera-lisa,Talle,M,Color,Blanco,,12000.00\n';
+    expect((await catalogOf(csv)).errors).toEqual([]);
+    const same = planImport(await catalogOf(csv), store);
+    expect(same.writes).toBe(0);
+    expect(same.products[0]!.action).toBe('unchanged');
+    const changed = planImport(await catalogOf(csv.replace('12000.00', '13000')), store);
+    expect(changed.products[0]!.steps).toEqual([{ kind: 'updateVariant', sku: '', line: 2, variantId: 101, body: { price: '13000.00' } }]);
+    // A new combination without SKU is created without one, known by its values.
+    const added = planImport(await catalogOf(csv.replace('Talle,M,', 'Talle,L,')), store);
+    expect(added.products[0]!.steps).toEqual([
+      { kind: 'createVariant', sku: '', line: 2, options: ['L', 'Blanco'], body: { attributes: [{ name: 'Talle', value: 'L' }, { name: 'Color', value: 'Blanco' }], price: '12000.00' } },
+    ]);
+  });
+
+  it('matches the one variant of a product without options and without SKU', async () => {
+    const store = storeMatchingCanonical();
+    store.products[1]!.variants[0]!.sku = null;
+    const plan = planImport(await catalogOf('handle,sku,price,stock\ntaza-ceramica,,4500.50,25\n'), store);
+    expect(plan.writes).toBe(0);
+    const create = planImport(await catalogOf('handle,name,sku,price\nllavero,Llavero,,900\n'), emptyStore());
+    expect(create.products[0]!.steps[0]).toEqual({ kind: 'createProduct', body: { name: 'Llavero', handle: 'llavero', price: '900.00' }, categories: undefined });
+  });
+
+  it('never reads a level the store does not report as zero: only what the file sets is sent', async () => {
+    const store = storeMatchingCanonical();
+    const other = { id: 'LOC-2', name: { es_AR: 'Palermo' }, is_default: false, priority: 1 } as (typeof store.locations)[number];
+    store.locations.push(other);
+    const taza = store.products[1]!.variants[0]!;
+    delete taza.inventory_levels;
+    // The total alone reads back unchanged.
+    expect(planImport(await catalogOf('handle,sku,stock\ntaza-ceramica,TAZA-350,25\n'), store).writes).toBe(0);
+    // Blank location cells send nothing; a location the file sets is sent, alone.
+    expect(planImport(await catalogOf('handle,sku,stock,stock:Palermo\ntaza-ceramica,TAZA-350,25,\n'), store).writes).toBe(0);
+    const set = planImport(await catalogOf('handle,sku,stock:Palermo\ntaza-ceramica,TAZA-350,0\n'), store);
+    expect(set.products[0]!.steps).toEqual([
+      { kind: 'updateVariant', sku: 'TAZA-350', line: 2, variantId: 110, body: { inventory_levels: [{ location_id: 'LOC-2', stock: 0 }] } },
     ]);
   });
 });
@@ -274,7 +319,7 @@ describe('matching rules', () => {
     expect(same.writes).toBe(0);
     const changed = planImport(await catalogOf('handle,sku,custom:Material\ntaza-ceramica,TAZA-350,Gres\n'), store);
     expect(changed.products[0]!.steps).toEqual([
-      { kind: 'setCustomFields', sku: 'TAZA-350', line: 2, variantId: 110, values: [{ id: 'f-1', value: 'Gres' }] },
+      { kind: 'setCustomFields', sku: 'TAZA-350', line: 2, variantId: 110, options: [], values: [{ id: 'f-1', value: 'Gres' }] },
     ]);
     const unknown = planImport(await catalogOf('handle,sku,custom:Origen\ntaza-ceramica,TAZA-350,AR\n'), store);
     expect(unknown.fatal).toEqual([expect.stringMatching(/"custom:Origen" names no custom field/)]);

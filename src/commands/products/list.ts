@@ -9,6 +9,7 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
     '<%= config.bin %> products list --limit 100',
     '<%= config.bin %> products list --page 2 --per-page 50',
     '<%= config.bin %> products list --sku CAM-001-M',
+    '<%= config.bin %> products list --q camisa',
     '<%= config.bin %> products list --category "Ropa > Camisas"',
     '<%= config.bin %> products list --all --csv > products.csv',
   ];
@@ -21,7 +22,8 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
     'per-page': Flags.integer({ description: 'Products per page (at most 200).', min: 1, max: 200, default: 30 }),
     all: Flags.boolean({ description: 'Fetch every page (200 per request).' }),
     handle: Flags.string({ description: 'Only the product with this handle.' }),
-    sku: Flags.string({ description: 'Only the product that has a variant with this SKU.' }),
+    sku: Flags.string({ description: 'Only the product that has a variant with this SKU (one lookup, GET /products/sku/{sku}).' }),
+    q: Flags.string({ description: "Search the products' name, description and SKU for this text (the store's own search)." }),
     category: Flags.string({ description: 'Only products in this category: an id or a path like "Ropa > Camisas".' }),
     csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
   };
@@ -35,7 +37,8 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
       perPage: this.flags['per-page'],
       all: this.flags.all,
       limit: this.flags.limit,
-      query: { handle: this.flags.handle, sku: this.flags.sku },
+      query: { handle: this.flags.handle, q: this.flags.q },
+      sku: this.flags.sku,
       category: this.flags.category,
     });
     await this.renderList(products, productColumns, { csv: this.flags.csv });

@@ -4,10 +4,11 @@ import {
   httpError,
   intParam,
   invalid,
-  isoTime,
   notFound,
   paginate,
   parseBody,
+  parseTime,
+  platformTime,
   showLocalized,
   toLocalized,
 } from '../http.js';
@@ -22,8 +23,10 @@ import {
   getProduct,
   hasVariantFields,
   presentVariant,
+  showOption,
   variantFieldsSchema,
 } from './variants.js';
+import { presentCategory } from './categories.js';
 
 /**
  * Products (DESIGN.md §5.11) and their images. A create with sku/price/stock/inventory_levels makes a product
@@ -42,21 +45,44 @@ const productSchema = variantFieldsSchema.extend({
   seo_title: z.string().nullable().optional(),
   seo_description: z.string().nullable().optional(),
 });
-const imageSchema = z.object({ src: z.string(), position: z.number().int().min(1).optional() });
+const imageSchema = z.object({
+  src: z.string(),
+  position: z.number().int().min(1).optional(),
+  alt: z.union([z.array(z.string()), z.string()]).optional(),
+});
 
-export function presentImage(i: ImageRecord) {
-  return { id: i.id, product_id: i.product_id, src: i.src, position: i.position };
+/** An image (platform.md §3): id, product_id, src, position, alt and timestamps. */
+export function presentImage(i: ImageRecord, product?: ProductRecord) {
+  const compact = product?.compact_offset;
+  return {
+    id: i.id,
+    product_id: i.product_id,
+    src: i.src,
+    position: i.position,
+    alt: i.alt ?? [],
+    created_at: platformTime(i.created_at ?? product?.created_at ?? 0, compact),
+    updated_at: platformTime(i.updated_at ?? product?.updated_at ?? 0, compact),
+  };
 }
 
+/**
+ * A product (platform.md §3): categories as full category records, images, full variants, and timestamps in
+ * the offset form the record uses. A variant whose split is unreported carries no `inventory_levels`.
+ */
 export function presentProduct(store: StoreData, p: ProductRecord) {
   const first = p.variants[0];
+  const compact = p.compact_offset;
+  const firstShown = first ? presentVariant(store, first, compact) : undefined;
   return {
     id: p.id,
     name: showLocalized(store, p.name),
     description: showLocalized(store, p.description),
     handle: showLocalized(store, p.handle),
-    attributes: p.attributes.map((a) => showLocalized(store, a)),
-    categories: p.categories,
+    attributes: p.attributes.map((a) => showOption(store, a)),
+    categories: p.categories.flatMap((id) => {
+      const category = store.categories.get(id);
+      return category ? [presentCategory(store, category)] : [];
+    }),
     published: p.published,
     seo_title: p.seo_title,
     seo_description: p.seo_description,
@@ -64,12 +90,62 @@ export function presentProduct(store: StoreData, p: ProductRecord) {
     promotional_price: first?.promotional_price ?? null,
     sku: first?.sku ?? null,
     stock: first ? (first.stock_management ? variantStock(first) : null) : null,
-    inventory_levels: first ? first.inventory_levels.map((l) => ({ ...l })) : [],
-    images: p.images.map(presentImage),
-    variants: p.variants.map((v) => presentVariant(store, v)),
-    created_at: isoTime(p.created_at),
-    updated_at: isoTime(p.updated_at),
+    ...(firstShown && !('inventory_levels' in firstShown) ? {} : { inventory_levels: firstShown?.inventory_levels ?? [] }),
+    images: p.images.map((i) => presentImage(i, p)),
+    variants: p.variants.map((v) => (v === first ? firstShown! : presentVariant(store, v, compact))),
+    created_at: platformTime(p.created_at, compact),
+    updated_at: platformTime(p.updated_at, compact),
   };
+}
+
+/** Text of every language of a localized value, lower-cased, for the `q` search. */
+function searchable(value: Localized): string[] {
+  return Object.values(value).map((t) => t.toLowerCase());
+}
+
+/**
+ * The GET /products filters of platform.md §3 that the sandbox applies; any other parameter is ignored, as the
+ * platform ignores it (there is no `sku` filter: `GET /products/sku/{sku}` finds one SKU).
+ */
+function filterProducts(store: StoreData, query: Record<string, string | undefined>): ProductRecord[] {
+  let items: ProductRecord[];
+  if (query.handle !== undefined) {
+    const p = store.productByHandle(query.handle);
+    items = p ? [p] : [];
+  } else {
+    items = store.products.list();
+  }
+  const q = query.q?.trim().toLowerCase();
+  if (q) {
+    items = items.filter(
+      (p) =>
+        searchable(p.name).some((t) => t.includes(q)) ||
+        searchable(p.description).some((t) => t.includes(q)) ||
+        p.variants.some((v) => v.sku?.toLowerCase().includes(q)),
+    );
+  }
+  if (query.category_id !== undefined) {
+    const id = Number(query.category_id);
+    items = items.filter((p) => p.categories.includes(id));
+  }
+  if (query.published === 'true' || query.published === 'false') {
+    const published = query.published === 'true';
+    items = items.filter((p) => p.published === published);
+  }
+  if (query.since_id !== undefined && /^\d+$/.test(query.since_id)) {
+    const since = Number(query.since_id);
+    items = items.filter((p) => p.id > since);
+  }
+  const time = (name: string) => (query[name] ? parseTime(query[name]!) : undefined);
+  const createdMin = time('created_at_min');
+  const createdMax = time('created_at_max');
+  const updatedMin = time('updated_at_min');
+  const updatedMax = time('updated_at_max');
+  if (createdMin !== undefined) items = items.filter((p) => p.created_at >= createdMin);
+  if (createdMax !== undefined) items = items.filter((p) => p.created_at <= createdMax);
+  if (updatedMin !== undefined) items = items.filter((p) => p.updated_at >= updatedMin);
+  if (updatedMax !== undefined) items = items.filter((p) => p.updated_at <= updatedMax);
+  return items;
 }
 
 function checkCategories(store: StoreData, ids: number[] | undefined): void {
@@ -121,24 +197,17 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
 
   api.get('/products', async (req, reply) => {
     const store = req.store;
-    const query = req.query as Record<string, string | undefined>;
-    let items: ProductRecord[];
-    if (query.handle !== undefined) {
-      const p = store.productByHandle(query.handle);
-      items = p ? [p] : [];
-    } else if (query.sku !== undefined) {
-      items = store.productsBySku(query.sku).sort((a, b) => a.id - b.id);
-    } else {
-      items = store.products.list();
-    }
-    if (query.handle !== undefined && query.sku !== undefined) {
-      items = items.filter((p) => p.variants.some((v) => v.sku === query.sku));
-    }
-    if (query.category_id !== undefined) {
-      const id = Number(query.category_id);
-      items = items.filter((p) => p.categories.includes(id));
-    }
+    const items = filterProducts(store, req.query as Record<string, string | undefined>);
     return paginate(req, reply, items, (p) => presentProduct(store, p));
+  });
+
+  // The product holding the variant with this SKU (the lowest id when several do); 404 when none.
+  api.get('/products/sku/:sku', async (req) => {
+    const store = req.store;
+    const sku = (req.params as { sku: string }).sku;
+    const product = store.productsBySku(sku).sort((a, b) => a.id - b.id)[0];
+    if (!product) throw notFound('Product', sku);
+    return presentProduct(store, product);
   });
 
   api.get('/products/:product_id', async (req) =>
@@ -242,7 +311,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
 
   api.get('/products/:product_id/images', async (req, reply) => {
     const product = getProduct(req.store, (req.params as Params).product_id);
-    return paginate(req, reply, product.images, presentImage);
+    return paginate(req, reply, product.images, (i) => presentImage(i, product));
   });
 
   api.post('/products/:product_id/images', async (req, reply) => {
@@ -252,7 +321,9 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     if (!isHttpUrl(body.src)) throw invalid('src', 'must be an http(s) URL');
     const image = state.mutate('product.image.create', (tx) => {
       const position = Math.min(body.position ?? product.images.length + 1, product.images.length + 1);
-      const image: ImageRecord = { id: tx.nextId(store, 'image'), product_id: product.id, src: body.src, position };
+      const now = tx.now();
+      const alt = body.alt === undefined ? [] : Array.isArray(body.alt) ? body.alt : [body.alt];
+      const image: ImageRecord = { id: tx.nextId(store, 'image'), product_id: product.id, src: body.src, position, alt, created_at: now, updated_at: now };
       product.images.splice(position - 1, 0, image);
       product.images.forEach((img, i) => (img.position = i + 1));
       product.updated_at = tx.now();
@@ -260,7 +331,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       return image;
     });
     ctx.emit('product/updated', store.id, product.id);
-    return reply.code(201).send(presentImage(image));
+    return reply.code(201).send(presentImage(image, product));
   });
 
   api.delete('/products/:product_id/images/:image_id', async (req) => {

@@ -5,13 +5,13 @@ import {
   httpError,
   intParam,
   invalid,
-  isoTime,
   mainText,
   notFound,
   paginate,
   parseBody,
   parseMoney,
   parseOptionalMoney,
+  platformTime,
   showLocalized,
   toLocalized,
 } from '../http.js';
@@ -43,6 +43,7 @@ export const variantFieldsSchema = z.object({
   height: measureInput.optional(),
   depth: measureInput.optional(),
   mpn: z.string().nullable().optional(),
+  barcode: z.string().nullable().optional(),
   age_group: z.string().nullable().optional(),
   gender: z.string().nullable().optional(),
   image_id: z.number().int().nullable().optional(),
@@ -61,8 +62,18 @@ export function hasVariantFields(body: Record<string, unknown>): boolean {
   );
 }
 
-export function presentVariant(store: StoreData, v: VariantRecord) {
-  return {
+/**
+ * A localized option name or value as the platform sends it: every store language, or, when the main language
+ * has no text, only the languages that have some (platform.md §0: an option named only in `pt`).
+ */
+export function showOption(store: StoreData, value: Localized) {
+  if (value[store.record.main_language]) return showLocalized(store, value);
+  return Object.fromEntries(Object.entries(value).filter(([, text]) => text !== ''));
+}
+
+/** A variant (platform.md §3); `inventory_levels` is left out when the store does not report the split. */
+export function presentVariant(store: StoreData, v: VariantRecord, compact = false) {
+  const record = {
     id: v.id,
     product_id: v.product_id,
     image_id: v.image_id,
@@ -76,15 +87,20 @@ export function presentVariant(store: StoreData, v: VariantRecord) {
     width: v.width,
     height: v.height,
     depth: v.depth,
+    barcode: v.barcode ?? null,
     mpn: v.mpn,
     age_group: v.age_group,
     gender: v.gender,
-    values: v.values.map((value) => showLocalized(store, value)),
-    inventory_levels: v.inventory_levels.map((l) => ({ location_id: l.location_id, stock: l.stock })),
+    values: v.values.map((value) => showOption(store, value)),
+    inventory_levels: v.inventory_levels.map((l) => ({ location_id: l.location_id, stock: l.stock })) as
+      | { location_id: string; stock: number }[]
+      | undefined,
     custom_fields: v.custom_fields,
-    created_at: isoTime(v.created_at),
-    updated_at: isoTime(v.updated_at),
+    created_at: platformTime(v.created_at, compact),
+    updated_at: platformTime(v.updated_at, compact),
   };
+  if (v.levels_unreported) delete record.inventory_levels;
+  return record;
 }
 
 function measure(value: string | number | null | undefined, field: string, current: string | null): string | null {
@@ -157,6 +173,7 @@ export function applyVariantFields(
   v.height = measure(f.height, 'height', v.height);
   v.depth = measure(f.depth, 'depth', v.depth);
   if (f.mpn !== undefined) v.mpn = f.mpn;
+  if (f.barcode !== undefined) v.barcode = f.barcode;
   if (f.age_group !== undefined) v.age_group = f.age_group;
   if (f.gender !== undefined) v.gender = f.gender;
   if (f.image_id !== undefined) v.image_id = f.image_id;
@@ -168,7 +185,13 @@ export function applyVariantFields(
     else v.inventory_levels.push({ location_id: locationId, stock });
   };
   if (f.inventory_levels) {
+    // The split is now known (the levels not named keep what they hold).
+    delete v.levels_unreported;
     for (const level of f.inventory_levels) setLevel(level.location_id, level.stock);
+    if (f.stock_management === undefined) v.stock_management = true;
+  } else if (typeof f.stock === 'number' && v.levels_unreported) {
+    // Unreported split: the whole stock is one figure at the default location.
+    v.inventory_levels = [{ location_id: defaultLocationId(tx, store, createdLocations), stock: f.stock }];
     if (f.stock_management === undefined) v.stock_management = true;
   } else if (typeof f.stock === 'number') {
     setLevel(defaultLocationId(tx, store, createdLocations), f.stock);
@@ -204,6 +227,7 @@ export function newVariant(tx: Tx, store: StoreData, product: ProductRecord, val
     height: null,
     depth: null,
     mpn: null,
+    barcode: null,
     age_group: null,
     gender: null,
     values,
@@ -289,13 +313,13 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
 
   api.get('/products/:product_id/variants', async (req, reply) => {
     const product = getProduct(req.store, (req.params as Params).product_id);
-    return paginate(req, reply, product.variants, (v) => presentVariant(req.store, v));
+    return paginate(req, reply, product.variants, (v) => presentVariant(req.store, v, product.compact_offset));
   });
 
   api.get('/products/:product_id/variants/:variant_id', async (req) => {
     const params = req.params as Params;
     const product = getProduct(req.store, params.product_id);
-    return presentVariant(req.store, getVariant(req.store, product, params.variant_id));
+    return presentVariant(req.store, getVariant(req.store, product, params.variant_id), product.compact_offset);
   });
 
   api.post('/products/:product_id/variants', async (req, reply) => {
@@ -321,7 +345,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     });
     for (const id of createdLocations) ctx.emit('location/created', store.id, id);
     ctx.emit('product/updated', store.id, product.id);
-    return reply.code(201).send(presentVariant(store, variant));
+    return reply.code(201).send(presentVariant(store, variant, product.compact_offset));
   });
 
   api.put('/products/:product_id/variants/:variant_id', async (req) => {
@@ -352,7 +376,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     });
     for (const id of createdLocations) ctx.emit('location/created', store.id, id);
     ctx.emit('product/updated', store.id, product.id);
-    return presentVariant(store, variant);
+    return presentVariant(store, variant, product.compact_offset);
   });
 
   api.delete('/products/:product_id/variants/:variant_id', async (req) => {

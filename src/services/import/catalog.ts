@@ -21,6 +21,7 @@ import {
 
 export interface VariantSpec {
   line: number;
+  /** '' when the row gives no SKU: the variant is then known by its product and option values. */
   sku: string;
   /** Option values, in the order of the product's option names. */
   values: string[];
@@ -461,10 +462,10 @@ function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexCol
   if (!shopifyImageRow) draft?.variantLines.push(line);
   if (!shopifyImageRow && draft) readOptions(draft, variant, optionNames, optionValues, dialect, columns, idx, line, at, problems);
 
+  // A blank SKU is a variant without SKU (platform.md §3: `sku: null` exists); it is matched by its product's
+  // handle and its option values, and its SKU is left as it is.
   if (!shopifyImageRow) {
-    if (sku === '') {
-      if (idx.sku) problems.push({ line, column: idx.sku.index + 1, header: idx.sku.header, message: 'the SKU is empty; every row needs one' });
-    } else {
+    if (sku !== '') {
       const earlier = ctx.skus.get(sku);
       if (earlier !== undefined) at(idx.sku!, `SKU "${sku}" is already used on line ${earlier}; SKUs must be unique in the file`);
       else ctx.skus.set(sku, line);

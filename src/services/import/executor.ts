@@ -5,7 +5,10 @@ import { createVariant, updateVariant } from '../../api/variants.js';
 import { AuthError, NetworkError, ServerError, StoreError } from '../../client/errors.js';
 import type { StoreClient } from '../../client/index.js';
 import type { Journal, JournalEntry } from './journal.js';
-import type { Body, CategoryRef, Plan, ProductPlan, Step } from './planner.js';
+import { type Body, type CategoryRef, type Plan, type ProductPlan, type Step, variantKey } from './planner.js';
+import { pickLocalized } from '../../api/read.js';
+import type { Variant } from '../../api/variants.js';
+import { localTexts } from '../catalog-input.js';
 
 /**
  * Runs an import plan through the HTTP core. Products go through a pool of workers (several requests in
@@ -185,7 +188,7 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
       } catch (error) {
         if (error instanceof AuthError || error instanceof Interrupted) throw error;
         const line = 'line' in step ? step.line : p.line;
-        const key = 'sku' in step ? step.sku : p.key;
+        const key = 'sku' in step && step.sku ? step.sku : p.key;
         const reason = reasonOf(error);
         result.failures.push({ line, key, reason, stage: 'request' });
         result.reason ??= reason;
@@ -241,7 +244,7 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
           () => findProductByHandle(client, p.key),
         );
         log({ t: 'product', key: p.key, id: product.id });
-        for (const v of product.variants) if (v.sku) variantIds.set(v.sku, v.id);
+        rememberVariants(variantIds, product.variants);
         const handles = typeof product.handle === 'string' ? [product.handle] : Object.values(product.handle ?? {});
         if (handles.length > 0 && !handles.includes(p.key)) watch.handleTaken = handles.find((h): h is string => Boolean(h));
         return product.id;
@@ -251,16 +254,18 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
         const categories = resolveCategories(step.categories);
         if (categories) body.categories = categories;
         const product = await updateProduct(client, productId!, body);
-        for (const v of product.variants) if (v.sku) variantIds.set(v.sku, v.id);
+        rememberVariants(variantIds, product.variants);
         log({ t: 'write', key: p.key, what: `product ${Object.keys(body).join(',')}` });
         return productId;
       }
       case 'createVariant': {
+        // A variant without SKU is looked up by its option values (unique within the product).
         const variant = await create(
           () => createVariant(client, productId!, step.body),
-          async () => (await getProduct(client, productId!)).variants.find((v) => v.sku === step.sku),
+          async () =>
+            (await getProduct(client, productId!)).variants.find((v) => (step.sku ? v.sku === step.sku : hasOptions(v, step.options))),
         );
-        variantIds.set(step.sku, variant.id);
+        variantIds.set(variantKey(step.sku, step.options), variant.id);
         log({ t: 'variant', key: p.key, sku: step.sku, id: variant.id });
         return productId;
       }
@@ -280,7 +285,7 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
         return productId;
       }
       case 'setCustomFields': {
-        const variantId = step.variantId ?? variantIds.get(step.sku);
+        const variantId = step.variantId ?? variantIds.get(variantKey(step.sku, step.options));
         if (variantId === undefined) throw new StoreError(`variant ${step.sku} was not found after its creation`, 1);
         await setVariantCustomFields(client, productId!, variantId, step.values);
         log({ t: 'write', key: p.key, what: `custom fields of ${step.sku}` });
@@ -306,6 +311,19 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
   const order = new Map(plan.products.map((p, i) => [p.key, i]));
   results.sort((a, b) => order.get(a.key)! - order.get(b.key)!);
   return { products: results, categoriesCreated, interrupted };
+}
+
+/** Ids of the variants a product reply holds, by SKU and, for those without one, by option values. */
+function rememberVariants(ids: Map<string, number>, variants: Variant[]): void {
+  for (const v of variants) ids.set(variantKey(v.sku ?? '', v.values.map((value) => pickLocalized(value))), v.id);
+}
+
+/** Whether a variant has these option values (in any of its languages). */
+function hasOptions(v: Variant, options: string[]): boolean {
+  return (
+    v.values.length === options.length &&
+    v.values.every((value, i) => localTexts(value).some((t) => t.trim().toLowerCase() === options[i]!.trim().toLowerCase()))
+  );
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { Category, Localized } from '../../api/categories.js';
 import type { CustomField } from '../../api/custom-fields.js';
 import type { Location } from '../../api/locations.js';
-import type { Product } from '../../api/products.js';
+import { type Product, categoryIdOf } from '../../api/products.js';
 import type { StoreInfo } from '../../api/store.js';
 import type { Variant } from '../../api/variants.js';
+import { pickLocalized } from '../../api/read.js';
 import type { Catalog, ProductSpec, VariantSpec } from './catalog.js';
 import { DECIMAL_FIELDS, TEXT_FIELDS } from './dialects.js';
 
@@ -41,10 +42,28 @@ export type Body = Record<string, unknown>;
 export type Step =
   | { kind: 'createProduct'; body: Body; categories?: CategoryRef[] }
   | { kind: 'updateProduct'; body: Body; categories?: CategoryRef[] }
-  | { kind: 'createVariant'; sku: string; line: number; body: Body }
+  | { kind: 'createVariant'; sku: string; line: number; body: Body; options: string[] }
   | { kind: 'updateVariant'; sku: string; line: number; variantId: number; body: Body }
   | { kind: 'addImage'; src: string }
-  | { kind: 'setCustomFields'; sku: string; line: number; variantId?: number; values: { id: string; value: string }[] };
+  | { kind: 'setCustomFields'; sku: string; line: number; variantId?: number; options: string[]; values: { id: string; value: string }[] };
+
+/**
+ * How a variant the plan creates is known until the store gives it an id: its SKU, or for a variant without
+ * SKU its option values (unique within a product).
+ */
+export function variantKey(sku: string, options: string[]): string {
+  return sku || `\u0000${options.map((o) => o.trim().toLowerCase()).join('\u0000')}`;
+}
+
+/** A variant as messages name it: its SKU, or its product and option values when it has no SKU. */
+export function variantLabel(productKey: string, v: Pick<VariantSpec, 'sku' | 'values'>): string {
+  return v.sku || `${productKey} (${v.values.length ? v.values.join(' / ') : 'no SKU'})`;
+}
+
+/** The SKU a row sets, as request fields: none when the row leaves it blank. */
+function skuField(v: VariantSpec): Body {
+  return v.sku ? { sku: v.sku } : {};
+}
 
 export interface RowFailure {
   line: number;
@@ -97,10 +116,20 @@ export function pathKey(levels: string[]): string {
   return levels.map((l) => l.trim().toLowerCase()).join(' > ');
 }
 
+/**
+ * The text of a localized value in one language, as a `name:<lang>` column holds it: that language or its
+ * locale form (`pt` ↔ `pt_BR`). The main language falls back to any language that has text (platform.md
+ * §0: an option named only in `en` on an `es` store is still named), so export writes it and import, reading
+ * the same fallback, sees no change.
+ */
 export function textOf(value: Localized | null | undefined, lang: string, main: string): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return lang === main ? value : '';
-  return value[lang] ?? '';
+  if (lang === main) return pickLocalized(value, main);
+  if (typeof value === 'string') return '';
+  const exact = value[lang];
+  if (exact) return exact;
+  const language = lang.split(/[_-]/)[0]!.toLowerCase();
+  return Object.entries(value).find(([key, text]) => text && key.split(/[_-]/)[0]!.toLowerCase() === language)?.[1] ?? '';
 }
 
 /** Every category's path of main-language names from the root. */
@@ -282,9 +311,14 @@ function stockBody(v: VariantSpec, ix: Indexes, current?: Variant): Body {
   return body;
 }
 
+/**
+ * The stock at one location, or undefined when unknown: stock not managed, or `inventory_levels` absent (the
+ * store did not say how the stock is split, platform.md §3; never read as zero). A location missing from
+ * reported levels holds nothing.
+ */
 function levelOf(variant: Variant, locationId: string): number | undefined {
-  if (variant.stock === null || variant.stock === undefined) return undefined;
-  return variant.inventory_levels?.find((l) => l.location_id === locationId)?.stock ?? 0;
+  if (variant.stock === null || variant.stock === undefined || !variant.inventory_levels) return undefined;
+  return variant.inventory_levels.find((l) => l.location_id === locationId)?.stock ?? 0;
 }
 
 export function stockAtDefault(variant: Variant, ix: Indexes): number | undefined {
@@ -346,7 +380,7 @@ function planCreate(
   const base = { key: spec.key, line: spec.line, lines: spec.lines, steps: [] as Step[], rowFailures: [] as RowFailure[] };
   if (mode === 'update') return { ...base, action: 'fail', reason: `product ${spec.key} does not exist in the store (--mode update)` };
   for (const v of spec.variants) {
-    const conflict = skuConflict(v.sku, undefined, ix);
+    const conflict = v.sku ? skuConflict(v.sku, undefined, ix) : undefined;
     if (conflict) return { ...base, action: 'fail', reason: conflict };
   }
   if (!spec.optionsGiven && spec.variants.length > 1) {
@@ -362,10 +396,10 @@ function planCreate(
   const withoutVariations = spec.optionNames.length === 0;
   if (withoutVariations) {
     const v = spec.variants[0]!;
-    Object.assign(body, { sku: v.sku }, variantFields(v), stockBody(v, ix));
+    Object.assign(body, skuField(v), variantFields(v), stockBody(v, ix));
     steps.push({ kind: 'createProduct', body, categories });
     const custom = customValues(v, ix);
-    if (custom.length > 0) steps.push({ kind: 'setCustomFields', sku: v.sku, line: v.line, values: custom });
+    if (custom.length > 0) steps.push({ kind: 'setCustomFields', sku: v.sku, line: v.line, options: v.values, values: custom });
   } else {
     steps.push({ kind: 'createProduct', body, categories });
     steps.push(...variantCreates(spec, spec.variants, ix));
@@ -378,13 +412,13 @@ function variantCreates(spec: ProductSpec, variants: VariantSpec[], ix: Indexes)
   const steps: Step[] = [];
   for (const v of variants) {
     const attributes = spec.optionNames.map((name, i) => ({ name, value: v.values[i]! }));
-    const body: Body = { sku: v.sku, attributes, ...variantFields(v), ...stockBody(v, ix) };
-    steps.push({ kind: 'createVariant', sku: v.sku, line: v.line, body });
+    const body: Body = { ...skuField(v), attributes, ...variantFields(v), ...stockBody(v, ix) };
+    steps.push({ kind: 'createVariant', sku: v.sku, line: v.line, body, options: v.values });
   }
   // Custom field values go on once every variant exists (they need the variant's id).
   for (const v of variants) {
     const custom = customValues(v, ix);
-    if (custom.length > 0) steps.push({ kind: 'setCustomFields', sku: v.sku, line: v.line, values: custom });
+    if (custom.length > 0) steps.push({ kind: 'setCustomFields', sku: v.sku, line: v.line, options: v.values, values: custom });
   }
   return steps;
 }
@@ -442,7 +476,7 @@ function planUpdate(
   if (localizedDiffers(spec.description, product.description, ix)) body.description = localizedBody(spec.description, ix);
   let categories = resolveCategories(spec);
   if (categories) {
-    const current = product.categories.map((c) => (typeof c === 'number' ? c : c.id));
+    const current = product.categories.map((c) => categoryIdOf(c));
     const same = categories.length === current.length && categories.every((c) => typeof c === 'number' && current.includes(c));
     if (same) categories = undefined;
   }
@@ -452,22 +486,24 @@ function planUpdate(
   const customSteps: Step[] = [];
   const byValues = new Map(product.variants.map((v) => [valuesKey(v.values.map((val) => textOf(val, ix.main, ix.main) || firstText(val))), v]));
   for (const v of spec.variants) {
-    const conflict = skuConflict(v.sku, product.id, ix);
+    const conflict = v.sku ? skuConflict(v.sku, product.id, ix) : undefined;
     if (conflict) {
       rowFailures.push({ line: v.line, key: v.sku, reason: conflict });
       continue;
     }
-    let current = product.variants.find((pv) => pv.sku === v.sku);
+    // A row without SKU is matched by its option values (or as the one variant of a product without them).
+    let current = v.sku ? product.variants.find((pv) => pv.sku === v.sku) : undefined;
     let sku: string | undefined;
     if (!current) {
       // The same option values (or the one variant of a product without variations) under another SKU.
       if (fileHasOptions) current = byValues.get(valuesKey(v.values));
       else if (storeOptions.length === 0 && spec.variants.length === 1) current = product.variants[0];
       if (current && current.sku && spec.variants.some((other) => other.sku === current!.sku)) current = undefined;
-      if (current) sku = v.sku;
+      if (current && v.sku) sku = v.sku;
     }
     if (!current && !spec.optionsGiven && storeOptions.length > 0) {
-      rowFailures.push({ line: v.line, key: v.sku, reason: `SKU ${v.sku} is not a variant of product ${spec.key}, and without option columns it cannot be created` });
+      const what = v.sku ? `SKU ${v.sku} is not a variant of product ${spec.key}` : `the row without SKU matches no variant of product ${spec.key}`;
+      rowFailures.push({ line: v.line, key: variantLabel(spec.key, v), reason: `${what}, and without option columns it cannot be created` });
       continue;
     }
     if (!current) {
@@ -478,14 +514,14 @@ function planUpdate(
     if (sku !== undefined) diff.sku = sku;
     if (Object.keys(diff).length > 0) steps.push({ kind: 'updateVariant', sku: v.sku, line: v.line, variantId: current.id, body: diff });
     const custom = customValues(v, ix, current);
-    if (custom.length > 0) customSteps.push({ kind: 'setCustomFields', sku: v.sku, line: v.line, variantId: current.id, values: custom });
+    if (custom.length > 0) customSteps.push({ kind: 'setCustomFields', sku: v.sku, line: v.line, variantId: current.id, options: v.values, values: custom });
   }
   if (toCreate.length > 0 && !fileHasOptions && product.variants.length === 0) {
     // A product without variation that lost its variant: the product update recreates it.
     const v = toCreate[0]!;
-    steps.push({ kind: 'updateProduct', body: { sku: v.sku, ...variantFields(v), ...stockBody(v, ix) } });
+    steps.push({ kind: 'updateProduct', body: { ...skuField(v), ...variantFields(v), ...stockBody(v, ix) } });
     const custom = customValues(v, ix);
-    if (custom.length > 0) customSteps.push({ kind: 'setCustomFields', sku: v.sku, line: v.line, values: custom });
+    if (custom.length > 0) customSteps.push({ kind: 'setCustomFields', sku: v.sku, line: v.line, options: v.values, values: custom });
   } else if (toCreate.length > 0) {
     steps.push(...variantCreates(spec, toCreate, ix));
   }

@@ -1,7 +1,7 @@
 import { listCategories } from '../../api/categories.js';
 import { listCustomFields } from '../../api/custom-fields.js';
 import { listLocations } from '../../api/locations.js';
-import { type Product, productPages } from '../../api/products.js';
+import { type Product, categoryIdOf, productPages } from '../../api/products.js';
 import type { Variant } from '../../api/variants.js';
 import { getStore } from '../../api/store.js';
 import type { StoreClient } from '../../client/index.js';
@@ -50,12 +50,13 @@ function plannerView(p: Product): Product {
     description: p.description,
     handle: p.handle,
     attributes: p.attributes,
-    categories: p.categories,
-    images: p.images.map((i) => ({ id: i.id, src: i.src })),
+    // Ids only: the full category records the platform sends would weigh on a large catalog's memory.
+    categories: p.categories.map(categoryIdOf),
+    images: p.images.map((i) => ({ id: i.id, src: i.src }) as Product['images'][number]),
     variants: p.variants.map((v) => {
-      const view: Variant = { id: v.id, product_id: v.product_id, values: v.values };
+      const view = { id: v.id, product_id: v.product_id, values: v.values } as Variant;
       for (const field of VARIANT_FIELDS) if (v[field] !== null && v[field] !== undefined) Object.assign(view, { [field]: v[field] });
       return view;
     }),
-  };
+  } as Product;
 }
