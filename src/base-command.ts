@@ -87,6 +87,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       const source = ctx.profile === 'env' ? 'STORE_API_URL' : `profile "${ctx.profile}"`;
       refuseInsecureHttp(ctx.apiUrl, source, this.flags['allow-insecure-http']);
       const { createClient } = await import('./client/index.js');
+      const { setDisplayLanguage } = await import('./api/read.js');
       return createClient({
         apiUrl: ctx.apiUrl,
         storeId: ctx.storeId,
@@ -97,6 +98,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         retries: options.retries,
         debug: this.flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined,
         warn: (message: string) => this.warnUser(message),
+        onMainLanguage: setDisplayLanguage,
       });
     })();
     return this.cachedClient;

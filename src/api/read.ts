@@ -84,6 +84,17 @@ export const Bool = z
     return t === 'true' || t === '1' ? true : t === 'false' || t === '0' ? false : undefined;
   });
 
+/**
+ * The store's main language, once known (from the `x-main-language` header of any response or GET /store):
+ * the default of `pickLocalized`, so a list shows names in it without asking GET /store first. One process
+ * talks to one store, so one value is enough.
+ */
+let displayLanguage: string | undefined;
+
+export function setDisplayLanguage(language: string | undefined): void {
+  displayLanguage = language;
+}
+
 /** `pt` ↔ `pt_BR` / `pt-BR`: the language part of a language or locale key. */
 function languageOf(key: string): string {
   return key.split(/[_-]/)[0]!.toLowerCase();
@@ -93,7 +104,7 @@ function languageOf(key: string): string {
  * The text of a localized value: the main language, then its locale form (`pt` ↔ `pt_BR`), then the first
  * language that has text. Never an empty string when some language has text.
  */
-export function pickLocalized(value: unknown, mainLanguage?: string): string {
+export function pickLocalized(value: unknown, mainLanguage: string | undefined = displayLanguage): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value !== 'object') return String(value);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { Bool, Id, Localized, Text, pickLocalized } from './read.js';
+import { Bool, Id, Localized, Text, pickLocalized, setDisplayLanguage } from './read.js';
 import { parseReply } from './reply.js';
 
 /**
@@ -54,6 +54,7 @@ function activeLanguages(languages: StoreRecord['languages'], main: string): str
 
 export function storeInfo(record: StoreRecord, headerLanguage?: string): StoreInfo {
   const main = record.main_language ?? headerLanguage ?? 'es';
+  setDisplayLanguage(main);
   return {
     id: record.id,
     name: pickLocalized(record.name, main),

@@ -29,6 +29,11 @@ export interface ClientConfig {
    * distinct warning once per client. The caller prints them on stderr.
    */
   warn?: (message: string) => void;
+  /**
+   * Told the store's main language when a response names it (`x-main-language`, platform.md §1), so that
+   * localized text in lists is shown in it without asking GET /store.
+   */
+  onMainLanguage?: (language: string) => void;
   /** Per attempt, from sending to the end of the response (default 30 s). */
   timeoutMs?: number;
   /** Retries of transient failures (network errors, 408, 5xx) per request (default 3); 429s are apart. */
@@ -283,7 +288,16 @@ export function createClient(config: ClientConfig): StoreClient {
       throw failure(error, state, method, url.toString());
     }
     if (response.statusCode >= 300 && response.statusCode < 400) throw redirected(response, method, url.toString());
+    noteMainLanguage(response.headers['x-main-language']);
     return { status: response.statusCode, headers: response.headers, body: parseJson<T>(response, method, url.toString()) };
+  }
+
+  let mainLanguage: string | undefined;
+  function noteMainLanguage(header: string | string[] | undefined): void {
+    const language = (Array.isArray(header) ? header[0] : header)?.trim();
+    if (!language || language === mainLanguage) return;
+    mainLanguage = language;
+    config.onMainLanguage?.(language);
   }
 
   function failure(error: unknown, state: RequestState, method: string, url: string): Error {

@@ -317,6 +317,8 @@ export function installPipeline(api: FastifyInstance, deps: PipelineDeps): void 
     if (!store) throw httpError(401, 'Invalid access token');
     req.auth = { token, storeId: record.store_id, appId: record.app_id, scopes: record.scopes };
     req.store = store;
+    // The platform names the store's main language on every response (platform.md §1).
+    reply.header('x-main-language', store.record.main_language);
     const bucket = deps.limiter.bucket(store, record.app_id);
     if (bucket) {
       const decision = bucket.take();
