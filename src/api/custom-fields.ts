@@ -18,10 +18,16 @@ export const CustomFieldSchema = z.looseObject({
   value_type: Text.transform((v) => v ?? 'text'),
   owner_resource: Text,
   read_only: Bool,
+  // Allowed values of a text_list, as text; an entry that is not a value (null, an object) is dropped.
   values: z
-    .array(z.union([z.string(), z.number(), z.boolean()]).transform(String))
+    .array(z.unknown())
     .nullish()
-    .transform((v) => v ?? undefined),
+    .catch(undefined)
+    .transform((list) =>
+      list
+        ?.filter((v): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+        .map(String),
+    ),
 });
 export type CustomField = z.infer<typeof CustomFieldSchema>;
 

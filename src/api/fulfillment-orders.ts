@@ -1,33 +1,119 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
+import { Localized, Money, Num, parseRecords, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
+import { TRACKING_STATUSES, type TrackingStatus } from './tracking-statuses.js';
 
-export const TRACKING_STATUSES = ['dispatched', 'in_transit', 'out_for_delivery', 'delivered', 'delivery_failed', 'returned'] as const;
-export type TrackingStatus = (typeof TRACKING_STATUSES)[number];
+export { TRACKING_STATUSES, type TrackingStatus };
+
+/** A place as text or as an address object; kept as sent. */
+const Place = z.unknown().optional();
 
 export const TrackingEventSchema = z.looseObject({
-  id: z.union([z.string(), z.number()]),
-  status: z.string(),
-  description: z.string().nullish(),
-  address: z.string().nullish(),
-  geolocation: z.looseObject({ latitude: z.number(), longitude: z.number() }).nullish(),
-  happened_at: z.string(),
-  estimated_delivery_at: z.string().nullish(),
+  id: StringId,
+  // Any status the store sends is shown: the documented list keeps growing.
+  status: Text,
+  description: Text,
+  address: Place,
+  geolocation: z.looseObject({ latitude: Num, longitude: Num }).nullish().catch(undefined),
+  happened_at: Timestamp,
+  estimated_delivery_at: Timestamp,
 });
 export type TrackingEvent = z.infer<typeof TrackingEventSchema>;
 
-/** One shipment of an order from one source location (ids are ULIDs, DESIGN.md §5.15). */
+const Amount = z.looseObject({ value: Money, currency: Text }).nullish().catch(undefined);
+
+/** A list of which an odd entry is left out rather than failing the whole record (platform.md §0). */
+function tolerantList<S extends z.ZodType>(item: S) {
+  return z
+    .array(z.unknown())
+    .nullish()
+    .catch(undefined)
+    .transform((list) =>
+      list?.flatMap((entry) => {
+        const parsed = item.safeParse(entry);
+        return parsed.success ? [parsed.data as z.infer<S>] : [];
+      }),
+    );
+}
+
+const LineItemSchema = z.looseObject({
+  id: StringId.nullish(),
+  quantity: Num,
+  variant: z.looseObject({ variant_id: StringId.nullish(), sku: Text }).nullish().catch(undefined),
+  product: z.looseObject({ product_id: StringId.nullish(), name: Localized }).nullish().catch(undefined),
+  unit_price: Amount,
+});
+
+/**
+ * One shipment of an order from one source location (platform.md §5): ULID `id`, `number` as text, an
+ * upper-case `status`, `line_items` with the variant and product ids nested as strings, `assigned_location`,
+ * `tracking_info` and `tracking_events`. The order id is not in the body (it is in the path).
+ *
+ * Older records (DESIGN.md §5.15) had `location_id` and `products [{variant_id, quantity}]`; they are still read.
+ */
 export const FulfillmentOrderSchema = z.looseObject({
-  id: z.string(),
-  order_id: z.number(),
-  status: z.string().nullish(),
-  location_id: z.string().nullish(),
-  products: z.array(z.looseObject({ variant_id: z.number().nullish(), quantity: z.number() })).default([]),
-  tracking_events: z.array(TrackingEventSchema).default([]),
+  id: StringId,
+  number: Text,
+  status: Text,
+  total_quantity: Num,
+  total_weight: Num,
+  total_price: Amount,
+  assigned_location: z
+    .looseObject({ location_id: StringId.nullish(), name: Localized, address: z.unknown().optional() })
+    .nullish()
+    .catch(undefined),
+  line_items: tolerantList(LineItemSchema),
+  tracking_info: z.looseObject({ code: Text, url: Text }).nullish().catch(undefined),
+  tracking_events: tolerantList(TrackingEventSchema),
+  location_id: Text,
+  products: z.array(z.looseObject({ variant_id: StringId.nullish(), quantity: Num })).nullish().catch(undefined),
+  fulfilled_at: Timestamp,
+  created_at: Timestamp,
+  updated_at: Timestamp,
 });
 export type FulfillmentOrder = z.infer<typeof FulfillmentOrderSchema>;
 
-const FulfillmentOrderListSchema = z.array(FulfillmentOrderSchema);
+/** A line of a shipment as the commands show it, from the documented record or the older one. */
+export interface FulfillmentItem {
+  variant_id?: string;
+  product_id?: string;
+  sku?: string;
+  name: unknown;
+  quantity?: number;
+  unit_price?: string;
+  currency?: string;
+}
+
+export function fulfillmentItems(fo: FulfillmentOrder): FulfillmentItem[] {
+  if (fo.line_items) {
+    return fo.line_items.map((line) => ({
+      variant_id: line.variant?.variant_id ?? undefined,
+      product_id: line.product?.product_id ?? undefined,
+      sku: line.variant?.sku,
+      name: line.product?.name,
+      quantity: line.quantity,
+      unit_price: line.unit_price?.value,
+      currency: line.unit_price?.currency,
+    }));
+  }
+  return (fo.products ?? []).map((p) => ({ variant_id: p.variant_id ?? undefined, name: undefined, quantity: p.quantity }));
+}
+
+/** Units in the shipment: `total_quantity` when sent, else the sum of its lines. */
+export function fulfillmentQuantity(fo: FulfillmentOrder): number {
+  return fo.total_quantity ?? fulfillmentItems(fo).reduce((n, item) => n + (item.quantity ?? 0), 0);
+}
+
+/** The source location's id, from `assigned_location` or the older `location_id`. */
+export function fulfillmentLocationId(fo: FulfillmentOrder): string | undefined {
+  return fo.assigned_location?.location_id ?? fo.location_id ?? undefined;
+}
+
+/** Statuses are upper case on the platform; a lower-case one is shown the same way. */
+export function fulfillmentStatus(fo: FulfillmentOrder): string {
+  return (fo.status ?? '').toUpperCase();
+}
 
 export interface TrackingEventInput {
   status?: TrackingStatus;
@@ -40,10 +126,12 @@ export interface TrackingEventInput {
 
 const base = (orderId: number) => `/orders/${orderId}/fulfillment-orders`;
 
+/** Every fulfillment order of an order; an odd record is left out with one warning, the rest are shown. */
 export async function listFulfillmentOrders(client: StoreClient, orderId: number): Promise<FulfillmentOrder[]> {
   const all: FulfillmentOrder[] = [];
+  const warn = (message: string) => client.warn(message);
   for await (const page of client.paginate<unknown>(base(orderId), undefined, { perPage: 200 })) {
-    all.push(...parseReply(FulfillmentOrderListSchema, page.items, 'fulfillment order list'));
+    all.push(...parseRecords(FulfillmentOrderSchema, page.items, 'fulfillment order', warn));
   }
   return all;
 }

@@ -1,33 +1,40 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { type Localized, LocalizedSchema } from './categories.js';
+import { Bool, Num, parseRecords, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
-const CodeName = z.looseObject({ code: z.string().nullish(), name: z.string().nullish() });
+const CodeName = z.looseObject({ code: Text, name: Text }).nullish().catch(undefined);
 
 export const AddressSchema = z.looseObject({
-  zipcode: z.string().nullish(),
-  street: z.string().nullish(),
-  number: z.string().nullish(),
-  floor: z.string().nullish(),
-  locality: z.string().nullish(),
-  city: z.string().nullish(),
-  province: CodeName.nullish(),
-  region: CodeName.nullish(),
-  country: CodeName.nullish(),
-  reference: z.string().nullish(),
-  between_streets: z.string().nullish(),
+  zipcode: Text,
+  street: Text,
+  number: Text,
+  floor: Text,
+  locality: Text,
+  city: Text,
+  province: CodeName,
+  region: CodeName,
+  country: CodeName,
+  reference: Text,
+  between_streets: Text,
+  verified_at: Timestamp,
 });
 export type Address = z.infer<typeof AddressSchema>;
 
-/** A stock point; ids are ULIDs and `priority` decides the order in which orders take stock. */
+/**
+ * A stock point (platform.md §7): ULID id, `name` keyed by locale (`es_AR`, `pt_BR`, `en_US`), `store_id` as a
+ * string, `priority` (which decides the order in which orders take stock), `address {…, verified_at}`,
+ * `is_default`; `allows_pickup` may be absent.
+ */
 export const LocationSchema = z.looseObject({
-  id: z.string(),
+  id: StringId,
+  store_id: Text,
   name: LocalizedSchema,
-  address: AddressSchema.nullish(),
-  is_default: z.boolean(),
-  allows_pickup: z.boolean().nullish(),
-  priority: z.number().int(),
+  address: AddressSchema.nullish().catch(undefined),
+  is_default: Bool,
+  allows_pickup: Bool,
+  priority: Num,
 });
 export type Location = z.infer<typeof LocationSchema>;
 
@@ -53,13 +60,11 @@ export interface LocationInput {
   priority?: number;
 }
 
-const LocationListSchema = z.array(LocationSchema);
-
 /** Every location, in the order the store returns them. */
 export async function listLocations(client: StoreClient): Promise<Location[]> {
   const all: Location[] = [];
   for await (const page of client.paginate<unknown>('/locations', undefined, { perPage: 200 })) {
-    all.push(...parseReply(LocationListSchema, page.items, 'location list'));
+    all.push(...parseRecords(LocationSchema, page.items, 'location', (message) => client.warn(message)));
   }
   return all;
 }

@@ -1,20 +1,24 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
+import { Id, parseRecords, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
-/** A generic record attached to an owner; invoices live in the order's `nfe`/`list` metafield (spec §4). */
+/**
+ * A generic record attached to an owner (platform.md §6): `id`, `namespace`, `key`, `value`, `description`,
+ * `owner_resource`, `owner_id`, timestamps. Invoices live in the order's `nfe` metafields.
+ */
 export const MetafieldSchema = z.looseObject({
   id: z.union([z.number(), z.string()]),
-  namespace: z.string(),
-  key: z.string(),
-  value: z.string(),
-  description: z.string().nullish(),
-  owner_resource: z.string().nullish(),
-  owner_id: z.union([z.number(), z.string()]),
+  namespace: Text,
+  key: Text,
+  value: Text,
+  description: Text,
+  owner_resource: Text,
+  owner_id: Id,
+  created_at: Timestamp,
+  updated_at: Timestamp,
 });
 export type Metafield = z.infer<typeof MetafieldSchema>;
-
-const MetafieldListSchema = z.array(MetafieldSchema);
 
 export interface MetafieldInput {
   namespace: string;
@@ -25,17 +29,23 @@ export interface MetafieldInput {
   owner_id: number;
 }
 
-/** The metafields of one order, filtered by namespace and key. */
+/**
+ * The metafields of one order in a namespace (and with a key, when given). The store may ignore the filters,
+ * so they are applied again here; an empty result (the platform's 404 "Last page is 0") is no metafields.
+ */
 export async function findOrderMetafields(
   client: StoreClient,
-  filter: { ownerId: number; namespace: string; key: string },
+  filter: { ownerId: number; namespace: string; key?: string },
 ): Promise<Metafield[]> {
   const page = await client.page<unknown>('/metafields/orders', {
     owner_id: filter.ownerId,
     namespace: filter.namespace,
-    key: filter.key,
+    ...(filter.key !== undefined ? { key: filter.key } : {}),
   });
-  return parseReply(MetafieldListSchema, page.items, 'metafield list');
+  return parseRecords(MetafieldSchema, page.items, 'metafield', (message) => client.warn(message)).filter(
+    (m) =>
+      m.owner_id === filter.ownerId && m.namespace === filter.namespace && (filter.key === undefined || m.key === filter.key),
+  );
 }
 
 export async function createMetafield(client: StoreClient, input: MetafieldInput): Promise<Metafield> {

@@ -1,24 +1,56 @@
 /**
- * The webhook events of DESIGN.md §5.17 (the sandbox's list, which is the platform's) and helpers about them,
- * for every webhooks command, the listener and the trigger. It lives apart from the zod schemas of
- * `webhooks.ts` (which re-exports it) so that command modules can name the events in their help without
- * loading zod at start-up.
+ * The webhook events the platform documents (spec/platform.md §7, which replaces DESIGN.md §5.17's list) and
+ * helpers about them, for every webhooks command, the listener, the trigger and the sandbox (which accepts
+ * exactly these). The list keeps growing on the platform, so the client never refuses a well-formed
+ * `resource/action` name it does not know: it warns and lets the store answer. Dependency-free, so that
+ * command modules can name the events in their help without loading zod at start-up.
  */
-import { WEBHOOK_EVENTS } from '../sandbox/webhook-events.js';
+export const WEBHOOK_EVENTS = [
+  'app/uninstalled',
+  'app/suspended',
+  'app/resumed',
+  'category/created',
+  'category/updated',
+  'category/deleted',
+  'order/created',
+  'order/updated',
+  'order/paid',
+  'order/packed',
+  'order/fulfilled',
+  'order/cancelled',
+  'order/edited',
+  'order/pending',
+  'order/voided',
+  'order/unpacked',
+  'product/created',
+  'product/updated',
+  'product/deleted',
+  'domain/updated',
+  'theme/updated',
+  'cart/created',
+  'cart/updated',
+  'location/created',
+  'location/updated',
+  'location/deleted',
+  'fulfillment_order/status_updated',
+  'fulfillment_order/tracking_event_created',
+  'fulfillment_order/tracking_event_updated',
+  'fulfillment_order/tracking_event_deleted',
+] as const;
 
-export { WEBHOOK_EVENTS };
-
+/** A documented event. */
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** The kind of record an event is about: the part before the slash. */
-export type WebhookResource = 'order' | 'product' | 'category' | 'location' | 'fulfillment_order' | 'app';
+/** The form of every event name: `resource/action`, lower case with underscores. */
+export const EVENT_NAME = /^[a-z][a-z0-9_]*\/[a-z][a-z0-9_]*$/;
 
 export function isWebhookEvent(value: string): value is WebhookEvent {
   return (WEBHOOK_EVENTS as readonly string[]).includes(value);
 }
 
-export function eventResource(event: WebhookEvent): WebhookResource {
-  return event.slice(0, event.indexOf('/')) as WebhookResource;
+/** The kind of record an event is about: the part before the slash. */
+export function eventResource(event: string): string {
+  return event.slice(0, event.indexOf('/'));
 }
 
 /** After these the record is gone: a receiver has nothing to fetch. */

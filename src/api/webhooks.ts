@@ -1,22 +1,24 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
+import { Id, parseRecords, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
 export { WEBHOOK_EVENTS, eventResource, isDeletionEvent, isWebhookEvent } from './webhook-events.js';
-export type { WebhookEvent, WebhookResource } from './webhook-events.js';
+export type { WebhookEvent } from './webhook-events.js';
 
-/** A registered webhook (spec §2): the store POSTs `{store_id, event, id}` to `url` with `headers` on each event. */
+/**
+ * A registered webhook (platform.md §7): `id`, `event`, `url`, timestamps; `headers` may be absent. The store
+ * POSTs `{store_id, event, id?}` to `url` with `headers` on each event.
+ */
 export const WebhookSchema = z.looseObject({
-  id: z.number(),
+  id: Id,
   event: z.string(),
   url: z.string(),
-  headers: z.record(z.string(), z.string()).nullish(),
-  created_at: z.string().nullish(),
-  updated_at: z.string().nullish(),
+  headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).nullish().catch(undefined),
+  created_at: Timestamp,
+  updated_at: Timestamp,
 });
 export type Webhook = z.infer<typeof WebhookSchema>;
-
-const WebhookListSchema = z.array(WebhookSchema);
 
 export interface WebhookInput {
   event: string;
@@ -34,7 +36,7 @@ export interface WebhookUpdate {
 export async function listWebhooks(client: StoreClient): Promise<Webhook[]> {
   const all: Webhook[] = [];
   for await (const page of client.paginate<unknown>('/webhooks', undefined, { perPage: 200 })) {
-    all.push(...parseReply(WebhookListSchema, page.items, 'webhook list'));
+    all.push(...parseRecords(WebhookSchema, page.items, 'webhook', (message) => client.warn(message)));
   }
   return all;
 }

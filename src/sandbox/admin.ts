@@ -16,6 +16,12 @@ import type { SandboxContext } from './server.js';
  *
  * Uninstalling is what the store owner does in the admin panel (spec §5: tokens stay valid "until the owner
  * uninstalls the application"); it is the only way `app/uninstalled` is ever emitted.
+ *
+ *   POST /sandbox/events {event, store_id?, id?}                                      → 200 {store_id, event, id?, …}
+ *
+ * Emits one of the documented events that no API request of the sandbox causes (an order packed in the admin
+ * panel, a theme or domain changed, a cart, an app suspended), with the body the platform sends (platform.md
+ * §7): `domain/updated` without `id`, `theme/updated` with `old_theme` and `new_theme`. `webhooks trigger` uses it.
  */
 const NewStoreBody = z.strictObject({
   name: z.string().min(1),
@@ -33,6 +39,33 @@ const NewAppBody = z.strictObject({
 });
 
 const UninstallBody = z.strictObject({ store_id: z.number().int().optional() });
+
+/** Documented events that no API request of the sandbox causes; the others are triggered by doing the real thing. */
+export const ADMIN_EVENTS = [
+  'order/packed',
+  'order/fulfilled',
+  'order/edited',
+  'order/pending',
+  'order/voided',
+  'order/unpacked',
+  'app/suspended',
+  'app/resumed',
+  'domain/updated',
+  'theme/updated',
+  'cart/created',
+  'cart/updated',
+  'fulfillment_order/status_updated',
+] as const;
+
+const EmitBody = z.strictObject({
+  event: z.enum(ADMIN_EVENTS, {
+    error: `must be one of ${ADMIN_EVENTS.join(', ')} (the other events follow the API request that causes them)`,
+  }),
+  store_id: z.number().int().optional(),
+  id: z.union([z.number().int().positive(), z.string().min(1)]).optional(),
+});
+
+const THEMES = ['Amazonas', 'Idea', 'Lima', 'Material', 'Rio', 'Toluca'];
 
 /**
  * These routes sit outside the /v1 pipeline, which parses bodies for the API: parse and check here. They
@@ -100,5 +133,36 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
       for (const w of webhooks) tx.delete(store.webhooks, w.id);
     });
     return reply.send({ store_id: store.id, app_id: appId, tokens_revoked: tokens.length, webhooks_removed: webhooks.length });
+  });
+
+  app.post('/sandbox/events', async (req, reply) => {
+    const body = jsonBody(EmitBody, req);
+    const store = body.store_id === undefined ? state.defaultStore() : state.store(body.store_id);
+    if (!store) throw httpError(404, `Store ${body.store_id} not found`);
+    const { event } = body;
+    let id: number | string | undefined = body.id;
+    let data: Record<string, unknown> | undefined;
+    const resource = event.slice(0, event.indexOf('/'));
+    if (resource === 'order' && id === undefined) {
+      // The newest order, as the admin panel would act on.
+      id = store.orders.list().reduce<number | undefined>((newest, o) => Math.max(newest ?? 0, Number(o.id)), undefined);
+      if (id === undefined) throw httpError(422, 'The store has no order to emit an order event about', { id: ['no order exists'] });
+    } else if (resource === 'fulfillment_order' && id === undefined) {
+      // ULIDs sort by time: the last is the newest.
+      id = store.fulfillmentOrders.list().map((f) => String(f.id)).sort().at(-1);
+      if (id === undefined) throw httpError(422, 'The store has no fulfillment order to emit an event about', { id: ['no fulfillment order exists'] });
+    } else if (resource === 'cart' && id === undefined) {
+      id = state.mutate('sandbox.event.cart', (tx) => tx.nextId(store, 'cart', 1_000_001));
+    } else if (resource === 'app' && id === undefined) {
+      id = Number(state.apps.values().next().value?.client_id);
+    } else if (event === 'domain/updated') {
+      id = undefined;
+    } else if (event === 'theme/updated') {
+      id = undefined;
+      const n = state.mutate('sandbox.event.theme', (tx) => tx.nextId(store, 'theme'));
+      data = { old_theme: THEMES[(n - 1) % THEMES.length], new_theme: THEMES[n % THEMES.length] };
+    }
+    ctx.emit(event, store.id, id, data);
+    return reply.send({ store_id: store.id, event, ...(id === undefined ? {} : { id }), ...data });
   });
 }

@@ -107,6 +107,7 @@ export function seedOrders(state: SandboxState, storeId: number, clock: Clock): 
 
   state.mutate('sandbox.seed.orders', (tx) => {
     const invoiced: OrderRecord[] = [];
+    let olderInvoiced: OrderRecord | undefined;
     for (let i = 0; i < ORDER_COUNT; i++) {
       const at = Math.floor(start + ((i + rnd() * 0.8) / ORDER_COUNT) * SPAN_DAYS * DAY);
       const products = chooseLines(store, variants, rnd);
@@ -153,8 +154,10 @@ export function seedOrders(state: SandboxState, storeId: number, clock: Clock): 
       ship(order, status === 'closed', i, rnd);
       tx.put(ordersOf(store), order);
       if (status === 'closed' && invoiced.length < 3 && age > 20) invoiced.push(order);
+      else if (status === 'closed' && age > 20 && !olderInvoiced) olderInvoiced = order;
     }
     for (const order of invoiced) attachInvoice(tx, store, order, rnd);
+    if (olderInvoiced) attachOlderInvoicePair(tx, store, olderInvoiced, rnd);
   });
 }
 
@@ -247,4 +250,29 @@ function attachInvoice(tx: Tx, store: StoreData, order: OrderRecord, rnd: () => 
     created_at: at,
     updated_at: at,
   });
+}
+
+/**
+ * An invoice stored the older documented way (platform.md §6): two metafields of the order, namespace `nfe`,
+ * key `key` (the access key) and key `link` (its URL), as stores that used other apps hold them.
+ */
+function attachOlderInvoicePair(tx: Tx, store: StoreData, order: OrderRecord, rnd: () => number): void {
+  const key = makeAccessKey('3526111234567800019955001', rnd);
+  const at = order.created_at + 3 * HOUR;
+  for (const [metafieldKey, value] of [
+    ['key', key],
+    ['link', `https://nfe.example.com/danfe/${key}.pdf`],
+  ] as const) {
+    tx.put<MetafieldRecord>(metafieldsOf(store), {
+      id: tx.nextId(store, 'metafield'),
+      namespace: INVOICE_NAMESPACE,
+      key: metafieldKey,
+      value,
+      description: `Invoice of order ${order.number}`,
+      owner_resource: 'Order',
+      owner_id: order.id,
+      created_at: at,
+      updated_at: at,
+    });
+  }
 }

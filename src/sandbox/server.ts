@@ -82,7 +82,10 @@ export const PLAN_NAMES = ['freemium', 'a', 'b', 'c', 'enterprise', 'next', 'evo
 export interface WebhookEvent {
   event: string;
   storeId: number;
-  id: number | string;
+  /** The resource's id; absent for events about no one record (`domain/updated`). */
+  id?: number | string;
+  /** Further fields of the notification body (`theme/updated`: `old_theme`, `new_theme`). */
+  data?: Record<string, unknown>;
 }
 
 export interface SandboxContext {
@@ -90,7 +93,7 @@ export interface SandboxContext {
   clock: Clock;
   options: SandboxOptions;
   /** Emits `webhook` with a WebhookEvent; call after the change is committed. */
-  emit(event: string, storeId: number, id: number | string): void;
+  emit(event: string, storeId: number, id?: number | string, data?: Record<string, unknown>): void;
   events: EventEmitter;
 }
 
@@ -170,8 +173,8 @@ export function createContext(state: SandboxState, clock: Clock, options: Sandbo
     clock,
     options,
     events,
-    emit(event, storeId, id) {
-      const payload: WebhookEvent = { event, storeId, id };
+    emit(event, storeId, id, data) {
+      const payload: WebhookEvent = { event, storeId, ...(id === undefined ? {} : { id }), ...(data ? { data } : {}) };
       events.emit('webhook', payload);
     },
   };

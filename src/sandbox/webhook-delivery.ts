@@ -4,7 +4,8 @@ import https from 'node:https';
 import type { Clock } from './clock.js';
 
 /**
- * Webhook notifications (DESIGN.md §5.17): a POST of `{store_id, event, id}` to the registered url with the
+ * Webhook notifications (DESIGN.md §5.17; platform.md §7): a POST of `{store_id, event, id}` — without `id` for
+ * some events (`domain/updated`), with more fields for others (`theme/updated`) — to the registered url with the
  * registered headers, signed with `x-linkedstore-hmac-sha256` (lowercase hex HMAC-SHA256 of the raw body,
  * keyed with the app's client secret) and identified by `x-store-delivery-id`, the same on every retry.
  * A non-2xx answer, a network error or no answer within the timeout is retried after base, 2×base, 4×base …
@@ -17,7 +18,9 @@ import type { Clock } from './clock.js';
 export interface WebhookPayload {
   store_id: number;
   event: string;
-  id: number | string;
+  id?: number | string;
+  /** Further fields of the body (`theme/updated`: `old_theme`, `new_theme`). */
+  data?: Record<string, unknown>;
 }
 
 export interface WebhookTarget {
@@ -33,7 +36,7 @@ export interface DeliveryRecord {
   deliveryId: string;
   url: string;
   event: string;
-  resourceId: number | string;
+  resourceId?: number | string;
   state: DeliveryState;
   attempts: number;
   /** HTTP status of the last attempt, or undefined when it got no answer. */
@@ -99,7 +102,12 @@ export class WebhookDeliverer {
   deliver(target: WebhookTarget, payload: WebhookPayload): string {
     const deliveryId = randomUUID();
     if (this.closed) return deliveryId;
-    const body = JSON.stringify({ store_id: payload.store_id, event: payload.event, id: payload.id });
+    const body = JSON.stringify({
+      store_id: payload.store_id,
+      event: payload.event,
+      ...(payload.id === undefined ? {} : { id: payload.id }),
+      ...payload.data,
+    });
     const headers: Record<string, string> = {
       ...lowerCaseKeys(target.headers ?? {}),
       'content-type': 'application/json',

@@ -24,6 +24,11 @@ export function locationNameFlag(required = false) {
   });
 }
 
+/** The flag of a location's priority, shared by `locations create` and `update`. */
+export const priorityFlag = Flags.string({
+  description: 'Priority in which orders take stock from this location: a whole number, 0 first (`locations reorder` renumbers all).',
+});
+
 export const addressFlags = {
   street: Flags.string({ description: 'Street of the address.' }),
   number: Flags.string({ description: 'Street number.' }),
@@ -33,6 +38,7 @@ export const addressFlags = {
   zipcode: Flags.string({ description: 'Postal code.' }),
   province: Flags.string({ description: 'Province: a code (BA) or a name.' }),
   country: Flags.string({ description: 'Country: a code (AR) or a name.' }),
+  region: Flags.string({ description: 'Region of the address: a code (NOA), a name (Noroeste) or both as CODE=NAME (NOA=Noroeste).' }),
   reference: Flags.string({ description: 'Reference for finding the place.' }),
   'between-streets': Flags.string({ description: 'Cross streets.' }),
 };
@@ -49,6 +55,7 @@ export function addressFields(flags: AddressFlagValues): LocationFields {
     zipcode: flags.zipcode,
     province: flags.province,
     country: flags.country,
+    region: flags.region,
     reference: flags.reference,
     betweenStreets: flags['between-streets'],
   };

@@ -1,6 +1,6 @@
 import type { Category } from '../api/categories.js';
 import type { CustomField } from '../api/custom-fields.js';
-import type { Location } from '../api/locations.js';
+import type { Address, Location } from '../api/locations.js';
 import type { Product, ProductImage } from '../api/products.js';
 import type { Variant } from '../api/variants.js';
 import type { Column } from '../output/format.js';
@@ -13,25 +13,29 @@ import type { StockLevel, VariantFieldValue } from './variants.js';
  * Localized texts show the store's main language (the first key the store returns).
  */
 
-export const locationColumns: Column<Location>[] = [
-  { header: 'Priority', get: (l) => l.priority },
-  { header: 'ID', get: (l) => l.id },
-  { header: 'Name', get: (l) => localText(l.name) },
-  { header: 'Default', get: (l) => (l.is_default ? 'yes' : '') },
-  { header: 'Pickup', get: (l) => (l.allows_pickup ? 'yes' : '') },
-  { header: 'City', get: (l) => l.address?.city ?? '' },
-];
+/** Location columns with the name in the store's main language (platform.md §7: names are keyed by locale). */
+export function locationColumnsFor(mainLanguage?: string): Column<Location>[] {
+  return [
+    { header: 'Priority', get: (l) => l.priority },
+    { header: 'ID', get: (l) => l.id },
+    { header: 'Name', get: (l) => localText(l.name, mainLanguage) },
+    { header: 'Default', get: (l) => (l.is_default ? 'yes' : '') },
+    { header: 'Pickup', get: (l) => (l.allows_pickup ? 'yes' : '') },
+    { header: 'City', get: (l) => l.address?.city ?? '' },
+  ];
+}
 
-export function locationFields(l: Location): [string, unknown][] {
-  const a = l.address ?? {};
+export function locationFields(l: Location, mainLanguage?: string): [string, unknown][] {
+  const a: Partial<Address> = l.address ?? {};
   const street = [a.street, a.number, a.floor].filter(Boolean).join(' ');
   return [
     ['ID', l.id],
-    ['Name', localText(l.name)],
+    ['Name', localText(l.name, mainLanguage)],
     ['Priority', l.priority],
     ['Default', l.is_default ? 'yes' : 'no'],
     ['Pickup', l.allows_pickup ? 'yes' : 'no'],
     ['Address', [street, a.locality, a.city, a.zipcode, a.province?.name || a.province?.code, a.country?.code].filter(Boolean).join(', ')],
+    ['Region', [a.region?.code, a.region?.name].filter(Boolean).join(' ')],
   ];
 }
 

@@ -8,11 +8,22 @@ import { UnexpectedReplyError } from '../api/reply.js';
 import { accessKeyCheckDigit } from '../sandbox/invoice-key.js';
 import { parseHttpUrl, parseOrderId, parseUlid } from './validate.js';
 
-/** An entry of the order's `nfe`/`list` metafield (DESIGN.md §5.16). */
+/** An entry of the order's `nfe`/`list` metafield (DESIGN.md §5.16): how this CLI writes invoices. */
 export interface Invoice {
   key: string;
   link: string;
   fulfillment_order_id?: string;
+}
+
+/**
+ * Where an invoice is stored (platform.md §6): `nfe/list`, an entry of the JSON list this CLI writes, or
+ * `nfe/key+link`, the older documented way of two metafields per order (namespace `nfe`, keys `key` and `link`).
+ */
+export type InvoiceKind = 'nfe/list' | 'nfe/key+link';
+
+/** An invoice as `invoices list` and `orders get` show it: both kinds, marked. */
+export interface ShownInvoice extends Invoice {
+  kind: InvoiceKind;
 }
 
 export interface InvoiceRequest extends Invoice {
@@ -21,6 +32,9 @@ export interface InvoiceRequest extends Invoice {
 
 const NAMESPACE = 'nfe';
 const KEY = 'list';
+/** The older pair's keys. */
+const PAIR_KEY = 'key';
+const PAIR_LINK = 'link';
 
 /**
  * A fiscal access key: 44 digits, the last a mod-11 check digit. Keys are often printed in groups of four,
@@ -63,51 +77,78 @@ export function invoiceRequest(
 
 export interface OrderInvoices {
   orderId: number;
-  invoices: Invoice[];
+  /** Every invoice of the order, both kinds: the older pair first (it was there first), then the list's entries. */
+  invoices: ShownInvoice[];
+  /** The entries of the `nfe`/`list` metafield, the one this CLI appends to. */
+  listed: Invoice[];
   /** The `nfe`/`list` metafield, absent until the first invoice is attached. */
   metafield?: Metafield;
+  /** Why the `nfe`/`list` value could not be read; it is then left unchanged by attaching. */
+  unreadable?: string;
 }
 
 /**
- * The invoices attached to an order. The order is fetched alongside (`checkOrder`, the default) because the
- * metafield search answers an unknown order with an empty list, which would hide a mistyped id.
+ * The invoices of an order, of both kinds (platform.md §6). The order is fetched alongside (`checkOrder`, the
+ * default) because the metafield search answers an unknown order with an empty list, which would hide a
+ * mistyped id. A list value that cannot be read is reported (`unreadable`, and a warning) and never rewritten.
  */
 export async function readInvoices(client: StoreClient, orderId: number, opts: { checkOrder?: boolean } = {}): Promise<OrderInvoices> {
   const [found] = await Promise.all([
-    findOrderMetafields(client, { ownerId: orderId, namespace: NAMESPACE, key: KEY }),
+    findOrderMetafields(client, { ownerId: orderId, namespace: NAMESPACE }),
     opts.checkOrder === false ? undefined : getOrder(client, orderId),
   ]);
-  const metafield = found.find((m) => m.namespace === NAMESPACE && m.key === KEY && String(m.owner_id) === String(orderId));
-  return { orderId, invoices: metafield ? invoicesIn(metafield) : [], metafield };
+  const metafield = found.find((m) => m.key === KEY);
+  const invoices: ShownInvoice[] = [];
+  const pair = olderPair(found);
+  if (pair) invoices.push({ ...pair, kind: 'nfe/key+link' });
+  let listed: Invoice[] = [];
+  let unreadable: string | undefined;
+  if (metafield) {
+    const read = invoicesIn(metafield);
+    listed = read.invoices;
+    unreadable = read.problem;
+    if (unreadable) client.warn(`The invoice list of order ${orderId} (metafield ${metafield.id}) ${unreadable}; the entries that could be read are shown.`);
+  }
+  invoices.push(...listed.map((invoice) => ({ ...invoice, kind: 'nfe/list' as const })));
+  return { orderId, invoices, listed, metafield, unreadable };
 }
 
-function invoicesIn(metafield: Metafield): Invoice[] {
+/** The older documented way: `nfe`/`key` holds the access key and `nfe`/`link` the invoice's URL. */
+function olderPair(metafields: Metafield[]): Invoice | undefined {
+  const key = metafields.find((m) => m.key === PAIR_KEY)?.value?.trim();
+  const link = metafields.find((m) => m.key === PAIR_LINK)?.value?.trim();
+  if (!key && !link) return undefined;
+  return { key: key ?? '', link: link ?? '' };
+}
+
+function invoicesIn(metafield: Metafield): { invoices: Invoice[]; problem?: string } {
   let value: unknown;
   try {
-    value = JSON.parse(metafield.value);
+    value = JSON.parse(metafield.value ?? '');
   } catch {
-    value = undefined;
+    return { invoices: [], problem: 'is not JSON' };
   }
   const isInvoice = (v: unknown): v is Invoice =>
     typeof v === 'object' && v !== null && typeof (v as Invoice).key === 'string' && typeof (v as Invoice).link === 'string';
-  // A value we cannot read is left alone: rewriting it would drop invoices someone else attached.
-  if (!Array.isArray(value) || !value.every(isInvoice)) {
-    throw new UnexpectedReplyError(`nfe/list metafield (id ${metafield.id})`, 'its value is not a JSON list of invoices, so it was not changed');
-  }
-  return value;
+  if (!Array.isArray(value)) return { invoices: [], problem: 'is not a JSON list' };
+  const invoices = value.filter(isInvoice);
+  const odd = value.length - invoices.length;
+  return odd ? { invoices, problem: `has ${odd} ${odd === 1 ? 'entry' : 'entries'} that ${odd === 1 ? 'is not an invoice' : 'are not invoices'}` } : { invoices };
 }
 
 export interface AttachResult {
   orderId: number;
   invoice: Invoice;
-  /** false when the key was already attached to the order: nothing was sent. */
+  /** false when the key was already attached to the order (of either kind): nothing was sent. */
   attached: boolean;
-  invoices: Invoice[];
+  /** Every invoice of the order after attaching, both kinds. */
+  invoices: ShownInvoice[];
 }
 
 /**
- * Appends an invoice to the order's list, keeping every other entry: POST when the order has no list yet,
- * else PUT of the list plus the new entry. The same key again changes nothing.
+ * Appends an invoice to the order's `nfe`/`list`, keeping every other entry: POST when the order has no list
+ * yet, else PUT of the list plus the new entry. The older `nfe`/`key`+`link` pair is never touched. The same key
+ * again (of either kind) changes nothing.
  */
 export async function attachInvoice(
   client: StoreClient,
@@ -118,9 +159,17 @@ export async function attachInvoice(
   const current = await readInvoices(client, orderId, opts);
   const existing = current.invoices.find((i) => i.key === invoice.key);
   if (existing) return { orderId, invoice: existing, attached: false, invoices: current.invoices };
-  const invoices = [...current.invoices, invoice];
+  const listed = [...current.listed, invoice];
+  const invoices: ShownInvoice[] = [...current.invoices, { ...invoice, kind: 'nfe/list' }];
   if (current.metafield) {
-    await updateMetafield(client, current.metafield.id, { value: JSON.stringify(invoices) }).catch((error) => {
+    // Rewriting a list we could not read would drop what someone else stored there.
+    if (current.unreadable) {
+      throw new UnexpectedReplyError(
+        `nfe/list metafield (id ${current.metafield.id})`,
+        `its value ${current.unreadable}, so it was not changed`,
+      );
+    }
+    await updateMetafield(client, current.metafield.id, { value: JSON.stringify(listed) }).catch((error) => {
       throw explainRefusal(error, request);
     });
     return { orderId, invoice, attached: true, invoices };
@@ -129,7 +178,7 @@ export async function attachInvoice(
     await createMetafield(client, {
       namespace: NAMESPACE,
       key: KEY,
-      value: JSON.stringify(invoices),
+      value: JSON.stringify(listed),
       description: 'Invoices (fiscal documents) of the order',
       owner_resource: 'Order',
       owner_id: orderId,

@@ -27,7 +27,11 @@ export interface LocationFields {
   country?: string;
   reference?: string;
   betweenStreets?: string;
+  /** Region: a code, a name, or CODE=NAME. */
+  region?: string;
   allowsPickup?: boolean;
+  /** Priority as typed (a whole number, 0 first). */
+  priority?: string;
 }
 
 /** Every location, highest priority (0) first: the order in which orders take stock. */
@@ -35,8 +39,28 @@ export async function locationsByPriority(client: StoreClient): Promise<Location
   return sortByPriority(await listLocations(client));
 }
 
+/**
+ * The store's main language, to show names keyed by locale in it (platform.md §7); undefined when the store
+ * does not say, and then the first language present is shown.
+ */
+export async function storeMainLanguage(client: StoreClient): Promise<string | undefined> {
+  try {
+    return (await getStore(client)).main_language;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The locations by priority, with the main language to name them in. */
+export async function locationsToShow(client: StoreClient): Promise<{ locations: Location[]; mainLanguage?: string }> {
+  const [locations, mainLanguage] = await Promise.all([locationsByPriority(client), storeMainLanguage(client)]);
+  return { locations, mainLanguage };
+}
+
 export function sortByPriority(locations: Location[]): Location[] {
-  return [...locations].sort((a, b) => a.priority - b.priority);
+  // A location without a priority goes last.
+  const rank = (l: Location) => l.priority ?? Number.MAX_SAFE_INTEGER;
+  return [...locations].sort((a, b) => rank(a) - rank(b));
 }
 
 /** A location named by its id or by its name in any language (case-insensitive). */
@@ -54,12 +78,16 @@ export function resolveLocation(locations: Location[], ref: string): Location {
 
 export async function createLocationFrom(client: StoreClient, fields: LocationFields & { makeDefault?: boolean }): Promise<Location> {
   if (!fields.name?.length) throw new UsageError('--name is required to create a location.');
+  // Checked before anything is asked of the store.
+  const priority = fields.priority === undefined ? undefined : parsePriority(fields.priority);
+  if (fields.region !== undefined) parseRegion(fields.region);
   const store = await getStore(client);
   const input: LocationInput = {
     name: parseLocationName(fields.name, store),
     address: addressFrom(fields),
     allows_pickup: fields.allowsPickup ?? false,
   };
+  if (priority !== undefined) input.priority = priority;
   if (fields.makeDefault) input.is_default = true;
   try {
     return await createLocation(client, input);
@@ -70,6 +98,9 @@ export async function createLocationFrom(client: StoreClient, fields: LocationFi
 
 /** Fields not given keep their values: the name per language and the address per part. */
 export async function updateLocationFrom(client: StoreClient, ref: string, fields: LocationFields): Promise<Location> {
+  // Checked before anything is asked of the store.
+  const priority = fields.priority === undefined ? undefined : parsePriority(fields.priority);
+  if (fields.region !== undefined) parseRegion(fields.region);
   const current = resolveLocation(await listLocations(client), ref);
   const input: LocationInput = {};
   if (fields.name?.length) {
@@ -79,6 +110,7 @@ export async function updateLocationFrom(client: StoreClient, ref: string, field
   const address = addressFrom(fields);
   if (Object.keys(address).length > 0) input.address = { ...(stripNulls(current.address) as AddressInput), ...address };
   if (fields.allowsPickup !== undefined) input.allows_pickup = fields.allowsPickup;
+  if (priority !== undefined) input.priority = priority;
   if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
   return updateLocation(client, current.id, input);
 }
@@ -161,7 +193,28 @@ function addressFrom(fields: LocationFields): AddressInput {
   if (fields.betweenStreets !== undefined) address.between_streets = fields.betweenStreets;
   if (fields.province !== undefined) address.province = codeOrName(fields.province);
   if (fields.country !== undefined) address.country = codeOrName(fields.country);
+  if (fields.region !== undefined) address.region = parseRegion(fields.region);
   return address;
+}
+
+/** `--priority`: the rank in which orders take stock, a whole number, 0 first. */
+function parsePriority(raw: string): number {
+  const text = raw.trim();
+  if (!/^\d+$/.test(text)) throw new UsageError(`--priority must be a whole number, 0 or more (got "${raw}").`);
+  return Number(text);
+}
+
+/** `--region`: part of the address, `{code, name}`: "NOA" a code, "Noroeste" a name, "NOA=Noroeste" both. */
+function parseRegion(raw: string): { code?: string; name?: string } {
+  const eq = raw.indexOf('=');
+  if (eq < 0) {
+    if (raw.trim() === '') throw new UsageError('--region is empty; give a code (NOA), a name (Noroeste) or both as NOA=Noroeste.');
+    return codeOrName(raw);
+  }
+  const code = raw.slice(0, eq).trim();
+  const name = raw.slice(eq + 1).trim();
+  if (code === '' || name === '') throw new UsageError(`--region "${raw}" needs a code and a name around "=", e.g. --region NOA=Noroeste.`);
+  return { code, name };
 }
 
 /** "AR" or "BA" reads as a code, anything longer as a name. */

@@ -30,7 +30,7 @@ import {
   type TrackingStatus,
   updateTrackingEvent,
 } from '../api/fulfillment-orders.js';
-import { type Invoice, readInvoices } from './invoices.js';
+import { readInvoices, type ShownInvoice } from './invoices.js';
 import { formatTimestamp, parseDate, parseLatitude, parseLongitude } from './validate.js';
 import type { Column } from '../output/format.js';
 import { pickLocalized } from '../api/read.js';
@@ -121,7 +121,7 @@ export async function* orderPages(client: StoreClient, options: OrderListOptions
 export interface OrderDetails {
   order: Order;
   fulfillment_orders: FulfillmentOrder[];
-  invoices: Invoice[];
+  invoices: ShownInvoice[];
 }
 
 /** An order found by its id or, after the store answered 404 for that id, by the number the customer sees. */
@@ -273,14 +273,6 @@ export async function cancelOrderById(
   options: { reason?: CancelReason; restock: boolean },
 ): Promise<Order> {
   return cancelOrder(client, orderId, { ...(options.reason ? { reason: options.reason } : {}), restock: options.restock });
-}
-
-export async function fulfillmentOrdersOf(client: StoreClient, orderId: number): Promise<FulfillmentOrder[]> {
-  return listFulfillmentOrders(client, orderId);
-}
-
-export async function fulfillmentOrder(client: StoreClient, orderId: number, foId: string): Promise<FulfillmentOrder> {
-  return getFulfillmentOrder(client, orderId, foId);
 }
 
 /** "Ana Souza <ana@example.com>" or whichever part the order has. */
@@ -439,14 +431,16 @@ export async function changeTrackingEvent(
   if (Object.keys(changes).length === 0) {
     throw new UsageError('Nothing to update: give at least one of --status, --description, --address, --lat/--lon, --happened-at, --estimated-delivery-at.');
   }
-  const current = findEvent(await getFulfillmentOrder(client, orderId, foId), eventId);
+  const current = findEvent(await getFulfillmentOrder(client, orderId, foId), orderId, eventId);
+  const geo = current.geolocation;
   const merged: TrackingEventInput = {
-    status: current.status as TrackingStatus,
-    happened_at: current.happened_at,
-    ...(current.description != null ? { description: current.description } : {}),
-    ...(current.address != null ? { address: current.address } : {}),
-    ...(current.geolocation ? { geolocation: { latitude: current.geolocation.latitude, longitude: current.geolocation.longitude } } : {}),
-    ...(current.estimated_delivery_at != null ? { estimated_delivery_at: current.estimated_delivery_at } : {}),
+    ...(current.status ? { status: current.status as TrackingStatus } : {}),
+    ...(current.happened_at ? { happened_at: current.happened_at } : {}),
+    ...(current.description !== undefined ? { description: current.description } : {}),
+    // An address the store sent as an object is left to the store (the PUT may omit it).
+    ...(typeof current.address === 'string' ? { address: current.address } : {}),
+    ...(geo?.latitude !== undefined && geo.longitude !== undefined ? { geolocation: { latitude: geo.latitude, longitude: geo.longitude } } : {}),
+    ...(current.estimated_delivery_at !== undefined ? { estimated_delivery_at: current.estimated_delivery_at } : {}),
     ...changes,
   };
   return updateTrackingEvent(client, orderId, foId, String(current.id), merged);
@@ -456,10 +450,10 @@ export async function removeTrackingEvent(client: StoreClient, orderId: number, 
   await deleteTrackingEvent(client, orderId, foId, eventId);
 }
 
-function findEvent(fo: FulfillmentOrder, eventId: string): TrackingEvent {
-  const event = fo.tracking_events.find((e) => String(e.id) === eventId);
+function findEvent(fo: FulfillmentOrder, orderId: number, eventId: string): TrackingEvent {
+  const event = fo.tracking_events?.find((e) => e.id === eventId);
   if (!event) {
-    throw new NotFoundError(`Tracking event ${eventId} not found on fulfillment order ${fo.id}; \`store fulfillment-orders get ${fo.order_id} ${fo.id}\` lists its events.`);
+    throw new NotFoundError(`Tracking event ${eventId} not found on fulfillment order ${fo.id}; \`store fulfillment-orders get ${orderId} ${fo.id}\` lists its events.`);
   }
   return event;
 }

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { EVENT_NAME } from '../api/webhook-events.js';
 import { NotFoundError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import { formatTimestamp } from './validate.js';
@@ -33,7 +34,10 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te
 export interface Notification {
   store_id: number;
   event: string;
-  id: number | string;
+  /** The resource's id; absent for some events (`domain/updated`, platform.md §7). */
+  id?: number | string;
+  /** What else the body carried (`theme/updated`: `old_theme`, `new_theme`); absent when nothing. */
+  data?: Record<string, unknown>;
 }
 
 /** What the listener learnt about the notification's resource. */
@@ -55,11 +59,11 @@ export type ListenerEvents = {
   notification: [ReceivedNotification];
   /** Answered 4xx: not from the store or not a notification. */
   refused: [{ status: number; reason: string }];
-  duplicate: [{ event: string; id: number | string; delivery_id?: string }];
+  duplicate: [{ event: string; id?: number | string; delivery_id?: string }];
   /** Authentic but not for us (another store, an event not listened to): answered 200 and dropped. */
-  ignored: [{ event: string; id: number | string; reason: string }];
+  ignored: [{ event: string; id?: number | string; reason: string }];
   /** Handling failed; answered 5xx so the store retries. */
-  problem: [{ event: string; id: number | string; message: string }];
+  problem: [{ event: string; id?: number | string; message: string }];
 };
 
 export interface ListenerOptions {
@@ -168,7 +172,8 @@ export class WebhookListener extends EventEmitter<ListenerEvents> {
     }
 
     const deliveryId = headerValue(req.headers[DELIVERY_ID_HEADER]);
-    const key = deliveryId ? `delivery ${deliveryId}` : `event ${event} ${id}`;
+    // Without a delivery id, an event without a resource id is told apart by its whole body.
+    const key = deliveryId ? `delivery ${deliveryId}` : `event ${event} ${id ?? raw.toString('utf8')}`;
     this.forgetOld();
     let entry = this.seen.get(key);
     if (entry?.done) {
@@ -218,7 +223,8 @@ export class WebhookListener extends EventEmitter<ListenerEvents> {
         received_at: formatTimestamp(new Date(this.now())),
         store_id: notification.store_id,
         event,
-        id,
+        ...(id === undefined ? {} : { id }),
+        ...(notification.data ? { data: notification.data } : {}),
         delivery_id: deliveryId,
         summary: view.summary,
         ...(view.resource === undefined ? {} : { resource: view.resource }),
@@ -286,7 +292,10 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** `{store_id, event, id}` (spec §6): store_id an integer, id an integer or a ULID string. */
+/**
+ * `{store_id, event, id?}` (spec §6, platform.md §7): store_id an integer, id an integer or a ULID string, and
+ * absent for some events (`domain/updated`); other fields (`theme/updated`'s `old_theme`, `new_theme`) are kept.
+ */
 export function parseNotification(raw: Buffer): Notification {
   let body: unknown;
   try {
@@ -295,12 +304,19 @@ export function parseNotification(raw: Buffer): Notification {
     throw new Refusal(400, 'a body that is not JSON');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Refusal(400, 'a body that is not a JSON object');
-  const { store_id: storeId, event, id } = body as Record<string, unknown>;
+  const { store_id: rawStoreId, event, id, ...rest } = body as Record<string, unknown>;
+  // A numeric string is read as the number it holds (platform.md §0).
+  const storeId = typeof rawStoreId === 'string' && /^\d+$/.test(rawStoreId) ? Number(rawStoreId) : rawStoreId;
   if (typeof storeId !== 'number' || !Number.isSafeInteger(storeId)) throw new Refusal(400, 'a notification without an integer store_id');
-  if (typeof event !== 'string' || !/^[a-z_]+\/[a-z_]+$/.test(event)) throw new Refusal(400, 'a notification without an event such as order/created');
-  const validId = (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id.trim() !== '');
-  if (!validId) throw new Refusal(400, 'a notification without a resource id');
-  return { store_id: storeId, event, id: id as number | string };
+  if (typeof event !== 'string' || !EVENT_NAME.test(event)) throw new Refusal(400, 'a notification without an event such as order/created');
+  const notification: Notification = { store_id: storeId, event };
+  if (id !== undefined && id !== null) {
+    const validId = (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id.trim() !== '');
+    if (!validId) throw new Refusal(400, 'a notification whose id is neither an integer nor a text id');
+    notification.id = id as number | string;
+  }
+  if (Object.keys(rest).length > 0) notification.data = rest;
+  return notification;
 }
 
 /** Sends the original notification on: same headers (less hop-by-hop ones), same raw body, so its signature still verifies. */
@@ -333,15 +349,22 @@ export function resourceDescriber(client: StoreClient): (n: Notification) => Pro
       return await fetchAndSummarise(client, notification);
     } catch (error) {
       // Gone again before we looked (a later event will say so): nothing to fetch, nothing to retry.
-      if (error instanceof NotFoundError) return { summary: `${notification.event.split('/')[0]} ${notification.id} no longer exists` };
+      if (error instanceof NotFoundError) {
+        const what = [notification.event.split('/')[0], notification.id].filter((part) => part !== undefined).join(' ');
+        return { summary: `${what} no longer exists` };
+      }
       throw error;
     }
   };
 }
 
-async function fetchAndSummarise(client: StoreClient, { event, id }: Notification): Promise<ResourceView> {
+async function fetchAndSummarise(client: StoreClient, { event, id, data }: Notification): Promise<ResourceView> {
   const kind = event.slice(0, event.indexOf('/'));
   if (event.endsWith('/deleted')) return { summary: `${kind.replace('_', ' ')} deleted` };
+  if (event === 'theme/updated') return { summary: `theme ${String(data?.old_theme ?? '?')} → ${String(data?.new_theme ?? '?')}` };
+  if (event === 'domain/updated') return { summary: "the store's domain changed" };
+  // Nothing to fetch without an id: say what happened.
+  if (id === undefined) return { summary: event.replace('/', ' ').replace(/_/g, ' ') };
   const numericId = typeof id === 'number' ? id : Number(id);
   switch (kind) {
     case 'order': {
@@ -370,9 +393,13 @@ async function fetchAndSummarise(client: StoreClient, { event, id }: Notificatio
       return { summary: `${localizedText(location.name)}${location.is_default ? ' (default)' : ''}`, resource: location };
     }
     case 'fulfillment_order':
+      if (event === 'fulfillment_order/status_updated') return { summary: `fulfillment order ${id} status updated` };
       return { summary: `tracking event ${event.slice(event.lastIndexOf('_') + 1)}` };
     case 'app':
-      return { summary: 'the app was uninstalled: its token no longer works' };
+      if (event === 'app/uninstalled') return { summary: 'the app was uninstalled: its token no longer works' };
+      return { summary: `the app was ${event.slice(event.indexOf('/') + 1)}` };
+    case 'cart':
+      return { summary: `cart ${id} ${event.slice(event.indexOf('/') + 1)}` };
     default:
       return { summary: '' };
   }

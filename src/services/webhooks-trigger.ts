@@ -1,7 +1,7 @@
 import type { StoreClient } from '../client/index.js';
 import { UsageError } from '../client/errors.js';
 import type { TrackingStatus } from '../api/fulfillment-orders.js';
-import type { WebhookEvent } from '../api/webhook-events.js';
+import { eventResource, type WebhookEvent } from '../api/webhook-events.js';
 import { formatTimestamp } from './validate.js';
 
 /**
@@ -17,8 +17,8 @@ import { formatTimestamp } from './validate.js';
 
 export interface TriggerResult {
   event: WebhookEvent;
-  /** The record the event is about. */
-  resource: { kind: string; id: number | string };
+  /** The record the event is about; no id for events about no one record (`domain/updated`, `theme/updated`). */
+  resource: { kind: string; id?: number | string };
   /** One sentence per request that changed something, in order. */
   actions: string[];
 }
@@ -29,7 +29,7 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
   const stamp = formatTimestamp(now());
   const label = `Webhook trigger ${stamp}`;
   const actions: string[] = [];
-  const done = (kind: string, id: number | string): TriggerResult => ({ event, resource: { kind, id }, actions });
+  const done = (kind: string, id?: number | string): TriggerResult => ({ event, resource: { kind, ...(id === undefined ? {} : { id }) }, actions });
 
   switch (event) {
     case 'order/created':
@@ -106,7 +106,7 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
     case 'fulfillment_order/tracking_event_deleted': {
       const fos = await import('../api/fulfillment-orders.js');
       const { orderId, fo } = await fulfillmentOrderToTrack(client);
-      const last = fo.tracking_events.at(-1);
+      const last = fo.tracking_events?.at(-1);
       const input = {
         status: (last?.status ?? 'dispatched') as TrackingStatus,
         description: `Tracking event from store webhooks trigger at ${stamp}`,
@@ -129,7 +129,70 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
       throw new UsageError(
         "The sandbox cannot uninstall the CLI's own app (that would revoke the token every command uses); to test an app/uninstalled handler, install another app (POST /sandbox/apps) and uninstall it with POST /sandbox/apps/CLIENT_ID/uninstall (docs/sandbox.md).",
       );
+
+    case 'fulfillment_order/status_updated': {
+      // The real thing: a first tracking event moves a new order's shipment from UNPACKED to DISPATCHED.
+      const orders = await import('../api/orders.js');
+      const fos = await import('../api/fulfillment-orders.js');
+      const variant = await inStockVariant(client);
+      const order = await orders.createOrder(client, { customer: CUSTOMER, products: [{ variant_id: variant.id, quantity: 1 }] });
+      actions.push(`Created order #${order.number} (${order.id}) for 1 × ${variant.label}.`);
+      const fo = (await fos.listFulfillmentOrders(client, order.id))[0];
+      if (!fo) throw new UsageError(`Order ${order.id} has no fulfillment order to move.`);
+      const tracking = await fos.createTrackingEvent(client, order.id, fo.id, {
+        status: 'dispatched',
+        description: `Dispatched by store webhooks trigger at ${stamp}`,
+        happened_at: stamp,
+      });
+      actions.push(`Added tracking event ${tracking.id} (dispatched) to fulfillment order ${fo.id}: its status moved to DISPATCHED.`);
+      return done('fulfillment_order', fo.id);
+    }
+
+    case 'order/packed':
+    case 'order/fulfilled':
+    case 'order/edited':
+    case 'order/pending':
+    case 'order/voided':
+    case 'order/unpacked': {
+      // No API request of the sandbox does these (they happen in the admin panel): a new order, then the
+      // sandbox's own endpoint emits the event about it.
+      const orders = await import('../api/orders.js');
+      const variant = await inStockVariant(client);
+      const order = await orders.createOrder(client, { customer: CUSTOMER, products: [{ variant_id: variant.id, quantity: 1 }] });
+      actions.push(`Created order #${order.number} (${order.id}) for 1 × ${variant.label}.`);
+      await emitOnSandbox(client, event, order.id);
+      actions.push(`Had the sandbox emit ${event} for order ${order.id} (POST /sandbox/events).`);
+      return done('order', order.id);
+    }
+
+    case 'app/suspended':
+    case 'app/resumed':
+    case 'domain/updated':
+    case 'theme/updated':
+    case 'cart/created':
+    case 'cart/updated': {
+      const sent = await emitOnSandbox(client, event);
+      const about = sent.id === undefined ? '' : ` for ${eventResource(event)} ${sent.id}`;
+      const themes = event === 'theme/updated' ? ` (${String(sent.old_theme)} → ${String(sent.new_theme)})` : '';
+      actions.push(`Had the sandbox emit ${event}${about}${themes} (POST /sandbox/events).`);
+      return done(eventResource(event), sent.id);
+    }
   }
+}
+
+/**
+ * Asks the sandbox to emit an event that no API request causes (POST /sandbox/events, outside /v1: a sandbox
+ * endpoint). Answers the notification's body.
+ */
+async function emitOnSandbox(client: StoreClient, event: WebhookEvent, id?: number | string): Promise<{ id?: number | string; [field: string]: unknown }> {
+  const match = /^(.*)\/v1\/(\d+)$/.exec(client.baseUrl);
+  if (!match) throw new UsageError(`Cannot tell the sandbox's address from ${client.baseUrl}.`);
+  const res = await client.request<{ id?: number | string }>({
+    method: 'POST',
+    path: `${match[1]}/sandbox/events`,
+    body: { event, store_id: Number(match[2]), ...(id === undefined ? {} : { id }) },
+  });
+  return res.body;
 }
 
 /** A variant an order can take one unit of: stock above zero, or stock not tracked (null). */

@@ -1,6 +1,7 @@
 import { UsageError } from '../client/errors.js';
 import type { Column } from '../output/format.js';
-import { WEBHOOK_EVENTS, isLoopbackHost, isWebhookEvent, type Webhook, type WebhookEvent } from '../api/webhooks.js';
+import { EVENT_NAME, WEBHOOK_EVENTS, eventResource, isWebhookEvent, type WebhookEvent } from '../api/webhook-events.js';
+import { isLoopbackHost, type Webhook } from '../api/webhooks.js';
 import type { InputName } from './validate.js';
 
 /**
@@ -9,18 +10,40 @@ import type { InputName } from './validate.js';
  * names the flag the user typed instead of the API field.
  */
 
-export function parseWebhookEvent(value: string, name: InputName = 'EVENT'): WebhookEvent {
+/**
+ * An event name of the form `resource/action` (platform.md §7). Any well-formed name is taken: the platform's
+ * list keeps growing, so a name this CLI does not know is sent and the store decides (`undocumentedEvent`
+ * says what to warn about).
+ */
+export function parseWebhookEvent(value: string, name: InputName = 'EVENT'): string {
   const text = value.trim().toLowerCase();
-  if (isWebhookEvent(text)) return text;
-  const close = WEBHOOK_EVENTS.filter((e) => e.startsWith(text.split('/')[0] + '/'));
-  const hint = close.length > 0 ? `events of ${text.split('/')[0]}: ${close.join(', ')}` : `the events are ${WEBHOOK_EVENTS.join(', ')}`;
-  throw new UsageError(`${name} "${value}" is not a webhook event; ${hint}.`);
+  if (EVENT_NAME.test(text)) return text;
+  throw new UsageError(`${name} "${value}" is not a webhook event name; events are resource/action, such as order/created or product/updated.`);
+}
+
+/** An event of the documented list (what the sandbox knows), for `webhooks trigger`. */
+export function parseDocumentedEvent(value: string, name: InputName = 'EVENT'): WebhookEvent {
+  const event = parseWebhookEvent(value, name);
+  if (isWebhookEvent(event)) return event;
+  throw new UsageError(`${name} "${value}" is not a documented webhook event; ${closeEvents(event)}.`);
+}
+
+function closeEvents(event: string): string {
+  const resource = eventResource(event);
+  const close = WEBHOOK_EVENTS.filter((e) => eventResource(e) === resource);
+  return close.length > 0 ? `the events of ${resource} are ${close.join(', ')}` : `the documented events are ${WEBHOOK_EVENTS.join(', ')}`;
+}
+
+/** The warning for a well-formed event outside the documented list; undefined for a documented one. */
+export function undocumentedEvent(event: string): string | undefined {
+  if (isWebhookEvent(event)) return undefined;
+  return `${event} is not a documented webhook event (${closeEvents(event)}); it is sent anyway and the store decides.`;
 }
 
 /** `--events a,b --events c` (repeatable and comma-separated), deduplicated in the order given. */
-export function parseWebhookEvents(values: string[], name: InputName = '--events'): WebhookEvent[] {
+export function parseWebhookEvents(values: string[], name: InputName = '--events'): string[] {
   const events = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
-  if (events.length === 0) throw new UsageError(`${name} names no event; give one or more of ${WEBHOOK_EVENTS.join(', ')}.`);
+  if (events.length === 0) throw new UsageError(`${name} names no event; give one or more such as order/created,product/updated.`);
   return [...new Set(events.map((e) => parseWebhookEvent(e, name)))];
 }
 

@@ -34,6 +34,8 @@ describe('spec §4 Variant custom fields', () => {
       value_type: 'text_list',
       read_only: false,
       values: ['Cotton', 'Wool'],
+      // platform.md §7: definitions carry their owner resource.
+      owner_resource: 'product_variant',
     });
     expect(String(res.body.id)).toMatch(UUID);
   });

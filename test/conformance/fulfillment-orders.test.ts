@@ -2,9 +2,24 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ISO_WITH_OFFSET, ULID, errorShape, useSandbox } from '../helpers/sandbox.js';
 import { createLocation, createOrder, createSimpleProduct, expectCreated, expectOk } from './support.js';
 
-/** Spec §2 Fulfillment order / tracking event, §3 Tracking event status, §4 Fulfillment orders; DESIGN.md §5.15. */
+/**
+ * Spec §2 Fulfillment order / tracking event, §3 Tracking event status, §4 Fulfillment orders; the record and
+ * the statuses of platform.md §5 (which replace DESIGN.md §5.15's).
+ */
 
-const TRACKING_STATUSES = ['dispatched', 'in_transit', 'out_for_delivery', 'delivered', 'delivery_failed', 'returned'];
+const TRACKING_STATUSES = [
+  'dispatched',
+  'received_by_post_office',
+  'in_transit',
+  'out_for_delivery',
+  'delivery_attempt_failed',
+  'delayed',
+  'ready_for_pickup',
+  'delivered',
+  'returned_to_sender',
+  'lost',
+  'failure',
+];
 
 function event(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -34,18 +49,42 @@ describe('spec §4 Fulfillment orders', () => {
 
   const base = () => `/orders/${order.id}/fulfillment-orders/${fo.id}/tracking-events`;
 
-  it('§4 GET /orders/{order_id}/fulfillment-orders → the fulfillment orders of the order', async () => {
+  it('§4 GET /orders/{order_id}/fulfillment-orders → the fulfillment orders of the order, in the documented record (platform.md §5)', async () => {
     const res = await t.get(`/orders/${order.id}/fulfillment-orders`);
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1);
-    expect(res.body[0]).toMatchObject({
+    const [record] = res.body;
+    expect(record).toMatchObject({
       id: expect.stringMatching(ULID),
-      order_id: order.id,
-      status: expect.any(String),
-      location_id: expect.any(String),
-      products: [expect.objectContaining({ quantity: 2 })],
+      number: expect.any(String),
+      status: 'UNPACKED',
+      total_quantity: 2,
+      total_weight: expect.anything(),
+      total_price: { value: expect.stringMatching(/^\d+\.\d{2}$/), currency: expect.any(String) },
+      assigned_location: { location_id: expect.stringMatching(ULID), name: expect.any(Object), address: expect.any(Object) },
+      line_items: [
+        {
+          id: expect.any(String),
+          quantity: 2,
+          variant: expect.objectContaining({ variant_id: String(order.products[0].variant_id) }),
+          product: expect.objectContaining({ product_id: String(order.products[0].product_id) }),
+          unit_price: { value: expect.any(String), currency: expect.any(String) },
+        },
+      ],
+      recipient: expect.any(Object),
+      shipping: expect.objectContaining({ type: expect.any(String), merchant_cost: expect.any(Object), consumer_cost: expect.any(Object) }),
+      destination: expect.any(Object),
+      status_history: [expect.objectContaining({ to_status: 'UNPACKED' })],
+      tracking_info: { code: null, url: null },
       tracking_events: [],
+      fulfilled_at: null,
     });
+    expect(record.created_at).toMatch(ISO_WITH_OFFSET);
+    expect(record.updated_at).toMatch(ISO_WITH_OFFSET);
+    expect(Object.keys(record.assigned_location.name)[0]).toMatch(/^[a-z]{2}_[A-Z]{2}$/);
+    // The order id is in the path, not in the body.
+    expect(record).not.toHaveProperty('order_id');
+    expect(record).not.toHaveProperty('products');
   });
 
   it('§4 GET /orders/{order_id}/fulfillment-orders/{id} → one fulfillment order', async () => {
@@ -79,15 +118,38 @@ describe('spec §4 Fulfillment orders', () => {
     expect(after.tracking_events.map((e: any) => e.id)).toContain(res.body.id);
   });
 
-  it('§3/§5.15: tracking status is one of dispatched, in_transit, out_for_delivery, delivered, delivery_failed, returned', async () => {
+  it('platform.md §5: the tracking status is one of the eleven documented ones; the event record has its fields', async () => {
     for (const status of TRACKING_STATUSES) {
       const res = await t.post(base(), event({ status }));
       expect([200, 201], `${status}: ${res.text}`).toContain(res.status);
       expect(res.body.status).toBe(status);
+      expect(Object.keys(res.body).sort()).toEqual(
+        ['address', 'created_at', 'description', 'estimated_delivery_at', 'geolocation', 'happened_at', 'id', 'status', 'updated_at'],
+      );
     }
   });
 
-  it('§5.15: an unknown tracking status → 422 errors.status', async () => {
+  it('platform.md §5: the shipment status follows the events in upper case, with its history and tracking info', async () => {
+    const shipment = (await t.get(`/orders/${otherOrder.id}/fulfillment-orders`)).body[0];
+    const path = `/orders/${otherOrder.id}/fulfillment-orders/${shipment.id}`;
+    await t.post(`${path}/tracking-events`, event({ status: 'dispatched', happened_at: '2026-11-21T10:00:00+00:00' }));
+    let record = (await t.get(path)).body;
+    expect(record.status).toBe('DISPATCHED');
+    expect(record.tracking_info.code).toEqual(expect.any(String));
+    expect(record.tracking_info.url).toMatch(/^https:\/\//);
+    await t.post(`${path}/tracking-events`, event({ status: 'delivered', happened_at: '2026-11-22T10:00:00+00:00' }));
+    record = (await t.get(path)).body;
+    expect(record.status).toBe('DELIVERED');
+    expect(Date.parse(record.fulfilled_at)).toBe(Date.parse('2026-11-22T10:00:00+00:00'));
+    expect(record.status_history.map((h: any) => [h.from_status, h.to_status])).toEqual([
+      [null, 'UNPACKED'],
+      ['UNPACKED', 'DISPATCHED'],
+      ['DISPATCHED', 'DELIVERED'],
+    ]);
+  });
+
+  it('platform.md §5: a status outside the documented list (the old delivery_failed too) → 422 errors.status', async () => {
+    expect((await t.post(base(), event({ status: 'delivery_failed' }))).status).toBe(422);
     const res = await t.post(base(), event({ status: 'lost_in_space' }));
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject(errorShape(422));

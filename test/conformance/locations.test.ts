@@ -24,6 +24,19 @@ describe('spec §4 Locations', () => {
     expect(res.body.allows_pickup).toBe(true);
     expect(typeof res.body.is_default).toBe('boolean');
     expect(Number.isInteger(res.body.priority)).toBe(true);
+    // platform.md §7: store_id is a string; the address carries verified_at.
+    expect(res.body.store_id).toBe(String(t.sandbox.storeId));
+    expect(res.body.address).toHaveProperty('verified_at');
+  });
+
+  it('platform.md §7: the address has a region {code, name}, set on create and changed on update', async () => {
+    const res = await t.post('/locations', { name: 'Salta', address: { ...address(), region: { code: 'NOA', name: 'Noroeste' } }, priority: 4 });
+    expect([200, 201]).toContain(res.status);
+    expect(res.body.address.region).toEqual({ code: 'NOA', name: 'Noroeste' });
+    expect(res.body.priority).toBe(4);
+    const updated = await t.put(`/locations/${res.body.id}`, { address: { region: { name: 'Norte Grande' } }, priority: 5 });
+    expect(updated.body.address.region).toEqual({ code: 'NOA', name: 'Norte Grande' });
+    expect(updated.body.priority).toBe(5);
   });
 
   it('§5.9: the first location is the default', async () => {

@@ -103,8 +103,10 @@ describe('spec §4 Invoices: POST /metafields', () => {
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1);
     expect(res.body[0].id).toBe(created.id);
+    // An empty result is the platform's empty list (platform.md §1, §6).
     const none = await t.get('/metafields/orders', { query: { owner_id: order.id, namespace: 'other' } });
-    expect(none.body).toEqual([]);
+    expect(none.status).toBe(404);
+    expect(none.body).toMatchObject({ code: 404, description: 'Last page is 0' });
   });
 
   it('§5.16: PUT /metafields/{id} (added) replaces the value (appending an invoice keeps the earlier one)', async () => {
@@ -129,8 +131,9 @@ describe('spec §4 Invoices: POST /metafields', () => {
     const { order } = await newOrder();
     const created = (await t.post('/metafields', invoice(order.id, [{ key: accessKey(), link: 'https://nfe.example.com/d' }]))).body;
     expectOk(await t.del(`/metafields/${created.id}`));
-    const listed = (await t.get('/metafields/orders', { query: { owner_id: order.id } })).body;
-    expect(listed).toEqual([]);
+    const listed = await t.get('/metafields/orders', { query: { owner_id: order.id } });
+    expect(listed.status).toBe(404);
+    expect(listed.body).toMatchObject({ code: 404, description: 'Last page is 0' });
     expect((await t.del(`/metafields/${created.id}`)).status).toBe(404);
     expect((await t.put('/metafields/987654321', { value: '[]' })).status).toBe(404);
   });

@@ -88,9 +88,10 @@ describe('spec §4 Orders', () => {
     expect(levels[second.id]).toBe(3);
     const fos = (await t.get(`/orders/${order.id}/fulfillment-orders`)).body;
     expect(fos).toHaveLength(2);
-    const byLocation = Object.fromEntries(fos.map((f: any) => [f.location_id, f.products]));
-    expect(byLocation[main.id]).toEqual([expect.objectContaining({ variant_id: variant.id, quantity: 2 })]);
-    expect(byLocation[second.id]).toEqual([expect.objectContaining({ variant_id: variant.id, quantity: 2 })]);
+    // The documented record (platform.md §5): the source in assigned_location, the lines with string ids.
+    const byLocation = Object.fromEntries(fos.map((f: any) => [f.assigned_location.location_id, f.line_items]));
+    expect(byLocation[main.id]).toEqual([expect.objectContaining({ variant: expect.objectContaining({ variant_id: String(variant.id) }), quantity: 2 })]);
+    expect(byLocation[second.id]).toEqual([expect.objectContaining({ variant: expect.objectContaining({ variant_id: String(variant.id) }), quantity: 2 })]);
   });
 
   it('§5.14: an order for more than the stock → 422 and no stock taken', async () => {
@@ -278,7 +279,7 @@ describe('spec §3 Order status transitions', () => {
     const again = await createOrder(t, [{ variant_id: v.id, quantity: 2 }]);
     expect(again.status, again.text).toBe(201);
     const fos = (await t.get(`/orders/${again.body.id}/fulfillment-orders`)).body;
-    expect(fos.map((fo: any) => fo.location_id)).toEqual([locations.find((l: any) => l.is_default).id]);
+    expect(fos.map((fo: any) => fo.assigned_location.location_id)).toEqual([locations.find((l: any) => l.is_default).id]);
   });
 
   it('§4/§5.14 DELETE /orders/{order_id} cancels the order (and restocks)', async () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorShape, useSandbox } from '../helpers/sandbox.js';
 import { createLocation, createOrder, createSimpleProduct, expectCreated, expectOk, installApp } from './support.js';
 
-/** Spec §2 Webhook, §4 Webhooks, §6 Events; DESIGN.md §5.17. */
+/** Spec §2 Webhook, §4 Webhooks, §6 Events; DESIGN.md §5.17 and the documented events of platform.md §7. */
 
 interface Delivery {
   path: string;
@@ -103,10 +103,10 @@ describe('spec §4 Webhooks', () => {
     expect((await t.put('/webhooks/987654321', { url: `${receiver.url}/x` })).status).toBe(404);
   });
 
-  it('§5.17: an unknown event → 422 errors.event', async () => {
+  it('platform.md §7: an unknown event → 422 errors.event naming the events it allows', async () => {
     const res = await t.post('/webhooks', { event: 'order/exploded', url: `${receiver.url}/x` });
     expect(res.status).toBe(422);
-    expect(res.body.errors.event).toBeDefined();
+    expect(res.body.errors.event[0]).toMatch(/^must be one of app\/uninstalled, .*order\/packed, .*theme\/updated/);
   });
 
   it('§5.17: url must be https, or http on loopback → 422 otherwise', async () => {
@@ -117,14 +117,17 @@ describe('spec §4 Webhooks', () => {
     await t.del(`/webhooks/${https.body.id}`);
   });
 
-  it('§5.17: every event name of the list is accepted', async () => {
+  it('platform.md §7: every documented event is accepted', async () => {
     const events = [
-      'order/created', 'order/updated', 'order/paid', 'order/cancelled',
-      'product/created', 'product/updated', 'product/deleted',
+      'app/uninstalled', 'app/suspended', 'app/resumed',
       'category/created', 'category/updated', 'category/deleted',
+      'order/created', 'order/updated', 'order/paid', 'order/packed', 'order/fulfilled', 'order/cancelled',
+      'order/edited', 'order/pending', 'order/voided', 'order/unpacked',
+      'product/created', 'product/updated', 'product/deleted',
+      'domain/updated', 'theme/updated', 'cart/created', 'cart/updated',
       'location/created', 'location/updated', 'location/deleted',
+      'fulfillment_order/status_updated',
       'fulfillment_order/tracking_event_created', 'fulfillment_order/tracking_event_updated', 'fulfillment_order/tracking_event_deleted',
-      'app/uninstalled',
     ];
     for (const event of events) {
       const res = await t.post('/webhooks', { event, url: `https://hooks.example.com/${event}` });
@@ -170,7 +173,10 @@ describe('spec §4 Webhooks', () => {
     expect((await t.get('/store', { token })).status).toBe(401);
     expect((await t.get('/store')).status).toBe(200); // the other app keeps its token
     const { token: again } = await installApp(t, app);
-    expect((await t.get('/webhooks', { token: again })).body).toMatchObject({ code: 404, description: 'Last page is 0' });
+    // None left: the platform's empty list (platform.md §1).
+    const none = await t.get('/webhooks', { token: again });
+    expect(none.status).toBe(404);
+    expect(none.body).toMatchObject({ description: 'Last page is 0' });
 
     // Not installed any more, unknown, or the demo app the CLI works through: refused.
     await admin(`/sandbox/apps/${app.client_id}/uninstall`, {});
@@ -253,6 +259,53 @@ describe('spec §4 Webhooks', () => {
     for (const [event, id] of Object.entries(expected)) {
       await receiver.waitFor((ds) => ds.some((d) => d.path === `/all/${event}` && d.body.event === event && d.body.id === id));
     }
+  });
+
+  it('platform.md §7: a webhook record without custom headers is sent without `headers`', async () => {
+    const res = await t.post('/webhooks', { event: 'cart/created', url: `${receiver.url}/cart` });
+    expectCreated(res);
+    expect(res.body).not.toHaveProperty('headers');
+    expect(Object.keys(res.body).sort()).toEqual(['created_at', 'event', 'id', 'updated_at', 'url']);
+  });
+
+  it('platform.md §7: a tracking event that moves the shipment\'s status announces fulfillment_order/status_updated', async () => {
+    await t.post('/webhooks', { event: 'fulfillment_order/status_updated', url: `${receiver.url}/fo-status` });
+    const { variant } = await createSimpleProduct(t, { stock: 10 });
+    const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
+    const fo = (await t.get(`/orders/${order.id}/fulfillment-orders`)).body[0];
+    const path = `/orders/${order.id}/fulfillment-orders/${fo.id}/tracking-events`;
+    await t.post(path, { status: 'dispatched', happened_at: '2026-11-21T14:05:00+00:00' });
+    // in_transit keeps it DISPATCHED: no second notification for it.
+    await t.post(path, { status: 'in_transit', happened_at: '2026-11-21T15:05:00+00:00' });
+    await t.post(path, { status: 'delivered', happened_at: '2026-11-22T15:05:00+00:00' });
+    const all = await receiver.waitFor((ds) => ds.filter((d) => d.path === '/fo-status' && d.body.id === fo.id).length >= 2);
+    await new Promise((r) => setTimeout(r, 100));
+    const mine = all.filter((d) => d.path === '/fo-status' && d.body.id === fo.id);
+    expect(mine.map((d) => d.body)).toEqual([
+      { store_id: t.sandbox.storeId, event: 'fulfillment_order/status_updated', id: fo.id },
+      { store_id: t.sandbox.storeId, event: 'fulfillment_order/status_updated', id: fo.id },
+    ]);
+  });
+
+  it('platform.md §7: POST /sandbox/events emits what no API request causes: theme/updated {store_id, event, old_theme, new_theme}, domain/updated without id, order/packed with the order id', async () => {
+    for (const event of ['theme/updated', 'domain/updated', 'order/packed']) {
+      expectCreated(await t.post('/webhooks', { event, url: `${receiver.url}/admin/${event}` }));
+    }
+    const emit = (body: unknown) =>
+      fetch(`${t.sandbox.apiUrl}/sandbox/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const { variant } = await createSimpleProduct(t, { stock: 10 });
+    const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
+    expect((await emit({ event: 'theme/updated' })).status).toBe(200);
+    expect((await emit({ event: 'domain/updated' })).status).toBe(200);
+    expect(await (await emit({ event: 'order/packed', id: order.id })).json()).toEqual({ store_id: t.sandbox.storeId, event: 'order/packed', id: order.id });
+    const refused = await emit({ event: 'order/created' });
+    expect(refused.status).toBe(422);
+    const all = await receiver.waitFor((ds) => ['theme/updated', 'domain/updated', 'order/packed'].every((e) => ds.some((d) => d.path === `/admin/${e}`)));
+    const body = (event: string) => all.find((d) => d.path === `/admin/${event}`)!.body;
+    expect(body('theme/updated')).toEqual({ store_id: t.sandbox.storeId, event: 'theme/updated', old_theme: expect.any(String), new_theme: expect.any(String) });
+    expect(body('theme/updated').old_theme).not.toBe(body('theme/updated').new_theme);
+    expect(body('domain/updated')).toEqual({ store_id: t.sandbox.storeId, event: 'domain/updated' });
+    expect(body('order/packed')).toEqual({ store_id: t.sandbox.storeId, event: 'order/packed', id: order.id });
   });
 
   it('§5.17: tracking events are announced with the fulfillment order id', async () => {

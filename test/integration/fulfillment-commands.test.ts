@@ -22,10 +22,28 @@ interface EventJson {
 }
 interface FoJson {
   id: string;
-  order_id: number;
+  number: string;
   status: string;
+  total_quantity: number;
+  assigned_location: { location_id: string; name: Record<string, string> };
+  line_items: { id: string; quantity: number; variant: { variant_id: string; sku: string | null }; product: { product_id: string; name: string } }[];
+  tracking_info: { code: string | null; url: string | null };
   tracking_events: EventJson[];
 }
+
+const TRACKING_STATUSES = [
+  'dispatched',
+  'received_by_post_office',
+  'in_transit',
+  'out_for_delivery',
+  'delivery_attempt_failed',
+  'delayed',
+  'ready_for_pickup',
+  'delivered',
+  'returned_to_sender',
+  'lost',
+  'failure',
+];
 
 let orderId: number;
 let fo: FoJson;
@@ -53,11 +71,45 @@ describe('store fulfillment-orders list / get', () => {
     expect((JSON.parse(list.stdout) as FoJson[]).map((f) => f.id)).toEqual(expected.map((f) => f.id));
 
     const tsv = await store('fulfillment-orders', 'list', String(orderId));
-    expect(tsv.stdout.split('\n')[0]).toBe('id\tstatus\tlocation\titems\tevents\tlast event');
+    expect(tsv.stdout.split('\n')[0]).toBe('id\tnumber\tstatus\tlocation\titems\ttracking\tevents\tlast event');
 
     const get = await store('fulfillment-orders', 'get', String(orderId), fo.id, '--json');
     expect(get.code).toBe(0);
-    expect(JSON.parse(get.stdout)).toMatchObject({ id: fo.id, order_id: orderId });
+    expect(JSON.parse(get.stdout)).toMatchObject({ id: fo.id, number: fo.number, line_items: fo.line_items });
+  });
+
+  it('shows the items, source location by name, upper-case status and tracking info of the documented record', async () => {
+    const expected = (await api.get<FoJson[]>(`/orders/${orderId}/fulfillment-orders`)).body;
+    const list = await store('fulfillment-orders', 'list', String(orderId));
+    expect(list.code).toBe(0);
+    const rows = list.stdout.trim().split('\n').slice(1).map((line) => line.split('\t'));
+    expect(rows).toHaveLength(expected.length);
+    for (const [i, record] of expected.entries()) {
+      const [id, number, status, location, items, tracking] = rows[i]!;
+      expect(id).toBe(record.id);
+      expect(number).toBe(record.number);
+      expect(status).toBe(record.status);
+      expect(status).toMatch(/^[A-Z_]+$/);
+      const locationName = Object.values(record.assigned_location.name)[0]!;
+      expect(location).toBe(`${locationName} (${record.assigned_location.location_id})`);
+      // Items come from line_items: never 0 for a shipment that holds units.
+      expect(Number(items)).toBe(record.line_items.reduce((n, l) => n + l.quantity, 0));
+      expect(Number(items)).toBeGreaterThan(0);
+      if (record.tracking_info.code) expect(tracking).toBe(`${record.tracking_info.code} ${record.tracking_info.url}`);
+    }
+
+    const get = await store('fulfillment-orders', 'get', String(orderId), fo.id);
+    expect(get.code).toBe(0);
+    expect(get.stdout).toMatch(new RegExp(`order\\s+${orderId}`));
+    const itemsSection = get.stdout.split('\nItems\n')[1]!.split('\n\n')[0]!.trim().split('\n');
+    expect(itemsSection[0]).toBe('variant\tproduct\tsku\tname\tquantity\tunit price');
+    expect(itemsSection).toHaveLength(fo.line_items.length + 1);
+    for (const [i, line] of fo.line_items.entries()) {
+      const cells = itemsSection[i + 1]!.split('\t');
+      expect(cells[0]).toBe(line.variant.variant_id);
+      expect(cells[1]).toBe(line.product.product_id);
+      expect(cells[4]).toBe(String(line.quantity));
+    }
   });
 
   it('names what is missing: an unknown order, a fulfillment order of another order', async () => {
@@ -110,7 +162,7 @@ describe('store fulfillment-orders tracking', () => {
     expect((await foNow()).tracking_events.map((e) => e.id)).not.toContain(added.id);
 
     const [gone, goneDelete, unknownFo] = await Promise.all([
-      store('fulfillment-orders', 'tracking', 'update', String(orderId), fo.id, added.id, '--status', 'returned'),
+      store('fulfillment-orders', 'tracking', 'update', String(orderId), fo.id, added.id, '--status', 'returned_to_sender'),
       store('fulfillment-orders', 'tracking', 'delete', String(orderId), fo.id, added.id, '--yes'),
       store('fulfillment-orders', 'tracking', 'add', String(orderId), '01ARZ3NDEKTSV4RRFFQ69G5FAV', '--status', 'dispatched'),
     ]);
@@ -122,9 +174,29 @@ describe('store fulfillment-orders tracking', () => {
     expect(unknownFo.stderr).toContain('Fulfillment order 01ARZ3NDEKTSV4RRFFQ69G5FAV not found.');
   });
 
+  it('offers the eleven documented tracking statuses and sends the new ones', async () => {
+    const help = await store('fulfillment-orders', 'tracking', 'add', '--help');
+    // Help wraps the list anywhere, inside names too.
+    const offered = help.stdout.replace(/\s+/g, '').match(/<options:([^>]+)>/)![1]!.split('|');
+    expect(offered).toEqual(TRACKING_STATUSES);
+    const added: string[] = [];
+    const runs = await Promise.all(
+      ['received_by_post_office', 'ready_for_pickup'].map((status) =>
+        store('fulfillment-orders', 'tracking', 'add', String(orderId), fo.id, '--status', status, '--json'),
+      ),
+    );
+    for (const r of runs) {
+      expect(r.code, r.stderr).toBe(0);
+      added.push((JSON.parse(r.stdout) as EventJson).id);
+    }
+    const events = (await foNow()).tracking_events.filter((e) => added.includes(e.id));
+    expect(events.map((e) => e.status).sort()).toEqual(['ready_for_pickup', 'received_by_post_office']);
+    await Promise.all(added.map((id) => api.del(`/orders/${orderId}/fulfillment-orders/${fo.id}/tracking-events/${id}`)));
+  });
+
   it('checks every field before sending, naming the flag', async () => {
     const cases: [string[], RegExp][] = [
-      [['--status', 'lost'], /--status=lost to be one of: dispatched, in_transit/],
+      [['--status', 'returned'], /--status=returned to be one of: dispatched, received_by_post_office, in_transit/],
       [['--status', 'dispatched', '--lat', '91', '--lon', '0'], /--lat 91 is out of range; a latitude lies between -90 and 90\./],
       [['--status', 'dispatched', '--lat', '0', '--lon', '-180.5'], /--lon -180\.5 is out of range; a longitude lies between -180 and 180\./],
       [['--status', 'dispatched', '--lat', 'north', '--lon', '0'], /--lat "north" is not a latitude/],

@@ -37,9 +37,9 @@ beforeAll(async () => {
     XDG_DATA_HOME: join(dir, 'data'),
   };
   const all = (await api.get<{ id: number; number: number }[]>('/orders', { query: { per_page: 200 } })).body;
-  // Orders that have no invoice yet, so each test starts from an empty list.
+  // Orders that have no invoice of either kind yet, so each test starts from an empty list.
   const withInvoices = new Set(
-    ((await api.get<{ owner_id: number }[]>('/metafields/orders', { query: { namespace: 'nfe', key: 'list', per_page: 200 } })).body).map((m) => m.owner_id),
+    ((await api.get<{ owner_id: number }[]>('/metafields/orders', { query: { namespace: 'nfe', per_page: 200 } })).body).map((m) => m.owner_id),
   );
   orders = all.filter((o) => !withInvoices.has(o.id));
 });
@@ -62,9 +62,65 @@ function withWrongCheckDigit(key: string): string {
 
 async function storedInvoices(orderId: number): Promise<Invoice[]> {
   const res = await api.get<{ value: string }[]>('/metafields/orders', { query: { owner_id: orderId, namespace: 'nfe', key: 'list' } });
+  // No metafield yet: the platform's empty list, a 404 "Last page is 0".
+  if (res.status === 404) return [];
   expect(res.status).toBe(200);
-  return res.body.length ? (JSON.parse(res.body[0]!.value) as Invoice[]) : [];
+  return JSON.parse(res.body[0]!.value) as Invoice[];
 }
+
+describe('invoices stored the older way: nfe/key + nfe/link (platform.md §6)', () => {
+  let older: { orderId: number; key: string; link: string };
+
+  beforeAll(async () => {
+    const [keyField] = (await api.get<{ owner_id: number; value: string }[]>('/metafields/orders', { query: { namespace: 'nfe', key: 'key' } })).body;
+    const [linkField] = (
+      await api.get<{ value: string }[]>('/metafields/orders', { query: { namespace: 'nfe', key: 'link', owner_id: keyField!.owner_id } })
+    ).body;
+    older = { orderId: keyField!.owner_id, key: keyField!.value, link: linkField!.value };
+  });
+
+  it('invoices list and orders get show the older pair, marked as such', async () => {
+    const list = await store('invoices', 'list', String(older.orderId));
+    expect(list.code).toBe(0);
+    // The last cell (fulfillment order) is empty for the older pair.
+    expect(list.stdout.trimEnd().split('\n')).toEqual(['kind\tkey\tlink\tfulfillment_order_id', `nfe/key+link\t${older.key}\t${older.link}`]);
+    const get = await store('orders', 'get', String(older.orderId), '--json');
+    expect(get.code).toBe(0);
+    expect(JSON.parse(get.stdout).invoices).toEqual([{ key: older.key, link: older.link, kind: 'nfe/key+link' }]);
+  });
+
+  it('attaching to that order keeps the pair and appends to nfe/list; both kinds are then shown; the pair\'s key again changes nothing', async () => {
+    const before = (await api.get<unknown[]>('/metafields/orders', { query: { owner_id: older.orderId, namespace: 'nfe' } })).body;
+    const key = newKey();
+    const attach = await store('invoices', 'attach', String(older.orderId), '--key', key, '--link', 'https://nfe.example.com/new.pdf');
+    expect(attach.code, attach.stderr).toBe(0);
+    expect(attach.stderr).toContain('(2 invoices now)');
+    const after = (await api.get<{ key: string; value: string }[]>('/metafields/orders', { query: { owner_id: older.orderId, namespace: 'nfe' } })).body;
+    // The older pair is left exactly as it was.
+    expect(after.filter((m) => m.key !== 'list')).toEqual(before);
+    expect(await storedInvoices(older.orderId)).toEqual([{ key, link: 'https://nfe.example.com/new.pdf' }]);
+
+    const [list, get] = await Promise.all([
+      store('invoices', 'list', String(older.orderId), '--json'),
+      store('orders', 'get', String(older.orderId)),
+    ]);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { key: older.key, link: older.link, kind: 'nfe/key+link' },
+      { key, link: 'https://nfe.example.com/new.pdf', kind: 'nfe/list' },
+    ]);
+    const invoicesSection = get.stdout.split('\nInvoices\n')[1]!.split('\n').map((line) => line.trimEnd()).filter(Boolean);
+    expect(invoicesSection).toEqual([
+      'kind\tkey\tlink\tfulfillment order',
+      `nfe/key+link\t${older.key}\t${older.link}`,
+      `nfe/list\t${key}\thttps://nfe.example.com/new.pdf`,
+    ]);
+
+    const again = await store('invoices', 'attach', String(older.orderId), '--key', older.key, '--link', older.link, '--debug');
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`Invoice ${older.key} is already attached to order ${older.orderId}; nothing changed.`);
+    expect(again.stderr).not.toMatch(/→ (POST|PUT) /);
+  });
+});
 
 describe('store invoices attach ORDER_ID', () => {
   it('keeps both of two invoices attached to one order; the same key again changes nothing', async () => {
@@ -87,11 +143,13 @@ describe('store invoices attach ORDER_ID', () => {
     expect(again.stderr).not.toMatch(/→ (POST|PUT) /);
     expect(await storedInvoices(order.id)).toHaveLength(2);
 
+    const shown = (await storedInvoices(order.id)).map((i) => ({ ...i, kind: 'nfe/list' }));
     const list = await store('invoices', 'list', String(order.id), '--json');
-    expect(JSON.parse(list.stdout)).toEqual(await storedInvoices(order.id));
+    expect(JSON.parse(list.stdout)).toEqual(shown);
     const get = await store('orders', 'get', String(order.id), '--json');
-    expect(JSON.parse(get.stdout).invoices).toEqual(await storedInvoices(order.id));
+    expect(JSON.parse(get.stdout).invoices).toEqual(shown);
   });
+
 
   it('never sends a key with a wrong check digit, or a link that is not http(s)', async () => {
     const order = freshOrder();
@@ -164,7 +222,8 @@ describe('store invoices attach --file', () => {
     const reported = readFileSync(report, 'utf8').trimEnd().split('\n');
     expect(reported[0]).toBe('line,key,stage,reason');
     expect(reported.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
-      `3,${a.number},validation`,
+      // An order number is a well-formed id (ids have any length): the store answers that no such order exists.
+      `3,${a.number},request`,
       `4,${b.id},validation`,
       '7,1999999999,request',
       `8,${b.id},validation`,

@@ -28,7 +28,8 @@ beforeAll(async () => {
     appName: sandbox.appName,
     appId: sandbox.clientId,
   });
-  const withInvoices = new Set((await client.all<{ owner_id: number }>('/metafields/orders', { namespace: 'nfe', key: 'list' })).map((m) => m.owner_id));
+  // Orders without invoices of either kind (nfe/list, or the older nfe/key + nfe/link pair).
+  const withInvoices = new Set((await client.all<{ owner_id: number }>('/metafields/orders', { namespace: 'nfe' })).map((m) => m.owner_id));
   orderIds = (await client.all<{ id: number }>('/orders')).map((o) => o.id).filter((id) => !withInvoices.has(id));
   dir = mkdtempSync(join(tmpdir(), 'store-invoice-file-'));
 });
@@ -65,7 +66,7 @@ describe('attachInvoicesFromFile', () => {
     expect(result).toMatchObject({ file: 'quoted.csv', rows: 3, attached: 2, unchanged: 0 });
     expect(result.failed).toEqual([{ line: 3, key: String(b), stage: 'validation', reason: expect.stringMatching(/^column key "not\na key" is not a fiscal access key/) }]);
     expect(events.filter((e) => e.type === 'attached').map((e) => (e as { line: number }).line).sort()).toEqual([2, 6]);
-    expect((await readInvoices(client, a)).invoices).toEqual([{ key: k1, link: 'https://nfe.example.com/a.pdf?x=1,2' }]);
+    expect((await readInvoices(client, a)).invoices).toEqual([{ key: k1, link: 'https://nfe.example.com/a.pdf?x=1,2', kind: 'nfe/list' }]);
   });
 
   it('keeps every row of one order while several orders are sent at once', async () => {

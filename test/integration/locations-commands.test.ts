@@ -15,6 +15,7 @@ async function sandboxEnv(plan: string): Promise<{ sandbox: RunningSandbox; env:
 
 interface LocationJson {
   id: string;
+  store_id: string;
   name: Record<string, string>;
   priority: number;
   is_default: boolean;
@@ -108,6 +109,57 @@ describe('store locations', () => {
     expect(deleted.code).toBe(0);
     expect(JSON.parse(deleted.stdout)).toEqual({ id: location.id, deleted: true });
     expect((await listJson()).some((l) => l.id === location.id)).toBe(false);
+  });
+
+  it('create and update take --priority and --region (CODE=NAME, a code or a name)', async () => {
+    const created = await store(
+      'locations', 'create', '--name', 'Depósito Salta', '--city', 'Salta', '--region', 'NOA=Noroeste', '--priority', '7', '--json',
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const location = JSON.parse(created.stdout) as LocationJson;
+    expect(location).toMatchObject({ priority: 7, address: { city: 'Salta', region: { code: 'NOA', name: 'Noroeste' } } });
+
+    const renamed = await store('locations', 'update', 'Depósito Salta', '--region', 'Norte Grande', '--priority', '8', '--json');
+    expect(renamed.code, renamed.stderr).toBe(0);
+    // A name alone keeps the code; the other address parts stay.
+    expect(JSON.parse(renamed.stdout)).toMatchObject({ priority: 8, address: { city: 'Salta', region: { code: 'NOA', name: 'Norte Grande' } } });
+
+    const shown = await store('locations', 'update', location.id, '--region', 'NEA');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/Priority\s+8/);
+    expect(shown.stdout).toMatch(/Region\s+NEA Norte Grande/);
+
+    expect((await store('locations', 'delete', location.id, '--yes')).code).toBe(0);
+  });
+
+  it('a bad --priority or --region is refused before anything is sent (exit 2, naming the flag)', async () => {
+    const before = await listJson();
+    const cases: [string[], string][] = [
+      [['create', '--name', 'X', '--priority', '-1'], '--priority must be a whole number, 0 or more (got "-1").'],
+      [['create', '--name', 'X', '--priority', 'first'], '--priority must be a whole number, 0 or more (got "first").'],
+      [['update', 'Local Palermo', '--priority', '1.5'], '--priority must be a whole number, 0 or more (got "1.5").'],
+      [['update', 'Local Palermo', '--region', 'NOA='], '--region "NOA=" needs a code and a name around "=", e.g. --region NOA=Noroeste.'],
+      [['create', '--name', 'X', '--region', ' '], '--region is empty; give a code (NOA), a name (Noroeste) or both as NOA=Noroeste.'],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => store('locations', ...args, '--debug')));
+    for (const [i, r] of runs.entries()) {
+      expect(r.code, cases[i]![0].join(' ')).toBe(2);
+      expect(r.stderr).toContain(cases[i]![1]);
+      expect(r.stderr).not.toMatch(/→ (GET|POST|PUT)/);
+    }
+    expect(await listJson()).toEqual(before);
+  });
+
+  it('shows a name keyed by locale in the main language, whatever key comes first (platform.md §7)', async () => {
+    const { clientFor } = await import('../helpers/sandbox.js');
+    const api = clientFor(sandbox);
+    const created = await api.post<{ id: string }>('/locations', { name: { en_US: 'North warehouse', es_AR: 'Depósito Norte 2' } });
+    const list = await store('locations', 'list');
+    const row = list.stdout.split('\n').find((line) => line.includes(created.body.id))!;
+    expect(row.split('\t')[2]).toBe('Depósito Norte 2');
+    const json = (await listJson()).find((l) => l.id === created.body.id)!;
+    expect(json).toMatchObject({ store_id: String(sandbox.storeId), name: { en_US: 'North warehouse', es_AR: 'Depósito Norte 2' } });
+    await api.del(`/locations/${created.body.id}`);
   });
 
   it('delete needs --yes off a terminal (exit 2 naming --yes) and deletes nothing', async () => {

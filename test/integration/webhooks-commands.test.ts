@@ -13,7 +13,8 @@ interface WebhookJson {
   id: number;
   event: string;
   url: string;
-  headers: Record<string, string>;
+  /** Absent when the webhook has none (platform.md §7). */
+  headers?: Record<string, string>;
 }
 
 async function listJson(...extra: string[]): Promise<WebhookJson[]> {
@@ -60,7 +61,11 @@ describe('store webhooks add, list, update, delete', () => {
     const rekeyed = await store('webhooks', 'update', String(webhook.id), '--header', 'X-Api-Key=new', '--header', 'X-Env=test', '--json');
     expect(JSON.parse(rekeyed.stdout).headers).toEqual({ 'X-Api-Key': 'new', 'X-Env': 'test' });
     const cleared = await store('webhooks', 'update', String(webhook.id), '--clear-headers', '--json');
-    expect(JSON.parse(cleared.stdout).headers).toEqual({});
+    expect(cleared.code).toBe(0);
+    // The store leaves `headers` out of a webhook without any: read, and shown as no header names.
+    expect(JSON.parse(cleared.stdout).headers).toBeUndefined();
+    const bare = (await store('webhooks', 'list', '--event', 'order/created')).stdout.trimEnd().split('\n')[1]!.split('\t');
+    expect(bare.slice(0, 4)).toEqual([String(webhook.id), 'order/created', 'https://example.com/hooks/v2', '']);
 
     const unconfirmed = await store('webhooks', 'delete', String(webhook.id));
     expect(unconfirmed.code).toBe(2);
@@ -72,10 +77,33 @@ describe('store webhooks add, list, update, delete', () => {
     expect((await listJson()).map((w) => w.event)).toEqual(['order/paid']);
   });
 
+  it('registers the documented events the sandbox once did not know, such as order/packed, without a warning', async () => {
+    for (const event of ['order/packed', 'fulfillment_order/status_updated', 'theme/updated']) {
+      const added = await store('webhooks', 'add', event, `https://example.com/hooks/${event}`, '--json');
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.stderr).toBe('');
+      expect(JSON.parse(added.stdout)).toMatchObject({ event, url: `https://example.com/hooks/${event}` });
+    }
+    expect((await listJson('--event', 'order/packed')).map((w) => w.event)).toEqual(['order/packed']);
+  });
+
+  it('sends a well-formed event it does not know with a warning, and shows the store\'s refusal naming the events it allows', async () => {
+    const unknown = await store('webhooks', 'add', 'order/shipped', 'https://example.com/h', '--debug');
+    expect(unknown.stderr).toContain(
+      'Warning: order/shipped is not a documented webhook event (the events of order are order/created, order/updated, order/paid, order/packed,',
+    );
+    expect(unknown.stderr).toContain('it is sent anyway and the store decides.');
+    // It was sent: the store (here the sandbox) answers 422 and names what it allows.
+    expect(unknown.stderr).toMatch(/→ POST .*\/webhooks/);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Error: Invalid request: event must be one of app\/uninstalled, .*order\/packed, .*fulfillment_order\/tracking_event_deleted\./);
+    expect(unknown.stdout).toBe('');
+  });
+
   it('checks the event, the URL, the headers and the id before sending anything (exit 2, naming the argument)', async () => {
-    const badEvent = await store('webhooks', 'add', 'order/shipped', 'https://example.com/h');
+    const badEvent = await store('webhooks', 'add', 'order shipped', 'https://example.com/h');
     expect(badEvent.code).toBe(2);
-    expect(badEvent.stderr).toContain('EVENT "order/shipped" is not a webhook event; events of order: order/created,');
+    expect(badEvent.stderr).toContain('EVENT "order shipped" is not a webhook event name; events are resource/action, such as order/created');
 
     const badUrl = await store('webhooks', 'add', 'order/created', 'http://example.com/h');
     expect(badUrl.code).toBe(2);

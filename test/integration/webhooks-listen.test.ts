@@ -157,9 +157,11 @@ describe('store webhooks listen + trigger', () => {
   it('registers on the sandbox, prints the order a trigger creates, and removes its webhooks on Ctrl-C', async () => {
     const listener = await listen([]);
     expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
-    expect(listener.stderr()).toContain('Registered 17 webhooks: order/created (');
+    // Every documented event (platform.md §7).
+    expect(listener.stderr()).toContain('Registered 30 webhooks: app/uninstalled (');
     const registered = await webhooksOnStore();
-    expect(registered).toHaveLength(17);
+    expect(registered).toHaveLength(30);
+    expect(registered.map((w) => w.event)).toContain('order/packed');
     expect(new Set(registered.map((w) => w.url))).toEqual(new Set([listener.url]));
 
     const trigger = await store('webhooks', 'trigger', 'order/created');
@@ -170,10 +172,11 @@ describe('store webhooks listen + trigger', () => {
     const [time, event, id, summary] = line.split('\t');
     expect(time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?\+00:00$/);
     expect([event, id]).toEqual(['order/created', String(order.id)]);
-    expect(summary).toMatch(new RegExp(`^#${order.number} open \\d+\\.\\d{2} [A-Z]{3}$`));
+    // Status and payment state, as the platform keeps them apart (platform.md §4).
+    expect(summary).toMatch(new RegExp(`^#${order.number} open/pending \\d+\\.\\d{2} [A-Z]{3}$`));
 
     expect(await listener.stop('SIGINT')).toBe(0);
-    expect(listener.stderr()).toContain('Removed 17 webhooks.');
+    expect(listener.stderr()).toContain('Removed 30 webhooks.');
     expect(await webhooksOnStore()).toEqual([]);
     // Each notification is printed once, although order/created was registered once and delivered at least once.
     expect(listener.lines.filter((l) => l.includes(`\t${order.id}\t`))).toHaveLength(1);
@@ -255,6 +258,36 @@ describe('store webhooks listen + trigger', () => {
     }
   });
 
+  it('prints notifications without an id (domain/updated) and with the theme change (theme/updated), triggered on the sandbox', async () => {
+    // A well-formed event it does not know: warned about, sent, and the sandbox's refusal ends the listener after
+    // removing what it had registered.
+    const refused = await store('webhooks', 'listen', '--events', 'domain/updated,order/shipped');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Warning: order/shipped is not a documented webhook event');
+    expect(refused.stderr).toMatch(/Invalid request: event must be one of app\/uninstalled, /);
+    expect(await webhooksOnStore()).toEqual([]);
+
+    const json = await listen(['--json', '--events', 'domain/updated,theme/updated']);
+    expect(json.stderr()).toMatch(/Registered 2 webhooks: domain\/updated \(\d+\), theme\/updated \(\d+\)\./);
+    const [domain, theme] = await Promise.all([store('webhooks', 'trigger', 'domain/updated'), store('webhooks', 'trigger', 'theme/updated')]);
+    expect(domain.code, domain.stderr).toBe(0);
+    expect(theme.code, theme.stderr).toBe(0);
+    const domainLine = JSON.parse(await json.waitForLine((l) => l.includes('"domain/updated"'), 'the domain/updated line'));
+    expect(domainLine).toMatchObject({ store_id: sandbox.storeId, event: 'domain/updated', summary: "the store's domain changed" });
+    expect(domainLine).not.toHaveProperty('id');
+    const themeLine = JSON.parse(await json.waitForLine((l) => l.includes('"theme/updated"'), 'the theme/updated line'));
+    expect(themeLine.summary).toBe(`theme ${themeLine.data.old_theme} → ${themeLine.data.new_theme}`);
+
+    // Hand-signed, without id, to the table output: "-" stands where the id would be.
+    expect(await json.stop()).toBe(0);
+    const table = await listen(['--no-register', '--events', 'domain/updated']);
+    const body = JSON.stringify({ store_id: sandbox.storeId, event: 'domain/updated' });
+    expect(await post(table.url, body, { 'x-linkedstore-hmac-sha256': sign(body, sandbox.clientSecret) })).toBe(200);
+    const line = await table.waitForLine((l) => l.includes('\tdomain/updated\t'), 'the domain/updated line');
+    expect(line.split('\t').slice(1)).toEqual(['domain/updated', '-', "the store's domain changed"]);
+    expect(await table.stop()).toBe(0);
+  });
+
   it("checks signatures with the profile's client secret when STORE_CLIENT_SECRET is not set", async () => {
     const { STORE_TOKEN: token, STORE_ID: storeId, STORE_API_URL: apiUrl, STORE_APP_NAME: appName, STORE_APP_ID: appId, STORE_CLIENT_SECRET: secret, ...xdg } = env;
     const login = await runCli(
@@ -286,7 +319,7 @@ describe('store webhooks listen + trigger', () => {
 
     const unknown = await store('webhooks', 'trigger', 'order/shipped');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('EVENT "order/shipped" is not a webhook event');
+    expect(unknown.stderr).toContain('EVENT "order/shipped" is not a documented webhook event; the events of order are');
   });
 
   it('refuses to trigger on a store that is not the sandbox', async () => {

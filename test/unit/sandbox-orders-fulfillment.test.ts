@@ -52,7 +52,7 @@ describe('tracking events', () => {
       estimated_delivery_at: null,
     });
     const later = await sb.post(path, { status: 'in_transit', happened_at: '2026-11-20T15:00:00Z' });
-    expect((await sb.get(`/orders/${order.id}/fulfillment-orders/${fo.id}`)).body.status).toBe('in_transit');
+    expect((await sb.get(`/orders/${order.id}/fulfillment-orders/${fo.id}`)).body.status).toBe('DISPATCHED');
 
     // A PUT may send only what changes.
     const updated = await sb.put(`${path}/${created.body.id}`, { description: 'Picked up at the warehouse' });
@@ -61,13 +61,26 @@ describe('tracking events', () => {
 
     expect((await sb.del(`${path}/${later.body.id}`)).status).toBe(200);
     const after = (await sb.get(`/orders/${order.id}/fulfillment-orders/${fo.id}`)).body;
-    expect(after.status).toBe('dispatched');
+    expect(after.status).toBe('DISPATCHED');
     expect(after.tracking_events.map((e: any) => e.id)).toEqual([created.body.id]);
     expect((await sb.del(`${path}/${later.body.id}`)).status).toBe(404);
   });
 
+  it('names the shipment status as the platform does: UNPACKED before any event, READY_FOR_PICKUP, DELIVERED', async () => {
+    const shipment = (await sb.get(`/orders/${other.id}/fulfillment-orders`)).body[0];
+    const path = `/orders/${other.id}/fulfillment-orders/${shipment.id}`;
+    expect(shipment.status).toBe('UNPACKED');
+    const pickup = await sb.post(`${path}/tracking-events`, { status: 'ready_for_pickup', happened_at: '2026-11-20T10:00:00Z' });
+    expect((await sb.get(path)).body.status).toBe('READY_FOR_PICKUP');
+    await sb.post(`${path}/tracking-events`, { status: 'delivered', happened_at: '2026-11-20T11:00:00Z' });
+    expect((await sb.get(path)).body).toMatchObject({ status: 'DELIVERED', fulfilled_at: '2026-11-20T11:00:00+00:00' });
+    for (const id of [pickup.body.id]) await sb.del(`${path}/tracking-events/${id}`);
+    expect((await sb.get(path)).body.status).toBe('DELIVERED');
+  });
+
   it.each([
     [{ ...event, status: 'lost_at_sea' }, 'status'],
+    [{ ...event, status: 'delivery_failed' }, 'status'],
     [{ status: 'dispatched' }, 'happened_at'],
     [{ ...event, happened_at: 'last tuesday' }, 'happened_at'],
     [{ ...event, estimated_delivery_at: '2026-02-30T10:00' }, 'estimated_delivery_at'],

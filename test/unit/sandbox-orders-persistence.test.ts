@@ -37,7 +37,7 @@ describe('orders survive a restart', () => {
     try {
       expect((await second.get(`/orders/${order.id}`)).body).toMatchObject({ status: 'open', payment_status: 'paid', owner_note: 'kept', number: order.number });
       const fos = (await second.get(`/orders/${order.id}/fulfillment-orders`)).body;
-      expect(fos[0]).toMatchObject({ id: fo.id, status: 'dispatched', tracking_events: [{ id: event.id }] });
+      expect(fos[0]).toMatchObject({ id: fo.id, status: 'DISPATCHED', tracking_events: [{ id: event.id }] });
       expect((await second.get(`/metafields/${mf.id}`)).body.value).toBe(invoice);
       expect((await second.get('/webhooks')).body.map((w: any) => w.id)).toContain(hook.id);
       const restored = second.sandbox.state.store(second.sandbox.storeId)!.findVariant(variant.id)!.variant;

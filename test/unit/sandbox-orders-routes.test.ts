@@ -123,13 +123,15 @@ describe('POST /orders', () => {
 
     const fos = await sb.get(`/orders/${order.id}/fulfillment-orders`);
     expect(fos.status).toBe(200);
-    expect(fos.body.map((f: any) => [f.location_id, f.products])).toEqual([
-      [L[0], [{ variant_id: A, quantity: 2 }]],
-      [L[2], [{ variant_id: A, quantity: 5 }]],
-      [L[1], [{ variant_id: A, quantity: 1 }]],
+    // The documented record (platform.md §5): source in assigned_location, lines with string ids, no order_id.
+    expect(fos.body.map((f: any) => [f.assigned_location.location_id, f.line_items.map((l: any) => [l.variant.variant_id, l.quantity])])).toEqual([
+      [L[0], [[String(A), 2]]],
+      [L[2], [[String(A), 5]]],
+      [L[1], [[String(A), 1]]],
     ]);
     for (const fo of fos.body) {
-      expect(fo).toMatchObject({ order_id: order.id, status: 'unfulfilled', tracking_events: [] });
+      expect(fo).toMatchObject({ status: 'UNPACKED', tracking_events: [] });
+      expect(fo).not.toHaveProperty('order_id');
       expect(fo.id).toMatch(ULID);
     }
     const second = await createOrder([{ variant_id: UNMANAGED, quantity: 50 }]);
@@ -171,7 +173,7 @@ describe('cancel', () => {
     expect(res.body.cancelled_at).toMatch(ISO_WITH_OFFSET);
     expect(levels(A)).toEqual({ [L[0]!]: 2, [L[1]!]: 3, [L[2]!]: 5 });
     const fos = await sb.get(`/orders/${order.id}/fulfillment-orders`);
-    expect(fos.body.every((f: any) => f.status === 'cancelled')).toBe(true);
+    expect(fos.body.every((f: any) => f.status === 'CANCELLED')).toBe(true);
 
     const again = await sb.post(`/orders/${order.id}/cancel`);
     expect(again.status).toBe(422);

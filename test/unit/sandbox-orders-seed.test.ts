@@ -41,7 +41,7 @@ describe('demo orders', () => {
     const closed = (await sb.get('/orders', { query: { status: 'closed', per_page: 200 } })).body as any[];
     const fos = (await sb.get(`/orders/${closed[closed.length - 1].id}/fulfillment-orders`)).body as any[];
     expect(fos.length).toBeGreaterThan(0);
-    expect(fos[0].status).toBe('delivered');
+    expect(fos[0].status).toBe('DELIVERED');
     expect(fos[0].tracking_events.map((e: any) => e.status)).toEqual(['dispatched', 'in_transit', 'out_for_delivery', 'delivered']);
 
     const invoices = (await sb.get('/metafields/orders', { query: { namespace: 'nfe', key: 'list' } })).body as any[];
@@ -54,5 +54,12 @@ describe('demo orders', () => {
         expect(owned).toContain(entry.fulfillment_order_id);
       }
     }
+    // One order holds its invoice the older documented way: nfe/key + nfe/link (platform.md §6).
+    const keys = (await sb.get('/metafields/orders', { query: { namespace: 'nfe', key: 'key' } })).body as any[];
+    expect(keys).toHaveLength(1);
+    expect(isValidAccessKey(keys[0].value)).toBe(true);
+    const links = (await sb.get('/metafields/orders', { query: { namespace: 'nfe', key: 'link', owner_id: keys[0].owner_id } })).body as any[];
+    expect(links.map((m) => m.value)).toEqual([`https://nfe.example.com/danfe/${keys[0].value}.pdf`]);
+    expect(invoices.map((m) => m.owner_id)).not.toContain(keys[0].owner_id);
   });
 });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENTS, eventResource, isDeletionEvent } from '../../src/api/webhooks.js';
 import { UsageError } from '../../src/client/errors.js';
-import { parseHeaders, parseWebhookEvent, parseWebhookEvents, parseWebhookUrl } from '../../src/services/webhooks.js';
+import {
+  parseDocumentedEvent,
+  parseHeaders,
+  parseWebhookEvent,
+  parseWebhookEvents,
+  parseWebhookUrl,
+  undocumentedEvent,
+} from '../../src/services/webhooks.js';
 
 /** What the webhooks commands check before sending (exit 2, one sentence naming the argument or flag). */
 
@@ -17,8 +24,11 @@ function usage(fn: () => unknown): UsageError {
 }
 
 describe('webhook events', () => {
-  it('are the 17 events of DESIGN.md §5.17', () => {
-    expect(WEBHOOK_EVENTS).toHaveLength(17);
+  it('are the 30 documented events of platform.md §7', () => {
+    expect(WEBHOOK_EVENTS).toHaveLength(30);
+    for (const event of ['order/packed', 'order/unpacked', 'app/suspended', 'domain/updated', 'theme/updated', 'cart/updated', 'fulfillment_order/status_updated']) {
+      expect(WEBHOOK_EVENTS).toContain(event);
+    }
   });
 
   it('name their resource and whether it is gone', () => {
@@ -33,12 +43,27 @@ describe('webhook events', () => {
     expect(parseWebhookEvent(' Order/Created ')).toBe('order/created');
   });
 
-  it('refuse an unknown event naming the argument and the events of its resource', () => {
-    const err = usage(() => parseWebhookEvent('order/shipped'));
-    expect(err.message).toBe(
-      'EVENT "order/shipped" is not a webhook event; events of order: order/created, order/updated, order/paid, order/cancelled.',
+  it('take any well-formed resource/action name: the platform adds events over time', () => {
+    expect(parseWebhookEvent('order/shipped')).toBe('order/shipped');
+    expect(parseWebhookEvent('subscription/renewed_2')).toBe('subscription/renewed_2');
+    expect(undocumentedEvent('order/packed')).toBeUndefined();
+    expect(undocumentedEvent('order/shipped')).toBe(
+      'order/shipped is not a documented webhook event (the events of order are order/created, order/updated, order/paid, order/packed, order/fulfilled, order/cancelled, order/edited, order/pending, order/voided, order/unpacked); it is sent anyway and the store decides.',
     );
-    expect(usage(() => parseWebhookEvent('invoice/created', '--events')).message).toMatch(/^--events "invoice\/created" is not a webhook event; the events are order\/created, /);
+    expect(undocumentedEvent('invoice/created')).toMatch(/^invoice\/created is not a documented webhook event \(the documented events are app\/uninstalled, /);
+  });
+
+  it('refuse a name that is not resource/action, naming the argument', () => {
+    for (const bad of ['order', 'order/', '/created', 'order/created/now', 'order created', 'pedido/criação']) {
+      expect(usage(() => parseWebhookEvent(bad, '--events')).message).toBe(
+        `--events "${bad}" is not a webhook event name; events are resource/action, such as order/created or product/updated.`,
+      );
+    }
+  });
+
+  it('webhooks trigger takes only documented events (the sandbox knows those)', () => {
+    expect(parseDocumentedEvent('theme/updated')).toBe('theme/updated');
+    expect(usage(() => parseDocumentedEvent('order/shipped')).message).toMatch(/^EVENT "order\/shipped" is not a documented webhook event; the events of order are /);
   });
 
   it('--events takes repeated and comma-separated values, without duplicates', () => {

@@ -109,15 +109,31 @@ describe('WebhookListener', () => {
     ['not JSON', 'store_id=1'],
     ['an array', '[]'],
     ['without store_id', JSON.stringify({ event: 'order/created', id: 1 })],
-    ['with a string store_id', JSON.stringify({ store_id: '1000001', event: 'order/created', id: 1 })],
+    ['with a store_id that is not a number', JSON.stringify({ store_id: 'tienda', event: 'order/created', id: 1 })],
     ['without event', JSON.stringify({ store_id: STORE_ID, id: 1 })],
     ['with a malformed event', JSON.stringify({ store_id: STORE_ID, event: 'order created', id: 1 })],
-    ['without id', JSON.stringify({ store_id: STORE_ID, event: 'order/created' })],
+    ['with an empty id', JSON.stringify({ store_id: STORE_ID, event: 'order/created', id: ' ' })],
     ['with a fractional id', JSON.stringify({ store_id: STORE_ID, event: 'order/created', id: 1.5 })],
   ])('refuses a correctly signed body %s with 400', async (_what, body) => {
     const h = await start();
     expect(await post(h.url, body, { 'x-linkedstore-hmac-sha256': sign(body) })).toBe(400);
     expect(h.seen).toEqual([]);
+  });
+
+  it('accepts a body without id (domain/updated) and keeps the other fields (theme/updated); store_id may be a numeric string', async () => {
+    const h = await start();
+    const domain = JSON.stringify({ store_id: STORE_ID, event: 'domain/updated' });
+    const theme = JSON.stringify({ store_id: String(STORE_ID), event: 'theme/updated', old_theme: 'Rio', new_theme: 'Lima' });
+    expect(await post(h.url, domain, { 'x-linkedstore-hmac-sha256': sign(domain) })).toBe(200);
+    expect(await post(h.url, theme, { 'x-linkedstore-hmac-sha256': sign(theme) })).toBe(200);
+    expect(h.seen).toEqual([
+      expect.objectContaining({ store_id: STORE_ID, event: 'domain/updated', summary: 'summary of domain/updated undefined' }),
+      expect.objectContaining({ store_id: STORE_ID, event: 'theme/updated', data: { old_theme: 'Rio', new_theme: 'Lima' } }),
+    ]);
+    expect(h.seen[0]).not.toHaveProperty('id');
+    // The same body again, without a delivery id, is a duplicate.
+    expect(await post(h.url, domain, { 'x-linkedstore-hmac-sha256': sign(domain) })).toBe(200);
+    expect(h.log).toEqual(['duplicate domain/updated undefined']);
   });
 
   it('accepts string ids (locations and fulfillment orders are ULIDs)', async () => {

@@ -17,7 +17,9 @@ import { triggerEvent } from '../../src/services/webhooks-trigger.js';
 interface Received {
   store_id: number;
   event: string;
-  id: number | string;
+  id?: number | string;
+  old_theme?: string;
+  new_theme?: string;
 }
 
 let sandbox: RunningSandbox;
@@ -56,7 +58,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function notificationOf(event: string, id: number | string): Promise<Received> {
+async function notificationOf(event: string, id: number | string | undefined): Promise<Received> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const found = received.find((r) => r.event === event && r.id === id);
@@ -79,6 +81,9 @@ describe('triggerEvent', () => {
     expect(result.actions.length).toBeGreaterThan(0);
     const notification = await notificationOf(event, result.resource.id);
     expect(notification.store_id).toBe(sandbox.storeId);
+    // The documented bodies: domain/updated has no id; theme/updated names the themes instead.
+    if (event === 'domain/updated') expect(notification).toEqual({ store_id: sandbox.storeId, event });
+    if (event === 'theme/updated') expect(notification).toEqual({ store_id: sandbox.storeId, event, old_theme: expect.any(String), new_theme: expect.any(String) });
   });
 
   it('refuses app/uninstalled, which the sandbox never sends', async () => {
@@ -103,6 +108,13 @@ describe('resourceDescriber', () => {
       expect(view.summary).toContain('Webhook trigger 2026-11-21T15:00:00+00:00');
       expect(view.resource).toMatchObject({ id: resource.id });
     }
+  });
+
+  it('sums up events without an id from their body', async () => {
+    expect(await describeIt()({ store_id: sandbox.storeId, event: 'domain/updated' })).toEqual({ summary: "the store's domain changed" });
+    expect(await describeIt()({ store_id: sandbox.storeId, event: 'theme/updated', data: { old_theme: 'Rio', new_theme: 'Lima' } })).toEqual({
+      summary: 'theme Rio → Lima',
+    });
   });
 
   it('does not fetch deleted records, and says so when a record is already gone', async () => {

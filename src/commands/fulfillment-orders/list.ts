@@ -9,7 +9,7 @@ export default class FulfillmentOrdersList extends BaseCommand<typeof Fulfillmen
   static enableJsonFlag = true;
 
   static args = {
-    order_id: Args.string({ description: 'Order id (10 digits).', required: true }),
+    order_id: Args.string({ description: 'Order id.', required: true }),
   };
 
   static flags = {
@@ -19,17 +19,19 @@ export default class FulfillmentOrdersList extends BaseCommand<typeof Fulfillmen
   async run(): Promise<FulfillmentOrder[]> {
     const { parseOrderId } = await import('../../services/validate.js');
     const orderId = parseOrderId(this.args.order_id);
-    const { fulfillmentOrdersOf } = await import('../../services/orders.js');
-    const fos = await fulfillmentOrdersOf(await this.client(), orderId);
+    const { fulfillmentOrdersOf, fulfillmentOrderRow } = await import('../../services/fulfillment-orders.js');
+    const { fulfillmentOrders: fos, mainLanguage } = await fulfillmentOrdersOf(await this.client(), orderId);
     await this.renderList(
-      fos,
+      fos.map((fo) => fulfillmentOrderRow(fo, mainLanguage)),
       [
-        { header: 'id', get: (fo) => fo.id },
-        { header: 'status', get: (fo) => fo.status },
-        { header: 'location', get: (fo) => fo.location_id },
-        { header: 'items', get: (fo) => fo.products.reduce((n, p) => n + p.quantity, 0) },
-        { header: 'events', get: (fo) => fo.tracking_events.length },
-        { header: 'last event', get: (fo) => (fo.tracking_events.at(-1) ? `${fo.tracking_events.at(-1)!.status} ${fo.tracking_events.at(-1)!.happened_at}` : '') },
+        { header: 'id', get: (row) => row.id },
+        { header: 'number', get: (row) => row.number },
+        { header: 'status', get: (row) => row.status },
+        { header: 'location', get: (row) => row.location },
+        { header: 'items', get: (row) => row.items },
+        { header: 'tracking', get: (row) => row.tracking },
+        { header: 'events', get: (row) => row.events },
+        { header: 'last event', get: (row) => row.last_event },
       ],
       { csv: this.flags.csv },
     );

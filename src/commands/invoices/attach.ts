@@ -4,7 +4,7 @@ import type { AttachResult, FileAttachResult } from '../../services/invoices.js'
 
 export default class InvoicesAttach extends BaseCommand<typeof InvoicesAttach> {
   static summary = 'Attach a fiscal invoice to an order, or many from a CSV file.';
-  static description = `The access key (44 digits, valid check digit) and the link (http or https) are checked before anything is sent. The invoice is added to the order's invoice list; other invoices are kept, and attaching the same key again changes nothing.
+  static description = `The access key (44 digits, valid check digit) and the link (http or https) are checked before anything is sent. The invoice is added to the order's invoice list (metafield nfe/list); other invoices are kept, those of the list and an older nfe/key + nfe/link pair alike, and attaching a key the order already has (of either kind) changes nothing.
 
 With --file, every row of the CSV (columns order_id, key, link and optionally fulfillment_order_id; "," or ";" separated) is checked, the good rows are attached and the bad ones reported with their line and column. The exit code is 3 when some rows failed; --report writes them as CSV (line, key, stage, reason).`;
 

@@ -1,22 +1,23 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
-import type { Invoice } from '../../services/invoices.js';
+import type { ShownInvoice } from '../../services/invoices.js';
 
 export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
   static summary = 'List the invoices attached to an order.';
+  static description = `Both kinds are shown, marked in the kind column: nfe/list, the entries of the JSON list this CLI writes (metafield nfe/list), and nfe/key+link, the older documented way of two metafields per order (nfe/key holds the access key, nfe/link the URL).`;
   static examples = ['<%= config.bin %> invoices list 1000000123', '<%= config.bin %> invoices list 1000000123 --json'];
 
   static enableJsonFlag = true;
 
   static args = {
-    order_id: Args.string({ description: 'Order id (10 digits).', required: true }),
+    order_id: Args.string({ description: 'Order id.', required: true }),
   };
 
   static flags = {
     csv: Flags.boolean({ description: 'Print CSV (formula-escaped).' }),
   };
 
-  async run(): Promise<Invoice[]> {
+  async run(): Promise<ShownInvoice[]> {
     const { parseOrderId } = await import('../../services/validate.js');
     const orderId = parseOrderId(this.args.order_id);
     const { readInvoices } = await import('../../services/invoices.js');
@@ -24,6 +25,7 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
     await this.renderList(
       invoices,
       [
+        { header: 'kind', get: (i) => i.kind },
         { header: 'key', get: (i) => i.key },
         { header: 'link', get: (i) => i.link },
         { header: 'fulfillment_order_id', get: (i) => i.fulfillment_order_id },

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
-import { addressFields, addressFlags, locationNameFlag } from '../../services/catalog-flags.js';
+import { addressFields, addressFlags, locationNameFlag, priorityFlag } from '../../services/catalog-flags.js';
 
 export default class LocationsCreate extends BaseCommand<typeof LocationsCreate> {
   static summary = 'Create a stock location.';
@@ -10,6 +10,7 @@ export default class LocationsCreate extends BaseCommand<typeof LocationsCreate>
   static examples = [
     '<%= config.bin %> locations create --name "Depósito Norte" --street "Av. Libertador" --number 5000 --city "Buenos Aires" --zipcode C1426 --country AR',
     '<%= config.bin %> locations create --name es=Local --name pt=Loja --pickup --json',
+    '<%= config.bin %> locations create --name "Depósito Salta" --city Salta --province A --region NOA=Noroeste --priority 2',
   ];
 
   static enableJsonFlag = true;
@@ -17,6 +18,7 @@ export default class LocationsCreate extends BaseCommand<typeof LocationsCreate>
   static flags = {
     name: locationNameFlag(true),
     ...addressFlags,
+    priority: priorityFlag,
     pickup: Flags.boolean({ description: 'The location accepts in-store pickup.' }),
     default: Flags.boolean({ description: 'Make it the default location.' }),
   };
@@ -27,6 +29,7 @@ export default class LocationsCreate extends BaseCommand<typeof LocationsCreate>
     const location = await createLocationFrom(client, {
       ...addressFields(this.flags),
       name: this.flags.name,
+      priority: this.flags.priority,
       allowsPickup: this.flags.pickup,
       makeDefault: this.flags.default,
     });

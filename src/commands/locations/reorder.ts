@@ -26,7 +26,7 @@ export default class LocationsReorder extends BaseCommand<typeof LocationsReorde
   async run(): Promise<Location[]> {
     const { argv } = await this.parse(LocationsReorder);
     const client = await this.client();
-    const { locationsByPriority, reorderLocations } = await import('../../services/locations.js');
+    const { locationsByPriority, reorderLocations, storeMainLanguage } = await import('../../services/locations.js');
     let order = argv as string[];
     if (order.length === 0) {
       const { UsageError } = await import('../../client/errors.js');
@@ -35,9 +35,9 @@ export default class LocationsReorder extends BaseCommand<typeof LocationsReorde
       }
       order = await askOrder(await locationsByPriority(client));
     }
-    const locations = await reorderLocations(client, order);
-    const { locationColumns } = await import('../../services/catalog-views.js');
-    await this.renderList(locations, locationColumns, { csv: this.flags.csv });
+    const [locations, mainLanguage] = await Promise.all([reorderLocations(client, order), storeMainLanguage(client)]);
+    const { locationColumnsFor } = await import('../../services/catalog-views.js');
+    await this.renderList(locations, locationColumnsFor(mainLanguage), { csv: this.flags.csv });
     return locations;
   }
 }

@@ -18,10 +18,10 @@ export default class LocationsSetDefault extends BaseCommand<typeof LocationsSet
 
   async run(): Promise<Location[]> {
     const client = await this.client();
-    const { setDefaultLocationByRef } = await import('../../services/locations.js');
-    const { locationColumns } = await import('../../services/catalog-views.js');
-    const locations = await setDefaultLocationByRef(client, this.args.location);
-    await this.renderList(locations, locationColumns, { csv: this.flags.csv });
+    const { setDefaultLocationByRef, storeMainLanguage } = await import('../../services/locations.js');
+    const { locationColumnsFor } = await import('../../services/catalog-views.js');
+    const [locations, mainLanguage] = await Promise.all([setDefaultLocationByRef(client, this.args.location), storeMainLanguage(client)]);
+    await this.renderList(locations, locationColumnsFor(mainLanguage), { csv: this.flags.csv });
     return locations;
   }
 }

@@ -1,15 +1,16 @@
 import { Args, Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
-import { addressFields, addressFlags, locationNameFlag } from '../../services/catalog-flags.js';
+import { addressFields, addressFlags, locationNameFlag, priorityFlag } from '../../services/catalog-flags.js';
 
 export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate> {
-  static summary = 'Change a stock location: name, address or pickup.';
+  static summary = 'Change a stock location: name, address, priority or pickup.';
   static description = `Only the fields given change: the other address parts and the name in other languages keep their values.`;
 
   static examples = [
     '<%= config.bin %> locations update "Local Palermo" --street Honduras --number 4900',
     '<%= config.bin %> locations update 01JD3Z6Q8R5M2K7N4P9T0V1W2X --name pt="Loja Palermo" --no-pickup',
+    '<%= config.bin %> locations update "Local Palermo" --priority 0 --region NOA=Noroeste',
   ];
 
   static enableJsonFlag = true;
@@ -21,6 +22,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
   static flags = {
     name: locationNameFlag(),
     ...addressFlags,
+    priority: priorityFlag,
     pickup: Flags.boolean({ description: 'Accept in-store pickup (--no-pickup to stop).', allowNo: true }),
   };
 
@@ -30,6 +32,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
     const location = await updateLocationFrom(client, this.args.location, {
       ...addressFields(this.flags),
       name: this.flags.name,
+      priority: this.flags.priority,
       allowsPickup: this.flags.pickup,
     });
     if (!this.jsonEnabled()) {

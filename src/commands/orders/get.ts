@@ -18,6 +18,7 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
     const id = parseOrderId(this.args.id);
     const client = await this.client();
     const { orderDetailsByIdOrNumber, orderRecordFields, orderItemColumns } = await import('../../services/orders.js');
+    const { fulfillmentOrderRow } = await import('../../services/fulfillment-orders.js');
     const { value: details, notice } = await orderDetailsByIdOrNumber(client, id);
     if (notice) this.note(notice);
     if (this.jsonEnabled()) return details;
@@ -25,14 +26,16 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
     const { order, fulfillment_orders: fos, invoices } = details;
     await this.renderDetail(orderRecordFields(order), [
       section('Items', order.products, orderItemColumns),
-      section('Fulfillment orders', fos, [
+      section('Fulfillment orders', fos.map((fo) => fulfillmentOrderRow(fo)), [
         { header: 'id', get: (fo) => fo.id },
         { header: 'status', get: (fo) => fo.status },
-        { header: 'location', get: (fo) => fo.location_id },
-        { header: 'items', get: (fo) => fo.products.reduce((n, p) => n + p.quantity, 0) },
-        { header: 'last event', get: (fo) => lastEvent(fo.tracking_events) },
+        { header: 'location', get: (fo) => fo.location },
+        { header: 'items', get: (fo) => fo.items },
+        { header: 'tracking', get: (fo) => fo.tracking },
+        { header: 'last event', get: (fo) => fo.last_event },
       ]),
       section('Invoices', invoices, [
+        { header: 'kind', get: (i) => i.kind },
         { header: 'key', get: (i) => i.key },
         { header: 'link', get: (i) => i.link },
         { header: 'fulfillment order', get: (i) => i.fulfillment_order_id },
@@ -40,9 +43,4 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
     ]);
     return details;
   }
-}
-
-function lastEvent(events: { status: string; happened_at: string }[]): string {
-  const last = events.at(-1);
-  return last ? `${last.status} ${last.happened_at}` : '';
 }

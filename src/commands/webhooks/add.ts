@@ -7,7 +7,7 @@ export default class WebhooksAdd extends BaseCommand<typeof WebhooksAdd> {
   static summary = 'Register a webhook: the store POSTs {store_id, event, id} to URL on every EVENT.';
   static description = `Each notification carries the headers given with --header, an x-linkedstore-hmac-sha256 signature (HMAC-SHA256 of the raw body keyed with the app's client secret) and an x-store-delivery-id that stays the same when the store retries it. URL must be https; plain http is accepted only on loopback.
 
-Events: ${WEBHOOK_EVENTS.join(', ')}.`;
+EVENT is any resource/action name. The documented events are ${WEBHOOK_EVENTS.join(', ')}; the platform adds more over time, so another well-formed name is sent with a warning and the store decides (it refuses an event it does not know with a 422 that names the ones it allows).`;
 
   static examples = [
     '<%= config.bin %> webhooks add order/created https://example.com/hooks/orders',
@@ -17,7 +17,7 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
   static enableJsonFlag = true;
 
   static args = {
-    event: Args.string({ description: 'Event to receive, e.g. order/created (see the list above).', required: true }),
+    event: Args.string({ description: 'Event to receive, resource/action, e.g. order/created (see the list above).', required: true }),
     url: Args.string({ description: 'Receiver URL (https; http only on 127.0.0.1, ::1 or localhost).', required: true }),
   };
 
@@ -26,10 +26,12 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
   };
 
   async run(): Promise<Webhook> {
-    const { parseHeaders, parseWebhookEvent, parseWebhookUrl, webhookColumns } = await import('../../services/webhooks.js');
+    const { parseHeaders, parseWebhookEvent, parseWebhookUrl, undocumentedEvent, webhookColumns } = await import('../../services/webhooks.js');
     const event = parseWebhookEvent(this.args.event);
     const url = parseWebhookUrl(this.args.url);
     const headers = parseHeaders(this.flags.header ?? []);
+    const warning = undocumentedEvent(event);
+    if (warning) this.warnUser(warning);
     const client = await this.client();
     const { createWebhook } = await import('../../api/webhooks.js');
     const webhook = await createWebhook(client, { event, url, headers });

@@ -12,7 +12,7 @@ On the sandbox (the sandbox profile, or any profile whose API host answers /sand
 
 Ctrl-C or SIGTERM removes the registered webhooks and exits 0 (stopping is how a listener ends; nothing is left half done). Where it listens and what it registered is written on stderr.
 
-Events: ${WEBHOOK_EVENTS.join(', ')}.`;
+Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resource/action names (with a warning); some events (domain/updated) carry no id, and their line shows "-" in its place.`;
 
   static examples = [
     '<%= config.bin %> webhooks listen',
@@ -33,9 +33,13 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
   };
 
   async run(): Promise<void> {
-    const { parseWebhookEvents } = await import('../../services/webhooks.js');
+    const { parseWebhookEvents, undocumentedEvent } = await import('../../services/webhooks.js');
     const { parseHttpUrl } = await import('../../services/validate.js');
     const events = this.flags.events ? parseWebhookEvents(this.flags.events) : undefined;
+    for (const event of events ?? []) {
+      const warning = undocumentedEvent(event);
+      if (warning) this.warnUser(warning);
+    }
     const forwardTo = this.flags['forward-to'] === undefined ? undefined : parseHttpUrl('--forward-to', this.flags['forward-to']);
     const ctx = await this.context();
     const secret = process.env.STORE_CLIENT_SECRET || ctx.clientSecret;
@@ -92,16 +96,17 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
         process.stdout.write(`${JSON.stringify(n)}\n`);
         return;
       }
-      const cells = [n.received_at, n.event, String(n.id), n.summary].map((c) => cellText(c));
+      const cells = [n.received_at, n.event, n.id === undefined ? '-' : String(n.id), n.summary].map((c) => cellText(c));
       process.stdout.write(`${tty ? `${cells[0]}  ${cells[1]!.padEnd(41)} ${cells[2]!.padEnd(26)} ${cells[3]}` : cells.join('\t')}\n`);
     });
     listener.on('refused', ({ status, reason }) => this.note(`Refused a request with ${status}: ${reason}.`));
+    const about = (event: string, id: number | string | undefined) => (id === undefined ? event : `${event} ${id}`);
     listener.on('duplicate', ({ event, id, delivery_id: deliveryId }) =>
-      this.note(`Ignored a duplicate of ${event} ${id}${deliveryId ? ` (delivery ${deliveryId})` : ''}.`),
+      this.note(`Ignored a duplicate of ${about(event, id)}${deliveryId ? ` (delivery ${deliveryId})` : ''}.`),
     );
-    listener.on('ignored', ({ event, id, reason }) => this.note(`Ignored ${event} ${id}: ${reason}.`));
+    listener.on('ignored', ({ event, id, reason }) => this.note(`Ignored ${about(event, id)}: ${reason}.`));
     listener.on('problem', ({ event, id, message }) =>
-      this.warnUser(`${event ? `${event} ${id}: ` : ''}${message.replace(/\.+$/, '')}.`),
+      this.warnUser(`${event ? `${about(event, id)}: ` : ''}${message.replace(/\.+$/, '')}.`),
     );
   }
 }

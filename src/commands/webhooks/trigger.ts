@@ -5,9 +5,11 @@ import type { TriggerResult } from '../../services/webhooks-trigger.js';
 
 export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger> {
   static summary = 'Make the sandbox emit an event, by doing the real thing through the API (sandbox only).';
-  static description = `order/created creates an order of one in-stock unit; order/updated, order/paid and order/cancelled create one and then change its note, mark it paid or cancel it (stock returned); product/*, category/* and location/* create a throwaway record named "Webhook trigger …" and rename or delete it; fulfillment_order/tracking_event_* add, change or delete a tracking event on an existing order's fulfillment order. Every request is the real one, so the store also emits what it causes (e.g. order/created before order/paid). app/uninstalled cannot be triggered (it would revoke the CLI's own token; uninstall another app on the sandbox instead, see docs/sandbox.md). Refused on a real store, where it would change real data.
+  static description = `order/created creates an order of one in-stock unit; order/updated, order/paid and order/cancelled create one and then change its note, mark it paid or cancel it (stock returned); product/*, category/* and location/* create a throwaway record named "Webhook trigger …" and rename or delete it; fulfillment_order/tracking_event_* add, change or delete a tracking event on an existing order's fulfillment order; fulfillment_order/status_updated creates an order and dispatches its shipment. Every request is the real one, so the store also emits what it causes (e.g. order/created before order/paid).
 
-Events: ${WEBHOOK_EVENTS.join(', ')}.`;
+Events that no API request causes (order/packed, order/fulfilled, order/edited, order/pending, order/voided, order/unpacked after creating an order; app/suspended, app/resumed, domain/updated, theme/updated, cart/created, cart/updated) are emitted by the sandbox's own POST /sandbox/events, with the documented body (domain/updated has no id; theme/updated carries old_theme and new_theme). app/uninstalled cannot be triggered (it would revoke the CLI's own token; uninstall another app on the sandbox instead, see docs/sandbox.md). Refused on a real store, where it would change real data.
+
+Events: \${WEBHOOK_EVENTS.join(', ')}.`;
 
   static examples = [
     '<%= config.bin %> webhooks trigger order/created',
@@ -21,8 +23,8 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
   };
 
   async run(): Promise<TriggerResult> {
-    const { parseWebhookEvent } = await import('../../services/webhooks.js');
-    const event = parseWebhookEvent(this.args.event);
+    const { parseDocumentedEvent } = await import('../../services/webhooks.js');
+    const event = parseDocumentedEvent(this.args.event);
     const ctx = await this.context();
     const client = await this.client();
     const { isSandboxHost } = await import('../../api/webhooks.js');

@@ -34,6 +34,8 @@ export function presentCustomField(f: CustomFieldRecord) {
     id: f.id,
     name: f.name,
     description: f.description,
+    // Definitions belong to variants (platform.md §7).
+    owner_resource: 'product_variant',
     value_type: f.value_type,
     read_only: f.read_only,
     values: f.values,

@@ -37,11 +37,16 @@ const locationSchema = z.object({
 });
 const prioritiesSchema = z.array(z.object({ id: z.string(), priority: z.number().int() }));
 
-export function presentLocation(l: LocationRecord) {
+/**
+ * The documented location record (platform.md §7): `name` keyed by locale, `store_id` as a string, `priority`,
+ * `address {…, verified_at}` (the sandbox verifies no address: null), `is_default`, `allows_pickup`.
+ */
+export function presentLocation(storeId: number, l: LocationRecord) {
   return {
     id: l.id,
+    store_id: String(storeId),
     name: l.name,
-    address: l.address,
+    address: { ...l.address, verified_at: null },
     is_default: l.is_default,
     allows_pickup: l.allows_pickup,
     priority: l.priority,
@@ -111,10 +116,10 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
   api.get('/locations', async (req, reply) =>
-    paginate(req, reply, req.store.locationsByPriority(), presentLocation),
+    paginate(req, reply, req.store.locationsByPriority(), (l) => presentLocation(req.store.id, l)),
   );
 
-  api.get('/locations/:id', async (req) => presentLocation(getLocation(req.store, (req.params as { id: string }).id)));
+  api.get('/locations/:id', async (req) => presentLocation(req.store.id, getLocation(req.store, (req.params as { id: string }).id)));
 
   api.post('/locations', async (req, reply) => {
     const store = req.store;
@@ -147,7 +152,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       });
     });
     ctx.emit('location/created', store.id, location.id);
-    return reply.code(201).send(presentLocation(location));
+    return reply.code(201).send(presentLocation(store.id, location));
   });
 
   api.put('/locations/:id', async (req) => {
@@ -176,7 +181,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       });
     });
     ctx.emit('location/updated', store.id, updated.id);
-    return presentLocation(updated);
+    return presentLocation(store.id, updated);
   });
 
   api.patch('/locations/priorities', async (req) => {
@@ -200,7 +205,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       ),
     );
     for (const l of changed) ctx.emit('location/updated', store.id, l.id);
-    return store.locationsByPriority().map(presentLocation);
+    return store.locationsByPriority().map((l) => presentLocation(store.id, l));
   });
 
   api.patch('/locations/:id/chosen-as-default', async (req) => {
@@ -216,7 +221,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       return result;
     });
     for (const l of changed) ctx.emit('location/updated', store.id, l.id);
-    return presentLocation(store.locations.get(location.id)!);
+    return presentLocation(store.id, store.locations.get(location.id)!);
   });
 
   api.delete('/locations/:id', async (req) => {

@@ -29,7 +29,8 @@ export function presentWebhook(w: WebhookRecord) {
     id: w.id,
     event: w.event,
     url: w.url,
-    headers: { ...w.headers },
+    // The platform leaves `headers` out of a webhook that has none (platform.md §7).
+    ...(Object.keys(w.headers ?? {}).length > 0 ? { headers: { ...w.headers } } : {}),
     created_at: isoTime(w.created_at),
     updated_at: isoTime(w.updated_at),
   };
@@ -96,7 +97,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       if (!app) continue;
       deliverer.deliver(
         { url: webhook.url, headers: webhook.headers, secret: app.client_secret },
-        { store_id: e.storeId, event: e.event, id: e.id },
+        { store_id: e.storeId, event: e.event, id: e.id, data: e.data },
       );
     }
   };

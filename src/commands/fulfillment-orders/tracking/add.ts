@@ -1,12 +1,12 @@
 import { Args, Flags } from '@oclif/core';
 import type { TrackingEvent } from '../../../api/fulfillment-orders.js';
+import { TRACKING_STATUSES } from '../../../api/tracking-statuses.js';
 import { BaseCommand } from '../../../base-command.js';
 
 /** The event's fields, shared with `tracking update`; values are checked by the orders service before sending. */
-const TRACKING_STATUSES = ['dispatched', 'in_transit', 'out_for_delivery', 'delivered', 'delivery_failed', 'returned'];
 
 export const trackingFlags = {
-  status: Flags.string({ description: 'Tracking status.', options: TRACKING_STATUSES }),
+  status: Flags.string({ description: 'Tracking status.', options: [...TRACKING_STATUSES] }),
   description: Flags.string({ description: 'What happened, as the customer will read it.' }),
   address: Flags.string({ description: 'Where it happened.' }),
   lat: Flags.string({ description: 'Latitude of where it happened (-90 to 90); needs --lon.' }),
@@ -16,7 +16,7 @@ export const trackingFlags = {
 };
 
 export const trackingArgs = {
-  order_id: Args.string({ description: 'Order id (10 digits).', required: true }),
+  order_id: Args.string({ description: 'Order id.', required: true }),
   fulfillment_order_id: Args.string({ description: 'Fulfillment order id (see `store fulfillment-orders list ORDER_ID`).', required: true }),
 };
 
@@ -49,7 +49,7 @@ export default class TrackingAdd extends BaseCommand<typeof TrackingAdd> {
 
   static enableJsonFlag = true;
   static args = trackingArgs;
-  static flags = { ...trackingFlags, status: Flags.string({ description: 'Tracking status.', options: TRACKING_STATUSES, required: true }) };
+  static flags = { ...trackingFlags, status: Flags.string({ description: 'Tracking status.', options: [...TRACKING_STATUSES], required: true }) };
 
   async run(): Promise<TrackingEvent> {
     const { parseOrderId, parseUlid } = await import('../../../services/validate.js');
