@@ -2,7 +2,8 @@ import { Command, Flags, type Interfaces } from '@oclif/core';
 import type { StoreContext } from './auth/context.js';
 import type { StoreClient } from './client/index.js';
 import type { Column } from './output/format.js';
-import { chooseFormat } from './output/format.js';
+import { chooseFormat, terminalSafe } from './output/format.js';
+import { addSecret, guardOutput } from './output/secrets.js';
 import { colorEnabled, isTTY, paint } from './output/terminal.js';
 
 /** A titled list under a record in a detail view (an order's items, a product's variants). */
@@ -36,6 +37,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       description: 'Log every HTTP request and response line to stderr (token redacted).',
       helpGroup: 'GLOBAL',
     }),
+    'allow-insecure-http': Flags.boolean({
+      description: 'Send the token over plain http:// to a host other than this machine (refused otherwise).',
+      env: 'STORE_ALLOW_INSECURE_HTTP',
+      helpGroup: 'GLOBAL',
+    }),
   };
 
   protected flags!: CommandFlags<T>;
@@ -44,6 +50,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private cachedClient?: Promise<StoreClient>;
 
   public async init(): Promise<void> {
+    // Printing the token is `store auth token`'s job; every other command has known secrets scrubbed from its output.
+    if (this.id !== 'auth:token') guardOutput();
     await super.init();
     const { args, flags } = await this.parse({
       flags: this.ctor.flags,
@@ -59,7 +67,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** The resolved profile (environment overrides first), loaded once per command. */
   protected context(): Promise<StoreContext> {
     this.cachedContext ??= import('./auth/context.js').then(({ resolveContext }) =>
-      resolveContext({ profile: this.flags.profile }),
+      resolveContext({ profile: this.flags.profile }).then((ctx) => {
+        addSecret(ctx.token);
+        addSecret(ctx.clientSecret);
+        return ctx;
+      }),
     );
     return this.cachedContext;
   }
@@ -71,6 +83,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected client(options: { retries?: number } = {}): Promise<StoreClient> {
     this.cachedClient ??= (async () => {
       const ctx = await this.context();
+      const { refuseInsecureHttp } = await import('./client/transport.js');
+      const source = ctx.profile === 'env' ? 'STORE_API_URL' : `profile "${ctx.profile}"`;
+      refuseInsecureHttp(ctx.apiUrl, source, this.flags['allow-insecure-http']);
       const { createClient } = await import('./client/index.js');
       const { setDisplayLanguage } = await import('./api/read.js');
       return createClient({
@@ -118,18 +133,20 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** Progress, warnings and notes: stderr, never mixed with data. */
   protected note(message: string): void {
-    process.stderr.write(`${message}\n`);
+    process.stderr.write(`${terminalSafe(message)}\n`);
   }
 
+  /** Warnings may quote what the store sent: shown terminal-safe. */
   protected warnUser(message: string): void {
-    process.stderr.write(`${paint('Warning:', 'yellow')} ${message}\n`);
+    process.stderr.write(`${paint('Warning:', 'yellow')} ${terminalSafe(message)}\n`);
   }
 
   /** One sentence on stderr and the exit code of DESIGN.md §7; no stack traces for expected errors. */
   public async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     const { StoreError } = await import('./client/errors.js');
+    // Error messages quote what the server said: control characters are shown escaped, never obeyed.
     if (err instanceof StoreError) {
-      process.stderr.write(`${paint('Error:', 'red')} ${err.message}\n`);
+      process.stderr.write(`${paint('Error:', 'red')} ${terminalSafe(err.message)}\n`);
       process.exitCode = err.exitCode;
       return;
     }
@@ -141,7 +158,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       return super.catch(err);
     }
     // Anything else is a bug or an unexpected failure: one line, and the stack only with --debug.
-    process.stderr.write(`${paint('Error:', 'red')} ${err.message}\n`);
+    process.stderr.write(`${paint('Error:', 'red')} ${terminalSafe(err.message)}\n`);
     if (this.flags?.debug && err.stack) process.stderr.write(`${err.stack}\n`);
     process.exitCode = 1;
     return;

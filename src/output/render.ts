@@ -1,4 +1,4 @@
-import { type Column, type OutputFormat, cellText, toCsvLine, toTsvLine } from './format.js';
+import { type Column, type OutputFormat, cellText, terminalSafe, toCsvLine, toTsvLine } from './format.js';
 
 /**
  * Writes rows in the chosen format. Tables need every row to size their columns; tsv and csv stream,
@@ -18,7 +18,7 @@ export async function renderRows<Row>(
     if (rows.length === 0) return;
     const { default: Table } = await import('cli-table3');
     const table = new Table({
-      head: columns.map((c) => c.header.toUpperCase()),
+      head: columns.map((c) => terminalSafe(c.header).toUpperCase()),
       style: { head: opts.color ? ['bold'] : [], border: [], compact: true },
       chars: {
         top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '',
@@ -39,5 +39,5 @@ export async function renderRows<Row>(
 /** A single record as aligned "key: value" lines (tables of one row read badly). */
 export function renderRecord(fields: [string, unknown][], write: (text: string) => void): void {
   const width = Math.max(0, ...fields.map(([k]) => k.length));
-  write(fields.map(([k, v]) => `${k.padEnd(width)}  ${cellText(v)}`).join('\n') + '\n');
+  write(fields.map(([k, v]) => `${terminalSafe(k).padEnd(width)}  ${cellText(v)}`).join('\n') + '\n');
 }

@@ -54,6 +54,9 @@ The token and client secret go to the OS keychain; where none answers (or with -
     const flags = this.flags;
     if (flags['with-token'] && process.stdin.isTTY) this.note('Paste the token, then press Ctrl-D:');
     const token = flags['with-token'] ? await readStdin() : undefined;
+    const { addSecret } = await import('../../output/secrets.js');
+    addSecret(token);
+    addSecret(flags['client-secret']);
     const interactive = !flags['with-token'] && Boolean(process.stdin.isTTY && process.stderr.isTTY);
 
     const ask = async (missing: MissingValue): Promise<string> => {
@@ -81,6 +84,7 @@ The token and client secret go to the OS keychain; where none answers (or with -
       code: flags.code,
       token,
       sandbox: flags.sandbox,
+      allowInsecureHttp: flags['allow-insecure-http'],
       ask,
       onAuthorizeUrl: async (url) => {
         const { openBrowser } = await import('../../auth/browser.js');
