@@ -218,7 +218,7 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
       const wanted = new Set(p.steps.flatMap((s) => (s.kind === 'addImage' ? [s.src] : [])));
       const counts = new Map<string, number>();
       for (const image of (await getProduct(client, productId)).images) {
-        if (wanted.has(image.src)) counts.set(image.src, (counts.get(image.src) ?? 0) + 1);
+        if (image.src && wanted.has(image.src)) counts.set(image.src, (counts.get(image.src) ?? 0) + 1);
       }
       for (const [src, n] of counts) {
         if (n > 1) traces.push(`image ${src} is on product ${productId} ${n} times: another import added it at the same time; delete the extra copies`);
