@@ -2,7 +2,8 @@ import { Command, Flags, type Interfaces } from '@oclif/core';
 import type { StoreContext } from './auth/context.js';
 import type { StoreClient } from './client/index.js';
 import type { Column } from './output/format.js';
-import { chooseFormat } from './output/format.js';
+import { chooseFormat, terminalSafe } from './output/format.js';
+import { addSecret, guardOutput } from './output/secrets.js';
 import { colorEnabled, isTTY, paint, terminalWidth } from './output/terminal.js';
 
 /** A titled list under a record in a detail view (an order's items, a product's variants). */
@@ -26,6 +27,11 @@ const GLOBAL_FLAGS = {
   }),
   debug: Flags.boolean({
     description: 'Log every HTTP request and response line to stderr (token redacted).',
+    helpGroup: 'GLOBAL',
+  }),
+  'allow-insecure-http': Flags.boolean({
+    description: 'Send the token over plain http:// to a host other than this machine (refused otherwise).',
+    env: 'STORE_ALLOW_INSECURE_HTTP',
     helpGroup: 'GLOBAL',
   }),
 };
@@ -70,7 +76,8 @@ export function writeError(report: ErrorReport, json: boolean): void {
     const error = { message: report.message, exit_code: report.exitCode, ...(report.status ? { status: report.status } : {}) };
     process.stderr.write(`${JSON.stringify({ error })}\n`);
   } else {
-    process.stderr.write(`${paint('Error:', 'red')} ${report.message}\n`);
+    // Error messages quote what the server said: control characters are shown escaped, never obeyed.
+    process.stderr.write(`${paint('Error:', 'red')} ${terminalSafe(report.message)}\n`);
   }
 }
 
@@ -109,6 +116,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private cachedClient?: Promise<StoreClient>;
 
   public async init(): Promise<void> {
+    // Printing the token is `store auth token`'s job; every other command has known secrets scrubbed from its output.
+    if (this.id !== 'auth:token') guardOutput();
     await super.init();
     const ctor = this.ctor as unknown as typeof BaseCommand;
     if (ctor.enableJsonFlag) this.takeJsonFields();
@@ -206,7 +215,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** The resolved profile (environment overrides first), loaded once per command. */
   protected context(): Promise<StoreContext> {
     this.cachedContext ??= import('./auth/context.js').then(({ resolveContext }) =>
-      resolveContext({ profile: this.flags.profile }),
+      resolveContext({ profile: this.flags.profile }).then((ctx) => {
+        addSecret(ctx.token);
+        addSecret(ctx.clientSecret);
+        return ctx;
+      }),
     );
     return this.cachedContext;
   }
@@ -218,6 +231,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected client(options: { retries?: number } = {}): Promise<StoreClient> {
     this.cachedClient ??= (async () => {
       const ctx = await this.context();
+      const { refuseInsecureHttp } = await import('./client/transport.js');
+      const source = ctx.profile === 'env' ? 'STORE_API_URL' : `profile "${ctx.profile}"`;
+      refuseInsecureHttp(ctx.apiUrl, source, this.flags['allow-insecure-http']);
       const { createClient } = await import('./client/index.js');
       const { setDisplayLanguage } = await import('./api/read.js');
       return createClient({

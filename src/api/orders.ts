@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { Id, Localized, Money, Num, parseRecords, RequiredNum, Text, Timestamp } from './read.js';
+import { Id, Localized, Money, Num, parseRecords, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
 /**
@@ -29,7 +29,8 @@ export const OrderItemSchema = z.looseObject({
   variant_id: Id.nullish(),
   name: Localized,
   sku: Text,
-  quantity: RequiredNum,
+  // Not an id, so null is read as unknown (platform.md §0); a missing quantity counts as none.
+  quantity: Num.transform((n) => n ?? 0),
   price: Money,
 });
 export type OrderItem = z.infer<typeof OrderItemSchema>;

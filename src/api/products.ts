@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { NotFoundError } from '../client/errors.js';
 import { CategorySchema, type Localized, LocalizedSchema, OptionalLocalized } from './categories.js';
-import { Id, Num, Timestamp, parseRecords } from './read.js';
+import { Id, Num, Text, Timestamp, parseRecords } from './read.js';
 import { parseReply } from './reply.js';
 import { VariantSchema } from './variants.js';
 
@@ -10,7 +10,7 @@ import { VariantSchema } from './variants.js';
 export const ProductImageSchema = z.looseObject({
   id: Id,
   product_id: Id.optional(),
-  src: z.string(),
+  src: Text,
   position: Num,
   created_at: Timestamp,
   updated_at: Timestamp,

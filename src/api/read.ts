@@ -31,15 +31,6 @@ export const Num = z
     return Number(t);
   });
 
-/** A count that must be there for the record to make sense (an order line's quantity). */
-export const RequiredNum = z.union([
-  z.number(),
-  z
-    .string()
-    .regex(/^\s*-?\d+(\.\d+)?\s*$/, 'expected a number')
-    .transform((s) => Number(s)),
-]);
-
 /** Money: a decimal string (never float arithmetic on it); a number is kept as its text; null when absent. */
 export const Money = z
   .union([z.string(), z.number(), z.null()])

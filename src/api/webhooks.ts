@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { Id, parseRecords, Timestamp } from './read.js';
+import { Id, parseRecords, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
 export { WEBHOOK_EVENTS, eventResource, isDeletionEvent, isWebhookEvent } from './webhook-events.js';
@@ -12,8 +12,8 @@ export type { WebhookEvent } from './webhook-events.js';
  */
 export const WebhookSchema = z.looseObject({
   id: Id,
-  event: z.string(),
-  url: z.string(),
+  event: Text,
+  url: Text,
   headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).transform(String)).nullish().catch(undefined),
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -289,6 +289,7 @@ export function createClient(config: ClientConfig): StoreClient {
     } catch (error) {
       throw failure(error, state, method, url.toString());
     }
+    if (response.statusCode >= 300 && response.statusCode < 400) throw redirected(response, method, url.toString());
     noteMainLanguage(response.headers['x-main-language']);
     return { status: response.statusCode, headers: response.headers, body: parseJson<T>(response, method, url.toString()) };
   }
@@ -355,6 +356,27 @@ export function createClient(config: ClientConfig): StoreClient {
     stats: () => ({ ...counters }),
   };
   return client;
+}
+
+/**
+ * The store API never redirects a correct request; a 3xx is a wrong host or path (http:// to an https-only
+ * host, a proxy's login page). Redirects are not followed, since the token would go with them: the status
+ * and where it points are the error (exit 1).
+ */
+function redirected(response: Response<string>, method: string, url: string): ApiError {
+  const location = response.headers.location;
+  let target = ' without a Location';
+  if (location) {
+    try {
+      target = ` to ${redactUrl(new URL(location, url).toString())}`;
+    } catch {
+      target = ` to ${redactUrl(location)}`;
+    }
+  }
+  return new ApiError(
+    `The store answered ${method} ${new URL(url).pathname} with ${response.statusCode} (a redirect${target}); redirects are not followed, so the token stays with this host. Check the API URL.`,
+    { status: response.statusCode, method, url, headers: response.headers },
+  );
 }
 
 function parseJson<T>(response: Response<string>, method: string, url: string): T {

@@ -27,18 +27,40 @@ export function redactBody(value: unknown): unknown {
   return out;
 }
 
-/** The URL with secret-looking query parameters replaced. */
+/** The URL with its user:password and secret-looking query parameters replaced. */
 export function redactUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return url;
+    return url.replace(/\/\/[^/@\s]*@/, `//${REDACTED}@`);
   }
+  const credentials = parsed.username !== '' || parsed.password !== '';
+  parsed.username = '';
+  parsed.password = '';
   for (const key of [...parsed.searchParams.keys()]) {
     if (SECRET_KEYS.has(key.toLowerCase())) parsed.searchParams.set(key, REDACTED);
   }
-  return parsed.toString();
+  const text = parsed.toString();
+  return credentials ? text.replace('//', `//${REDACTED}@`) : text;
+}
+
+/** Headers that carry credentials: Authorization, Authentication, Cookie, Set-Cookie, X-Api-Key, X-Auth-Token… */
+const SECRET_HEADER = /authori[sz]ation|authentication|cookie|api[-_]?key|token|secret|password|session/i;
+
+export function isSecretHeader(name: string): boolean {
+  return SECRET_HEADER.test(name);
+}
+
+/** A copy of `headers` with every credential-bearing header's value replaced and URLs (Location…) redacted. */
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+  const out: Record<string, string | string[] | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const redact = (v: string) => (isSecretHeader(name) ? REDACTED : /^[a-z][a-z0-9+.-]*:\/\//i.test(v) ? redactUrl(v) : v);
+    out[name] = Array.isArray(value) ? value.map(redact) : redact(value);
+  }
+  return out;
 }
 
 /** A one-line preview of a body for a debug line, redacted and cut to `max` characters. */

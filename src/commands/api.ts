@@ -51,23 +51,26 @@ export default class Api extends BaseCommand<typeof Api> {
         paginate: this.flags.paginate,
         readStdin,
       });
-      if (this.flags.include) this.printHead(result.status, result.headers);
+      if (this.flags.include) await this.printHead(result.status, result.headers);
       if (result.body !== undefined && result.body !== '') process.stdout.write(`${JSON.stringify(result.body, null, 2)}\n`);
     } catch (error) {
       // Like `gh api`: an HTTP error still shows what the server said, then the one-sentence error and exit code.
       if (error instanceof ApiError) {
-        if (this.flags.include) this.printHead(error.status, error.headers ?? {});
+        if (this.flags.include) await this.printHead(error.status, error.headers ?? {});
         if (error.body !== undefined && error.body !== '') process.stdout.write(`${JSON.stringify(error.body, null, 2)}\n`);
       }
       throw error;
     }
   }
 
-  private printHead(status: number, headers: Record<string, string | string[] | undefined>): void {
+  /** Status and headers, credentials (Set-Cookie, Authorization…) redacted and control characters escaped. */
+  private async printHead(status: number, headers: Record<string, string | string[] | undefined>): Promise<void> {
+    const { redactHeaders } = await import('../client/redact.js');
+    const { terminalSafe } = await import('../output/format.js');
     const lines = [`HTTP/1.1 ${status}`];
-    for (const [name, value] of Object.entries(headers)) {
+    for (const [name, value] of Object.entries(redactHeaders(headers))) {
       if (value === undefined) continue;
-      for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
+      for (const v of Array.isArray(value) ? value : [value]) lines.push(terminalSafe(`${name}: ${v}`));
     }
     process.stdout.write(`${lines.join('\n')}\n\n`);
   }

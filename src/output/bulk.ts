@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { StoreContext } from '../auth/context.js';
 import { schedulerFor } from '../client/index.js';
 import type { ImportSummary } from '../services/import/index.js';
-import { plural } from './format.js';
+import { plural, terminalSafe } from './format.js';
 import { ProgressView, formatDuration } from './progress.js';
 
 /**
@@ -38,21 +38,37 @@ export async function bulkProgress(
   return new ProgressView({ stream, tty, quiet, label, unit, bucket: () => scheduler.snapshot(), SingleBar });
 }
 
+/** The exit code of a run ended by a signal: 128 + its number, as a shell reports it. */
+export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+export type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
+
 /**
- * The first Ctrl-C asks the running work to stop after its current requests (the journal is flushed after
- * every write); a second one exits at once.
+ * While writing, the first Ctrl-C or SIGTERM asks the running work to stop after its current requests (the
+ * journal is fsync'd after every write); a second one exits at once. Before anything is written (reading
+ * the file, fetching the store: `writing()` is false) there is nothing to finish, so the process exits at
+ * once. Either way the exit code says which signal: 130 for SIGINT, 143 for SIGTERM (`received`).
  */
-export function trapInterrupt(): { signal: AbortSignal; dispose(): void } {
+export function trapInterrupt(writing: () => boolean = () => true): {
+  signal: AbortSignal;
+  received(): StopSignal | undefined;
+  exitCode(): number;
+  dispose(): void;
+} {
   const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nStopping after the requests in flight (Ctrl-C again to quit at once)…\n');
+  let received: StopSignal | undefined;
+  const onSignal = (name: StopSignal) => {
+    const first = received === undefined;
+    received ??= name;
+    if (!first || !writing()) process.exit(SIGNAL_EXIT_CODES[received]);
+    process.stderr.write(`\nStopping after the requests in flight (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…\n`);
     controller.abort();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return {
     signal: controller.signal,
+    received: () => received,
+    exitCode: () => SIGNAL_EXIT_CODES[received ?? 'SIGINT'],
     dispose: () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
@@ -97,7 +113,7 @@ export function printSummary(
   }
   const shown = s.failures.slice(0, 50);
   for (const f of shown) {
-    err.write(`${s.file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}\n`);
+    err.write(terminalSafe(`${s.file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}`) + '\n');
   }
   if (s.failures.length > shown.length) err.write(`… and ${s.failures.length - shown.length} more failures.\n`);
   if (s.failed > 0 && opts.report) err.write(`The failed rows are listed in ${opts.report}.\n`);

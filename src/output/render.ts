@@ -1,4 +1,4 @@
-import { type Column, type OutputFormat, cellText, displayWidth, fitColumns, toCsvLine, toTsvLine, truncateToWidth } from './format.js';
+import { type Column, type OutputFormat, cellText, displayWidth, fitColumns, terminalSafe, toCsvLine, toTsvLine, truncateToWidth } from './format.js';
 
 /**
  * Writes rows in the chosen format. Tables need every row to size their columns; tsv and csv stream,
@@ -35,7 +35,7 @@ export function tableHeader(field: string): string {
  * is measured on the plain text, so colour codes never shift a column; a cell holds one line.
  */
 function tableText<Row>(cells: string[][], columns: Column<Row>[], opts: { color: boolean; width: number }): string {
-  const headers = columns.map((c) => tableHeader(c.header));
+  const headers = columns.map((c) => terminalSafe(tableHeader(c.header)));
   const oneLine = cells.map((row) => row.map((cell) => cell.replace(/[\t\r\n]+/g, ' ')));
   const widths = fitColumns(oneLine, headers, columns.map((c) => c.shrink), opts.width);
   const lineOf = (row: string[], style?: (text: string) => string) =>
@@ -53,6 +53,7 @@ function tableText<Row>(cells: string[][], columns: Column<Row>[], opts: { color
 
 /** A single record as aligned "key: value" lines (tables of one row read badly). */
 export function renderRecord(fields: [string, unknown][], write: (text: string) => void): void {
-  const width = Math.max(0, ...fields.map(([k]) => displayWidth(k)));
-  write(fields.map(([k, v]) => `${k}${' '.repeat(width - displayWidth(k))}  ${cellText(v)}`).join('\n') + '\n');
+  const keys = fields.map(([k]) => terminalSafe(k));
+  const width = Math.max(0, ...keys.map(displayWidth));
+  write(fields.map(([, v], i) => `${keys[i]}${' '.repeat(width - displayWidth(keys[i]!))}  ${cellText(v)}`).join('\n') + '\n');
 }

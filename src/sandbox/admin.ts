@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ALL_SCOPES, httpError, parseBody } from './http.js';
 import { PLAN_LOCATION_LIMITS, createApp, createStore } from './seed.js';
@@ -67,8 +67,15 @@ const EmitBody = z.strictObject({
 
 const THEMES = ['Amazonas', 'Idea', 'Lima', 'Material', 'Rio', 'Toluca'];
 
-/** These routes sit outside the /v1 pipeline, which parses bodies for the API: parse and check here. */
-function jsonBody<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+/**
+ * These routes sit outside the /v1 pipeline, which parses bodies for the API: parse and check here. They
+ * change the sandbox without a token, so only `Content-Type: application/json` is taken (else 415): a web page
+ * can post a form or text/plain to 127.0.0.1 without asking, but not JSON without a CORS preflight.
+ */
+function jsonBody<S extends z.ZodType>(schema: S, req: FastifyRequest): z.infer<S> {
+  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw httpError(415, 'The sandbox admin endpoints take only Content-Type: application/json');
+  const raw = req.body;
   let value: unknown = {};
   if (typeof raw === 'string' && raw.trim() !== '') {
     try {
@@ -84,7 +91,7 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
   app.post('/sandbox/stores', async (req, reply) => {
-    const body = jsonBody(NewStoreBody, req.body);
+    const body = jsonBody(NewStoreBody, req);
     const main = body.main_language ?? body.languages[0];
     if (!body.languages.includes(main)) {
       throw httpError(422, 'Invalid main_language: must be one of languages', { main_language: ['must be one of languages'] });
@@ -94,13 +101,13 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.post('/sandbox/apps', async (req, reply) => {
-    const body = jsonBody(NewAppBody, req.body);
+    const body = jsonBody(NewAppBody, req);
     const created = state.mutate('sandbox.app.create', (tx) => createApp(tx, state, body));
     return reply.code(201).send(created);
   });
 
   app.post<{ Params: { clientId: string } }>('/sandbox/apps/:clientId/uninstall', async (req, reply) => {
-    const body = jsonBody(UninstallBody, req.body);
+    const body = jsonBody(UninstallBody, req);
     const uninstalled = state.apps.get(req.params.clientId);
     if (!uninstalled) throw httpError(404, `App ${req.params.clientId} not found`);
     const store = body.store_id === undefined ? state.defaultStore() : state.store(body.store_id);
@@ -129,7 +136,7 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.post('/sandbox/events', async (req, reply) => {
-    const body = jsonBody(EmitBody, req.body);
+    const body = jsonBody(EmitBody, req);
     const store = body.store_id === undefined ? state.defaultStore() : state.store(body.store_id);
     if (!store) throw httpError(404, `Store ${body.store_id} not found`);
     const { event } = body;

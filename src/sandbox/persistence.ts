@@ -32,14 +32,16 @@ export class Persistence implements JournalSink {
 
   /** Loads `dir` into `state` (replaying snapshot and journal) and returns the sink for later mutations. */
   static open(dir: string, state: SandboxState): { persistence: Persistence; loaded: boolean } {
-    fs.mkdirSync(dir, { recursive: true });
+    // The journal holds the app's token and client secret: the directory and every file in it are the user's alone.
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    restrictToOwner(dir);
     // A snapshot being written when the process died is incomplete; the previous one is still in place.
     for (const name of fs.readdirSync(dir)) {
       if (name.startsWith(`${SNAPSHOT}.`) && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
     }
     const p = new Persistence(dir, state);
     const loaded = p.load();
-    p.fd = fs.openSync(path.join(dir, JOURNAL), 'a');
+    p.fd = fs.openSync(path.join(dir, JOURNAL), 'a', 0o600);
     state.attachJournal(p);
     return { persistence: p, loaded };
   }
@@ -58,7 +60,7 @@ export class Persistence implements JournalSink {
   compact(): void {
     const finalPath = path.join(this.dir, SNAPSHOT);
     const tmpPath = `${finalPath}.${process.pid}.tmp`;
-    const fd = fs.openSync(tmpPath, 'w');
+    const fd = fs.openSync(tmpPath, 'w', 0o600);
     let bytes = 0;
     try {
       let chunk: string[] = [];
@@ -158,5 +160,20 @@ function fsyncDir(dir: string): void {
     // Some platforms cannot fsync a directory; the rename is still atomic there.
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Directory 0700, files 0600, whatever the umask or an older version left (a data directory made before
+ * this rule keeps working, tightened on its next start). Best effort: a file system without modes is left as is.
+ */
+export function restrictToOwner(dir: string): void {
+  try {
+    fs.chmodSync(dir, 0o700);
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isFile()) fs.chmodSync(path.join(dir, entry.name), 0o600);
+    }
+  } catch {
+    // not ours to change (or no modes here): the files' own creation modes still apply
   }
 }

@@ -221,11 +221,11 @@ const SERVER_LOCK = 'server.pid';
 
 /** Claims `dir` for this process; throws naming the pid that holds it. Returns the release function. */
 export function lockStateDir(dir: string): () => void {
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, SERVER_LOCK);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = fs.openSync(file, 'wx');
+      const fd = fs.openSync(file, 'wx', 0o600);
       fs.writeSync(fd, String(process.pid));
       fs.closeSync(fd);
       return () => {
@@ -264,7 +264,7 @@ type LockResult = { release: () => void } | { info: SandboxInfo };
  * waiting, `check` may find that the owner finished the job, which ends the wait.
  */
 async function acquireLock(paths: SharedPaths, deadline: number, check: () => Promise<SandboxInfo | undefined>): Promise<LockResult> {
-  fs.mkdirSync(paths.stateHome, { recursive: true });
+  fs.mkdirSync(paths.stateHome, { recursive: true, mode: 0o700 });
   for (;;) {
     try {
       const fd = fs.openSync(paths.lockFile, 'wx', 0o600);
@@ -303,7 +303,7 @@ function lockAgeMs(file: string): number {
 }
 
 async function startShared(paths: SharedPaths, env: NodeJS.ProcessEnv, deadline: number): Promise<SandboxInfo> {
-  fs.mkdirSync(paths.stateHome, { recursive: true });
+  fs.mkdirSync(paths.stateHome, { recursive: true, mode: 0o700 });
   const readyFile = path.join(paths.stateHome, `sandbox.ready.${randomBytes(6).toString('hex')}.json`);
   const log = fs.openSync(paths.logFile, 'a', 0o600);
   let exited: string | undefined;
@@ -355,7 +355,7 @@ async function startShared(paths: SharedPaths, env: NodeJS.ProcessEnv, deadline:
 
 /** Writes a file so readers see the old or the new content, never a part (temp file + rename). */
 export function writeAtomic(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   fs.writeFileSync(tmp, text, { mode: 0o600 });
   fs.renameSync(tmp, file);

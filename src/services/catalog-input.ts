@@ -1,5 +1,6 @@
 import { pickLocalized } from '../api/read.js';
 import { UsageError, ValidationError } from '../client/errors.js';
+import { readMoney } from './money.js';
 
 /**
  * Parsing of the catalog flags before anything is sent: money and measures, stock, option pairs and
@@ -20,6 +21,21 @@ export function parseDecimal(flag: string, raw: string): string {
   }
   const whole = match[1].replace(/^0+(?=\d)/, '');
   return match[2] === undefined ? whole : `${whole}.${match[2]}`;
+}
+
+/**
+ * A price flag: like parseDecimal, but never more than two decimals and below 10^13 (money.ts), written as
+ * the store writes money ("19.90"). "--price 2.500" is refused with what it was read as, not rounded.
+ */
+export function parseMoney(flag: string, raw: string): string {
+  const text = raw.trim();
+  if (/^-\s*\d/.test(text)) throw new UsageError(`${flag} must not be negative (got "${raw}").`);
+  if (!/^\d+(?:[.,]\d+)?$/.test(text)) {
+    throw new UsageError(`${flag} "${raw}" is not a decimal number: use digits with "." or "," before the decimals, e.g. 19.90.`);
+  }
+  const money = readMoney(text);
+  if (typeof money !== 'string') throw new UsageError(`${flag} ${money.error}.`);
+  return money;
 }
 
 /** Stock is a whole number of units, 0 or more. */

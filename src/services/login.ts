@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { AuthError, UsageError } from '../client/errors.js';
+import { refuseInsecureHttp } from '../client/transport.js';
 import {
   checkProfileName,
   readConfig,
@@ -61,6 +62,8 @@ export interface LoginOptions {
   keychain?: KeychainOptions;
   /** How long the browser flow waits for the redirect. */
   waitMs?: number;
+  /** --allow-insecure-http: http:// to a host other than loopback is accepted. */
+  allowInsecureHttp?: boolean;
 }
 
 export interface LoginResult {
@@ -109,6 +112,7 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
     message: 'API URL (the host root, without /v1)',
     validate: urlProblem,
   });
+  refuseInsecureHttp(apiUrl, '--api-url', options.allowInsecureHttp);
 
   let secrets: Secrets;
   let storeId: string;
@@ -141,6 +145,7 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
     scopes = previous?.store_id === storeId ? previous.scopes : [];
   } else {
     const oauthUrl = await required(authUrl, options.ask, { flag: 'auth-url', message: 'Authorization server URL', validate: urlProblem });
+    refuseInsecureHttp(oauthUrl, '--auth-url', options.allowInsecureHttp);
     authUrl = oauthUrl;
     appId = await required(options.clientId ?? previous?.app_id, options.ask, { flag: 'client-id', message: 'App client id' });
     const stored =

@@ -20,7 +20,7 @@ import {
   updateProduct,
 } from '../api/products.js';
 import { getStore } from '../api/store.js';
-import { localText, localTexts, mergeLocalized, parseDecimal, parseLocalized, parseStock, parseStockAt } from './catalog-input.js';
+import { localText, localTexts, mergeLocalized, parseDecimal, parseLocalized, parseMoney, parseStock, parseStockAt } from './catalog-input.js';
 import { resolveCategory } from './categories.js';
 import { stockInput } from './locations.js';
 import { parseHttpUrl } from './validate.js';
@@ -160,9 +160,9 @@ async function productInput(client: StoreClient, fields: ProductFields): Promise
   const stock = fields.stock === undefined ? undefined : parseStock('--stock', fields.stock);
   const stockAt = (fields.stockAt ?? []).map(parseStockAt);
   const input: ProductInput = {};
-  if (fields.price !== undefined) input.price = parseDecimal('--price', fields.price);
-  if (fields.promotionalPrice !== undefined) input.promotional_price = parseDecimal('--promotional-price', fields.promotionalPrice);
-  if (fields.cost !== undefined) input.cost = parseDecimal('--cost', fields.cost);
+  if (fields.price !== undefined) input.price = parseMoney('--price', fields.price);
+  if (fields.promotionalPrice !== undefined) input.promotional_price = parseMoney('--promotional-price', fields.promotionalPrice);
+  if (fields.cost !== undefined) input.cost = parseMoney('--cost', fields.cost);
   if (fields.weight !== undefined) input.weight = parseDecimal('--weight', fields.weight);
   if (fields.sku !== undefined) input.sku = fields.sku;
   if (fields.published !== undefined) input.published = fields.published;

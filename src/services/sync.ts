@@ -6,12 +6,13 @@ import { getStore } from '../api/store.js';
 import { updateVariant, type Variant } from '../api/variants.js';
 import { AuthError, StoreError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
-import { type RowError, type VariantSpec, decimal, formatRowError, notUtf8, stock, toCents } from './import/catalog.js';
+import { type RowError, type VariantSpec, formatRowError, notUtf8, stock } from './import/catalog.js';
 import { readCsv } from './import/csv-source.js';
+import { readMoney } from './money.js';
 import { pool } from './import/executor.js';
 import type { BulkProgress } from './import/index.js';
-import { stateDir, storeKey } from './import/journal.js';
-import { acquireLock } from './import/lock.js';
+import { stateDir } from './import/journal.js';
+import { acquireLock, lockKey } from './import/lock.js';
 import { type Body, type StoreSnapshot, ambiguousSku, indexSnapshot, variantDiff } from './import/planner.js';
 import { type ReportRow, writeReport } from './import/report.js';
 
@@ -30,6 +31,8 @@ export interface SyncOptions {
   report?: string;
   apiUrl: string;
   storeId: string | number;
+  /** With the store id, the key of the lock shared with `products import`. */
+  appId?: string;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   concurrency?: number;
@@ -138,9 +141,9 @@ export async function readSyncFile(path: string): Promise<SyncFile> {
         else if (h.field) v.stockAt[h.field] = parsed;
         else v.stock = parsed;
       } else {
-        const parsed = decimal(value);
+        const parsed = readMoney(value);
         if (typeof parsed !== 'string') fail(h, parsed.error);
-        else v.decimals[h.field as (typeof SYNC_DECIMALS)[number]] = toCents(parsed);
+        else v.decimals[h.field as (typeof SYNC_DECIMALS)[number]] = parsed;
       }
     }
     if (errors.length === before) rows.push(v);
@@ -164,7 +167,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
     throw new SyncInvalidError(feed.errors, file);
   }
 
-  const lock = options.dryRun ? undefined : acquireLock(stateDir(options.env), storeKey(options.apiUrl, options.storeId), 'variants sync');
+  const lock = options.dryRun ? undefined : acquireLock(stateDir(options.env), lockKey(options.storeId, options.appId), 'variants sync');
   try {
     emit('fetching', 0, undefined, 0, 0);
     const products: Product[] = [];

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { UsageError, unreadableFile } from '../client/errors.js';
 
 /**
@@ -157,8 +157,19 @@ export async function confirmOrYes(opts: ConfirmOptions): Promise<boolean> {
   return confirm({ message: opts.message, default: false }, { output: process.stderr });
 }
 
-/** Fails with one sentence unless `path` can be read as a file (a pipe such as /dev/stdin is fine); checked before any request. */
+/**
+ * Fails with one sentence unless `path` is a regular file that can be read; checked before any request. A
+ * named pipe, a terminal or a socket is refused before it is opened: opening a pipe blocks until a writer
+ * comes (a process that waits there cannot be stopped cleanly), and a bulk file is read more than once.
+ */
 export async function checkReadableFile(path: string): Promise<void> {
+  const kind = await stat(path).then(
+    (s) => (s.isFIFO() ? 'a named pipe' : s.isSocket() ? 'a socket' : s.isCharacterDevice() || s.isBlockDevice() ? 'a device' : undefined),
+    () => undefined,
+  );
+  if (kind) {
+    throw new UsageError(`Cannot read ${path}: it is ${kind}, not a file, and the file is read more than once (checked whole before anything is sent); save the data to a file first.`);
+  }
   try {
     const handle = await open(path, 'r');
     try {

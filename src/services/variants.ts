@@ -24,7 +24,7 @@ import {
   VARIANT_AGE_GROUPS,
   VARIANT_GENDERS,
 } from '../api/variants.js';
-import { localText, parseDecimal, parseFieldAssignment, parseOptions, parseStock, parseStockAt } from './catalog-input.js';
+import { localText, parseDecimal, parseMoney, parseFieldAssignment, parseOptions, parseStock, parseStockAt } from './catalog-input.js';
 import { stockInput } from './locations.js';
 import { parseIntegerId } from './validate.js';
 
@@ -107,12 +107,12 @@ async function variantInput(client: StoreClient, fields: VariantFields): Promise
   const stock = fields.stock === undefined ? undefined : parseStock('--stock', fields.stock);
   const stockAt = (fields.stockAt ?? []).map(parseStockAt);
   const input: VariantInput = {};
-  if (fields.price !== undefined) input.price = parseDecimal('--price', fields.price);
+  if (fields.price !== undefined) input.price = parseMoney('--price', fields.price);
   if (fields.promotionalPrice !== undefined) {
     input.promotional_price =
-      fields.promotionalPrice.trim().toLowerCase() === 'none' ? null : parseDecimal('--promotional-price', fields.promotionalPrice);
+      fields.promotionalPrice.trim().toLowerCase() === 'none' ? null : parseMoney('--promotional-price', fields.promotionalPrice);
   }
-  if (fields.cost !== undefined) input.cost = parseDecimal('--cost', fields.cost);
+  if (fields.cost !== undefined) input.cost = parseMoney('--cost', fields.cost);
   if (fields.weight !== undefined) input.weight = parseDecimal('--weight', fields.weight);
   if (fields.width !== undefined) input.width = parseDecimal('--width', fields.width);
   if (fields.height !== undefined) input.height = parseDecimal('--height', fields.height);

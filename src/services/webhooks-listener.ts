@@ -477,7 +477,7 @@ export async function startListening(options: ListenOptions): Promise<ListenSess
     try {
       for (const event of options.events ?? WEBHOOK_EVENTS) {
         const webhook = await createWebhook(options.client, { event, url });
-        registered.push({ id: webhook.id, event: webhook.event });
+        registered.push({ id: webhook.id, event: webhook.event ?? event });
       }
     } catch (error) {
       await close();

@@ -43,7 +43,9 @@ describe('store api', () => {
     expect(body.method).toBe('GET');
     expect(body.path).toBe(`/v1/${server.storeId}/_echo/hello`);
     expect(body.query).toEqual({ status: 'open', per_page: '50' });
-    expect(body.headers.authentication).toBe(`bearer ${server.token}`);
+    // The token went to the server; echoed back, it is not printed (issue 16: only `auth token` prints it).
+    expect(server.requests.at(-1)!.headers.authentication).toBe(`bearer ${server.token}`);
+    expect(body.headers.authentication).toBe('bearer [REDACTED]');
     expect(body.headers['user-agent']).toBe('Acme ERP (4321)');
     expect(body.headers.accept).toBe('application/json');
     expect(body.headers['content-type']).toBeUndefined();

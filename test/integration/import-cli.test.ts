@@ -287,8 +287,8 @@ describe('failures and the lock', () => {
     mkdirSync(locks, { recursive: true });
     // Earlier runs released their lock.
     expect(readdirSync(locks).filter((f) => f.endsWith('.lock'))).toEqual([]);
-    const { storeKey } = await import('../../src/services/import/journal.js');
-    const path = join(locks, `${storeKey(sandbox.apiUrl, sandbox.storeId)}.lock`);
+    const { lockKey } = await import('../../src/services/import/lock.js');
+    const path = join(locks, `${lockKey(sandbox.storeId, sandbox.clientId)}.lock`);
     const { hostname } = await import('node:os');
     // This test process is alive: its lock holds.
     writeFileSync(path, JSON.stringify({ pid: process.pid, host: hostname(), since: '2026-11-22T06:00:00Z', command: 'products import' }));

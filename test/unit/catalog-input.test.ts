@@ -8,6 +8,7 @@ import {
   parseFieldAssignment,
   parseLocalized,
   parseLocationName,
+  parseMoney,
   parseOptions,
   parseStock,
   parseStockAt,
@@ -48,6 +49,39 @@ describe('parseDecimal', () => {
       fc.property(fc.nat(10_000_000), fc.nat(99), fc.constantFrom('.', ','), (whole, cents, sep) => {
         const text = `${whole}${sep}${String(cents).padStart(2, '0')}`;
         expect(Number(parseDecimal('--price', text))).toBeCloseTo(whole + cents / 100, 6);
+      }),
+    );
+  });
+});
+
+describe('parseMoney (--price, --promotional-price, --cost)', () => {
+  it('writes money as the store does, with two decimals', () => {
+    expect(parseMoney('--price', '19,9')).toBe('19.90');
+    expect(parseMoney('--price', ' 20 ')).toBe('20.00');
+    expect(parseMoney('--price', '007,50')).toBe('7.50');
+    expect(parseMoney('--price', '9999999999999.99')).toBe('9999999999999.99');
+  });
+
+  it('never rounds: more than two decimals is refused with how it was read and the likely intent', () => {
+    expect(usageMessage(() => parseMoney('--price', '2.500'))).toBe(
+      '--price "2.500" has 3 decimals (read with "." as the decimal mark: 2.500); money has at most 2, and the store would round it. 2500? use 2500 or 2500.00.',
+    );
+    expect(usageMessage(() => parseMoney('--cost', '0.004'))).toMatch(/^--cost "0\.004" has 3 decimals.*Write 0\.00 or 0\.01\.$/);
+    expect(usageMessage(() => parseMoney('--promotional-price', '10,005'))).toMatch(/read with "," as the decimal mark: 10\.005.*10005\? use 10005 or 10005\.00/);
+    expect(usageMessage(() => parseMoney('--price', '19.9999'))).toMatch(/4 decimals.*Write 19\.99 or 20\.00/);
+  });
+
+  it('refuses amounts of 10^13 and more, negatives and thousands separators', () => {
+    expect(usageMessage(() => parseMoney('--price', '10000000000000'))).toMatch(/^--price "10000000000000" is too large/);
+    expect(usageMessage(() => parseMoney('--price', '-3'))).toMatch(/^--price must not be negative/);
+    expect(usageMessage(() => parseMoney('--price', '1.234,50'))).toMatch(/^--price "1\.234,50" is not a decimal number/);
+  });
+
+  it('keeps the exact value of any amount with up to two decimals', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 13n - 1n }), fc.nat(99), fc.constantFrom('.', ','), (whole, cents, sep) => {
+        const text = `${whole}${sep}${String(cents).padStart(2, '0')}`;
+        expect(parseMoney('--price', text)).toBe(`${whole}.${String(cents).padStart(2, '0')}`);
       }),
     );
   });

@@ -47,6 +47,17 @@ const CORPUS: Record<string, { line: number; column?: number; says: RegExp }> = 
   'shopify-negative-inventory.csv': { line: 2, column: 7, says: /stock "-3" is negative/ },
   'value-column-without-name.csv': { line: 1, column: 3, says: /option value column without its option name column/ },
   'empty-name-no-handle.csv': { line: 3, column: 1, says: /name is empty/ },
+  // Money is never rounded: more than two decimals is refused, in every dialect, with the likely intent.
+  'price-three-decimals.csv': { line: 2, column: 6, says: /"2\.500" has 3 decimals \(read with "\." as the decimal mark: 2\.500\).*2500\? use 2500 or 2500\.00/ },
+  'admin-es-price-thousands-dot.csv': { line: 2, column: 6, says: /"2\.500" has 3 decimals.*2500\? use 2500 or 2500\.00/ },
+  'admin-pt-price-below-cent.csv': { line: 2, column: 5, says: /"0,004" has 3 decimals \(read with "," as the decimal mark: 0\.004\).*Write 0\.00 or 0\.01/ },
+  'shopify-price-three-decimals.csv': { line: 2, column: 6, says: /"10\.005" has 3 decimals.*10005\? use 10005 or 10005\.00/ },
+  'price-too-large.csv': { line: 2, column: 6, says: /"10000000000000" is too large/ },
+  'option-values-differ-by-case.csv': { line: 3, column: 4, says: /option "Talle" is "S" on line 2 and "s" here; the store does not tell values apart by case/ },
+  'too-many-variants.csv': { line: 1002, says: /product "remera" has 1001 variants; a product holds at most 1000/ },
+  'nul-after-64k.csv': { line: 3001, says: /binary data \(a NUL byte at character 8\)/ },
+  'utf16-bom.csv': { line: 1, says: /UTF-16 \(little-endian\), not UTF-8/ },
+  'utf16-no-bom.csv': { line: 1, says: /UTF-16 \(little-endian\), not UTF-8/ },
 };
 
 describe('the malformed corpus', () => {

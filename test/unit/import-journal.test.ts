@@ -3,7 +3,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Journal, journalPath, readJournal, stateDir, storeKey, summarizeJournal } from '../../src/services/import/journal.js';
-import { LockedError, acquireLock } from '../../src/services/import/lock.js';
+import { LockedError, acquireLock, lockKey, processStart } from '../../src/services/import/lock.js';
 import { pool } from '../../src/services/import/executor.js';
 
 describe('import journal', () => {
@@ -54,6 +54,28 @@ describe('store lock', () => {
     const again = acquireLock(dir, 's1', 'products import');
     expect(JSON.parse(readFileSync(again.path, 'utf8')).pid).toBe(process.pid);
     again.release();
+  });
+
+  it('records host, pid and start time, and takes over a lock whose pid now belongs to a later process', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lock-'));
+    const lock = acquireLock(dir, lockKey(7, 'app'), 'products import');
+    const owner = JSON.parse(readFileSync(lock.path, 'utf8'));
+    expect(owner).toMatchObject({ pid: process.pid, host: hostname(), command: 'products import' });
+    if (process.platform === 'linux') expect(owner.started).toBe(processStart(process.pid));
+    lock.release();
+    if (process.platform !== 'linux') return;
+    // This pid is alive, but the lock was taken by a process that started at another time: the pid was reused.
+    writeFileSync(lock.path, JSON.stringify({ ...owner, started: '1' }));
+    const taken = acquireLock(dir, lockKey(7, 'app'), 'variants sync');
+    expect(JSON.parse(readFileSync(taken.path, 'utf8')).command).toBe('variants sync');
+    taken.release();
+  });
+
+  it('is keyed by store and app, not by the URL that reaches them', () => {
+    expect(lockKey(7, 'app')).toBe(lockKey('7', 'app'));
+    expect(lockKey(7, 'app')).not.toBe(lockKey(7, 'other-app'));
+    expect(lockKey(7, 'app')).not.toBe(lockKey(8, 'app'));
+    expect(lockKey('1/../x', 'a b')).toMatch(/^[A-Za-z0-9_-]+$/);
   });
 });
 

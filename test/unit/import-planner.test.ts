@@ -177,8 +177,9 @@ describe('planImport against a store that has the catalog', () => {
     expect(plan.writes).toBe(3);
   });
 
-  it('treats empty cells as "leave as is" and money as numbers in cents (12000 and 11999.999 equal 12000.00)', async () => {
-    const csv = 'handle,sku,price,stock\nremera-lisa,REM-S-BL,12000,\nremera-lisa,REM-M-BL,"11999,999",\n';
+  // Money is never rounded: "11999,999" is refused by the reader (issue 16), so only exact amounts compare here.
+  it('treats empty cells as "leave as is" and money as numbers in cents (12000 and 12000,0 equal 12000.00)', async () => {
+    const csv = 'handle,sku,price,stock\nremera-lisa,REM-S-BL,12000,\nremera-lisa,REM-M-BL,"12000,0",\n';
     const plan = planImport(await catalogOf(csv), storeMatchingCanonical());
     expect(plan.writes).toBe(0);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, chooseFormat, escapeFormula, toCsvLine, toTsvLine } from '../../src/output/format.js';
+import { cellText, chooseFormat, escapeFormula, terminalSafe, toCsvLine, toTsvLine } from '../../src/output/format.js';
+import { renderRecord } from '../../src/output/render.js';
 import { renderRows } from '../../src/output/render.js';
 import { colorEnabled } from '../../src/output/terminal.js';
 
@@ -18,6 +19,30 @@ describe('output formats', () => {
     expect(escapeFormula('-5')).toBe('-5');
     expect(escapeFormula('-2.50')).toBe('-2.50');
     expect(escapeFormula('Camisa')).toBe('Camisa');
+  });
+
+  it('escapes text that already starts with quotes before a formula character, so one quote removed gives it back', () => {
+    expect(escapeFormula("'=1+1")).toBe("''=1+1");
+    expect(escapeFormula("''-x")).toBe("'''-x");
+    expect(escapeFormula("'hola")).toBe("'hola");
+  });
+
+  it('shows control characters from the store escaped in every format, never raw', () => {
+    const hostile = 'Eve\u001b]0;pwned\u0007\u001b[2J\u009b31m\u202e\r\nok';
+    expect(terminalSafe(hostile)).toBe('Eve\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\u202e\nok');
+    expect(cellText(hostile)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+    // JSON already escapes C0 controls; C1 ones (U+009B, a one-byte CSI) it leaves raw, so they are escaped too.
+    expect(cellText({ note: '\u001b[2J\u009b' })).toBe('{"note":"\\u001b[2J\\x9b"}');
+    for (const format of ['table', 'tsv', 'csv'] as const) {
+      let out = '';
+      renderRows([{ name: hostile }], [{ header: 'name', get: (r) => r.name }], format, (t) => (out += t));
+      expect(out, format).not.toMatch(/[\u001b\u0007\u009b\u202e\r]/);
+    }
+    let record = '';
+    renderRecord([['Customer', hostile]], (t) => (record += t));
+    expect(record).not.toContain('\u001b');
+    // Layout characters stay: tab and line feed are handled by each format.
+    expect(terminalSafe('a\tb\nc')).toBe('a\tb\nc');
   });
 
   it('quotes CSV cells with commas, quotes and newlines', () => {

@@ -58,10 +58,14 @@ The token and client secret go to the OS keychain; where none answers (or with -
     // With --with-token on a terminal the missing values are asked first, then the token is pasted; in a pipe
     // stdin carries the token, so nothing can be asked.
     const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+    const { addSecret } = await import('../../output/secrets.js');
+    addSecret(flags['client-secret']);
     const token = flags['with-token']
       ? async () => {
           if (process.stdin.isTTY) this.note('Paste the token, then press Ctrl-D:');
-          return readStdin();
+          const read = await readStdin();
+          addSecret(read.trim());
+          return read;
         }
       : undefined;
 
@@ -99,6 +103,7 @@ The token and client secret go to the OS keychain; where none answers (or with -
       code: flags.code,
       token,
       sandbox: flags.sandbox,
+      allowInsecureHttp: flags['allow-insecure-http'],
       ask,
       onAuthorizeUrl: async (url) => {
         const { openBrowser } = await import('../../auth/browser.js');

@@ -30,7 +30,8 @@ export default class CategoriesList extends BaseCommand<typeof CategoriesList> {
       if (!this.jsonEnabled()) {
         const { categoryTreeLines } = await import('../../services/catalog-views.js');
         const lines = categoryTreeLines(tree);
-        if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+        const { terminalSafe } = await import('../../output/format.js');
+        if (lines.length > 0) process.stdout.write(`${lines.map(terminalSafe).join('\n')}\n`);
         else this.note('The store has no categories yet; add one with `store categories create`.');
       }
       return tree;

@@ -23,10 +23,18 @@ export default class ProductsExport extends BaseCommand<typeof ProductsExport> {
   async run(): Promise<void> {
     const client = await this.client();
     const { exportCatalog } = await import('../../services/export.js');
-    const { createWriteStream } = await import('node:fs');
     const file = this.args.file === '-' ? undefined : this.args.file;
-    const out = file ? createWriteStream(file) : process.stdout;
-    const summary = await exportCatalog(client, { format: this.flags.format as 'canonical' | 'admin', out });
+    // Into a temporary file renamed over FILE at the end: a failed or interrupted export leaves the previous file as it was.
+    const { openAtomic } = await import('../../services/atomic-file.js');
+    const target = file ? await openAtomic(file) : undefined;
+    let summary;
+    try {
+      summary = await exportCatalog(client, { format: this.flags.format as 'canonical' | 'admin', out: target?.out ?? process.stdout });
+      await target?.commit();
+    } catch (error) {
+      await target?.abort();
+      throw error;
+    }
     if (!this.flags.quiet && file) {
       this.note(`Exported ${plural(summary.products, 'product')} (${plural(summary.rows, 'row')}) to ${file}.`);
     }

@@ -8,7 +8,7 @@ export default class ProductsImport extends BaseCommand<typeof ProductsImport> {
 
 Reads the canonical columns (docs/csv.md), the platform's admin export (Spanish or Portuguese) and a Shopify product export; the format is recognised from the header row.
 
-Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after an interruption (Ctrl-C, a crash), run the same command with --resume to finish without creating anything twice. Exit codes: 2 when the file is invalid, 3 when some products failed (see --report), 130 when interrupted.`;
+Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after an interruption (Ctrl-C, a crash), run the same command with --resume to finish without creating anything twice. A named pipe or other special file is refused (the file is read more than once); save it to a file first. Exit codes: 2 when the file is invalid, 3 when some products failed (see --report) or another writer left duplicates, 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
 
   static examples = [
     '<%= config.bin %> products import catalog.csv --dry-run',
@@ -58,7 +58,8 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     const client = await this.client({ retries: BULK_RETRIES });
     const quiet = this.flags.quiet;
     const progress = await bulkProgress(ctx, 'import', quiet);
-    const interrupt = trapInterrupt();
+    let writing = false;
+    const interrupt = trapInterrupt(() => writing);
     let summary: ImportSummary;
     try {
       summary = await runImport(client, {
@@ -71,8 +72,12 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
         report: this.flags.report,
         apiUrl: ctx.apiUrl,
         storeId: ctx.storeId,
+        appId: ctx.appId,
         signal: interrupt.signal,
-        onProgress: (event) => progress.update(event),
+        onProgress: (event) => {
+          writing ||= event.phase === 'writing';
+          progress.update(event);
+        },
       });
     } catch (error) {
       progress.stop();
@@ -93,7 +98,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     }
     if (summary.interrupted) {
       process.stderr.write(`Interrupted; the work done is journaled. Run the same command with --resume to finish.\n`);
-      process.exitCode = 130;
+      process.exitCode = interrupt.exitCode();
     } else if (summary.failed > 0) {
       process.exitCode = 3;
     }

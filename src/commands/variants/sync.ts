@@ -7,7 +7,7 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
   static summary = 'Sync stock and prices by SKU from a CSV feed; only the variants that differ are written.';
   static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price, promotional_price, cost. Only the columns present are compared and changed; an empty cell leaves the value as it is. SKUs the store does not have are reported, never created.
 
---zero-missing sets stock 0 on every stock-tracked variant whose SKU the file leaves out. It refuses to run when the file names fewer than half of the store's SKUs (a truncated feed must not empty a store) unless --force. Exit codes: 2 when the file is invalid, 3 when some variants failed (see --report), 130 when interrupted.`;
+--zero-missing sets stock 0 on every stock-tracked variant whose SKU the file leaves out. It refuses to run when the file names fewer than half of the store's SKUs (a truncated feed must not empty a store) unless --force. Exit codes: 2 when the file is invalid, 3 when some variants failed (see --report), 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
 
   static examples = [
     '<%= config.bin %> variants sync stock.csv',
@@ -50,7 +50,8 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
     const client = await this.client({ retries: BULK_RETRIES });
     const quiet = this.flags.quiet;
     const progress = await bulkProgress(ctx, 'sync', quiet, process.stderr, 'variants');
-    const interrupt = trapInterrupt();
+    let writing = false;
+    const interrupt = trapInterrupt(() => writing);
     let summary: SyncSummary;
     try {
       summary = await runSync(client, {
@@ -61,8 +62,12 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
         report: this.flags.report,
         apiUrl: ctx.apiUrl,
         storeId: ctx.storeId,
+        appId: ctx.appId,
         signal: interrupt.signal,
-        onProgress: (event) => progress.update(event),
+        onProgress: (event) => {
+          writing ||= event.phase === 'writing';
+          progress.update(event);
+        },
       });
     } catch (error) {
       progress.stop();
@@ -87,10 +92,11 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
       const list = summary.notFoundSkus.slice(0, 20).join(', ');
       this.warnUser(`${summary.notFound === 1 ? '1 SKU is' : `${summary.notFound} SKUs are`} not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
     }
-    for (const f of summary.failures.slice(0, 50)) process.stderr.write(`${summary.file}, line ${f.line} (${f.key}): ${f.reason}\n`);
+    const { terminalSafe } = await import('../../output/format.js');
+    for (const f of summary.failures.slice(0, 50)) process.stderr.write(`${terminalSafe(`${summary.file}, line ${f.line} (${f.key}): ${f.reason}`)}\n`);
     if (summary.interrupted) {
       process.stderr.write('Interrupted; run the same command again to finish (it only writes what still differs).\n');
-      process.exitCode = 130;
+      process.exitCode = interrupt.exitCode();
     } else if (summary.failed > 0) {
       process.exitCode = 3;
     }

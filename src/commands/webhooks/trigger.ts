@@ -37,7 +37,10 @@ Events: \${WEBHOOK_EVENTS.join(', ')}.`;
     }
     const { triggerEvent } = await import('../../services/webhooks-trigger.js');
     const result = await triggerEvent(client, event);
-    if (!this.jsonEnabled()) process.stdout.write(result.actions.map((a) => `${a}\n`).join(''));
+    if (!this.jsonEnabled()) {
+      const { terminalSafe } = await import('../../output/format.js');
+      process.stdout.write(result.actions.map((a) => `${terminalSafe(a)}\n`).join(''));
+    }
     return result;
   }
 }

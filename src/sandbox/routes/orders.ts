@@ -273,6 +273,8 @@ export function presentOrder(order: OrderRecord, storeId: number) {
       variant_values: [...p.variant_values],
       weight: p.weight,
       barcode: p.barcode,
+      // The platform sends the variant's image; the sandbox keeps none per line.
+      image: null,
     })),
     note: order.note,
     owner_note: order.owner_note,

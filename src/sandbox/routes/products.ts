@@ -84,6 +84,10 @@ export function presentProduct(store: StoreData, p: ProductRecord) {
       return category ? [presentCategory(store, category)] : [];
     }),
     published: p.published,
+    // Fields the platform sends that the sandbox does not model (platform.md §3).
+    brand: null,
+    video_url: null,
+    free_shipping: false,
     seo_title: p.seo_title,
     seo_description: p.seo_description,
     price: first?.price ?? null,

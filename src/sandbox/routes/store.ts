@@ -40,6 +40,7 @@ export function register(api: FastifyInstance, _ctx: SandboxContext): void {
       address: null,
       logo: null,
       type: 'store',
+      current_theme: 'default',
       created_at: new Date(created_at).toISOString().replace(/\.\d{3}Z$/, '+0000'),
     };
   });

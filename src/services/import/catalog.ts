@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { slug } from '../../sandbox/slug.js';
+import { readMoney } from '../money.js';
 import { readCsv } from './csv-source.js';
 import {
   type Column,
@@ -88,6 +89,9 @@ export interface ReadCatalogOptions {
 /** A cell longer than this is almost certainly a broken file (a quote that swallowed many lines). */
 export const MAX_CELL_LENGTH = 65_535;
 
+/** Variants per product the store accepts (DESIGN.md §5.12). */
+export const MAX_VARIANTS = 1000;
+
 const DECIMAL = /^\d+(?:[.,]\d+)?$/;
 const INTEGER = /^\d+$/;
 
@@ -107,6 +111,10 @@ interface Draft {
   /** Line on which each product-level value was first given, for conflict messages. */
   firstSeen: Map<string, { value: string; line: number }>;
   combos: Map<string, number>;
+  /** First spelling of each option value, keyed by option index and lower case: the store compares without case. */
+  spellings: Map<string, { value: string; line: number }>;
+  /** Lines of the rows that are variants (not Shopify's image-only rows). */
+  variantLines: number[];
 }
 
 export async function readCatalog(path: string, options: ReadCatalogOptions = {}): Promise<Catalog> {
@@ -163,8 +171,24 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
     const header = columns![index]!.header;
     if (!catalog.ignoredColumns.includes(header)) catalog.ignoredColumns.push(header);
   }
+  // The store holds at most MAX_VARIANTS per product: refused here, not after the first thousand are created.
+  for (const [key, draft] of drafts) {
+    if (draft.variantLines.length > MAX_VARIANTS) {
+      fail({
+        line: draft.variantLines[MAX_VARIANTS]!,
+        key,
+        message: `product "${key}" has ${draft.variantLines.length} variants; a product holds at most ${MAX_VARIANTS}`,
+      });
+      draft.invalid = true;
+    }
+  }
   const invalidKeys = new Set<string>();
   for (const error of errors) if (error.key && drafts.has(error.key)) invalidKeys.add(error.key);
+  // A problem of the text itself (a NUL byte past the sniffed head) names a line, not a product.
+  const unkeyedLines = new Set(errors.filter((e) => !e.key && e.line > 1).map((e) => e.line));
+  if (unkeyedLines.size > 0) {
+    for (const [key, draft] of drafts) if (draft.spec.lines.some((l) => unkeyedLines.has(l))) invalidKeys.add(key);
+  }
   for (const [key, draft] of drafts) {
     if (draft.invalid || invalidKeys.has(key)) catalog.invalidProducts.push({ key, lines: draft.spec.lines });
     else catalog.products.push(draft.spec);
@@ -322,6 +346,8 @@ function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexCol
       invalid: false,
       firstSeen: new Map(),
       combos: new Map(),
+      spellings: new Map(),
+      variantLines: [],
     };
     ctx.drafts.set(key, draft);
   }
@@ -389,17 +415,17 @@ function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexCol
         optionValues[field.index] = value;
         break;
       case 'decimal': {
-        const parsed = decimal(value);
+        const parsed = MONEY_FIELDS.has(field.field) ? readMoney(value) : decimal(value);
         if (typeof parsed !== 'string') at(column, parsed.error);
-        else variant.decimals[field.field] = MONEY_FIELDS.has(field.field) ? toCents(parsed) : parsed;
+        else variant.decimals[field.field] = parsed;
         break;
       }
       case 'shopifyPrice':
       case 'compareAtPrice': {
-        const parsed = decimal(value);
+        const parsed = readMoney(value);
         if (typeof parsed !== 'string') at(column, parsed.error);
-        else if (field.kind === 'shopifyPrice') shopifyPrice = toCents(parsed);
-        else compareAt = toCents(parsed);
+        else if (field.kind === 'shopifyPrice') shopifyPrice = parsed;
+        else compareAt = parsed;
         break;
       }
       case 'grams': {
@@ -433,6 +459,7 @@ function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexCol
     }
   }
 
+  if (!shopifyImageRow) draft?.variantLines.push(line);
   if (!shopifyImageRow && draft) readOptions(draft, variant, optionNames, optionValues, dialect, columns, idx, line, at, problems);
 
   // A blank SKU is a variant without SKU (platform.md §3: `sku: null` exists); it is matched by its product's
@@ -545,6 +572,19 @@ function readOptions(
     return;
   }
   variant.values = values.slice(0, optionCount);
+  for (let i = 0; i < optionCount; i++) {
+    const value = variant.values[i]!;
+    const spelling = `${i}\u0000${value.toLowerCase()}`;
+    const first = draft.spellings.get(spelling);
+    if (!first) draft.spellings.set(spelling, { value, line });
+    else if (first.value !== value) {
+      const column = idx.optionValues.find((c) => c.field?.kind === 'optionValue' && c.field.index === i);
+      const message = `option "${spec.optionNames[i]}" is "${first.value}" on line ${first.line} and "${value}" here; the store does not tell values apart by case, so write one spelling`;
+      if (column) at(column, message);
+      else problems.push({ line, message });
+      return;
+    }
+  }
   const combo = variant.values.join('\u0000');
   const earlier = draft.combos.get(combo);
   if (earlier !== undefined) {
@@ -554,9 +594,12 @@ function readOptions(
   }
 }
 
-/** Undoes the quote `store products export` puts before cells a spreadsheet would run as formulas. */
+/**
+ * Undoes the quote `store products export` puts before cells a spreadsheet would run as formulas, and
+ * before text that already began with quotes and a formula character ("''=x" was "'=x" in the store).
+ */
 function unescapeFormula(text: string): string {
-  return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+  return /^'+[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
 }
 
 export function decimal(text: string): string | { error: string } {
@@ -565,12 +608,8 @@ export function decimal(text: string): string | { error: string } {
   return { error: `"${text}" is not a number (write e.g. 25.50 or 25,50, without currency or thousands separators)` };
 }
 
+/** Read by readMoney: at most two decimals, never rounded (money.ts). */
 const MONEY_FIELDS = new Set<DecimalField>(['price', 'promotional_price', 'cost']);
-
-/** Money as the store keeps it, in cents ("19.999" would be stored as "20.00" and differ on every run). */
-export function toCents(amount: string): string {
-  return Number(amount).toFixed(2);
-}
 
 /** A decimal string as the store writes money: two decimals at least, more only when needed. */
 export function trimDecimal(value: number): string {

@@ -36,8 +36,12 @@ const SNIFF_BYTES = 64 * 1024;
 class Utf8Lines extends Transform {
   private readonly decoder = new TextDecoder('utf-8');
   private pendingCR = false;
+  /** Lines emitted so far (1-based line of the next character) and the character's place on it. */
+  private line = 1;
+  private column = 1;
 
-  constructor() {
+  /** `onNul` hears of the first NUL byte (anywhere, not only in the sniffed head); NULs are dropped from the text. */
+  constructor(private readonly onNul: (line: number, column: number) => void) {
     super({ readableObjectMode: false, decodeStrings: true, encoding: 'utf8' });
   }
 
@@ -63,7 +67,27 @@ class Utf8Lines extends Transform {
       this.pendingCR = true;
       input = input.slice(0, -1);
     }
-    this.push(input.replace(/\r\n?/g, '\n'));
+    let lines = input.replace(/\r\n?/g, '\n');
+    const nul = lines.indexOf('\u0000');
+    if (nul !== -1) {
+      const at = this.position(lines.slice(0, nul));
+      this.onNul(at.line, at.column);
+      lines = lines.replaceAll('\u0000', '');
+    }
+    this.position(lines, true);
+    this.push(lines);
+  }
+
+  /** Where the character after `text` lies; with `advance`, moves the count past `text`. */
+  private position(text: string, advance = false): { line: number; column: number } {
+    const breaks = text.split('\n').length - 1;
+    const line = this.line + breaks;
+    const column = breaks === 0 ? this.column + text.length : text.length - text.lastIndexOf('\n');
+    if (advance) {
+      this.line = line;
+      this.column = column;
+    }
+    return { line, column };
   }
 }
 
@@ -90,6 +114,26 @@ async function sniff(path: string): Promise<Buffer> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * "little-endian" or "big-endian" when the head of the file is UTF-16 text: a byte order mark, or (without
+ * one) text whose every other byte is NUL, as ASCII looks in UTF-16. Undefined for anything else.
+ */
+export function utf16Of(head: Buffer): string | undefined {
+  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'little-endian';
+  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'big-endian';
+  const pairs = Math.min(256, Math.floor(head.length / 2));
+  if (pairs < 2) return undefined;
+  let oddNul = 0;
+  let evenNul = 0;
+  for (let i = 0; i < pairs; i++) {
+    if (head[2 * i] === 0 && head[2 * i + 1] !== 0) evenNul++;
+    if (head[2 * i + 1] === 0 && head[2 * i] !== 0) oddNul++;
+  }
+  if (oddNul >= pairs * 0.9) return 'little-endian';
+  if (evenNul >= pairs * 0.9) return 'big-endian';
+  return undefined;
 }
 
 function lineAndColumnOf(text: string, index: number): { line: number; col: number } {
@@ -125,6 +169,11 @@ export async function* readCsv(path: string): AsyncGenerator<CsvEvent> {
     yield { kind: 'problem', line: 1, message: 'the file is empty; expected a header row' };
     return;
   }
+  const utf16 = utf16Of(head);
+  if (utf16) {
+    yield { kind: 'problem', line: 1, message: `the file is UTF-16 (${utf16}), not UTF-8; save it as UTF-8 (in Excel: "CSV UTF-8")` };
+    return;
+  }
   const nul = head.indexOf(0);
   if (nul !== -1) {
     const { line, col } = lineAndColumnOf(head.subarray(0, nul).toString('utf8'), nul);
@@ -156,7 +205,13 @@ export async function* readCsv(path: string): AsyncGenerator<CsvEvent> {
     problems.push({ kind: 'problem', line: at, column: err.column, message: text });
     if (stops) stopLine = at;
   });
-  const source = createReadStream(path).pipe(new Utf8Lines());
+  let nulReported = false;
+  const onNul = (nulLine: number, column: number) => {
+    if (nulReported) return;
+    nulReported = true;
+    problems.push({ kind: 'problem', line: nulLine, message: `the file holds binary data (a NUL byte at character ${column}), not CSV text` });
+  };
+  const source = createReadStream(path).pipe(new Utf8Lines(onNul));
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser);
 

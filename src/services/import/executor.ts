@@ -57,6 +57,13 @@ export interface ExecuteResult {
 
 export const DEFAULT_CONCURRENCY = 12;
 
+/** What the store's answers to one product's writes say about another writer (see concurrentWriterTraces). */
+interface ConcurrentWrites {
+  nextImagePosition: number;
+  imagesMoved: boolean;
+  handleTaken: string | undefined;
+}
+
 /** A create whose answer may have been lost: the server may or may not have committed it. */
 function outcomeUnknown(error: unknown): boolean {
   return error instanceof NetworkError || error instanceof ServerError;
@@ -172,10 +179,11 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
     if (p.steps.length === 0) return result;
     let productId = p.productId;
     const variantIds = new Map<string, number>();
+    const watch: ConcurrentWrites = { nextImagePosition: (p.imagesBefore ?? 0) + 1, imagesMoved: false, handleTaken: undefined };
     for (const step of p.steps) {
       checkAbort();
       try {
-        productId = await runStep(step, p, productId, variantIds);
+        productId = await runStep(step, p, productId, variantIds, watch);
         wrote();
       } catch (error) {
         if (error instanceof AuthError || error instanceof Interrupted) throw error;
@@ -188,11 +196,44 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
       }
     }
     result.productId = productId;
+    if (result.failures.length === 0 && productId !== undefined) {
+      for (const reason of await concurrentWriterTraces(p, productId, watch)) result.failures.push({ line: p.line, key: p.key, reason, stage: 'request' });
+    }
     if (result.failures.length > 0) result.outcome = 'failed';
     return result;
   }
 
-  async function runStep(step: Step, p: ProductPlan, productId: number | undefined, variantIds: Map<string, number>): Promise<number | undefined> {
+  /**
+   * A local lock cannot stop an import from another machine: what such a concurrent writer leaves is looked
+   * for here, at no cost while nothing is amiss. The store placed an added image later than the images known
+   * plus those this run added, or named a created product other than its handle: only then is the product
+   * read again, and images on it twice are reported.
+   */
+  async function concurrentWriterTraces(p: ProductPlan, productId: number, watch: ConcurrentWrites): Promise<string[]> {
+    const traces: string[] = [];
+    if (watch.handleTaken) {
+      traces.push(`the store named the new product "${watch.handleTaken}", not "${p.key}": another product took that handle meanwhile (a concurrent import?); check for a duplicate product`);
+    }
+    if (watch.imagesMoved) {
+      const wanted = new Set(p.steps.flatMap((s) => (s.kind === 'addImage' ? [s.src] : [])));
+      const counts = new Map<string, number>();
+      for (const image of (await getProduct(client, productId)).images) {
+        if (image.src && wanted.has(image.src)) counts.set(image.src, (counts.get(image.src) ?? 0) + 1);
+      }
+      for (const [src, n] of counts) {
+        if (n > 1) traces.push(`image ${src} is on product ${productId} ${n} times: another import added it at the same time; delete the extra copies`);
+      }
+    }
+    return traces;
+  }
+
+  async function runStep(
+    step: Step,
+    p: ProductPlan,
+    productId: number | undefined,
+    variantIds: Map<string, number>,
+    watch: ConcurrentWrites,
+  ): Promise<number | undefined> {
     switch (step.kind) {
       case 'createProduct': {
         const body: Body = { ...step.body };
@@ -204,6 +245,8 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
         );
         log({ t: 'product', key: p.key, id: product.id });
         rememberVariants(variantIds, product.variants);
+        const handles = typeof product.handle === 'string' ? [product.handle] : Object.values(product.handle ?? {});
+        if (handles.length > 0 && !handles.includes(p.key)) watch.handleTaken = handles.find((h): h is string => Boolean(h));
         return product.id;
       }
       case 'updateProduct': {
@@ -230,13 +273,17 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
         await updateVariant(client, productId!, step.variantId, step.body);
         log({ t: 'write', key: p.key, what: `variant ${step.sku} ${Object.keys(step.body).join(',')}` });
         return productId;
-      case 'addImage':
-        await create(
+      case 'addImage': {
+        const image = await create(
           () => addProductImage(client, productId!, step.src),
           async () => (await getProduct(client, productId!)).images.find((i) => i.src === step.src),
         );
         log({ t: 'image', key: p.key, src: step.src });
+        // Appended images take the next position; a later one means someone else added images meanwhile.
+        if (typeof image.position === 'number' && image.position > watch.nextImagePosition) watch.imagesMoved = true;
+        watch.nextImagePosition = Math.max(watch.nextImagePosition, typeof image.position === 'number' ? image.position : 0) + 1;
         return productId;
+      }
       case 'setCustomFields': {
         const variantId = step.variantId ?? variantIds.get(variantKey(step.sku, step.options));
         if (variantId === undefined) throw new StoreError(`variant ${step.sku} was not found after its creation`, 1);

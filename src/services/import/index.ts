@@ -3,7 +3,7 @@ import type { StoreClient } from '../../client/index.js';
 import { type Catalog, type RowError, readCatalog } from './catalog.js';
 import { executePlan, type ProductResult } from './executor.js';
 import { Journal, hashFile, journalPath, readJournal, stateDir, storeKey, summarizeJournal } from './journal.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, lockKey } from './lock.js';
 import { type Mode, type Plan, planImport } from './planner.js';
 import { type ReportRow, writeReport } from './report.js';
 import { fetchSnapshot } from './snapshot.js';
@@ -24,6 +24,8 @@ export interface ImportOptions {
   /** Identify the store for the journal and the lock. */
   apiUrl: string;
   storeId: string | number;
+  /** The app writing: with the store id, the key of the lock (one import per store and app, whatever its URL). */
+  appId?: string;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   concurrency?: number;
@@ -123,7 +125,7 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
 
   const dir = stateDir(options.env);
   const store = storeKey(options.apiUrl, options.storeId);
-  const lock = options.dryRun ? undefined : acquireLock(dir, store, 'products import');
+  const lock = options.dryRun ? undefined : acquireLock(dir, lockKey(options.storeId, options.appId), 'products import');
   let journal: Journal | undefined;
   try {
     const path = journalPath(dir, store, await hashFile(options.file));

@@ -5,7 +5,9 @@ import { StoreError } from '../../client/errors.js';
 
 /**
  * One bulk write (import or sync) per store at a time: a lock file created exclusively, holding the owner's
- * pid. A lock whose process is gone (killed, crashed) is stale and taken over.
+ * host, pid and process start time. It is keyed by the store and the app (lockKey), not by the API URL:
+ * http://127.0.0.1:8080 and http://localhost:8080 are the same store. A lock whose process is gone (killed,
+ * crashed), or whose pid now belongs to another process (started at another time), is stale and taken over.
  */
 
 export class LockedError extends StoreError {
@@ -17,8 +19,38 @@ export class LockedError extends StoreError {
 interface LockOwner {
   pid: number;
   host: string;
+  /** When the owner process started, as the OS counts it (Linux: /proc/PID/stat); absent where unknown. */
+  started?: string;
   since: string;
   command: string;
+}
+
+/** The lock file's name: the store and the app that write, whatever URL reached them. */
+export function lockKey(storeId: string | number, appId: string | undefined): string {
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
+  return `store-${safe(String(storeId))}-app-${safe(appId ?? '')}`;
+}
+
+/**
+ * The start time of process `pid` in clock ticks since boot (field 22 of /proc/PID/stat), which tells a
+ * process from a later one that reuses its pid. Undefined where there is no /proc (macOS) or no such process.
+ */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count fields after its closing ")".
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** The owner still runs: its pid is alive and, where start times are known, is the same process. */
+function running(owner: LockOwner): boolean {
+  if (!alive(owner.pid)) return false;
+  if (owner.started === undefined) return true;
+  const now = processStart(owner.pid);
+  return now === undefined || now === owner.started;
 }
 
 function alive(pid: number): boolean {
@@ -47,31 +79,32 @@ export interface StoreLock {
 export function acquireLock(dir: string, store: string, command: string): StoreLock {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, `${store}.lock`);
-  const me: LockOwner = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command };
+  const me: LockOwner = { pid: process.pid, host: hostname(), started: processStart(process.pid), since: new Date().toISOString(), command };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600);
       writeSync(fd, JSON.stringify(me));
       closeSync(fd);
-      return {
-        path,
-        release: () => {
-          if (readOwner(path)?.pid === process.pid) {
-            try {
-              unlinkSync(path);
-            } catch {
-              // already gone
-            }
+      const release = () => {
+        process.off('exit', release);
+        if (readOwner(path)?.pid === process.pid) {
+          try {
+            unlinkSync(path);
+          } catch {
+            // already gone
           }
-        },
+        }
       };
+      // A process that exits on a signal (SIGTERM before any write) leaves no lock behind.
+      process.once('exit', release);
+      return { path, release };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = readOwner(path);
     // A lock being written right now has no content yet: give its writer a moment.
     if (!owner && attempt === 0) continue;
-    if (owner && owner.host === me.host && !alive(owner.pid)) {
+    if (owner && owner.host === me.host && !running(owner)) {
       try {
         unlinkSync(path);
       } catch {

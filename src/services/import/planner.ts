@@ -83,6 +83,8 @@ export interface ProductPlan {
   steps: Step[];
   /** Rows of this product that fail while the rest goes ahead (e.g. a SKU held twice in the store). */
   rowFailures: RowFailure[];
+  /** Images the product had when the store was fetched (0 for a create): how another writer's images show. */
+  imagesBefore?: number;
 }
 
 export interface Plan {
@@ -528,5 +530,5 @@ function planUpdate(
   for (const src of spec.images) if (!srcs.has(src)) steps.push({ kind: 'addImage', src });
 
   const action = steps.length > 0 ? 'update' : rowFailures.length > 0 ? 'fail' : 'unchanged';
-  return { ...base, action, steps, rowFailures, reason: rowFailures[0]?.reason };
+  return { ...base, action, steps, rowFailures, reason: rowFailures[0]?.reason, imagesBefore: product.images.length };
 }

@@ -1,0 +1,48 @@
+/**
+ * The last line of defence of "secrets are never printed" (DESIGN.md §4): every write to stdout and stderr
+ * of a command goes through here, and any known secret in it (the profile's token, a client secret, the
+ * environment's STORE_TOKEN) is replaced, whichever path printed it: an error that quotes the server, a
+ * `store api` body or header, a server that echoes the token back, `--debug`. Only `store auth token`,
+ * whose job is printing the token, runs without it.
+ */
+import { REDACTED } from '../client/redact.js';
+
+/** Shorter values would match ordinary text by accident; real tokens are far longer. */
+const MIN_SECRET_LENGTH = 8;
+const SECRET_ENVIRONMENT = ['STORE_TOKEN', 'STORE_CLIENT_SECRET'];
+
+const secrets = new Set<string>();
+let installed = false;
+
+/** A secret to keep out of everything printed from now on. */
+export function addSecret(value: string | undefined): void {
+  if (typeof value === 'string' && value.trim().length >= MIN_SECRET_LENGTH) secrets.add(value.trim());
+}
+
+/** `text` with every known secret replaced. */
+export function scrub(text: string): string {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+/** Wraps process.stdout and process.stderr once; the environment's secrets are known from the start. */
+export function guardOutput(env: NodeJS.ProcessEnv = process.env): void {
+  for (const name of SECRET_ENVIRONMENT) addSecret(env[name]);
+  if (installed) return;
+  installed = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (secrets.size > 0) {
+        if (typeof chunk === 'string') chunk = scrub(chunk);
+        else if (chunk instanceof Uint8Array) {
+          const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+          // Decoded only when a secret is there: binary or split UTF-8 passes through untouched.
+          if ([...secrets].some((s) => buffer.includes(s))) chunk = scrub(buffer.toString('utf8'));
+        }
+      }
+      return write(chunk, ...rest);
+    }) as typeof stream.write;
+  }
+}

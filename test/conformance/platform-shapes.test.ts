@@ -1,0 +1,322 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture } from '../helpers/replay-server.js';
+import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+/**
+ * Issue 13: the sandbox sends the documented shapes (platform.md is its contract), so the client's tests
+ * exercise them. Each resource of the demo store is compared with the hand-written fixtures of
+ * test/fixtures/platform/: every field platform.md documents that a fixture holds must be in the sandbox's
+ * records with a compatible JSON type. Compatible means the same type, or
+ *   - null, for any field that is not an id (platform.md §0);
+ *   - a number for a numeric string or the other way round, only for ids, quantities, `number` and stock (§0);
+ *   - anything, where the fixture only shows null (it says nothing about the type).
+ * Extra fields in the sandbox are fine. Each test lists every differing field at once.
+ *
+ * Paths: `a.b` a nested field, `a[]` each element of an array, `a{}` each value of an object keyed by
+ * language, locale or code; a trailing `?` marks a field platform.md says may be absent.
+ */
+
+type Kind = 'null' | 'boolean' | 'number' | 'string' | 'array' | 'object';
+
+function kindOf(value: unknown): Kind {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value as Kind;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+interface Found {
+  where: string;
+  present: boolean;
+  value?: unknown;
+}
+
+/** The values at a path in one record (absent ones marked), skipping where a parent is absent or null. */
+function valuesAt(record: unknown, path: string): Found[] {
+  let current: Found[] = [{ where: '', present: true, value: record }];
+  for (const token of path.replace(/\?$/, '').split('.')) {
+    const [, name, ops] = /^([^[{]+)((?:\[\]|\{\})*)$/.exec(token)!;
+    const next: Found[] = [];
+    for (const entry of current) {
+      if (!entry.present || !isRecord(entry.value)) continue;
+      const where = entry.where ? `${entry.where}.${name}` : name!;
+      if (!(name! in entry.value)) {
+        next.push({ where, present: false });
+        continue;
+      }
+      let items: Found[] = [{ where, present: true, value: entry.value[name!] }];
+      for (const op of ops!.match(/\[\]|\{\}/g) ?? []) {
+        items = items.flatMap((item) => {
+          if (op === '[]') return Array.isArray(item.value) ? item.value.map((v, i) => ({ where: `${item.where}[${i}]`, present: true, value: v })) : [];
+          return isRecord(item.value) ? Object.entries(item.value).map(([k, v]) => ({ where: `${item.where}.${k}`, present: true, value: v })) : [];
+        });
+      }
+      next.push(...items);
+    }
+    current = next;
+  }
+  return current;
+}
+
+/** The last field name of a path (`products[].variant_id` → `variant_id`). */
+const fieldName = (path: string) => path.replace(/\?$/, '').split('.').at(-1)!.replace(/(\[\]|\{\})+$/, '');
+const isId = (name: string) => name === 'id' || name.endsWith('_id');
+/** Where platform.md §0 accepts a number or a numeric string. */
+const numberOrNumericString = (name: string) => isId(name) || ['quantity', 'total_quantity', 'number', 'stock'].includes(name);
+const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
+
+function compatible(value: unknown, fixtureKinds: Set<Kind>, name: string): boolean {
+  const kind = kindOf(value);
+  if (fixtureKinds.has(kind)) return true;
+  if (kind === 'null') return !isId(name);
+  if ([...fixtureKinds].every((k) => k === 'null')) return true;
+  if (numberOrNumericString(name)) {
+    if (kind === 'string' && NUMERIC.test(value as string) && fixtureKinds.has('number')) return true;
+    if (kind === 'number' && fixtureKinds.has('string')) return true;
+  }
+  return false;
+}
+
+const preview = (value: unknown) => {
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+};
+
+/**
+ * Every difference between the sandbox's records and the fixtures' on the documented paths, one line per
+ * path: "orders: shipping is object ({"method":…}) at [0].shipping; the fixture has string".
+ */
+function differences(resource: string, fixtures: unknown[], sandbox: unknown[], paths: string[]): string[] {
+  const out: string[] = [];
+  if (sandbox.length === 0) return [`${resource}: the sandbox sent no record to compare`];
+  for (const path of paths) {
+    const optional = path.endsWith('?');
+    const name = fieldName(path);
+    const fixtureKinds = new Set<Kind>(fixtures.flatMap((r) => valuesAt(r, path).filter((f) => f.present).map((f) => kindOf(f.value))));
+    if (fixtureKinds.size === 0) continue; // the fixtures do not show it: nothing to compare with
+    const problems: string[] = [];
+    sandbox.forEach((record, index) => {
+      for (const found of valuesAt(record, path)) {
+        const where = `[${index}].${found.where}`;
+        if (!found.present) {
+          if (!optional) problems.push(`missing at ${where}`);
+        } else if (!compatible(found.value, fixtureKinds, name)) {
+          problems.push(`${kindOf(found.value)} (${preview(found.value)}) at ${where}; the fixture has ${[...fixtureKinds].join(' or ')}`);
+        }
+      }
+    });
+    if (problems.length > 0) {
+      const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+      out.push(`${resource}: ${path.replace(/\?$/, '')} ${problems[0]}${more}`);
+    }
+  }
+  return out;
+}
+
+// What platform.md documents of each resource (the fixtures hold more, as a real store sends more).
+const ADDRESS = ['zipcode', 'street', 'number', 'floor', 'locality', 'city', 'province', 'region', 'country', 'reference', 'between_streets'];
+const VARIANT = [
+  'id', 'product_id', 'image_id', 'price', 'promotional_price', 'cost', 'stock_management', 'stock', 'sku', 'values', 'values[]', 'values[]{}',
+  'weight', 'width', 'height', 'depth', 'barcode', 'mpn', 'age_group', 'gender', 'created_at', 'updated_at',
+];
+const CATEGORY = [
+  'id', 'name', 'name{}', 'description', 'handle', 'handle{}', 'parent', 'subcategories', 'google_shopping_category', 'seo_title',
+  'seo_description', 'created_at', 'updated_at',
+];
+const PRODUCT = [
+  'id', 'name', 'name{}', 'description', 'handle', 'handle{}', 'attributes', 'attributes[]', 'attributes[]{}',
+  'categories', 'categories[]', ...CATEGORY.map((p) => `categories[].${p}`),
+  'images', ...['id', 'product_id', 'src', 'position', 'alt', 'created_at', 'updated_at'].map((p) => `images[].${p}`),
+  'variants', ...VARIANT.map((p) => `variants[].${p}`),
+  'brand', 'video_url', 'seo_title', 'seo_description', 'published', 'free_shipping', 'created_at', 'updated_at',
+];
+const STORE = [
+  'id', 'name', 'name{}', 'description', 'country', 'main_language', 'main_currency', 'languages', 'languages{}.currency',
+  'languages{}.active', 'plan_name', 'admin_language', 'email', 'contact_email', 'domains', 'original_domain', 'customer_accounts',
+  'current_theme', 'logo', 'phone', 'address', 'business_name', 'type', 'created_at',
+];
+const LOCATION = ['id', 'name', 'name{}', 'store_id', 'priority', 'address', ...ADDRESS.map((p) => `address.${p}`), 'address.verified_at', 'is_default', 'allows_pickup?'];
+const ORDER = [
+  'id', 'number', 'token', 'store_id', 'currency', 'language', 'subtotal', 'discount', 'total', 'status', 'payment_status',
+  'shipping_status', 'gateway', 'gateway_name', 'payment_details', 'payment_details.method', 'payment_details.credit_card_company',
+  'payment_details.installments', 'paid_at', 'shipping', 'shipping_option', 'shipping_option_code', 'shipping_cost_customer',
+  'shipping_cost_owner', 'shipping_tracking_number', 'shipping_tracking_url', 'shipped_at', 'shipping_address', 'billing_name',
+  'billing_address', 'billing_city', 'billing_zipcode', 'billing_country',
+  'customer', ...['id', 'name', 'email', 'phone', 'identification', 'default_address'].map((p) => `customer.${p}`),
+  'note', 'owner_note', 'cancel_reason', 'created_at', 'updated_at', 'completed_at', 'cancelled_at', 'closed_at', 'read_at',
+  'products', ...['id', 'product_id', 'variant_id', 'quantity', 'name', 'sku?', 'price', 'variant_values', 'image', 'weight', 'barcode'].map((p) => `products[].${p}`),
+];
+const MONEY = (p: string) => [p, `${p}.value`, `${p}.currency`];
+const FULFILLMENT_ORDER = [
+  'id', 'number', 'status', 'total_quantity', 'total_weight', ...MONEY('total_price'),
+  'assigned_location', 'assigned_location.location_id', 'assigned_location.name', 'assigned_location.address',
+  'line_items', 'line_items[].id', 'line_items[].quantity', 'line_items[].variant', 'line_items[].variant.variant_id',
+  'line_items[].product', 'line_items[].product.product_id', ...MONEY('line_items[].unit_price'),
+  'recipient', 'shipping', 'shipping.type', 'shipping.carrier', 'shipping.option', 'shipping.merchant_cost', 'shipping.consumer_cost',
+  'destination', 'status_history', 'status_history[].from_status', 'status_history[].to_status', 'status_history[].happened_at',
+  'tracking_info', 'tracking_info.code', 'tracking_info.url', 'tracking_events',
+  ...['id', 'status', 'description', 'address', 'geolocation', 'geolocation.longitude', 'geolocation.latitude', 'happened_at', 'estimated_delivery_at', 'created_at', 'updated_at'].map(
+    (p) => `tracking_events[].${p}`,
+  ),
+  'fulfilled_at', 'created_at', 'updated_at',
+];
+const METAFIELD = ['id', 'namespace', 'key', 'value', 'description', 'owner_resource', 'owner_id', 'created_at', 'updated_at'];
+const WEBHOOK = ['id', 'event', 'url', 'headers?', 'headers{}?', 'created_at', 'updated_at'];
+const CUSTOM_FIELD = ['id', 'name', 'description', 'value_type', 'owner_resource', 'read_only', 'values', 'created_at', 'updated_at'];
+
+const TRACKING_STATUSES = [
+  'dispatched', 'received_by_post_office', 'in_transit', 'out_for_delivery', 'delivery_attempt_failed', 'delayed',
+  'ready_for_pickup', 'delivered', 'returned_to_sender', 'lost', 'failure',
+];
+
+let t: TestSandbox;
+
+/** Fails with every difference, one per line (the lead hands them out by field). */
+function expectNone(found: string[]): void {
+  if (found.length > 0) expect.fail(`${found.length} differences from the platform fixtures:\n  ${found.join('\n  ')}`);
+}
+
+/** Every record of a sandbox list (200 a page); an empty list (404 Last page is 0) is []. */
+async function all(path: string, query: Record<string, string | number> = {}): Promise<any[]> {
+  const records: any[] = [];
+  for (let page = 1; ; page++) {
+    const res = await t.get(path, { query: { ...query, page, per_page: 200 } });
+    if (res.status === 404 && /Last page is/.test(res.body?.description ?? '')) return records;
+    expect(res.status, `GET ${path}: ${res.text.slice(0, 200)}`).toBe(200);
+    records.push(...res.body);
+    if (res.body.length < 200) return records;
+  }
+}
+
+let orders: any[] = [];
+
+beforeAll(async () => {
+  t = await startTestSandbox({ seed: 'demo' });
+  orders = await all('/orders');
+});
+afterAll(() => t?.close());
+
+describe('the demo sandbox sends the fields and types of the platform fixtures (platform.md)', () => {
+  it('GET /store (§2)', async () => {
+    const res = await t.get('/store');
+    expectNone(differences('store', [fixture('store.json')], [res.body], STORE));
+    expect(res.body).not.toHaveProperty('plan');
+  });
+
+  it('GET /products and /products/{id} (§3)', async () => {
+    const products = await all('/products');
+    const single = (await t.get(`/products/${products[0]?.id}`)).body;
+    expectNone([
+      ...differences('products', fixture('products.json'), products, PRODUCT),
+      ...differences('product', [fixture('product.json')], [single], PRODUCT),
+    ]);
+  });
+
+  it('GET /products/{id}/variants (§3)', async () => {
+    const products = await all('/products');
+    const variants = await all(`/products/${products.find((p) => p.variants?.length > 1)?.id ?? products[0].id}/variants`);
+    expectNone(differences('variants', fixture('variants.json'), variants, VARIANT));
+  });
+
+  it('GET /categories (full objects, §3)', async () => {
+    expectNone(differences('categories', fixture('categories.json'), await all('/categories'), CATEGORY));
+  });
+
+  it('GET /locations (§7)', async () => {
+    expectNone(differences('locations', fixture('locations.json'), await all('/locations'), LOCATION));
+  });
+
+  it('GET /orders and /orders/{id} (§4)', async () => {
+    const single = (await t.get(`/orders/${orders[0]?.id}`)).body;
+    expectNone([
+      ...differences('orders', fixture('orders.json'), orders, ORDER),
+      ...differences('order', [fixture('order.json')], [single], ORDER),
+    ]);
+    expectNone(orders.flatMap((o) => ('payments' in o ? [`order ${o.id} has a payments array`] : [])).slice(0, 1));
+  });
+
+  it('GET /orders/{id}/fulfillment-orders and /{fo_id} (§5)', async () => {
+    const fulfillmentOrders: any[] = [];
+    let first: { orderId: unknown; foId: unknown } | undefined;
+    for (const order of orders.slice(0, 60)) {
+      const fos = await all(`/orders/${order.id}/fulfillment-orders`);
+      if (fos[0] && !first) first = { orderId: order.id, foId: fos[0].id };
+      fulfillmentOrders.push(...fos);
+    }
+    const fixtures = [...fixture('fulfillment-orders.json'), ...fixture('fulfillment-orders-dispatched.json')];
+    const single = first ? [(await t.get(`/orders/${first.orderId}/fulfillment-orders/${first.foId}`)).body] : [];
+    expectNone([
+      ...differences('fulfillment orders', fixtures, fulfillmentOrders, FULFILLMENT_ORDER),
+      ...differences('fulfillment order', fixtures, single, FULFILLMENT_ORDER),
+      ...(fulfillmentOrders.some((fo) => fo.tracking_events?.length > 0) ? [] : ['fulfillment orders: none of the first 60 orders has one with tracking events']),
+      ...fulfillmentOrders.filter((fo) => 'order_id' in fo).slice(0, 1).map((fo) => `fulfillment orders: ${fo.id} has order_id in its body`),
+      ...fulfillmentOrders
+        .filter((fo) => typeof fo.status !== 'string' || fo.status !== fo.status.toUpperCase())
+        .slice(0, 1)
+        .map((fo) => `fulfillment orders: status ${JSON.stringify(fo.status)} is not upper case`),
+      ...fulfillmentOrders
+        .flatMap((fo) => fo.tracking_events ?? [])
+        .filter((e: any) => !TRACKING_STATUSES.includes(e.status))
+        .slice(0, 1)
+        .map((e: any) => `tracking events: status ${JSON.stringify(e.status)} is not one of the documented eleven`),
+    ]);
+  });
+
+  it('GET /metafields/orders?owner_id= (§6): the nfe/list kind and the older nfe/key + nfe/link pair', async () => {
+    const metafields: any[] = [];
+    for (const order of orders) metafields.push(...(await all('/metafields/orders', { owner_id: order.id })));
+    const fixtures = [...fixture('metafields-nfe-list.json'), ...fixture('metafields-nfe-key-link.json')];
+    const kinds = new Set(metafields.filter((m) => m.namespace === 'nfe').map((m) => m.key));
+    expectNone([
+      ...differences('metafields', fixtures, metafields, METAFIELD),
+      ...(kinds.has('list') ? [] : ['metafields: no order of the demo store has nfe/list invoices']),
+      ...(kinds.has('key') && kinds.has('link') ? [] : ['metafields: no order of the demo store has the older nfe/key + nfe/link pair']),
+    ]);
+  });
+
+  it('GET /webhooks (§7)', async () => {
+    const created = await t.post('/webhooks', { event: 'order/created', url: 'https://erp.example.com/hooks/orders' });
+    expect(created.status, created.text).toBe(201);
+    try {
+      expectNone(differences('webhooks', fixture('webhooks.json'), await all('/webhooks'), WEBHOOK));
+    } finally {
+      await t.del(`/webhooks/${created.body.id}`);
+    }
+  });
+
+  it('GET /products/variants/custom-fields (§7)', async () => {
+    expectNone(differences('custom fields', fixture('custom-fields.json'), await all('/products/variants/custom-fields'), CUSTOM_FIELD));
+  });
+
+  it('an empty list is the documented 404 body (§1)', async () => {
+    const res = await t.get('/webhooks');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(fixture('error-last-page-0.json'));
+  });
+});
+
+describe('the demo store holds the cases a real store has (issue 13)', () => {
+  it('9-digit order ids, order lines with numeric strings, +0000 timestamps', () => {
+    expectNone([
+      ...(orders.some((o) => String(o.id).length === 9) ? [] : ['orders: no order id of 9 digits']),
+      ...(orders.some((o) => (o.products ?? []).some((p: any) => typeof p.quantity === 'string' || typeof p.variant_id === 'string'))
+        ? []
+        : ['orders: no order whose lines carry numeric strings']),
+      ...(orders.some((o) => /[+-]\d{4}$/.test(String(o.created_at))) ? [] : ['orders: no +0000 timestamp']),
+    ]);
+  });
+
+  it('a product whose options exist only in a non-main language, a product without SKU, variants without inventory_levels', async () => {
+    const main = (await t.get('/store')).body.main_language;
+    const products = await all('/products');
+    const variants = products.flatMap((p) => p.variants ?? []);
+    expectNone([
+      ...(products.some((p) => (p.attributes ?? []).some((a: any) => a && typeof a === 'object' && !(main in a) && Object.keys(a).length > 0))
+        ? []
+        : [`products: none has option names lacking the main language (${main})`]),
+      ...(variants.some((v: any) => v.sku === null) ? [] : ['products: no variant with sku null']),
+      ...(variants.some((v: any) => !('inventory_levels' in v)) ? [] : ['products: every variant has inventory_levels']),
+    ]);
+  });
+});

@@ -1,0 +1,150 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { type IncomingMessage, type ServerResponse, createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { BIN, runCli } from '../helpers/run-cli.js';
+import { cliEnv } from '../helpers/sandbox.js';
+
+/**
+ * `store products export FILE` never destroys the previous FILE: it writes a temporary file beside it and
+ * renames it at the end. A proxy in front of the sandbox answers the first products page with a Link to a
+ * second page it never answers, so the export is caught with rows written and the work half done.
+ */
+
+let sandbox: RunningSandbox;
+let proxyUrl: string;
+let closeProxy: () => Promise<void>;
+let onHeldPage: (() => void) | undefined;
+const held: ServerResponse[] = [];
+
+const OLD = 'handle,name,sku,price\nvieja,Vieja,V-1,1.00\n';
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 'demo', rate: 'off' });
+  const target = new URL(sandbox.apiUrl);
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://proxy');
+    const products = /^\/v1\/\d+\/products$/.test(url.pathname) && req.method === 'GET';
+    if (products && url.searchParams.get('page') === '2') {
+      held.push(res);
+      onHeldPage?.();
+      return;
+    }
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        const headers = { ...answer.headers };
+        if (products) {
+          headers.link = `<${proxyUrl}${url.pathname}?page=2&per_page=200>; rel="next"`;
+          headers['x-total-count'] = '9999';
+        }
+        res.writeHead(answer.statusCode ?? 502, headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxyUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  closeProxy = () =>
+    new Promise((resolve) => {
+      for (const res of held) res.destroy();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+});
+
+afterAll(async () => {
+  await closeProxy?.();
+  await sandbox?.close();
+});
+
+function freshDir(): { dir: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'export-atomic-'));
+  const file = join(dir, 'catalog.csv');
+  writeFileSync(file, OLD);
+  return { dir, file };
+}
+
+/** Starts an export through the proxy; resolves once it waits on the held page, with the child to stop. */
+function exportHeld(file: string) {
+  const env = { ...process.env, NO_COLOR: '1', ...cliEnv(sandbox, 'export-atomic'), STORE_API_URL: proxyUrl };
+  const child = spawn(process.execPath, [BIN, 'products', 'export', file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stderr })),
+  );
+  const waiting = new Promise<void>((resolve) => (onHeldPage = resolve));
+  return { child, exited, waiting };
+}
+
+describe('products export FILE', () => {
+  it('SIGKILL mid-way: the previous file is byte-identical and nothing partial has its name', async () => {
+    const { dir, file } = freshDir();
+    const run = exportHeld(file);
+    await run.waiting;
+    // The first page's rows were written, to the temporary file only.
+    const temp = readdirSync(dir).filter((name) => name !== 'catalog.csv');
+    expect(temp).toHaveLength(1);
+    expect(temp[0]).toMatch(/^\.catalog\.csv\.\d+\.[a-z0-9]+\.tmp$/);
+    run.child.kill('SIGKILL');
+    const { signal } = await run.exited;
+    expect(signal).toBe('SIGKILL');
+    expect(readFileSync(file, 'utf8')).toBe(OLD);
+  });
+
+  it('Ctrl-C mid-way exits 130, keeps the previous file and removes the temporary one', async () => {
+    const { dir, file } = freshDir();
+    const run = exportHeld(file);
+    await run.waiting;
+    run.child.kill('SIGINT');
+    const { code } = await run.exited;
+    expect(code).toBe(130);
+    expect(readFileSync(file, 'utf8')).toBe(OLD);
+    expect(readdirSync(dir)).toEqual(['catalog.csv']);
+  });
+
+  it('a 401 keeps the previous file byte-identical and leaves no other file', async () => {
+    const { dir, file } = freshDir();
+    const r = await runCli(['products', 'export', file], { env: { ...cliEnv(sandbox, 'export-atomic'), STORE_TOKEN: 'not-the-token-of-this-store' } });
+    expect(r.code, r.stderr).toBe(4);
+    expect(readFileSync(file, 'utf8')).toBe(OLD);
+    expect(readdirSync(dir)).toEqual(['catalog.csv']);
+  });
+
+  it('a missing directory is one sentence and exit 2', async () => {
+    const { dir } = freshDir();
+    const missing = join(dir, 'no-such-dir', 'catalog.csv');
+    const r = await runCli(['products', 'export', missing], { env: cliEnv(sandbox, 'export-atomic') });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe(`Error: Cannot write ${missing}: the directory ${join(dir, 'no-such-dir')} does not exist.`);
+    expect(existsSync(join(dir, 'no-such-dir'))).toBe(false);
+  });
+
+  it('a finished export replaces the file; a name starting with \'= survives export and import unchanged', async () => {
+    const { dir, file } = freshDir();
+    const env = cliEnv(sandbox, 'export-atomic');
+    const source = join(dir, 'quoted.csv');
+    // In a CSV a leading quote before "=" is the export's escape, so the store's "'=1+1" is written "''=1+1".
+    writeFileSync(source, `handle,name,sku,price\ncomilla,"''=1+1",Q-1,5\nformula,=2+2,Q-2,5\n`);
+    expect((await runCli(['products', 'import', source], { env })).code).toBe(0);
+    const names = () =>
+      sandbox.state.defaultStore()!.products.list().filter((p) => ['comilla', 'formula'].includes(String(Object.values(p.handle)[0])))
+        .map((p) => Object.values(p.name)[0]).sort();
+    expect(names()).toEqual(["'=1+1", '=2+2']);
+
+    const exported = await runCli(['products', 'export', file], { env });
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).not.toBe(OLD);
+    expect(readdirSync(dir).sort()).toEqual(['catalog.csv', 'quoted.csv']);
+    const again = await runCli(['products', 'import', file], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/0 created, 0 updated/);
+    expect(names()).toEqual(["'=1+1", '=2+2']);
+  });
+});
