@@ -13,8 +13,8 @@ export interface InputFile {
 }
 
 /**
- * The file a bulk command was given, readable as often as its readers need: `-` is standard input, and a
- * non-seekable file (/dev/stdin, a FIFO, a process substitution) is read once into a private temporary copy,
+ * The file a bulk command was given, readable as often as its readers need: `-` (or /dev/stdin) is standard
+ * input, read once into a private temporary copy,
  * because the readers sniff the head, hash the file for the journal and parse it, each from the start. A
  * regular file is used where it is. An unreadable path fails with one sentence (exit 2) before any request.
  * The copy keeps the file's name ("stdin" for `-`), so messages still say "stdin, line 3: …".
@@ -22,6 +22,10 @@ export interface InputFile {
 export async function seekableInput(path: string, flag?: string): Promise<InputFile> {
   // /dev/stdin cannot be opened when stdin is a socket (as a parent process's pipe often is): read the stream.
   if (path === '-' || STDIN_PATHS.has(path)) return spool(process.stdin, 'stdin');
+  // Any other special file (a named pipe, a device) is refused before it is opened, as checkReadableFile
+  // explains: opening a pipe with no writer would wait forever (docs/decisions.md). Standard input is the way in.
+  const { checkReadableFile } = await import('./validate.js');
+  await checkReadableFile(path);
   let handle;
   try {
     handle = await open(path, 'r');

@@ -8,7 +8,7 @@ export default class ProductsImport extends BaseCommand<typeof ProductsImport> {
 
 Reads the canonical columns (docs/csv.md), the platform's admin export (Spanish or Portuguese) and a Shopify product export; the format is recognised from the header row.
 
-Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after an interruption (Ctrl-C, a crash), run the same command with --resume to finish without creating anything twice. "-" reads standard input; a pipe or FIFO is read once into a private temporary copy (the importer reads the file more than once). Exit codes: 2 when the file is invalid, 3 when some products failed (see --report) or another writer left duplicates, 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
+Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after an interruption (Ctrl-C, a crash), run the same command with --resume to finish without creating anything twice. A named pipe or other special file is refused (the file is read more than once); save it to a file first, or pipe it to "-" (standard input, copied once). Exit codes: 2 when the file is invalid, 3 when some products failed (see --report) or another writer left duplicates, 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
 
   static examples = [
     '<%= config.bin %> products import catalog.csv --dry-run',
