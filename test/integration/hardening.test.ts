@@ -77,7 +77,7 @@ describe('terminal safety', () => {
     const order = sandbox.state.defaultStore()!.orders.list()[0]!;
     const hostile = 'Eve\u001b]0;pwned\u0007\u001b[2J';
     (order as { customer: { name: string } }).customer.name = hostile;
-    const tty = await runOnTerminal(['orders', 'list', '--all'], cliEnv(sandbox, 'hardening'));
+    const tty = await runOnTerminal(['orders', 'list', '--all'], { ...cliEnv(sandbox, 'hardening'), COLUMNS: '400' }); // wide: the name is not cut
     expect(tty.code, tty.output).toBe(0);
     expect(tty.output).toContain('Eve\\x1b]0;pwned\\x07\\x1b[2J');
     // NO_COLOR: the CLI adds no escape sequence of its own, so any ESC would be the data's.
