@@ -1,4 +1,5 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, fstatSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -22,6 +23,10 @@ export interface InputFile {
 export async function seekableInput(path: string, flag?: string): Promise<InputFile> {
   // /dev/stdin cannot be opened when stdin is a socket (as a parent process's pipe often is): read the stream.
   if (path === '-' || STDIN_PATHS.has(path)) return spool(process.stdin, 'stdin');
+  // A pipe this process already holds, as `<(command)` passes it (/dev/fd/63): read it through the event
+  // loop like stdin. Opening it by path would block a worker thread, which an exit then waits for.
+  const inherited = inheritedPipe(path);
+  if (inherited !== undefined) return spool(new Socket({ fd: inherited, readable: true, writable: false }), 'input');
   // Any other special file (a named pipe, a device) is refused before it is opened, as checkReadableFile
   // explains: opening a pipe with no writer would wait forever (docs/decisions.md). Standard input is the way in.
   const { checkReadableFile } = await import('./validate.js');
@@ -47,6 +52,18 @@ export async function seekableInput(path: string, flag?: string): Promise<InputF
 }
 
 const STDIN_PATHS = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
+/** The descriptor of `/dev/fd/N` (or `/proc/self/fd/N`) when it is an open pipe of this process. */
+function inheritedPipe(path: string): number | undefined {
+  const match = /^\/(?:dev|proc\/self)\/fd\/(\d+)$/.exec(path);
+  if (!match) return undefined;
+  const fd = Number(match[1]);
+  try {
+    return fstatSync(fd).isFIFO() ? fd : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 async function spool(source: NodeJS.ReadableStream, name: string): Promise<InputFile> {
   const dir = await mkdtemp(join(tmpdir(), 'store-input-'));

@@ -168,7 +168,9 @@ export async function checkReadableFile(path: string): Promise<void> {
     () => undefined,
   );
   if (kind) {
-    throw new UsageError(`Cannot read ${path}: it is ${kind}, not a file, and the file is read more than once (checked whole before anything is sent); save the data to a file first.`);
+    throw new UsageError(
+      `Cannot read ${path}: it is ${kind}, not a file, and the file is read more than once (checked whole before anything is sent); give it on standard input with \`-\` (\`- < ${path}\`) or save it to a file first.`,
+    );
   }
   try {
     const handle = await open(path, 'r');

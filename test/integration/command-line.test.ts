@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,6 +192,26 @@ describe('pipes and stdin', () => {
     const sync = await store(['variants', 'sync', '-', '--dry-run'], { input: `sku,price\n${sku},12345.00\n` });
     expect(sync.stdout).toMatch(/^Would sync stdin: 1 row\./);
     expect(sync.code).toBe(0);
+  });
+
+  it('a pipe given as a file, as <(command) gives it (/dev/fd/N), is read like stdin', async () => {
+    const exported = (await store(['products', 'export'])).stdout;
+    const dir = mkdtempSync(join(tmpdir(), 'store-fd-'));
+    const file = join(dir, 'catalog.csv');
+    writeFileSync(file, exported);
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('bash', ['-c', `"${process.execPath}" "${BIN}" products import <(cat "${file}") --dry-run`], {
+        env: { ...process.env, ...env, NO_COLOR: '1' },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^Would import input \(canonical columns\): \d+ rows, 20 products\./);
+    expect(r.code).toBe(0);
   });
 
   it('invoices attach --file - reads the pipe; api --input - sends the body read from stdin', async () => {

@@ -149,7 +149,7 @@ describe('special files and signals', () => {
     const started = Date.now();
     const r = await run(['products', 'import', fifo]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe(`Error: Cannot read ${fifo}: it is a named pipe, not a file, and the file is read more than once (checked whole before anything is sent); save the data to a file first.`);
+    expect(r.stderr.trim()).toBe(`Error: Cannot read ${fifo}: it is a named pipe, not a file, and the file is read more than once (checked whole before anything is sent); give it on standard input with \`-\` (\`- < ${fifo}\`) or save it to a file first.`);
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(r.received).toEqual([]);
   });
