@@ -66,8 +66,8 @@ describe('schemas and views over the documented responses', () => {
   it('products: full category objects, images, options only in `en`, the SKU-less product, numeric strings', () => {
     const [shirt, cap, gift] = readAll(ProductSchema, 'products.json');
     expect(read(ProductSchema, fixture('product.json'), 'product.json').id).toBe(101234567);
-    expect(cells(productColumns, shirt!)).toMatchObject({ ID: '101234567', Name: 'Camiseta Básica', SKU: 'CAM-AZ-M', Price: '49.90', Variants: '3', Stock: '17' });
-    expect(cells(productColumns, gift!)).toMatchObject({ Name: 'Vale-presente', SKU: '', Price: '100.00', Stock: '∞' });
+    expect(cells(productColumns, shirt!)).toMatchObject({ id: '101234567', name: 'Camiseta Básica', sku: 'CAM-AZ-M', price: '49.90', variants: '3', stock: '17' });
+    expect(cells(productColumns, gift!)).toMatchObject({ name: 'Vale-presente', sku: '', price: '100.00', stock: '∞' });
     const capFields = Object.fromEntries(productFields(cap!));
     expect(capFields.Options, 'option names only in en on a pt store').toBe('Size');
     expect(cap!.variants.map(variantOptions)).toEqual(['S', 'L']);
@@ -83,9 +83,9 @@ describe('schemas and views over the documented responses', () => {
   it('variants: values, prices, null cost/width, stock as a numeric string', () => {
     const variants = readAll(VariantSchema, 'variants.json');
     expect(variants.map((v) => cells(variantColumns, v))).toEqual([
-      expect.objectContaining({ ID: '401234501', Options: 'Azul / M', SKU: 'CAM-AZ-M', Price: '49.90', Promo: '39.90', Stock: '12' }),
-      expect.objectContaining({ ID: '401234502', Options: 'Azul / G', SKU: 'CAM-AZ-G', Price: '49.90', Promo: '', Stock: '5' }),
-      expect.objectContaining({ ID: '401234503', Options: 'Branco / M', Stock: '0' }),
+      expect.objectContaining({ id: '401234501', options: 'Azul / M', sku: 'CAM-AZ-M', price: '49.90', promotional_price: '39.90', stock: '12' }),
+      expect.objectContaining({ id: '401234502', options: 'Azul / G', sku: 'CAM-AZ-G', price: '49.90', promotional_price: '', stock: '5' }),
+      expect.objectContaining({ id: '401234503', options: 'Branco / M', stock: '0' }),
     ]);
     expect(variants.every((v) => v.inventory_levels === undefined), 'absent inventory_levels stay absent').toBe(true);
   });
@@ -93,9 +93,9 @@ describe('schemas and views over the documented responses', () => {
   it('categories: a name only in `es` on a `pt` store falls back, paths in the main language', () => {
     const rows = categoryRows(readAll(CategorySchema, 'categories.json'), 'pt');
     expect(rows.map((r) => cells(categoryColumns, r))).toEqual([
-      expect.objectContaining({ ID: '3001', Name: 'Roupas', Path: 'Roupas' }),
-      expect.objectContaining({ ID: '3002', Name: 'Camisetas', Path: 'Roupas > Camisetas', Parent: '3001' }),
-      expect.objectContaining({ ID: '3003', Name: 'Accesorios', Path: 'Accesorios' }),
+      expect.objectContaining({ id: '3001', name: 'Roupas', path: 'Roupas' }),
+      expect.objectContaining({ id: '3002', name: 'Camisetas', path: 'Roupas > Camisetas', parent: '3001' }),
+      expect.objectContaining({ id: '3003', name: 'Accesorios', path: 'Accesorios' }),
     ]);
   });
 
@@ -155,9 +155,9 @@ describe('schemas and views over the documented responses', () => {
   it('custom fields: owner_resource, text_list/date/numeric, null values', () => {
     const fields = readAll(CustomFieldSchema, 'custom-fields.json');
     expect(fields.map((f) => cells(customFieldColumns, f))).toEqual([
-      expect.objectContaining({ Name: 'Material', Type: 'text_list', Values: 'Algodão, Linho, Poliéster' }),
-      expect.objectContaining({ Name: 'Lançamento', Type: 'date' }),
-      expect.objectContaining({ Name: 'Peso bruto (g)', Type: 'numeric', Values: '' }),
+      expect.objectContaining({ name: 'Material', type: 'text_list', values: 'Algodão, Linho, Poliéster' }),
+      expect.objectContaining({ name: 'Lançamento', type: 'date' }),
+      expect.objectContaining({ name: 'Peso bruto (g)', type: 'numeric', values: '' }),
     ]);
   });
 

@@ -78,7 +78,10 @@ class Interrupted extends Error {}
 export async function executePlan(client: StoreClient, plan: Plan, options: ExecuteOptions = {}): Promise<ExecuteResult> {
   const journal = options.journal;
   const log = (entry: JournalEntry) => journal?.append(entry);
-  const attempts = options.createAttempts ?? 6;
+  // As many as the client's bulk retries of idempotent requests (BULK_RETRIES): a create whose answer is lost
+  // is looked up before it is sent again, so more attempts cost nothing but time, and with 6 a flaky hour
+  // still failed about one create in 50,000.
+  const attempts = options.createAttempts ?? 9;
   const progress: ExecuteProgress = {
     productsDone: 0,
     productsTotal: plan.products.length,
