@@ -1,6 +1,6 @@
-import { createWriteStream, fstatSync } from 'node:fs';
+import { constants, createWriteStream, fstatSync, openSync } from 'node:fs';
 import { Socket } from 'node:net';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -27,7 +27,19 @@ export async function seekableInput(path: string, flag?: string): Promise<InputF
   // loop like stdin. Opening it by path would block a worker thread, which an exit then waits for.
   const inherited = inheritedPipe(path);
   if (inherited !== undefined) return spool(new Socket({ fd: inherited, readable: true, writable: false }), 'input');
-  // Any other special file (a named pipe, a device) is refused before it is opened, as checkReadableFile
+  // A named pipe is opened without waiting for a writer and read through the event loop, so the command
+  // waits for the data like it waits for stdin and SIGTERM/Ctrl-C still end it (a blocking open would tie up a
+  // worker thread that the exit then waits for).
+  if (await isNamedPipe(path)) {
+    let fd: number;
+    try {
+      fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    } catch (error) {
+      throw unreadableFile(path, error, flag);
+    }
+    return spool(new Socket({ fd, readable: true, writable: false }), basename(path) || 'input');
+  }
+  // Any other special file (a device, a socket) is refused before it is opened, as checkReadableFile
   // explains: opening a pipe with no writer would wait forever (docs/decisions.md). Standard input is the way in.
   const { checkReadableFile } = await import('./validate.js');
   await checkReadableFile(path);
@@ -52,6 +64,13 @@ export async function seekableInput(path: string, flag?: string): Promise<InputF
 }
 
 const STDIN_PATHS = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
+
+async function isNamedPipe(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFIFO(),
+    () => false,
+  );
+}
 
 /** The descriptor of `/dev/fd/N` (or `/proc/self/fd/N`) when it is an open pipe of this process. */
 function inheritedPipe(path: string): number | undefined {
