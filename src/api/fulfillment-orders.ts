@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { Localized, Money, Num, parseRecords, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
-import { TRACKING_STATUSES, type TrackingStatus } from './tracking-statuses.js';
+import { TRACKING_STATUSES, type TrackingStatus } from '../platform/tracking-statuses.js';
 
 export { TRACKING_STATUSES, type TrackingStatus };
 

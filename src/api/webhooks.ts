@@ -3,8 +3,8 @@ import type { StoreClient } from '../client/index.js';
 import { Id, parseRecords, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
-export { WEBHOOK_EVENTS, eventResource, isDeletionEvent, isWebhookEvent } from './webhook-events.js';
-export type { WebhookEvent } from './webhook-events.js';
+export { WEBHOOK_EVENTS, eventResource, isDeletionEvent, isWebhookEvent } from '../platform/webhook-events.js';
+export type { WebhookEvent } from '../platform/webhook-events.js';
 
 /**
  * A registered webhook (platform.md §7): `id`, `event`, `url`, timestamps; `headers` may be absent. The store

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { EVENT_NAME } from '../api/webhook-events.js';
+import { EVENT_NAME } from '../platform/webhook-events.js';
 import { NotFoundError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import { formatTimestamp } from './validate.js';

@@ -1,7 +1,7 @@
 import type { StoreClient } from '../client/index.js';
 import { UsageError } from '../client/errors.js';
 import type { TrackingStatus } from '../api/fulfillment-orders.js';
-import { eventResource, type WebhookEvent } from '../api/webhook-events.js';
+import { eventResource, type WebhookEvent } from '../platform/webhook-events.js';
 import { formatTimestamp } from './validate.js';
 
 /**

@@ -1,6 +1,6 @@
 import { UsageError } from '../client/errors.js';
 import type { Column } from '../output/format.js';
-import { EVENT_NAME, WEBHOOK_EVENTS, eventResource, isWebhookEvent, type WebhookEvent } from '../api/webhook-events.js';
+import { EVENT_NAME, WEBHOOK_EVENTS, eventResource, isWebhookEvent, type WebhookEvent } from '../platform/webhook-events.js';
 import { isLoopbackHost, type Webhook } from '../api/webhooks.js';
 import type { InputName } from './validate.js';
 

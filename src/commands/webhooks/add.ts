@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { Webhook } from '../../api/webhooks.js';
-import { WEBHOOK_EVENTS } from '../../api/webhook-events.js';
+import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
 import { BaseCommand } from '../../base-command.js';
 import { jsonFields } from '../../api/json-fields.js';
 

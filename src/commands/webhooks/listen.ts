@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { WEBHOOK_EVENTS } from '../../api/webhook-events.js';
+import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
 import { BaseCommand } from '../../base-command.js';
 import { cellText } from '../../output/format.js';
 import type { ReceivedNotification, WebhookListener } from '../../services/webhooks-listener.js';

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import { WEBHOOK_EVENTS } from '../../api/webhook-events.js';
+import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
 import { BaseCommand } from '../../base-command.js';
 import type { TriggerResult } from '../../services/webhooks-trigger.js';
 

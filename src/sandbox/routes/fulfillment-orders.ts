@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { intParam, invalid, isoTime, notFound, paginate, parseBody, parseTime } from '../http.js';
 import type { SandboxContext } from '../server.js';
 import type { Collection, StoreData, Tx } from '../state.js';
+import { TRACKING_STATUSES, type TrackingStatus } from '../../platform/tracking-statuses.js';
 
 /**
  * Fulfillment orders (spec/platform.md §5, which replaces DESIGN.md §5.15's record): one shipment of an order
@@ -18,21 +19,7 @@ import type { Collection, StoreData, Tx } from '../state.js';
  * happened_at, and `cancelled` while its order is cancelled; `documentedStatus` names it as the platform does.
  */
 
-/** The documented tracking event statuses (platform.md §5). */
-export const TRACKING_STATUSES = [
-  'dispatched',
-  'received_by_post_office',
-  'in_transit',
-  'out_for_delivery',
-  'delivery_attempt_failed',
-  'delayed',
-  'ready_for_pickup',
-  'delivered',
-  'returned_to_sender',
-  'lost',
-  'failure',
-] as const;
-export type TrackingStatus = (typeof TRACKING_STATUSES)[number];
+export { TRACKING_STATUSES, type TrackingStatus } from '../../platform/tracking-statuses.js';
 
 export type TrackingEventRecord = {
   id: string;

@@ -5,7 +5,7 @@ import { httpError, intParam, isoTime, notFound, paginate, parseBody, type Field
 import type { SandboxContext, WebhookEvent } from '../server.js';
 import type { StoreData, WebhookRecord } from '../state.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, WebhookDeliverer } from '../webhook-delivery.js';
-import { WEBHOOK_EVENTS } from '../webhook-events.js';
+import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
 
 /**
  * Webhooks (DESIGN.md §5.17): registration per app, and delivery of every event the routes emit through

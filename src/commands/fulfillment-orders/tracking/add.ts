@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { TrackingEvent } from '../../../api/fulfillment-orders.js';
-import { TRACKING_STATUSES } from '../../../api/tracking-statuses.js';
+import { TRACKING_STATUSES } from '../../../platform/tracking-statuses.js';
 import { BaseCommand } from '../../../base-command.js';
 import { jsonFields } from '../../../api/json-fields.js';
 

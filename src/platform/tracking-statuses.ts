@@ -1,6 +1,7 @@
 /**
  * The documented tracking event statuses (spec/platform.md §5; they replace DESIGN.md §5.15's six). A module
- * of its own, without zod, so that command flag definitions can name them without loading the schemas.
+ * of its own, without zod, so that command flag definitions can name them without loading the schemas, and
+ * shared by the client and the sandbox (src/platform/ holds facts about the platform that both use).
  */
 export const TRACKING_STATUSES = [
   'dispatched',
