@@ -111,7 +111,15 @@ interface RequestState {
   /** An attempt was sent and the scheduler has not yet heard how it ended. */
   awaitingOutcome: boolean;
   nextDelayMs: number;
+  /** The failure got last weighed for a retry, and whether it chose to retry it. */
+  lastFailure?: { error: RequestError; retrying: boolean };
 }
+
+/**
+ * Node ≥ 24.20 (nodejs/node#64847) also fails got's pending write with this code when a connection is refused,
+ * and that second error cancels the retry got had already scheduled for the first (sindresorhus/got#2469).
+ */
+const CLOSED_BEFORE_CONNECTION = 'ERR_SOCKET_CLOSED_BEFORE_CONNECTION';
 
 const schedulers = new WeakMap<Clock, Map<string, RateScheduler>>();
 
@@ -193,6 +201,15 @@ export function createClient(config: ClientConfig): StoreClient {
     return Math.round(Math.min(MAX_RETRY_DELAY_MS, Math.max(backoff, retryAfterMs ?? 0, 1)));
   }
 
+  function noteRetry(state: RequestState, error: RequestError, retryCount: number): void {
+    settle(state, error.response);
+    counters.retries += 1;
+    if (error.response?.statusCode !== 429) state.retries += 1;
+    const status = error.response?.statusCode;
+    const after = status === 429 ? '429, in line for the rate limit' : `${status ?? error.code}, waited ${state.nextDelayMs}ms`;
+    debug?.(`↻ retry ${retryCount} of ${error.options.method} ${redactUrl(String(error.options.url))} after ${after}`);
+  }
+
   const http = got.extend({
     headers: {
       authentication: `bearer ${config.token}`,
@@ -210,6 +227,7 @@ export function createClient(config: ClientConfig): StoreClient {
       calculateDelay: ({ error, retryAfter }) => {
         const state = stateOf(error.options.context);
         state.nextDelayMs = retryDelay(state, error, retryAfter);
+        state.lastFailure = { error, retrying: state.nextDelayMs > 0 };
         return state.nextDelayMs;
       },
     },
@@ -243,17 +261,7 @@ export function createClient(config: ClientConfig): StoreClient {
           return response;
         },
       ],
-      beforeRetry: [
-        (error, retryCount) => {
-          const state = stateOf(error.options.context);
-          settle(state, error.response);
-          counters.retries += 1;
-          if (error.response?.statusCode !== 429) state.retries += 1;
-          const status = error.response?.statusCode;
-          const after = status === 429 ? '429, in line for the rate limit' : `${status ?? error.code}, waited ${state.nextDelayMs}ms`;
-          debug?.(`↻ retry ${retryCount} of ${error.options.method} ${redactUrl(String(error.options.url))} after ${after}`);
-        },
-      ],
+      beforeRetry: [(error, retryCount) => noteRetry(stateOf(error.options.context), error, retryCount)],
     },
   });
 
@@ -278,16 +286,24 @@ export function createClient(config: ClientConfig): StoreClient {
       throw new UsageError(`A ${method} request cannot carry a body; send the fields as query parameters.`);
     }
     const state: RequestState = { retries: 0, rateLimited: 0, awaitingOutcome: false, nextDelayMs: 0 };
-    let response: Response<string>;
-    try {
-      response = await http(url, {
-        method: method as 'GET',
-        headers: options.headers,
-        context: { state },
-        ...(options.body !== undefined ? { json: options.body } : {}),
-      });
-    } catch (error) {
-      throw failure(error, state, method, url.toString());
+    let response: Response<string> | undefined;
+    for (let attempt = 0; !response; attempt += 1) {
+      try {
+        response = await http(url, {
+          method: method as 'GET',
+          headers: options.headers,
+          context: { state },
+          ...(options.body !== undefined ? { json: options.body } : {}),
+        });
+      } catch (error) {
+        const cancelled = cancelledFailure(error, state);
+        if (!cancelled) throw failure(error, state, method, url.toString());
+        if (!cancelled.retrying) throw failure(cancelled.error, state, method, url.toString());
+        // Make the retry got had scheduled (same delay, same bookkeeping), then go round again.
+        state.lastFailure = undefined;
+        await new Promise((resolve) => setTimeout(resolve, state.nextDelayMs));
+        noteRetry(state, cancelled.error, attempt + 1);
+      }
     }
     if (response.statusCode >= 300 && response.statusCode < 400) throw redirected(response, method, url.toString());
     noteMainLanguage(response.headers['x-main-language']);
@@ -300,6 +316,13 @@ export function createClient(config: ClientConfig): StoreClient {
     if (!language || language === mainLanguage) return;
     mainLanguage = language;
     config.onMainLanguage?.(language);
+  }
+
+  /** The failure got was handling when Node's extra ERR_SOCKET_CLOSED_BEFORE_CONNECTION cut it short, if that happened. */
+  function cancelledFailure(error: unknown, state: RequestState): RequestState['lastFailure'] {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (code !== CLOSED_BEFORE_CONNECTION || !state.lastFailure || state.lastFailure.error.code === CLOSED_BEFORE_CONNECTION) return undefined;
+    return state.lastFailure;
   }
 
   function failure(error: unknown, state: RequestState, method: string, url: string): Error {
