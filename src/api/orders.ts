@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { Id, Localized, Money, Num, parseRecords, Text, Timestamp } from './read.js';
+import type { CancelReason, OrderStatus, PaymentStatus, ShippingStatus } from '../platform/orders.js';
 import { parseReply } from './reply.js';
 
 /**
@@ -10,17 +11,6 @@ import { parseReply } from './reply.js';
  * Only what the commands use is checked; every other field passes through to `--json`.
  */
 
-/** What `status` holds. The API's seed also lists `paid`, which the client sends as `payment_status=paid`. */
-export const ORDER_STATUSES = ['open', 'closed', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-export const PAYMENT_STATUSES = ['pending', 'authorized', 'paid', 'abandoned', 'refunded', 'voided'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-/** The documented filter values; records also show `unshipped` and `shipped` for the last two. */
-export const SHIPPING_STATUSES = ['unpacked', 'unfulfilled', 'fulfilled', 'unshipped', 'shipped'] as const;
-export type ShippingStatus = (typeof SHIPPING_STATUSES)[number];
-
-export const CANCEL_REASONS = ['customer', 'inventory', 'fraud', 'other'] as const;
-export type CancelReason = (typeof CANCEL_REASONS)[number];
 
 /** An order line. `product_id`, `variant_id` and `quantity` come as numbers or numeric strings; `sku` may be absent. */
 export const OrderItemSchema = z.looseObject({

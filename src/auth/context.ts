@@ -130,7 +130,7 @@ async function fromProfile(
  * when it restarts, and its credentials are not secret (they only open the local sandbox).
  */
 async function sandboxContext(name: string, profile: Profile | undefined, env: Env): Promise<StoreContext> {
-  const { ensureSharedSandbox } = await import('../sandbox/shared.js');
+  const { ensureSharedSandbox } = await import('../services/shared-sandbox.js');
   const info = await ensureSharedSandbox({ env });
   const current = sandboxProfile(info);
   if (!profile || profile.api_url !== current.api_url || profile.auth_url !== current.auth_url || profile.store_id !== current.store_id) {

@@ -4,9 +4,10 @@
  * slot in the rate scheduler shared by every client of the same (api_url, store, app) in the process.
  */
 import got, { HTTPError, RequestError, type Response } from 'got';
-import type { Clock } from '../sandbox/clock.js';
+import type { Clock } from '../platform/clock.js';
 import { ApiError, StoreError, UsageError, errorFromResponse, networkError } from './errors.js';
-import { MAX_PER_PAGE, paginate, readPage, type Page, type Query } from './pagination.js';
+import { MAX_PER_PAGE } from '../platform/pagination.js';
+import { paginate, readPage, type Page, type Query } from './pagination.js';
 import { bodyPreview, redactUrl, scrubSecrets } from './redact.js';
 import { RateScheduler, keepAliveClock, type ResponseHeaders } from './scheduler.js';
 

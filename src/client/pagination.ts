@@ -1,5 +1,6 @@
 import { ApiError, NotFoundError } from './errors.js';
 import type { ResponseHeaders } from './scheduler.js';
+import { MAX_PER_PAGE } from '../platform/pagination.js';
 
 export type QueryValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[];
 export type Query = Record<string, QueryValue>;
@@ -12,8 +13,6 @@ export interface Page<T> {
   total?: number;
 }
 
-/** The largest page the API serves (spec §8): used when fetching everything. */
-export const MAX_PER_PAGE = 200;
 
 type GetFn = <T>(options: { method: 'GET'; path: string; query?: Query }) => Promise<{ headers: ResponseHeaders; body: T }>;
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../sandbox/clock.js';
+import type { Clock } from '../platform/clock.js';
 
 /**
  * The client's mirror of the server's leaky bucket (DESIGN.md §3, spec §8): it decides when each request

@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock } from '../platform/clock.js';
 
 /**
  * The platform's leaky bucket (spec §8, DESIGN.md §5.5), as a pure module on an injectable clock.

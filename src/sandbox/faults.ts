@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from './clock.js';
+import type { Clock } from '../platform/clock.js';
 
 /**
  * Fault injection for reliability tests (`store sandbox serve --faults SPEC`).

@@ -2,7 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { LeakyBucket, STANDARD_RATE, rateLimitHeaders, type BucketConfig } from './bucket.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../platform/clock.js';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
 import type { Localized, SandboxState, StoreData, TokenRecord } from './state.js';
 
 /**
@@ -214,8 +215,6 @@ export function intParam(value: string | undefined, what: string): number {
 // ---------------------------------------------------------------------------------------------------------
 // Pagination (§5.4)
 
-export const DEFAULT_PER_PAGE = 30;
-export const MAX_PER_PAGE = 200;
 
 /**
  * Answers one page of `items`, setting x-total-count and Link (absolute next/prev/first/last). Only the page's

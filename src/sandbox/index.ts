@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { systemClock } from './clock.js';
+import { systemClock } from '../platform/clock.js';
 import { Persistence } from './persistence.js';
 import { PLAN_LOCATION_LIMITS, bootstrap } from './seed.js';
 import { buildServer, createContext, type SandboxOptions } from './server.js';

@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
-import type { Clock } from './clock.js';
-import { makeAccessKey } from './invoice-key.js';
+import type { Clock } from '../platform/clock.js';
+import { makeAccessKey } from '../platform/invoice-key.js';
 import {
   fulfillmentOrdersOf,
   fulfillmentOrdersOfOrder,
@@ -10,7 +10,6 @@ import {
 } from './routes/fulfillment-orders.js';
 import { INVOICE_KEY, INVOICE_NAMESPACE, metafieldsOf, type MetafieldRecord } from './routes/metafields.js';
 import {
-  CANCEL_REASONS,
   applyStatus,
   cancelOrder,
   checkOrderStock,
@@ -22,6 +21,7 @@ import {
   type Payment,
   type Shipping,
 } from './routes/orders.js';
+import { CANCEL_REASONS } from '../platform/orders.js';
 import { variantStock, type SandboxState, type StoreData, type Tx } from './state.js';
 
 /**

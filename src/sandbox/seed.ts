@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { ALL_SCOPES } from './http.js';
 import { seedOrders } from './seed-orders.js';
-import { slug } from './slug.js';
+import { slug } from '../platform/slug.js';
 import type {
   Address,
   AppRecord,

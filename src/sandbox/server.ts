@@ -29,7 +29,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { BucketConfig } from './bucket.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../platform/clock.js';
 import { RateLimiter, errorBody, handleError, httpError, installPipeline } from './http.js';
 import { registerAdmin } from './admin.js';
 import { registerOAuth } from './oauth.js';

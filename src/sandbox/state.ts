@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock } from '../platform/clock.js';
 
 /**
  * The sandbox's whole state, in memory, with every change recorded as a journal entry.

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import type { Clock } from './clock.js';
+import type { Clock } from '../platform/clock.js';
 
 /**
  * Webhook notifications (DESIGN.md §5.17; platform.md §7): a POST of `{store_id, event, id}` — without `id` for

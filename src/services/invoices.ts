@@ -5,7 +5,7 @@ import type { StoreClient } from '../client/index.js';
 import { getOrder } from '../api/orders.js';
 import { createMetafield, findOrderMetafields, type Metafield, updateMetafield } from '../api/metafields.js';
 import { UnexpectedReplyError } from '../api/reply.js';
-import { accessKeyCheckDigit } from '../sandbox/invoice-key.js';
+import { accessKeyCheckDigit } from '../platform/invoice-key.js';
 import { parseHttpUrl, parseOrderId, parseUlid } from './validate.js';
 
 /** An entry of the order's `nfe`/`list` metafield (DESIGN.md §5.16): how this CLI writes invoices. */

@@ -236,7 +236,7 @@ async function finish(
  * grant would revoke the token every other command of the shared sandbox relies on.
  */
 async function loginSandbox(name: string, existing: Profile | undefined, options: LoginOptions, env: Env): Promise<LoginResult> {
-  const { ensureSharedSandbox } = await import('../sandbox/shared.js');
+  const { ensureSharedSandbox } = await import('./shared-sandbox.js');
   const info = await ensureSharedSandbox({ env });
   const warnings: string[] = [];
   if (existing && !existing.sandbox) {

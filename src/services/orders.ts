@@ -1,8 +1,7 @@
 import { NotFoundError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
-import { MAX_PER_PAGE } from '../client/pagination.js';
+import { MAX_PER_PAGE } from '../platform/pagination.js';
 import {
-  type CancelReason,
   cancelOrder,
   createOrder,
   type CustomerDetails,
@@ -11,13 +10,11 @@ import {
   type Order,
   type OrderFilters,
   type OrderPage,
-  type OrderStatus,
   type OrderUpdate,
   paginateOrders,
-  type PaymentStatus,
-  type ShippingStatus,
   updateOrder,
 } from '../api/orders.js';
+import type { CancelReason, OrderStatus, PaymentStatus, ShippingStatus } from '../platform/orders.js';
 import {
   createTrackingEvent,
   deleteTrackingEvent,

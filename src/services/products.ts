@@ -1,7 +1,7 @@
 import { PartialFailureError, UsageError } from '../client/errors.js';
 import { plural } from '../output/format.js';
 import type { StoreClient } from '../client/index.js';
-import { MAX_PER_PAGE } from '../client/pagination.js';
+import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { listCategories } from '../api/categories.js';
 import {
   addProductImage,

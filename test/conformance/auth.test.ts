@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import { errorShape, rawRequest, startTestSandbox, useSandbox } from '../helpers/sandbox.js';
 import { REDIRECT_URI, authorize, exchangeCode, newToken } from './support.js';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import { ISO_WITH_OFFSET, errorShape, useSandbox } from '../helpers/sandbox.js';
 import { createLocation, createOrder, createSimpleProduct, expectCreated, expectOk, variantStock } from './support.js';
 

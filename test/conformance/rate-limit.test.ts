@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import { errorShape, startTestSandbox, type ApiResponse } from '../helpers/sandbox.js';
 
 /** Spec §8 (leaky bucket) and DESIGN.md §5.5, over HTTP. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import { clientFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { createLocation, createOrder, createSimpleProduct, expectErrorBody, installApp } from './support.js';
 

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import { Persistence } from '../../src/sandbox/persistence.js';
 import { bootstrap } from '../../src/sandbox/seed.js';
 import { buildServer, createContext } from '../../src/sandbox/server.js';

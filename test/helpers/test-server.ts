@@ -39,7 +39,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LeakyBucket, STANDARD_RATE, rateLimitHeaders, type BucketConfig } from '../../src/sandbox/bucket.js';
-import { systemClock, type Clock } from '../../src/sandbox/clock.js';
+import { systemClock, type Clock } from '../../src/platform/clock.js';
 
 export interface TestServerOptions {
   /** The bucket (default 40 requests, 2/s, as the spec); 'off' removes the limit and its headers. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Entry } from '@napi-rs/keyring';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { registerSecret, runCli, type CliResult } from '../helpers/run-cli.js';
 import { hasScript, runOnTerminal } from '../helpers/terminal.js';

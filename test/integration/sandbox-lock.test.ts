@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lockStateDir, SharedSandboxError } from '../../src/sandbox/shared.js';
+import { lockStateDir, SharedSandboxError } from '../../src/services/shared-sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /** Locks of the shared sandbox (DESIGN.md §6): a lock left by a killed process never blocks the next start. */

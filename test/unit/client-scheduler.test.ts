@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateScheduler } from '../../src/client/scheduler.js';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import { HIGH_PLAN_RATE, LeakyBucket, STANDARD_RATE, rateLimitHeaders, type BucketConfig } from '../../src/sandbox/bucket.js';
 
 /**

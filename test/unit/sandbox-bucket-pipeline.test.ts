@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LeakyBucket } from '../../src/sandbox/bucket.js';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import { bootstrap } from '../../src/sandbox/seed.js';
 import { buildServer, createContext } from '../../src/sandbox/server.js';
 import { SandboxState } from '../../src/sandbox/state.js';

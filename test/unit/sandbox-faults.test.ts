@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/sandbox/clock.js';
+import { systemClock } from '../../src/platform/clock.js';
 import { FaultPlan, FaultSpecError, parseFaults, registerFaults } from '../../src/sandbox/faults.js';
 
 describe('fault spec', () => {

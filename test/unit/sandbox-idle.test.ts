@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 
 describe('sandbox idle timeout', () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
-import { makeAccessKey } from '../../src/sandbox/invoice-key.js';
+import { FakeClock } from '../../src/platform/clock.js';
+import { makeAccessKey } from '../../src/platform/invoice-key.js';
 import { parseTime as parseIsoTime } from '../../src/sandbox/http.js';
 import { useSandbox } from '../helpers/sandbox.js';
 

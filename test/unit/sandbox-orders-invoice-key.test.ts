@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { accessKeyCheckDigit, isValidAccessKey, makeAccessKey } from '../../src/sandbox/invoice-key.js';
+import { accessKeyCheckDigit, isValidAccessKey, makeAccessKey } from '../../src/platform/invoice-key.js';
 
 describe('fiscal access key', () => {
   it('computes the check digit of the NF-e manual example', () => {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import type { LocationRecord, ProductRecord, StoreData, VariantRecord } from '../../src/sandbox/state.js';
 import { ISO_WITH_OFFSET, ULID, errorShape, useSandbox } from '../helpers/sandbox.js';
 

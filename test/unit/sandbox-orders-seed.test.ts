@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
-import { isValidAccessKey } from '../../src/sandbox/invoice-key.js';
+import { FakeClock } from '../../src/platform/clock.js';
+import { isValidAccessKey } from '../../src/platform/invoice-key.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { Persistence } from '../../src/sandbox/persistence.js';
 import { bootstrap } from '../../src/sandbox/seed.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { bootstrap } from '../../src/sandbox/seed.js';
 import { buildServer, createContext } from '../../src/sandbox/server.js';

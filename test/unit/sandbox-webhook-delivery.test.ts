@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeClock } from '../../src/sandbox/clock.js';
+import { FakeClock } from '../../src/platform/clock.js';
 import {
   DELIVERY_ID_HEADER,
   SIGNATURE_HEADER,

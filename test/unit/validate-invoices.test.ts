@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { makeAccessKey } from '../../src/sandbox/invoice-key.js';
+import { makeAccessKey } from '../../src/platform/invoice-key.js';
 import { invoiceRequest, parseAccessKey } from '../../src/services/invoices.js';
 
 const FLAGS = { key: '--key', link: '--link', fulfillmentOrderId: '--fulfillment-order' };

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
-import type { Order, OrderStatus, PaymentStatus, ShippingStatus } from '../../api/orders.js';
+import type { Order } from '../../api/orders.js';
+import type { OrderStatus, PaymentStatus, ShippingStatus } from '../../platform/orders.js';
 import { BaseCommand } from '../../base-command.js';
 
 export default class OrdersList extends BaseCommand<typeof OrdersList> {

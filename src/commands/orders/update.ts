@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
-import type { Order, OrderStatus } from '../../api/orders.js';
+import type { Order } from '../../api/orders.js';
+import type { OrderStatus } from '../../platform/orders.js';
 import { BaseCommand } from '../../base-command.js';
 import { jsonFields } from '../../api/json-fields.js';
 

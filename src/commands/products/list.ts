@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core';
 import { plural } from '../../output/format.js';
+import { DEFAULT_PER_PAGE } from '../../platform/pagination.js';
 import type { Product } from '../../api/products.js';
 import { BaseCommand } from '../../base-command.js';
 
-const DEFAULT_PER_PAGE = 30;
 
 export default class ProductsList extends BaseCommand<typeof ProductsList> {
   static summary = 'List products (one page, or --all).';

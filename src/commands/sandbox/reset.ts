@@ -24,7 +24,7 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
         return;
       }
     }
-    const { resetSharedSandbox } = await import('../../sandbox/shared.js');
+    const { resetSharedSandbox } = await import('../../services/shared-sandbox.js');
     const info = await resetSharedSandbox({ env: process.env });
     this.note(`Restored the demo data of sandbox store ${info.store_id} (${info.api_url}).`);
   }

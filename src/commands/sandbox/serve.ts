@@ -47,7 +47,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
         throw error;
       }
     }
-    const shared = await import('../../sandbox/shared.js');
+    const shared = await import('../../services/shared-sandbox.js');
     const stateDir = flags.state ?? shared.defaultSandboxDataDir(process.env);
     let unlock: () => void;
     try {

@@ -26,7 +26,7 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
   };
 
   async run(): Promise<SandboxStatusResult> {
-    const shared = await import('../../sandbox/shared.js');
+    const shared = await import('../../services/shared-sandbox.js');
     if (this.flags.start) await shared.ensureSharedSandbox({ env: process.env });
     const status = await shared.sharedSandboxStatus({ env: process.env });
     const info = status.running ? status.info : undefined;

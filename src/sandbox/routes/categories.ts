@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, showLocalized, toLocalized } from '../http.js';
 import type { SandboxContext } from '../server.js';
-import { slug } from '../slug.js';
+import { slug } from '../../platform/slug.js';
 import type { CategoryRecord, Localized, StoreData } from '../state.js';
 
 /** Categories (DESIGN.md §5.10): integer ids, parent null or an existing id, DELETE refused with subcategories. */

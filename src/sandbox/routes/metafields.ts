@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { isValidAccessKey } from '../invoice-key.js';
+import { isValidAccessKey } from '../../platform/invoice-key.js';
 import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, type FieldErrors } from '../http.js';
 import type { SandboxContext } from '../server.js';
 import type { Collection, StoreData } from '../state.js';

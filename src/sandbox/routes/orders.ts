@@ -23,6 +23,17 @@ import {
   fulfillmentOrdersOfOrder,
   refreshStatus,
 } from './fulfillment-orders.js';
+import {
+  CANCEL_REASONS,
+  ORDER_STATUS_INPUTS,
+  ORDER_STATUSES,
+  PAYMENT_STATUSES,
+  SHIPPING_STATUSES,
+  type OrderStatus,
+  type OrderStatusInput,
+  type PaymentStatus,
+  type ShippingStatus,
+} from '../../platform/orders.js';
 
 /**
  * Orders as the platform documents them (platform.md §4; docs/decisions.md "Orders as the platform sends
@@ -39,18 +50,6 @@ import {
  * restock twice. A PUT that sets `status: cancelled` only changes the status (no restock); the cancel
  * operation is the way to cancel with its side effects.
  */
-
-export const ORDER_STATUSES = ['open', 'closed', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
-/** What a PUT and the `status` filter accept: the three states and the seed's `paid`. */
-export const ORDER_STATUS_INPUTS = [...ORDER_STATUSES, 'paid'] as const;
-export type OrderStatusInput = (typeof ORDER_STATUS_INPUTS)[number];
-export const PAYMENT_STATUSES = ['pending', 'authorized', 'paid', 'abandoned', 'refunded', 'voided'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-/** The documented filter values are the first three; records also show `unshipped` and `shipped` for the last two. */
-export const SHIPPING_STATUSES = ['unpacked', 'unfulfilled', 'fulfilled', 'unshipped', 'shipped'] as const;
-export type ShippingStatus = (typeof SHIPPING_STATUSES)[number];
-export const CANCEL_REASONS = ['customer', 'inventory', 'fraud', 'other'] as const;
 
 const FIRST_ORDER_ID = 1_000_000_001;
 /** The 9-digit ids of documented orders (the demo seed gives some orders one). */

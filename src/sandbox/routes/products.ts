@@ -13,7 +13,7 @@ import {
   toLocalized,
 } from '../http.js';
 import type { SandboxContext } from '../server.js';
-import { slug } from '../slug.js';
+import { slug } from '../../platform/slug.js';
 import { variantStock, type ImageRecord, type Localized, type ProductRecord, type StoreData } from '../state.js';
 import {
   applyVariantFields,

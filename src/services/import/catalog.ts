@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { slug } from '../../sandbox/slug.js';
+import { slug } from '../../platform/slug.js';
 import { readMoney } from '../money.js';
 import { readCsv } from './csv-source.js';
 import {

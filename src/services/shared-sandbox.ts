@@ -194,10 +194,10 @@ export async function resetSharedSandbox(opts: SharedOptions = {}): Promise<Sand
 export async function resetStateDir(dir: string): Promise<void> {
   if (!fs.existsSync(dir)) return;
   const [{ SandboxState }, { Persistence }, { resetStore }, { systemClock }] = await Promise.all([
-    import('./state.js'),
-    import('./persistence.js'),
-    import('./seed.js'),
-    import('./clock.js'),
+    import('../sandbox/state.js'),
+    import('../sandbox/persistence.js'),
+    import('../sandbox/seed.js'),
+    import('../platform/clock.js'),
   ]);
   const unlock = lockStateDir(dir);
   try {
