@@ -113,16 +113,21 @@ export function parseIntegerId(value: string, name: InputName, what: string): nu
   throw new UsageError(`${name} "${value}" is not a ${what} id; it must be a positive whole number.`);
 }
 
-/** An absolute http(s) URL. */
-export function parseHttpUrl(name: InputName, value: string): string {
-  const text = value.trim();
-  let url: URL | undefined;
+/** `text` as an absolute http(s) URL with a host, or undefined. */
+export function asHttpUrl(text: string): URL | undefined {
+  let url: URL;
   try {
     url = new URL(text);
   } catch {
-    url = undefined;
+    return undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url : undefined;
+}
+
+/** An absolute http(s) URL. */
+export function parseHttpUrl(name: InputName, value: string): string {
+  const text = value.trim();
+  if (!asHttpUrl(text)) {
     throw new UsageError(`${name} "${value}" is not an http(s) URL; use a full address such as https://example.com/invoice.pdf.`);
   }
   return text;
