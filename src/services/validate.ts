@@ -28,6 +28,14 @@ export function formatTimestamp(date: Date): string {
   return `${trimmed}+00:00`;
 }
 
+/** `YYYY-MM-DD` as midnight UTC of that day; undefined when it is not a real calendar date in that form. */
+export function calendarDay(text: string): Date | undefined {
+  const match = DATE_ONLY.exec(text);
+  if (!match) return undefined;
+  const [y, m, d] = match.slice(1, 4).map(Number) as [number, number, number];
+  return validCalendarDate(y, m, d) ? new Date(Date.UTC(y, m - 1, d)) : undefined;
+}
+
 /**
  * A date flag as an ISO 8601 timestamp with offset. Accepts `YYYY-MM-DD` (midnight UTC of that day) and
  * ISO 8601 date-times; a date-time without an offset is read as UTC, so a command means the same on every
@@ -35,11 +43,10 @@ export function formatTimestamp(date: Date): string {
  */
 export function parseDate(name: InputName, value: string): string {
   const text = value.trim();
-  const dateOnly = DATE_ONLY.exec(text);
-  if (dateOnly) {
-    const [y, m, d] = dateOnly.slice(1, 4).map(Number) as [number, number, number];
-    if (!validCalendarDate(y, m, d)) throw new UsageError(`${name} "${value}" is not a real calendar date.`);
-    return formatTimestamp(new Date(Date.UTC(y, m - 1, d)));
+  if (DATE_ONLY.test(text)) {
+    const day = calendarDay(text);
+    if (!day) throw new UsageError(`${name} "${value}" is not a real calendar date.`);
+    return formatTimestamp(day);
   }
   const dateTime = DATE_TIME.exec(text);
   if (!dateTime) {
