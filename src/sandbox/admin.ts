@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ALL_SCOPES, httpError, parseBody } from './http.js';
 import { PLAN_LOCATION_LIMITS, createApp, createStore } from './seed.js';
-import type { SandboxContext } from './server.js';
+import type { SandboxContext } from './context.js';
 
 /**
  * Sandbox-only endpoints (not in the platform's API), outside /v1 and without a token, since the sandbox is a

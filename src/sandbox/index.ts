@@ -2,10 +2,11 @@ import type { AddressInfo } from 'node:net';
 import { systemClock } from '../platform/clock.js';
 import { Persistence } from './persistence.js';
 import { PLAN_LOCATION_LIMITS, bootstrap } from './seed.js';
-import { buildServer, createContext, type SandboxOptions } from './server.js';
+import { createContext, type SandboxOptions } from './context.js';
+import { buildServer } from './server.js';
 import { SandboxState } from './state.js';
 
-export type { SandboxOptions, SandboxContext, WebhookEvent } from './server.js';
+export type { SandboxOptions } from './context.js';
 
 export interface RunningSandbox {
   /** Host root, without /v1. */

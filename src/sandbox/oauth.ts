@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SandboxContext } from './server.js';
+import type { SandboxContext } from './context.js';
 import type { AppRecord, SandboxState, TokenRecord } from './state.js';
 
 /**

@@ -4,36 +4,15 @@
  *   - OAuth under `/apps/...` on the same host (auth_url = the same host root, see oauth.ts),
  *   - `GET /sandbox/status` (no auth): a health check that does not touch any bucket.
  *
- * How a route module plugs in:
- *
- *   // src/sandbox/routes/orders.ts
- *   import type { FastifyInstance } from 'fastify';
- *   import type { SandboxContext } from '../server.js';
- *   export function register(api: FastifyInstance, ctx: SandboxContext): void {
- *     api.get('/orders/:order_id', async (req, reply) => { ... req.store ... });
- *   }
- *
- * - `api` is the `/v1/:store_id` plugin: paths are relative to the store (`/orders`), and by the time a
- *   handler runs the pipeline (http.ts) has checked User-Agent, token, store, bucket (headers set), JSON body
- *   (parsed into `req.body`) and the scope, which is derived from the path (override with
- *   `{ config: { scope: 'orders' } }`, or `null` for none). `req.store` is the StoreData, `req.auth` the token.
- * - Throw `httpError(status, description, fieldErrors?)`; lists answer with `paginate(req, reply, items, present)`.
- * - Change state only through `ctx.state.mutate(label, tx => …)` (see state.ts), then announce with
- *   `ctx.emit('order/created', storeId, id)`; webhook delivery subscribes with
- *   `ctx.events.on('webhook', (e: WebhookEvent) => …)`, typically in its own `register`.
- * - Cleanup: `api.addHook('onClose', …)` runs when the sandbox closes.
- * - Add the module to ROUTE_MODULES below.
+ * Route modules plug in as context.ts describes; add each one to ROUTE_MODULES below.
  */
-import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { BucketConfig } from './bucket.js';
-import type { Clock } from '../platform/clock.js';
+import type { SandboxContext } from './context.js';
 import { RateLimiter, errorBody, handleError, httpError, installPipeline } from './http.js';
 import { registerAdmin } from './admin.js';
 import { registerOAuth } from './oauth.js';
-import type { SandboxState } from './state.js';
 import * as categories from './routes/categories.js';
 import * as customFields from './routes/custom-fields.js';
 import * as faults from './routes/faults.js';
@@ -45,57 +24,6 @@ import * as products from './routes/products.js';
 import * as storeRoutes from './routes/store.js';
 import * as variants from './routes/variants.js';
 import * as webhooks from './routes/webhooks.js';
-
-export interface SandboxOptions {
-  port?: number;
-  /** Default 127.0.0.1. */
-  host?: string;
-  /** Directory of the journal and snapshot; undefined = in memory only. */
-  stateDir?: string;
-  /** What a new state starts with (ignored when stateDir already holds a state). Default `empty`. */
-  seed?: 'demo' | 'empty';
-  /** The store's plan (applied on every start). Default `enterprise`. */
-  plan?: string;
-  /** Bucket capacity and leak rate (×10 on plans next/evolution), or 'off'. Default 40 and 2/s. */
-  rate?: BucketConfig | 'off';
-  /** Fault injection spec (faults.ts). */
-  faults?: string;
-  /** Approve OAuth requests without showing the approve page. */
-  autoApprove?: boolean;
-  /** Lifetime of OAuth codes. Default 300. */
-  codeTtlSeconds?: number;
-  /** Delay before the first webhook retry. */
-  webhookRetryBaseMs?: number;
-  /** Calls onIdle (default: closes the sandbox) after this long without requests. */
-  idleTimeoutSeconds?: number;
-  onIdle?: () => void;
-  clock?: Clock;
-  /**
-   * Called with every request the server receives, before any check or injected fault: lets a test count
-   * exactly what reached the sandbox (not what a client believes it sent).
-   */
-  onRequest?: (request: { method: string; url: string }) => void;
-}
-
-export const PLAN_NAMES = ['freemium', 'a', 'b', 'c', 'enterprise', 'next', 'evolution'];
-
-export interface WebhookEvent {
-  event: string;
-  storeId: number;
-  /** The resource's id; absent for events about no one record (`domain/updated`). */
-  id?: number | string;
-  /** Further fields of the notification body (`theme/updated`: `old_theme`, `new_theme`). */
-  data?: Record<string, unknown>;
-}
-
-export interface SandboxContext {
-  state: SandboxState;
-  clock: Clock;
-  options: SandboxOptions;
-  /** Emits `webhook` with a WebhookEvent; call after the change is committed. */
-  emit(event: string, storeId: number, id?: number | string, data?: Record<string, unknown>): void;
-  events: EventEmitter;
-}
 
 type RouteModule = { register(api: FastifyInstance, ctx: SandboxContext): void | Promise<void> };
 
@@ -164,18 +92,4 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
 
   app.get('/sandbox/status', async () => ({ status: 'ok', pid: process.pid, store_id: ctx.state.defaultStore()?.id }));
   return app;
-}
-
-export function createContext(state: SandboxState, clock: Clock, options: SandboxOptions): SandboxContext {
-  const events = new EventEmitter();
-  return {
-    state,
-    clock,
-    options,
-    events,
-    emit(event, storeId, id, data) {
-      const payload: WebhookEvent = { event, storeId, ...(id === undefined ? {} : { id }), ...(data ? { data } : {}) };
-      events.emit('webhook', payload);
-    },
-  };
 }

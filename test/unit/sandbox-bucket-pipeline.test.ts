@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { LeakyBucket } from '../../src/sandbox/bucket.js';
 import { FakeClock } from '../../src/platform/clock.js';
 import { bootstrap } from '../../src/sandbox/seed.js';
-import { buildServer, createContext } from '../../src/sandbox/server.js';
+import { createContext } from '../../src/sandbox/context.js';
+import { buildServer } from '../../src/sandbox/server.js';
 import { SandboxState } from '../../src/sandbox/state.js';
 
 async function sandboxOn(clock: FakeClock, rate: { capacity: number; leakPerSecond: number }, plan = 'enterprise') {

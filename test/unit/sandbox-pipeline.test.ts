@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/platform/clock.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { bootstrap } from '../../src/sandbox/seed.js';
-import { buildServer, createContext } from '../../src/sandbox/server.js';
+import { createContext } from '../../src/sandbox/context.js';
+import { buildServer } from '../../src/sandbox/server.js';
 import { SandboxState } from '../../src/sandbox/state.js';
 
 let sandbox: RunningSandbox | undefined;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, showLocalized, toLocalized } from '../http.js';
-import type { SandboxContext } from '../server.js';
+import type { SandboxContext } from '../context.js';
 import { slug } from '../../platform/slug.js';
 import type { CategoryRecord, Localized, StoreData } from '../state.js';
 

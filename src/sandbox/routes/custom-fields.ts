@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { invalid, isoTime, notFound, paginate, parseBody, parseTime } from '../http.js';
-import type { SandboxContext } from '../server.js';
+import type { SandboxContext } from '../context.js';
 import type { CustomFieldRecord, StoreData } from '../state.js';
 import { getProduct, getVariant } from './variants.js';
 

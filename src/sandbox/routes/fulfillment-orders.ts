@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import { intParam, invalid, isoTime, notFound, paginate, parseBody, parseTime } from '../http.js';
-import type { SandboxContext } from '../server.js';
+import type { SandboxContext } from '../context.js';
 import type { Collection, StoreData, Tx } from '../state.js';
 import { TRACKING_STATUSES, type TrackingStatus } from '../../platform/tracking-statuses.js';
 

@@ -3,7 +3,7 @@ import { ulid } from 'ulid';
 import { z } from 'zod';
 import { httpError, invalid, isoTime, notFound, paginate, parseBody } from '../http.js';
 import { locationLimit } from '../seed.js';
-import type { SandboxContext } from '../server.js';
+import type { SandboxContext } from '../context.js';
 import type { Address, Localized, LocationRecord, StoreData } from '../state.js';
 
 /**

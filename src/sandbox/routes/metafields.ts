@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isValidAccessKey } from '../../platform/invoice-key.js';
 import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, type FieldErrors } from '../http.js';
-import type { SandboxContext } from '../server.js';
+import type { SandboxContext } from '../context.js';
 import type { Collection, StoreData } from '../state.js';
 import { fulfillmentOrdersOf } from './fulfillment-orders.js';
 

@@ -15,7 +15,7 @@ import {
   parseTime,
   type FieldErrors,
 } from '../http.js';
-import type { SandboxContext } from '../server.js';
+import type { SandboxContext } from '../context.js';
 import { returnStock, takeStock, variantStock, type Collection, type StoreData, type Tx } from '../state.js';
 import {
   createFulfillmentOrder,

@@ -12,7 +12,7 @@ import {
   showLocalized,
   toLocalized,
 } from '../http.js';
-import type { SandboxContext } from '../server.js';
+import type { SandboxContext } from '../context.js';
 import { slug } from '../../platform/slug.js';
 import { variantStock, type ImageRecord, type Localized, type ProductRecord, type StoreData } from '../state.js';
 import {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { SandboxContext } from '../server.js';
+import type { SandboxContext } from '../context.js';
 
 /** The plan names the platform shows (`plan_name` is free text, not the plan code the sandbox keys limits by). */
 const PLAN_NAMES: Record<string, string> = {

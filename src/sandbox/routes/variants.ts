@@ -15,7 +15,7 @@ import {
   showLocalized,
   toLocalized,
 } from '../http.js';
-import type { SandboxContext } from '../server.js';
+import type { SandboxContext } from '../context.js';
 import { variantStock, type InventoryLevel, type Localized, type ProductRecord, type StoreData, type Tx, type VariantRecord } from '../state.js';
 
 /**

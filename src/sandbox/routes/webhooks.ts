@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { httpError, intParam, isoTime, notFound, paginate, parseBody, type FieldErrors } from '../http.js';
-import type { SandboxContext, WebhookEvent } from '../server.js';
+import type { SandboxContext, WebhookEvent } from '../context.js';
 import type { StoreData, WebhookRecord } from '../state.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, WebhookDeliverer } from '../webhook-delivery.js';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
