@@ -6,8 +6,8 @@ import {
   fulfillmentOrdersOfOrder,
   refreshStatus,
   type TrackingEventRecord,
-  type TrackingStatus,
-} from './routes/fulfillment-orders.js';
+} from './store/fulfillment-orders.js';
+import type { TrackingStatus } from '../platform/tracking-statuses.js';
 import { INVOICE_KEY, INVOICE_NAMESPACE, metafieldsOf, type MetafieldRecord } from './routes/metafields.js';
 import {
   applyStatus,

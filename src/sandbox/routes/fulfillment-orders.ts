@@ -1,115 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import { ulid } from 'ulid';
 import { z } from 'zod';
 import { intParam, invalid, isoTime, notFound, paginate, parseBody, parseTime } from '../http.js';
 import type { SandboxContext } from '../context.js';
-import type { Collection, StoreData, Tx } from '../state.js';
-import { TRACKING_STATUSES, type TrackingStatus } from '../../platform/tracking-statuses.js';
+import type { StoreData } from '../state.js';
+import {
+  addTrackingEvent,
+  deleteTrackingEvent,
+  documentedStatus,
+  fulfillmentOrdersOf,
+  fulfillmentOrdersOfOrder,
+  updateTrackingEvent,
+  type FulfillmentOrderRecord,
+  type TrackingEventFields,
+  type TrackingEventRecord,
+} from '../store/fulfillment-orders.js';
+import { TRACKING_STATUSES } from '../../platform/tracking-statuses.js';
 
-/**
- * Fulfillment orders (spec/platform.md §5, which replaces DESIGN.md §5.15's record): one shipment of an order
- * from one source location, made when the order is created (orders.ts), with its tracking events.
- *
- * Storage keeps what the sandbox needs to work (order id, location id, variant and quantity per line, events);
- * the record it sends is the documented one (`presentFulfillmentOrder`): upper-case status, `line_items` with
- * nested string ids, `assigned_location`, `recipient`, `shipping`, `tracking_info`, `status_history`, and no
- * `order_id` (it is in the path).
- *
- * Stored status: `unfulfilled` until a tracking event exists, then the status of the latest event by
- * happened_at, and `cancelled` while its order is cancelled; `documentedStatus` names it as the platform does.
- */
-
-export { TRACKING_STATUSES, type TrackingStatus } from '../../platform/tracking-statuses.js';
-
-export type TrackingEventRecord = {
-  id: string;
-  status: TrackingStatus;
-  description: string;
-  address: string;
-  geolocation: { latitude: number; longitude: number } | null;
-  happened_at: number;
-  estimated_delivery_at: number | null;
-  created_at: number;
-  updated_at: number;
-};
-
-export type FulfillmentOrderRecord = {
-  id: string;
-  order_id: number;
-  status: string;
-  location_id: string;
-  products: { variant_id: number; quantity: number }[];
-  tracking_events: TrackingEventRecord[];
-  created_at: number;
-  updated_at: number;
-};
-
-export function fulfillmentOrdersOf(store: StoreData): Collection<FulfillmentOrderRecord> {
-  return store.fulfillmentOrders as unknown as Collection<FulfillmentOrderRecord>;
-}
-
-/** order id → its fulfillment order ids, kept by a collection listener so a lookup never scans the store. */
-const byOrderIndexes = new WeakMap<StoreData, Map<number, Set<string>>>();
-
-function byOrder(store: StoreData): Map<number, Set<string>> {
-  let index = byOrderIndexes.get(store);
-  if (index) return index;
-  const built = new Map<number, Set<string>>();
-  const owners = new Map<string, number>();
-  const update = (key: string, record: FulfillmentOrderRecord | undefined) => {
-    const before = owners.get(key);
-    if (before !== undefined) built.get(before)?.delete(key);
-    owners.delete(key);
-    if (!record) return;
-    owners.set(key, record.order_id);
-    let set = built.get(record.order_id);
-    if (!set) built.set(record.order_id, (set = new Set()));
-    set.add(key);
-  };
-  const collection = fulfillmentOrdersOf(store);
-  for (const record of collection.values()) update(record.id, record);
-  collection.listen((key, record) => update(String(key), record));
-  byOrderIndexes.set(store, (index = built));
-  return index;
-}
-
-/** The fulfillment orders of an order, oldest first. */
-export function fulfillmentOrdersOfOrder(store: StoreData, orderId: number): FulfillmentOrderRecord[] {
-  const ids = byOrder(store).get(orderId);
-  if (!ids) return [];
-  const collection = fulfillmentOrdersOf(store);
-  return Array.from(ids, (id) => collection.get(id)!)
-    .filter(Boolean)
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
-
-/** Creates one fulfillment order (inside the order's mutation). */
-export function createFulfillmentOrder(
-  tx: Tx,
-  store: StoreData,
-  orderId: number,
-  locationId: string,
-  products: { variant_id: number; quantity: number }[],
-  at = tx.now(),
-): FulfillmentOrderRecord {
-  return tx.put(fulfillmentOrdersOf(store), {
-    id: ulid(at),
-    order_id: orderId,
-    status: 'unfulfilled',
-    location_id: locationId,
-    products,
-    tracking_events: [],
-    created_at: at,
-    updated_at: at,
-  });
-}
-
-/** Recomputes the status from the tracking events and whether the order is cancelled. */
-export function refreshStatus(fo: FulfillmentOrderRecord, orderCancelled: boolean): void {
-  fo.tracking_events.sort((a, b) => a.happened_at - b.happened_at || (a.id < b.id ? -1 : 1));
-  const latest = fo.tracking_events[fo.tracking_events.length - 1];
-  fo.status = orderCancelled ? 'cancelled' : latest ? latest.status : 'unfulfilled';
-}
+/** The fulfillment order routes (records and operations: store/fulfillment-orders.ts) and the documented record. */
 
 export function presentTrackingEvent(event: TrackingEventRecord) {
   return {
@@ -123,22 +30,6 @@ export function presentTrackingEvent(event: TrackingEventRecord) {
     created_at: isoTime(event.created_at),
     updated_at: isoTime(event.updated_at),
   };
-}
-
-/** The stored status as the platform names it (upper case). Events after dispatch keep the shipment DISPATCHED. */
-export function documentedStatus(stored: string): string {
-  switch (stored) {
-    case 'unfulfilled':
-      return 'UNPACKED';
-    case 'ready_for_pickup':
-      return 'READY_FOR_PICKUP';
-    case 'delivered':
-      return 'DELIVERED';
-    case 'cancelled':
-      return 'CANCELLED';
-    default:
-      return 'DISPATCHED';
-  }
 }
 
 /**
@@ -283,8 +174,6 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     return { orderId, fo };
   };
 
-  const orderCancelled = (store: StoreData, orderId: number) => store.orders.get(orderId)?.status === 'cancelled';
-
   /** `fulfillment_order/status_updated` when a tracking change moved the shipment's documented status. */
   const emitStatusChange = (storeId: number, before: string, fo: FulfillmentOrderRecord) => {
     if (documentedStatus(before) !== documentedStatus(fo.status)) ctx.emit('fulfillment_order/status_updated', storeId, fo.id);
@@ -302,18 +191,10 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
 
   api.post('/orders/:order_id/fulfillment-orders/:fulfillment_order_id/tracking-events', async (req, reply) => {
     const store = req.store;
-    const { orderId, fo } = load(store, req.params as Record<string, string>);
+    const { fo } = load(store, req.params as Record<string, string>);
     const fields = toRecordFields(parseBody(TrackingEventBody, req.body));
     const statusBefore = fo!.status;
-    const event = state.mutate('fulfillment_order.tracking_event.create', (tx) => {
-      const now = tx.now();
-      const created: TrackingEventRecord = { id: ulid(now), ...fields, created_at: now, updated_at: now };
-      fo!.tracking_events.push(created);
-      fo!.updated_at = now;
-      refreshStatus(fo!, orderCancelled(store, orderId));
-      tx.put(fulfillmentOrdersOf(store), fo!);
-      return created;
-    });
+    const event = state.mutate('fulfillment_order.tracking_event.create', (tx) => addTrackingEvent(tx, store, fo!, fields));
     ctx.emit('fulfillment_order/tracking_event_created', store.id, fo!.id);
     emitStatusChange(store.id, statusBefore, fo!);
     return reply.code(201).send(presentTrackingEvent(event));
@@ -322,7 +203,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
   api.put('/orders/:order_id/fulfillment-orders/:fulfillment_order_id/tracking-events/:event_id', async (req) => {
     const store = req.store;
     const params = req.params as Record<string, string>;
-    const { orderId, fo } = load(store, params);
+    const { fo } = load(store, params);
     const existing = fo!.tracking_events.find((e) => e.id === params.event_id);
     if (!existing) throw notFound('Tracking event', params.event_id);
     if (req.body !== undefined && !isObject(req.body)) throw invalid('body', 'must be a JSON object');
@@ -330,13 +211,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const merged = { ...presentTrackingEvent(existing), ...(req.body as Record<string, unknown> | undefined) };
     const fields = toRecordFields(parseBody(TrackingEventBody, merged));
     const statusBefore = fo!.status;
-    const event = state.mutate('fulfillment_order.tracking_event.update', (tx) => {
-      Object.assign(existing, fields, { updated_at: tx.now() });
-      fo!.updated_at = tx.now();
-      refreshStatus(fo!, orderCancelled(store, orderId));
-      tx.put(fulfillmentOrdersOf(store), fo!);
-      return existing;
-    });
+    const event = state.mutate('fulfillment_order.tracking_event.update', (tx) => updateTrackingEvent(tx, store, fo!, existing, fields));
     ctx.emit('fulfillment_order/tracking_event_updated', store.id, fo!.id);
     emitStatusChange(store.id, statusBefore, fo!);
     return presentTrackingEvent(event);
@@ -345,23 +220,17 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
   api.delete('/orders/:order_id/fulfillment-orders/:fulfillment_order_id/tracking-events/:event_id', async (req) => {
     const store = req.store;
     const params = req.params as Record<string, string>;
-    const { orderId, fo } = load(store, params);
-    const index = fo!.tracking_events.findIndex((e) => e.id === params.event_id);
-    if (index < 0) throw notFound('Tracking event', params.event_id);
+    const { fo } = load(store, params);
+    if (!fo!.tracking_events.some((e) => e.id === params.event_id)) throw notFound('Tracking event', params.event_id);
     const statusBefore = fo!.status;
-    state.mutate('fulfillment_order.tracking_event.delete', (tx) => {
-      fo!.tracking_events.splice(index, 1);
-      fo!.updated_at = tx.now();
-      refreshStatus(fo!, orderCancelled(store, orderId));
-      tx.put(fulfillmentOrdersOf(store), fo!);
-    });
+    state.mutate('fulfillment_order.tracking_event.delete', (tx) => deleteTrackingEvent(tx, store, fo!, params.event_id!));
     ctx.emit('fulfillment_order/tracking_event_deleted', store.id, fo!.id);
     emitStatusChange(store.id, statusBefore, fo!);
     return {};
   });
 }
 
-function toRecordFields(input: TrackingEventInput) {
+function toRecordFields(input: TrackingEventInput): TrackingEventFields {
   return {
     status: input.status,
     description: input.description ?? '',

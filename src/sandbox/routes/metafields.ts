@@ -4,7 +4,7 @@ import { isValidAccessKey } from '../../platform/invoice-key.js';
 import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, type FieldErrors } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { Collection, StoreData } from '../state.js';
-import { fulfillmentOrdersOf } from './fulfillment-orders.js';
+import { fulfillmentOrdersOf } from '../store/fulfillment-orders.js';
 
 /**
  * Metafields of orders (DESIGN.md §5.16), the carrier of invoices: namespace `nfe`, key `list`, value a JSON

@@ -22,7 +22,7 @@ import {
   fulfillmentOrdersOf,
   fulfillmentOrdersOfOrder,
   refreshStatus,
-} from './fulfillment-orders.js';
+} from '../store/fulfillment-orders.js';
 import {
   CANCEL_REASONS,
   ORDER_STATUS_INPUTS,
