@@ -20,7 +20,7 @@ import {
   type OrderRecord,
   type Payment,
   type Shipping,
-} from './routes/orders.js';
+} from './store/orders.js';
 import { CANCEL_REASONS } from '../platform/orders.js';
 import { variantStock, type SandboxState, type StoreData, type Tx } from './state.js';
 
