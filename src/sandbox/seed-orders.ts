@@ -8,7 +8,7 @@ import {
   type TrackingEventRecord,
 } from './store/fulfillment-orders.js';
 import type { TrackingStatus } from '../platform/tracking-statuses.js';
-import { INVOICE_KEY, INVOICE_NAMESPACE, metafieldsOf, type MetafieldRecord } from './routes/metafields.js';
+import { INVOICE_KEY, INVOICE_NAMESPACE, createMetafield } from './store/metafields.js';
 import {
   applyStatus,
   cancelOrder,
@@ -239,17 +239,12 @@ function attachInvoice(tx: Tx, store: StoreData, order: OrderRecord, rnd: () => 
     return { key, link: `https://nfe.example.com/danfe/${key}.pdf`, fulfillment_order_id: fo.id };
   });
   const at = order.created_at + 2 * HOUR;
-  tx.put<MetafieldRecord>(metafieldsOf(store), {
-    id: tx.nextId(store, 'metafield'),
-    namespace: INVOICE_NAMESPACE,
-    key: INVOICE_KEY,
-    value: JSON.stringify(entries),
-    description: `Invoices of order ${order.number}`,
-    owner_resource: 'Order',
-    owner_id: order.id,
-    created_at: at,
-    updated_at: at,
-  });
+  createMetafield(
+    tx,
+    store,
+    { namespace: INVOICE_NAMESPACE, key: INVOICE_KEY, value: JSON.stringify(entries), description: `Invoices of order ${order.number}`, owner_id: order.id },
+    at,
+  );
 }
 
 /**
@@ -263,16 +258,11 @@ function attachOlderInvoicePair(tx: Tx, store: StoreData, order: OrderRecord, rn
     ['key', key],
     ['link', `https://nfe.example.com/danfe/${key}.pdf`],
   ] as const) {
-    tx.put<MetafieldRecord>(metafieldsOf(store), {
-      id: tx.nextId(store, 'metafield'),
-      namespace: INVOICE_NAMESPACE,
-      key: metafieldKey,
-      value,
-      description: `Invoice of order ${order.number}`,
-      owner_resource: 'Order',
-      owner_id: order.id,
-      created_at: at,
-      updated_at: at,
-    });
+    createMetafield(
+      tx,
+      store,
+      { namespace: INVOICE_NAMESPACE, key: metafieldKey, value, description: `Invoice of order ${order.number}`, owner_id: order.id },
+      at,
+    );
   }
 }
