@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ALL_SCOPES, httpError, parseBody } from './http.js';
-import { PLAN_LOCATION_LIMITS, createApp, createStore } from './seed.js';
+import { createApp, createStore } from './seed.js';
+import { PLANS } from '../platform/plans.js';
 import type { SandboxContext } from './context.js';
 
 /**
@@ -25,7 +26,7 @@ import type { SandboxContext } from './context.js';
  */
 const NewStoreBody = z.strictObject({
   name: z.string().min(1),
-  plan: z.enum(Object.keys(PLAN_LOCATION_LIMITS) as [string, ...string[]]).default('enterprise'),
+  plan: z.enum(PLANS).default('enterprise'),
   languages: z.array(z.string().regex(/^[a-z]{2}(_[A-Z]{2})?$/)).min(1).default(['es']),
   main_language: z.string().optional(),
   currency: z.string().length(3).optional(),

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { LeakyBucket, STANDARD_RATE, rateLimitHeaders, type BucketConfig } from './bucket.js';
 import type { Clock } from '../platform/clock.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
+import { hasHighRate } from '../platform/plans.js';
 import type { Localized, SandboxState, StoreData, TokenRecord } from './state.js';
 
 /**
@@ -275,7 +276,7 @@ export class RateLimiter {
 
   bucket(store: StoreData, appId: string): LeakyBucket | undefined {
     if (this.rate === 'off') return undefined;
-    const high = store.record.plan === 'next' || store.record.plan === 'evolution';
+    const high = hasHighRate(store.record.plan);
     const base = this.rate ?? STANDARD_RATE;
     const config = high ? { capacity: base.capacity * 10, leakPerSecond: base.leakPerSecond * 10 } : base;
     const key = `${store.id}:${appId}`;

@@ -1,7 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '../platform/clock.js';
 import { Persistence } from './persistence.js';
-import { PLAN_LOCATION_LIMITS, bootstrap } from './seed.js';
+import { bootstrap } from './seed.js';
+import { PLANS, isPlan } from '../platform/plans.js';
 import { createContext, type SandboxOptions } from './context.js';
 import { buildServer } from './server.js';
 import { SandboxState } from './state.js';
@@ -34,8 +35,8 @@ export interface RunningSandbox {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const clock = opts.clock ?? systemClock;
   const plan = opts.plan ?? 'enterprise';
-  if (!(plan in PLAN_LOCATION_LIMITS)) {
-    throw new Error(`Unknown plan "${plan}"; use one of ${Object.keys(PLAN_LOCATION_LIMITS).join(', ')}`);
+  if (!isPlan(plan)) {
+    throw new Error(`Unknown plan "${plan}"; use one of ${PLANS.join(', ')}`);
   }
   const state = new SandboxState(clock);
   const persistence = opts.stateDir ? Persistence.open(opts.stateDir, state).persistence : undefined;

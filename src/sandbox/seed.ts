@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { ALL_SCOPES } from './http.js';
 import { seedOrders } from './seed-orders.js';
+import { locationLimit } from '../platform/plans.js';
 import { slug } from '../platform/slug.js';
 import type {
   Address,
@@ -29,16 +30,6 @@ const FIRST_STORE_ID = 1_000_001;
 const FIRST_APP_ID = 5_001;
 
 export type SeedKind = 'demo' | 'empty';
-
-export const PLAN_LOCATION_LIMITS: Record<string, number> = {
-  freemium: 1,
-  a: 1,
-  b: 2,
-  c: 3,
-  enterprise: Infinity,
-  next: Infinity,
-  evolution: Infinity,
-};
 
 export interface NewApp {
   name: string;
@@ -226,7 +217,7 @@ function combinations(values: string[][]): string[][] {
 function seedDemo(state: SandboxState, store: StoreData): void {
   const rnd = random(42);
   const now = state.clock.now();
-  const limit = PLAN_LOCATION_LIMITS[store.record.plan] ?? Infinity;
+  const limit = locationLimit(store.record.plan);
   state.mutate('sandbox.seed.catalog', (tx) => {
     const locations: LocationRecord[] = DEMO_LOCATIONS.slice(0, Math.min(limit, DEMO_LOCATIONS.length)).map((l, i) =>
       tx.put(store.locations, {
@@ -361,9 +352,4 @@ function seedDemo(state: SandboxState, store: StoreData): void {
     });
   });
   seedOrders(state, store.id, state.clock);
-}
-
-/** A store's location limit, for the 422 of POST /locations. */
-export function locationLimit(plan: string): number {
-  return PLAN_LOCATION_LIMITS[plan] ?? Infinity;
 }

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { PLANS } from '../../platform/plans.js';
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   static summary = 'Run the local sandbox store in the foreground.';
@@ -22,7 +23,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
     seed: Flags.string({ description: 'What a new, empty state starts with.', options: ['demo', 'empty'], default: 'demo' }),
     plan: Flags.string({
       description: 'Store plan: sets the locations limit and the rate (next and evolution get ×10).',
-      options: ['freemium', 'a', 'b', 'c', 'enterprise', 'next', 'evolution'],
+      options: [...PLANS],
     }),
     rate: Flags.string({ description: 'Leaky bucket as CAPACITY:LEAK_PER_SECOND (default 40:2), or "off".' }),
     faults: Flags.string({ description: 'Inject faults, e.g. 5xx=0.1,reset=0.05,lost=0.05,latency=50-200,seed=42.' }),

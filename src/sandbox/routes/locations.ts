@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { ulid } from 'ulid';
 import { z } from 'zod';
 import { httpError, invalid, isoTime, notFound, paginate, parseBody } from '../http.js';
-import { locationLimit } from '../seed.js';
 import type { SandboxContext } from '../context.js';
 import type { Address, Localized, LocationRecord, StoreData } from '../state.js';
+import { locationLimit } from '../../platform/plans.js';
 
 /**
  * Locations (DESIGN.md §5.9): ULID ids; the first location is the default; priorities order stock use;

@@ -1,16 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SandboxContext } from '../context.js';
-
-/** The plan names the platform shows (`plan_name` is free text, not the plan code the sandbox keys limits by). */
-const PLAN_NAMES: Record<string, string> = {
-  freemium: 'Freemium',
-  a: 'Plan A',
-  b: 'Plan B',
-  c: 'Plan C',
-  enterprise: 'Enterprise',
-  next: 'Next',
-  evolution: 'Evolution',
-};
+import { PLAN_NAMES, isPlan } from '../../platform/plans.js';
 
 /**
  * `GET /store` in the platform's documented shape (platform.md §2): `main_language`, `main_currency`,
@@ -29,7 +19,7 @@ export function register(api: FastifyInstance, _ctx: SandboxContext): void {
       main_currency: currency,
       admin_language: main_language,
       languages: Object.fromEntries(languages.map((lang) => [lang, { currency, active: true }])),
-      plan_name: PLAN_NAMES[plan] ?? plan,
+      plan_name: isPlan(plan) ? PLAN_NAMES[plan] : plan,
       email: 'owner@example.com',
       contact_email: 'owner@example.com',
       domains: [],
