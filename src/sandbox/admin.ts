@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ALL_SCOPES, httpError, parseBody } from './http.js';
-import { createApp, createStore } from './seed.js';
+import { createApp, createStore } from './store/stores.js';
 import { PLANS } from '../platform/plans.js';
 import type { SandboxContext } from './context.js';
 

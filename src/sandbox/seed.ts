@@ -2,11 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { ALL_SCOPES } from './http.js';
 import { seedOrders } from './seed-orders.js';
+import { createApp, createStore } from './store/stores.js';
 import { locationLimit } from '../platform/plans.js';
 import { slug } from '../platform/slug.js';
 import type {
   Address,
-  AppRecord,
   CategoryRecord,
   InventoryLevel,
   Localized,
@@ -23,57 +23,9 @@ import type {
  * The demo orders come from seed-orders.ts (`seedOrders(state, storeId, clock)`), run after the catalog.
  */
 
-export const SANDBOX_APP_NAME = 'Store CLI Sandbox';
-/** The CLI's browser login listens here (DESIGN.md §4), so it is the demo app's registered redirect URL. */
-export const SANDBOX_REDIRECT_URL = 'http://127.0.0.1:8976/callback';
-const FIRST_STORE_ID = 1_000_001;
-const FIRST_APP_ID = 5_001;
+const SANDBOX_APP_NAME = 'Store CLI Sandbox';
 
 export type SeedKind = 'demo' | 'empty';
-
-export interface NewApp {
-  name: string;
-  redirect_url?: string;
-  scopes?: string[];
-}
-
-export interface NewStore {
-  name: string;
-  plan: string;
-  languages: string[];
-  main_language: string;
-  currency?: string;
-  country?: string;
-}
-
-/** Registers an app (the demo app at first start; more through POST /sandbox/apps). Returns its client id. */
-export function createApp(tx: Tx, state: SandboxState, app: NewApp): AppRecord {
-  const record: AppRecord = {
-    client_id: String(tx.nextGlobalId('app', FIRST_APP_ID)),
-    client_secret: randomBytes(24).toString('hex'),
-    name: app.name,
-    redirect_url: app.redirect_url ?? SANDBOX_REDIRECT_URL,
-    scopes: app.scopes ?? ALL_SCOPES,
-  };
-  tx.put(state.apps, record);
-  return record;
-}
-
-/** Opens an empty store (the first at first start; more through POST /sandbox/stores). Returns its id. */
-export function createStore(tx: Tx, state: SandboxState, store: NewStore): number {
-  const id = tx.nextGlobalId('store', FIRST_STORE_ID);
-  tx.put(state.storeRecords, {
-    id,
-    name: store.name,
-    plan: store.plan,
-    languages: store.languages,
-    main_language: store.main_language,
-    currency: store.currency ?? 'ARS',
-    country: store.country ?? 'AR',
-    created_at: tx.now(),
-  });
-  return id;
-}
 
 /** Creates the app, the store (multilingual for demo, Spanish only for empty) and the app's token. */
 export function bootstrap(state: SandboxState, seed: SeedKind, plan: string): StoreData {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/platform/clock.js';
 import { makeAccessKey } from '../../src/platform/invoice-key.js';
-import { createStore } from '../../src/sandbox/seed.js';
+import { createStore } from '../../src/sandbox/store/stores.js';
 import { SandboxState } from '../../src/sandbox/state.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
 

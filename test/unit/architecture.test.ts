@@ -1,0 +1,144 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layering rules of docs/architecture.md, read from the source: every relative import of src/**\/*.ts,
+ * static (`import … from`, `export … from`, `import '…'`) and dynamic (`import('…')`).
+ */
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SRC = path.join(ROOT, 'src');
+
+interface Edge {
+  /** Both paths relative to the repository root, e.g. `src/sandbox/server.ts`. */
+  from: string;
+  to: string;
+  dynamic: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+function resolve(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  const target = path.resolve(path.dirname(from), specifier).replace(/\.js$/, '.ts');
+  for (const candidate of [target, `${target}.ts`, path.join(target, 'index.ts')]) {
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // try the next form
+    }
+  }
+  throw new Error(`${path.relative(ROOT, from)} imports ${specifier}, which does not exist`);
+}
+
+function importsOf(file: string): Edge[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
+  const edges: Edge[] = [];
+  const add = (specifier: ts.Expression | undefined, dynamic: boolean) => {
+    if (!specifier || !ts.isStringLiteralLike(specifier)) return;
+    const target = resolve(file, specifier.text);
+    if (target) edges.push({ from: path.relative(ROOT, file), to: path.relative(ROOT, target), dynamic });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
+      add(node.moduleSpecifier, false);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      add(node.arguments[0], true);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return edges;
+}
+
+const edges = sourceFiles(SRC).flatMap(importsOf);
+const under = (file: string, dir: string) => file.startsWith(`${dir}/`);
+
+/** Strongly connected components of more than one file (or a file importing itself), by Tarjan's algorithm. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const connect = (node: string): void => {
+    index.set(node, counter);
+    low.set(node, counter++);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        connect(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node)!, index.get(next)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1 || graph.get(node)?.includes(node)) found.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) connect(node);
+  return found;
+}
+
+describe('architecture', () => {
+  it('reads the imports of the source (the parser finds what the rules are about)', () => {
+    expect(edges.some((e) => e.from === 'src/sandbox/server.ts' && e.to === 'src/sandbox/http.ts' && !e.dynamic)).toBe(true);
+    expect(edges.some((e) => e.from === 'src/sandbox/server.ts' && e.to === 'src/sandbox/context.ts')).toBe(true);
+    expect(edges.some((e) => e.dynamic)).toBe(true);
+  });
+
+  /**
+   * Static imports only: a dynamic import loads its module when called, after both modules are loaded. Type-only
+   * imports (`import type`) count too, although they vanish at runtime: a loop of types still ties every file in
+   * it to the others (the route ↔ server loop of the sandbox was one), and there is none left to excuse.
+   */
+  it('no import cycle among src/ files (static imports, type-only ones included)', () => {
+    const graph = new Map<string, string[]>();
+    for (const e of edges) {
+      if (e.dynamic) continue;
+      graph.set(e.from, [...(graph.get(e.from) ?? []), e.to]);
+    }
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('nothing outside src/sandbox/ and src/commands/sandbox/ imports src/sandbox/ (static or dynamic)', () => {
+    const offenders = edges
+      .filter((e) => under(e.to, 'src/sandbox') && !under(e.from, 'src/sandbox') && !under(e.from, 'src/commands/sandbox'))
+      .map((e) => `${e.from} → ${e.to}`);
+    expect(offenders).toEqual([]);
+  });
+
+  it('src/platform/ imports nothing outside src/platform/', () => {
+    const offenders = edges.filter((e) => under(e.from, 'src/platform') && !under(e.to, 'src/platform')).map((e) => `${e.from} → ${e.to}`);
+    expect(offenders).toEqual([]);
+    // Nor any package: the platform module is dependency-free (node built-ins aside, where unavoidable).
+    const packages = sourceFiles(path.join(SRC, 'platform')).flatMap((file) =>
+      ts
+        .createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false)
+        .statements.filter(ts.isImportDeclaration)
+        .map((s) => (s.moduleSpecifier as ts.StringLiteral).text)
+        .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
+        .map((specifier) => `${path.relative(ROOT, file)} → ${specifier}`),
+    );
+    expect(packages).toEqual([]);
+  });
+});
