@@ -13,6 +13,7 @@ import {
   updateCustomField,
 } from '../api/custom-fields.js';
 import { listLocations } from '../api/locations.js';
+import { MAX_OPTIONS } from '../platform/catalog.js';
 import {
   createVariant,
   deleteVariant,
@@ -82,7 +83,9 @@ export async function getVariantDetail(
 export async function createVariantFrom(client: StoreClient, productId: number, fields: VariantFields): Promise<Variant> {
   const input = await variantInput(client, fields);
   const options = parseOptions(fields.options ?? []);
-  if (options.length > 3) throw new UsageError(`A variant has at most 3 options; --option is given ${options.length} times.`);
+  if (options.length > MAX_OPTIONS) {
+    throw new UsageError(`A variant has at most ${MAX_OPTIONS} options; --option is given ${options.length} times.`);
+  }
   if (options.length > 0) input.attributes = options;
   return createVariant(client, productId, input);
 }

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { invalid, isoTime, notFound, paginate, parseBody, parseTime } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { CustomFieldRecord, StoreData } from '../state.js';
-import { getProduct, getVariant } from './variants.js';
+import { getProduct } from '../store/products.js';
+import { getVariant } from '../store/variants.js';
 
 /**
  * Variant custom fields (DESIGN.md §5.13): definitions, and their values on variants. Deleting a definition

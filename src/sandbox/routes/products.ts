@@ -15,17 +15,9 @@ import {
 import type { SandboxContext } from '../context.js';
 import { slug } from '../../platform/slug.js';
 import { variantStock, type ImageRecord, type Localized, type ProductRecord, type StoreData } from '../state.js';
-import {
-  applyVariantFields,
-  checkStockInput,
-  checkVariantFields,
-  createSingleVariant,
-  getProduct,
-  hasVariantFields,
-  presentVariant,
-  showOption,
-  variantFieldsSchema,
-} from './variants.js';
+import { getProduct } from '../store/products.js';
+import { applyVariantFields, checkStockInput, checkVariantFields, createSingleVariant, hasVariantFields } from '../store/variants.js';
+import { presentVariant, showOption, variantFieldsSchema } from './variants.js';
 import { presentCategory } from './categories.js';
 
 /**

@@ -1,0 +1,5 @@
+/** Limits of the platform's catalog (platform.md §3): options per product, variants per product. */
+
+/** A product has at most this many options (attributes); every variant gives one value per option. */
+export const MAX_OPTIONS = 3;
+export const MAX_VARIANTS = 1000;
