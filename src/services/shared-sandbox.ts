@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pidAlive } from '../util/process.js';
 
 /**
  * The shared local sandbox (DESIGN.md §6): one detached `store sandbox serve` per user, found through
@@ -108,19 +109,6 @@ export async function sandboxAnswers(info: SandboxInfo, timeoutMs = HEALTH_TIMEO
   }
 }
 
-export function pidAlive(pid: number | undefined): boolean {
-  if (!pid || !Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A zombie (exited, not yet reaped: common under a container's init) still answers signal 0.
-  const stat = readText(`/proc/${pid}/stat`);
-  return !/^\d+ \(.*\) Z /s.test(stat);
-}
-
 /**
  * Returns the running shared sandbox, starting it when none answers. Safe to call from many processes at once:
  * exactly one of them starts the server, the others wait for the lock and reuse it.
@@ -170,10 +158,11 @@ export async function sharedSandboxStatus(opts: SharedOptions = {}): Promise<Sha
 }
 
 /**
- * Restores the demo data of the shared sandbox and keeps its app and token: stops the server, resets the store
- * in its state dir (journaled like any change), and starts it again.
+ * Restores the demo data of the shared sandbox and keeps its app and token: stops the server, has `resetState`
+ * reset the store in its state dir (the sandbox's own offline reset, journaled like any change), and starts it
+ * again, all under the lock, so that no other command starts the server in between.
  */
-export async function resetSharedSandbox(opts: SharedOptions = {}): Promise<SandboxInfo> {
+export async function resetSharedSandbox(opts: SharedOptions & { resetState: (dataDir: string) => Promise<void> }): Promise<SandboxInfo> {
   const env = opts.env ?? process.env;
   const paths = sharedPaths(env);
   const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
@@ -183,71 +172,12 @@ export async function resetSharedSandbox(opts: SharedOptions = {}): Promise<Sand
     const info = readInfo(paths.infoFile);
     if (info) await stopProcess(info.pid);
     fs.rmSync(paths.infoFile, { force: true });
-    await resetStateDir(paths.dataDir);
+    await opts.resetState(paths.dataDir);
     return await startShared(paths, env, deadline);
   } finally {
     lock.release();
   }
 }
-
-/** Resets the first store of a state dir to the demo seed, offline: refused while a server uses the dir. */
-export async function resetStateDir(dir: string): Promise<void> {
-  if (!fs.existsSync(dir)) return;
-  const [{ SandboxState }, { Persistence }, { resetStore }, { systemClock }] = await Promise.all([
-    import('../sandbox/state.js'),
-    import('../sandbox/persistence.js'),
-    import('../sandbox/seed.js'),
-    import('../platform/clock.js'),
-  ]);
-  const unlock = lockStateDir(dir);
-  try {
-    const state = new SandboxState(systemClock);
-    const { persistence } = Persistence.open(dir, state);
-    try {
-      const store = state.defaultStore();
-      if (store) await resetStore(state, store.id, 'demo');
-    } finally {
-      persistence.close();
-    }
-  } finally {
-    unlock();
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The state-dir lock of `store sandbox serve`: two servers must never journal into the same directory.
-
-const SERVER_LOCK = 'server.pid';
-
-/** Claims `dir` for this process; throws naming the pid that holds it. Returns the release function. */
-export function lockStateDir(dir: string): () => void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = path.join(dir, SERVER_LOCK);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = fs.openSync(file, 'wx', 0o600);
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      return () => {
-        try {
-          if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.rmSync(file, { force: true });
-        } catch {
-          // already gone
-        }
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(readText(file).trim());
-      if (holder !== process.pid && pidAlive(holder)) {
-        throw new SharedSandboxError(`The sandbox state in ${dir} is in use by process ${holder}; stop it first (store sandbox stop).`);
-      }
-      fs.rmSync(file, { force: true });
-    }
-  }
-  throw new SharedSandboxError(`Could not lock the sandbox state in ${dir}.`);
-}
-
-// ---------------------------------------------------------------------------------------------------------
 
 function readText(file: string): string {
   try {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lockStateDir, SharedSandboxError } from '../../src/services/shared-sandbox.js';
+import { lockStateDir, StateDirInUseError } from '../../src/sandbox/state-dir.js';
 import { runCli } from '../helpers/run-cli.js';
 
 /** Locks of the shared sandbox (DESIGN.md §6): a lock left by a killed process never blocks the next start. */
@@ -17,7 +17,7 @@ describe('state dir lock of store sandbox serve', () => {
   it('a live holder → refused, naming its pid', () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-lock-'));
     writeFileSync(join(dir, 'server.pid'), String(process.ppid));
-    expect(() => lockStateDir(dir)).toThrow(SharedSandboxError);
+    expect(() => lockStateDir(dir)).toThrow(StateDirInUseError);
     expect(() => lockStateDir(dir)).toThrow(String(process.ppid));
   });
 

@@ -25,7 +25,8 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
       }
     }
     const { resetSharedSandbox } = await import('../../services/shared-sandbox.js');
-    const info = await resetSharedSandbox({ env: process.env });
+    const { resetStateDir } = await import('../../sandbox/state-dir.js');
+    const info = await resetSharedSandbox({ env: process.env, resetState: resetStateDir });
     this.note(`Restored the demo data of sandbox store ${info.store_id} (${info.api_url}).`);
   }
 }

@@ -49,12 +49,13 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
       }
     }
     const shared = await import('../../services/shared-sandbox.js');
+    const { lockStateDir, StateDirInUseError } = await import('../../sandbox/state-dir.js');
     const stateDir = flags.state ?? shared.defaultSandboxDataDir(process.env);
     let unlock: () => void;
     try {
-      unlock = shared.lockStateDir(stateDir);
+      unlock = lockStateDir(stateDir);
     } catch (error) {
-      if (error instanceof shared.SharedSandboxError) throw new StoreError(error.message, 1);
+      if (error instanceof StateDirInUseError) throw new StoreError(error.message, 1);
       throw error;
     }
 
