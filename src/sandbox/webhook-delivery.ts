@@ -2,6 +2,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Clock } from '../platform/clock.js';
+import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from '../platform/webhook-headers.js';
 
 /**
  * Webhook notifications (DESIGN.md §5.17; platform.md §7): a POST of `{store_id, event, id}` — without `id` for
@@ -61,9 +62,6 @@ export const DELIVERY_TIMEOUT_MS = 3_000;
 const HISTORY_LIMIT = 200;
 /** Connections open at once per receiver host; more notifications wait their turn instead of flooding it. */
 const MAX_SOCKETS_PER_HOST = 16;
-
-export const SIGNATURE_HEADER = 'x-linkedstore-hmac-sha256';
-export const DELIVERY_ID_HEADER = 'x-store-delivery-id';
 
 export function signWebhookBody(rawBody: string, clientSecret: string): string {
   return createHmac('sha256', clientSecret).update(rawBody).digest('hex');

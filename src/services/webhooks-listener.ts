@@ -4,6 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { EVENT_NAME } from '../platform/webhook-events.js';
+import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from '../platform/webhook-headers.js';
 import { NotFoundError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import { formatTimestamp } from './validate.js';
@@ -20,8 +21,6 @@ import { formatTimestamp } from './validate.js';
  * store retries it; the retry is not printed twice.
  */
 
-export const SIGNATURE_HEADER = 'x-linkedstore-hmac-sha256';
-export const DELIVERY_ID_HEADER = 'x-store-delivery-id';
 /** Notifications are three small fields; anything much larger is not one. */
 const MAX_BODY_BYTES = 64 * 1024;
 const DEFAULT_DUPLICATE_WINDOW_MS = 10_000;

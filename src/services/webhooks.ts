@@ -1,6 +1,7 @@
 import { UsageError } from '../client/errors.js';
 import type { Column } from '../output/format.js';
 import { EVENT_NAME, WEBHOOK_EVENTS, eventResource, isWebhookEvent, type WebhookEvent } from '../platform/webhook-events.js';
+import { RESERVED_WEBHOOK_HEADERS } from '../platform/webhook-headers.js';
 import { isLoopbackHost, type Webhook } from '../api/webhooks.js';
 import { asHttpUrl, type InputName } from './validate.js';
 
@@ -61,17 +62,6 @@ export function parseWebhookUrl(value: string, name: InputName = 'URL'): string 
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** The delivery sets these itself; the store refuses them as custom headers. */
-const RESERVED_HEADERS = new Set([
-  'content-type',
-  'content-length',
-  'host',
-  'connection',
-  'transfer-encoding',
-  'user-agent',
-  'x-linkedstore-hmac-sha256',
-  'x-store-delivery-id',
-]);
 
 /** `--header K=V` (repeatable) as the object the store takes; a later value of the same name wins. */
 export function parseHeaders(values: string[], name: InputName = '--header'): Record<string, string> {
@@ -81,7 +71,7 @@ export function parseHeaders(values: string[], name: InputName = '--header'): Re
     const key = eq < 0 ? '' : raw.slice(0, eq).trim();
     if (eq < 0 || key === '') throw new UsageError(`${name} "${raw}" is not NAME=VALUE, e.g. ${name} X-Api-Key=abc123.`);
     if (!HEADER_NAME.test(key)) throw new UsageError(`${name} "${key}" is not a valid HTTP header name.`);
-    if (RESERVED_HEADERS.has(key.toLowerCase())) throw new UsageError(`${name} ${key} is set by the store on every notification; choose another header.`);
+    if (RESERVED_WEBHOOK_HEADERS.has(key.toLowerCase())) throw new UsageError(`${name} ${key} is set by the store on every notification; choose another header.`);
     const value = raw.slice(eq + 1);
     if (/[\r\n\0]/.test(value)) throw new UsageError(`${name} ${key} has a line break in its value.`);
     headers[key] = value;

@@ -3,12 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/platform/clock.js';
-import {
-  DELIVERY_ID_HEADER,
-  SIGNATURE_HEADER,
-  WebhookDeliverer,
-  type DeliveryRecord,
-} from '../../src/sandbox/webhook-delivery.js';
+import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from '../../src/platform/webhook-headers.js';
+import { WebhookDeliverer, type DeliveryRecord } from '../../src/sandbox/webhook-delivery.js';
 
 interface Received {
   headers: http.IncomingHttpHeaders;

@@ -4,25 +4,14 @@ import { z } from 'zod';
 import { httpError, intParam, isoTime, notFound, paginate, parseBody, type FieldErrors } from '../http.js';
 import type { SandboxContext, WebhookEvent } from '../context.js';
 import type { StoreData, WebhookRecord } from '../state.js';
-import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, WebhookDeliverer } from '../webhook-delivery.js';
+import { WebhookDeliverer } from '../webhook-delivery.js';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
+import { RESERVED_WEBHOOK_HEADERS } from '../../platform/webhook-headers.js';
 
 /**
  * Webhooks (DESIGN.md §5.17): registration per app, and delivery of every event the routes emit through
  * `ctx.emit` to the store's webhooks of that event, signed with the registering app's client secret.
  */
-
-/** Headers the delivery sets itself; a registered header must not replace them. */
-const RESERVED_HEADERS = new Set([
-  'content-type',
-  'content-length',
-  'host',
-  'connection',
-  'transfer-encoding',
-  'user-agent',
-  SIGNATURE_HEADER,
-  DELIVERY_ID_HEADER,
-]);
 
 export function presentWebhook(w: WebhookRecord) {
   return {
@@ -62,7 +51,7 @@ function headerErrors(headers: Record<string, string>): FieldErrors | undefined 
   const errors: FieldErrors = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!HeaderName.test(name)) errors[`headers.${name}`] = ['is not a valid header name'];
-    else if (RESERVED_HEADERS.has(name.toLowerCase())) errors[`headers.${name}`] = ['is set by the delivery itself'];
+    else if (RESERVED_WEBHOOK_HEADERS.has(name.toLowerCase())) errors[`headers.${name}`] = ['is set by the delivery itself'];
     else if (/[\r\n\0]/.test(value)) errors[`headers.${name}`] = ['must not contain line breaks'];
   }
   return Object.keys(errors).length ? errors : undefined;

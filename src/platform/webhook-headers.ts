@@ -1,0 +1,20 @@
+/**
+ * The headers the platform sets on every webhook notification (platform.md §7): the signature (hex HMAC-SHA256
+ * of the raw body keyed with the app's client secret) and the delivery id (the same on every retry). Used by
+ * the sandbox's delivery, the `webhooks listen` receiver and both checks of a webhook's custom headers.
+ */
+
+export const SIGNATURE_HEADER = 'x-linkedstore-hmac-sha256';
+export const DELIVERY_ID_HEADER = 'x-store-delivery-id';
+
+/** Headers the delivery sets itself (lower case): a webhook's custom headers must not name them. */
+export const RESERVED_WEBHOOK_HEADERS: ReadonlySet<string> = new Set([
+  'content-type',
+  'content-length',
+  'host',
+  'connection',
+  'transfer-encoding',
+  'user-agent',
+  SIGNATURE_HEADER,
+  DELIVERY_ID_HEADER,
+]);
