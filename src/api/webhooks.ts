@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { Id, parseRecords, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
+import { isLoopbackHost } from '../util/loopback.js';
 
 export { WEBHOOK_EVENTS, eventResource, isDeletionEvent, isWebhookEvent } from '../platform/webhook-events.js';
 export type { WebhookEvent } from '../platform/webhook-events.js';
@@ -75,11 +76,4 @@ export async function isSandboxHost(client: StoreClient, apiUrl: string): Promis
   } catch {
     return false;
   }
-}
-
-/** 127.0.0.0/8, ::1 and localhost: where the store's rules let a webhook use plain http. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

@@ -1,18 +1,10 @@
+import { isLoopbackHost } from '../util/loopback.js';
 import { UsageError } from './errors.js';
 
 /**
  * A token or client secret sent over plain HTTP can be read by anyone on the path. Plain HTTP is taken only
  * on this machine (the sandbox, a test server, a tunnel's local end) unless the user says otherwise.
  */
-
-/** 127.0.0.0/8, ::1 and localhost: traffic that never leaves this machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
-  if (/^::ffff:127\.\d+\.\d+\.\d+$/.test(host)) return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
 
 /**
  * Throws a UsageError (exit 2) naming the host when `url` is http:// to anything but loopback, unless

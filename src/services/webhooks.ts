@@ -2,7 +2,8 @@ import { UsageError } from '../client/errors.js';
 import type { Column } from '../output/format.js';
 import { EVENT_NAME, WEBHOOK_EVENTS, eventResource, isWebhookEvent, type WebhookEvent } from '../platform/webhook-events.js';
 import { RESERVED_WEBHOOK_HEADERS } from '../platform/webhook-headers.js';
-import { isLoopbackHost, type Webhook } from '../api/webhooks.js';
+import type { Webhook } from '../api/webhooks.js';
+import { isLoopbackHost } from '../util/loopback.js';
 import { asHttpUrl, type InputName } from './validate.js';
 
 /**

@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { httpError, intParam, isoTime, notFound, paginate, parseBody, type FieldErrors } from '../http.js';
@@ -7,6 +6,7 @@ import type { StoreData, WebhookRecord } from '../state.js';
 import { WebhookDeliverer } from '../webhook-delivery.js';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
 import { RESERVED_WEBHOOK_HEADERS } from '../../platform/webhook-headers.js';
+import { isLoopbackHost } from '../../util/loopback.js';
 
 /**
  * Webhooks (DESIGN.md §5.17): registration per app, and delivery of every event the routes emit through
@@ -25,13 +25,6 @@ export function presentWebhook(w: WebhookRecord) {
   };
 }
 
-function isLoopback(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
-
 /** https anywhere; http only on loopback (the sandbox's allowance for local receivers like `webhooks listen`). */
 export function webhookUrlProblem(text: string): string | undefined {
   let url: URL;
@@ -41,7 +34,7 @@ export function webhookUrlProblem(text: string): string | undefined {
     return 'must be an absolute https URL';
   }
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && isLoopback(url.hostname)) return undefined;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
   return 'must be an https URL (http is accepted only on loopback: 127.0.0.1, ::1, localhost)';
 }
 
