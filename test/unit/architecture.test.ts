@@ -5,8 +5,11 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The layering rules of docs/architecture.md, read from the source: every relative import of src/**\/*.ts,
- * static (`import … from`, `export … from`, `import '…'`) and dynamic (`import('…')`).
+ * The layering rules, checked on the source: every relative import of src/**\/*.ts, static (`import … from`,
+ * `export … from`, `import '…'`) and dynamic (`import('…')`), read with the TypeScript parser (so an import
+ * shown in a comment does not count). The sandbox is an emulator of the platform: the CLI must not depend on
+ * its internals (only the `sandbox` commands start it), and src/platform/ holds the facts both share, so it
+ * depends on nothing.
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
