@@ -1,5 +1,5 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 import type { ProfileSummary } from '../../services/login.js';
 
 export default class List extends BaseCommand<typeof List> {
@@ -7,7 +7,7 @@ export default class List extends BaseCommand<typeof List> {
   static examples = ['<%= config.bin %> auth list', '<%= config.bin %> auth list --json'];
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV.' }),
+    csv: csvFlag,
   };
 
   static enableJsonFlag = true;

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Category } from '../../api/categories.js';
 import { BaseCommand } from '../../base-command.js';
-import { localizedFlag } from '../../services/catalog-flags.js';
+import { localizedFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class CategoriesCreate extends BaseCommand<typeof CategoriesCreate> {

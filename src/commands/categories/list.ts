@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 import type { Category } from '../../api/categories.js';
 import type { CategoryNode } from '../../services/categories.js';
 
@@ -18,7 +19,7 @@ export default class CategoriesList extends BaseCommand<typeof CategoriesList> {
 
   static flags = {
     tree: Flags.boolean({ description: 'Show the category tree, subcategories indented under their parent.', exclusive: ['csv'] }),
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<ListResult> {

@@ -1,6 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import type { FulfillmentOrder } from '../../api/fulfillment-orders.js';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 
 export default class FulfillmentOrdersList extends BaseCommand<typeof FulfillmentOrdersList> {
   static summary = 'List the fulfillment orders (shipments) of an order.';
@@ -14,7 +15,7 @@ export default class FulfillmentOrdersList extends BaseCommand<typeof Fulfillmen
   };
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped).' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<FulfillmentOrder[]> {

@@ -1,5 +1,6 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 import type { ShownInvoice } from '../../services/invoices.js';
 
 export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
@@ -15,7 +16,7 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
   };
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped).' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<ShownInvoice[]> {

@@ -1,6 +1,6 @@
-import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 
 export default class LocationsList extends BaseCommand<typeof LocationsList> {
   static summary = 'List stock locations in priority order (the order in which orders take stock).';
@@ -14,7 +14,7 @@ export default class LocationsList extends BaseCommand<typeof LocationsList> {
   static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<Location[]> {

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
-import { addressFields, addressFlags, locationNameFlag, priorityFlag } from '../../services/catalog-flags.js';
+import { addressFields, addressFlags, locationNameFlag, priorityFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate> {

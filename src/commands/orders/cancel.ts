@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import type { Order } from '../../api/orders.js';
 import type { CancelReason } from '../../platform/orders.js';
 import { BaseCommand } from '../../base-command.js';
+import { yesFlag } from '../../flags/common.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
@@ -24,7 +25,7 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
   static flags = {
     reason: Flags.string({ description: 'Why the order is cancelled (the store records "other" when not given).', options: ['customer', 'inventory', 'fraud', 'other'] }),
     restock: Flags.boolean({ description: 'Return the items to stock (default); --no-restock keeps the stock as it is.', default: true, allowNo: true }),
-    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+    yes: yesFlag,
   };
 
   async run(): Promise<Order | undefined> {

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import type { Order } from '../../api/orders.js';
 import type { OrderStatus, PaymentStatus, ShippingStatus } from '../../platform/orders.js';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 
 export default class OrdersList extends BaseCommand<typeof OrdersList> {
   static summary = 'List orders, newest first.';
@@ -37,7 +38,7 @@ export default class OrdersList extends BaseCommand<typeof OrdersList> {
     all: Flags.boolean({ description: 'Fetch every matching order, 200 per request.', exclusive: ['limit', 'page', 'per-page'] }),
     page: Flags.integer({ description: 'Show this page only (from 1).', min: 1 }),
     'per-page': Flags.integer({ description: 'Orders per page with --page (1-200, default 30).', min: 1, max: 200 }),
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped).' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<Order[]> {

@@ -3,6 +3,7 @@ import { plural } from '../../output/format.js';
 import { DEFAULT_PER_PAGE } from '../../platform/pagination.js';
 import type { Product } from '../../api/products.js';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 
 
 export default class ProductsList extends BaseCommand<typeof ProductsList> {
@@ -29,7 +30,7 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
     sku: Flags.string({ description: 'Only the product that has a variant with this SKU (one lookup, GET /products/sku/{sku}).' }),
     q: Flags.string({ description: "Search the products' name, description and SKU for this text (the store's own search)." }),
     category: Flags.string({ description: 'Only products in this category: an id or a path like "Ropa > Camisas".' }),
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<Product[]> {

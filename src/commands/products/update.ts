@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
 import { BaseCommand, section } from '../../base-command.js';
-import { localizedFlag, priceStockFlags } from '../../services/catalog-flags.js';
+import { localizedFlag, priceStockFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
-import { priceStockFlags, variantFields, variantOnlyFlags } from '../../services/catalog-flags.js';
+import { priceStockFlags, variantFields, variantOnlyFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 
 export default class VariantsList extends BaseCommand<typeof VariantsList> {
   static summary = "List a product's variants with their options, prices and stock.";
@@ -19,7 +20,7 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
   };
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
     'by-location': Flags.boolean({ description: 'One stock column per location, in priority order, instead of prices.' }),
   };
 

@@ -1,5 +1,6 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { BaseCommand } from '../../../base-command.js';
+import { yesFlag } from '../../../flags/common.js';
 import { trackingArgs } from './add.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
@@ -16,7 +17,7 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
 
   static args = { ...trackingArgs, event_id: Args.string({ description: 'Tracking event id (see `store fulfillment-orders get`).', required: true }) };
   static flags = {
-    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+    yes: yesFlag,
   };
 
   async run(): Promise<{ id: string; deleted: boolean }> {

@@ -1,6 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import type { ProductImage } from '../../../api/products.js';
 import { BaseCommand } from '../../../base-command.js';
+import { csvFlag } from '../../../flags/common.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
 export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImagesAdd> {
@@ -23,7 +24,7 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
   };
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<ProductImage[]> {

@@ -1,6 +1,6 @@
-import { Flags } from '@oclif/core';
 import type { CustomField } from '../../../api/custom-fields.js';
 import { BaseCommand } from '../../../base-command.js';
+import { csvFlag } from '../../../flags/common.js';
 
 export default class CustomFieldsList extends BaseCommand<typeof CustomFieldsList> {
   static summary = 'List the custom field definitions of variants.';
@@ -10,7 +10,7 @@ export default class CustomFieldsList extends BaseCommand<typeof CustomFieldsLis
   static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<CustomField[]> {

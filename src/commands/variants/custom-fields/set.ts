@@ -1,5 +1,6 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { BaseCommand } from '../../../base-command.js';
+import { csvFlag } from '../../../flags/common.js';
 import type { VariantFieldValue } from '../../../services/variants.js';
 
 export default class CustomFieldsSet extends BaseCommand<typeof CustomFieldsSet> {
@@ -22,7 +23,7 @@ export default class CustomFieldsSet extends BaseCommand<typeof CustomFieldsSet>
   };
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<VariantFieldValue[]> {

@@ -1,5 +1,6 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { BaseCommand } from '../../../base-command.js';
+import { csvFlag } from '../../../flags/common.js';
 import type { VariantFieldValue } from '../../../services/variants.js';
 
 export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUnset> {
@@ -20,7 +21,7 @@ export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUn
   };
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<VariantFieldValue[]> {

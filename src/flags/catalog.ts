@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core';
-import type { LocationFields } from './locations.js';
-import type { VariantFields } from './variants.js';
+import type { LocationFields } from '../services/locations.js';
+import type { VariantFields } from '../services/variants.js';
 
 /**
- * Flag definitions shared by the catalog commands (create and update take the same fields). Only flag
- * specs live here, so the command files stay thin and the two verbs cannot drift apart.
+ * Flag definitions shared by the catalog commands (create and update take the same fields), and how their
+ * values become the services' field objects, so the command files stay thin and the two verbs cannot drift apart.
  */
 
 export function localizedFlag(what: string, required = false) {
@@ -126,6 +126,3 @@ export function variantFields(flags: VariantFlagValues): VariantFields {
   };
 }
 
-export const csvFlag = Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' });
-
-export const yesFlag = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation (needed when not on a terminal).' });
