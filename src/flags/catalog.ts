@@ -47,7 +47,7 @@ export const addressFlags = {
 
 type AddressFlagValues = { [K in keyof typeof addressFlags]?: string };
 
-export function addressFields(flags: AddressFlagValues): LocationFields {
+export function addressFieldsFrom(flags: AddressFlagValues): LocationFields {
   return {
     street: flags.street,
     number: flags.number,
@@ -105,7 +105,7 @@ type VariantFlagValues = { [K in keyof typeof priceStockFlags]?: K extends 'stoc
   'stock-management'?: boolean;
 };
 
-export function variantFields(flags: VariantFlagValues): VariantFields {
+export function variantFieldsFrom(flags: VariantFlagValues): VariantFields {
   return {
     price: flags.price,
     promotionalPrice: flags['promotional-price'],

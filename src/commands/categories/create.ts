@@ -41,9 +41,8 @@ export default class CategoriesCreate extends BaseCommand<typeof CategoriesCreat
       seoDescription: this.flags['seo-description'],
     });
     if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const { categoryFields } = await import('../../services/catalog-views.js');
-      renderRecord(categoryFields(await getCategoryWithPath(client, category.id)), (text) => process.stdout.write(text));
+      const { categoryFields } = await import('../../views/categories.js');
+      await this.renderDetail(categoryFields(await getCategoryWithPath(client, category.id)));
     }
     return category;
   }

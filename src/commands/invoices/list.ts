@@ -24,16 +24,8 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
     const orderId = parseOrderId(this.args.order_id);
     const { readInvoices } = await import('../../services/invoices.js');
     const { invoices } = await readInvoices(await this.client(), orderId);
-    await this.renderList(
-      invoices,
-      [
-        { header: 'kind', get: (i) => i.kind },
-        { header: 'key', get: (i) => i.key },
-        { header: 'link', get: (i) => i.link },
-        { header: 'fulfillment_order_id', get: (i) => i.fulfillment_order_id },
-      ],
-      { csv: this.flags.csv },
-    );
+    const { invoiceColumns } = await import('../../views/invoices.js');
+    await this.renderList(invoices, invoiceColumns, { csv: this.flags.csv });
     if (invoices.length === 0 && !this.jsonEnabled()) this.note(`Order ${orderId} has no invoices.`);
     return invoices;
   }

@@ -20,7 +20,7 @@ export default class LocationsList extends BaseCommand<typeof LocationsList> {
   async run(): Promise<Location[]> {
     const client = await this.client();
     const { locationsToShow } = await import('../../services/locations.js');
-    const { locationColumnsFor } = await import('../../services/catalog-views.js');
+    const { locationColumnsFor } = await import('../../views/locations.js');
     const { locations, mainLanguage } = await locationsToShow(client);
     await this.renderList(locations, locationColumnsFor(mainLanguage), { csv: this.flags.csv });
     if (locations.length === 0 && !this.jsonEnabled()) this.note('The store has no locations yet; add one with `store locations create`.');

@@ -22,7 +22,7 @@ export default class LocationsSetDefault extends BaseCommand<typeof LocationsSet
   async run(): Promise<Location[]> {
     const client = await this.client();
     const { setDefaultLocationByRef, storeMainLanguage } = await import('../../services/locations.js');
-    const { locationColumnsFor } = await import('../../services/catalog-views.js');
+    const { locationColumnsFor } = await import('../../views/locations.js');
     const [locations, mainLanguage] = await Promise.all([setDefaultLocationByRef(client, this.args.location), storeMainLanguage(client)]);
     await this.renderList(locations, locationColumnsFor(mainLanguage), { csv: this.flags.csv });
     return locations;

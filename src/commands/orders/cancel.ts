@@ -31,7 +31,8 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
   async run(): Promise<Order | undefined> {
     const { parseOrderId, confirmOrYes } = await import('../../services/validate.js');
     const id = parseOrderId(this.args.id);
-    const { orderToCancel, cancelOrderById, totalLabel } = await import('../../services/orders.js');
+    const { orderToCancel, cancelOrderById } = await import('../../services/orders.js');
+    const { totalLabel } = await import('../../views/orders.js');
     const client = await this.client();
     const { value: order, notice } = await orderToCancel(client, id);
     if (notice) this.note(notice);

@@ -42,7 +42,8 @@ export default class OrdersList extends BaseCommand<typeof OrdersList> {
   };
 
   async run(): Promise<Order[]> {
-    const { orderFilters, orderPages, orderColumns } = await import('../../services/orders.js');
+    const { orderFilters, orderPages } = await import('../../services/orders.js');
+    const { orderColumns } = await import('../../views/orders.js');
     const { chooseFormat } = await import('../../output/format.js');
     const { isTTY } = await import('../../output/terminal.js');
     if (this.flags['per-page'] !== undefined && this.flags.page === undefined) {

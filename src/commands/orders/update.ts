@@ -33,7 +33,7 @@ export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
   async run(): Promise<Order> {
     const { parseOrderId } = await import('../../services/validate.js');
     const id = parseOrderId(this.args.id);
-    const { updateOrderFields, orderRecordFields, orderUpdate } = await import('../../services/orders.js');
+    const { updateOrderFields, orderUpdate } = await import('../../services/orders.js');
     const changes = {
       note: this.flags.note,
       status: this.flags.status as OrderStatus | 'paid' | undefined,
@@ -44,6 +44,7 @@ export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
     const client = await this.client();
     const { value: order, notice } = await updateOrderFields(client, id, changes);
     if (notice) this.note(notice);
+    const { orderRecordFields } = await import('../../views/orders.js');
     await this.renderDetail(orderRecordFields(order));
     return order;
   }

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
-import { BaseCommand, section } from '../../base-command.js';
+import { BaseCommand } from '../../base-command.js';
 import { localizedFlag, priceStockFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -47,8 +47,8 @@ export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
       published: f.published,
       images: f.image,
     });
-    const { productFields, variantColumns } = await import('../../services/catalog-views.js');
-    await this.renderDetail(productFields(product), [section('Variants', product.variants, variantColumns)]);
+    const { productFields, productSections } = await import('../../views/products.js');
+    await this.renderDetail(productFields(product), productSections(product));
     return product;
   }
 }

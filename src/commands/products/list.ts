@@ -36,7 +36,7 @@ export default class ProductsList extends BaseCommand<typeof ProductsList> {
   async run(): Promise<Product[]> {
     const client = await this.client();
     const { listProductsFor } = await import('../../services/products.js');
-    const { productColumns } = await import('../../services/catalog-views.js');
+    const { productColumns } = await import('../../views/products.js');
     const { products, total } = await listProductsFor(client, {
       page: this.flags.page ?? 1,
       perPage: this.flags['per-page'] ?? DEFAULT_PER_PAGE,

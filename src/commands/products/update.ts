@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
-import { BaseCommand, section } from '../../base-command.js';
+import { BaseCommand } from '../../base-command.js';
 import { localizedFlag, priceStockFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -54,8 +54,8 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
       weight: f.weight,
       published: f.published,
     });
-    const { productFields, variantColumns } = await import('../../services/catalog-views.js');
-    await this.renderDetail(productFields(product), [section('Variants', product.variants, variantColumns)]);
+    const { productFields, productSections } = await import('../../views/products.js');
+    await this.renderDetail(productFields(product), productSections(product));
     return product;
   }
 }

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
-import { priceStockFlags, variantFields, variantOnlyFlags } from '../../flags/catalog.js';
+import { priceStockFlags, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
@@ -32,11 +32,10 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
     const { createVariantFrom } = await import('../../services/variants.js');
-    const variant = await createVariantFrom(client, productId, { ...variantFields(this.flags), options: this.flags.option });
+    const variant = await createVariantFrom(client, productId, { ...variantFieldsFrom(this.flags), options: this.flags.option });
     if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const views = await import('../../services/catalog-views.js');
-      renderRecord(views.variantFields(variant), (text) => process.stdout.write(text));
+      const { variantFields } = await import('../../views/variants.js');
+      await this.renderDetail(variantFields(variant));
     }
     return variant;
   }

@@ -22,9 +22,8 @@ export default class VariantsGet extends BaseCommand<typeof VariantsGet> {
     const { getVariantDetail } = await import('../../services/variants.js');
     const { variant, levels, customFields } = await getVariantDetail(client, productId, variantId);
     if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const { variantFields } = await import('../../services/catalog-views.js');
-      renderRecord(variantFields(variant, levels, customFields), (text) => process.stdout.write(text));
+      const { variantFields } = await import('../../views/variants.js');
+      await this.renderDetail(variantFields(variant, levels, customFields));
     }
     return variant;
   }

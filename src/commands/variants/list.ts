@@ -29,12 +29,12 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
     const { listVariantsOf } = await import('../../services/variants.js');
-    const views = await import('../../services/catalog-views.js');
+    const { variantColumns, variantStockColumns } = await import('../../views/variants.js');
     const variants = await listVariantsOf(client, productId);
-    let columns = views.variantColumns;
+    let columns = variantColumns;
     if (this.flags['by-location'] && !this.jsonEnabled()) {
       const { locationsByPriority } = await import('../../services/locations.js');
-      columns = views.variantStockColumns(await locationsByPriority(client));
+      columns = variantStockColumns(await locationsByPriority(client));
     }
     await this.renderList(variants, columns, { csv: this.flags.csv });
     if (variants.length === 0 && !this.jsonEnabled()) {

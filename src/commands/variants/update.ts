@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
-import { priceStockFlags, variantFields, variantOnlyFlags } from '../../flags/catalog.js';
+import { priceStockFlags, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
@@ -34,11 +34,10 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
     const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
     const { updateVariantFrom } = await import('../../services/variants.js');
-    const variant = await updateVariantFrom(client, productId, variantId, variantFields(this.flags));
+    const variant = await updateVariantFrom(client, productId, variantId, variantFieldsFrom(this.flags));
     if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const views = await import('../../services/catalog-views.js');
-      renderRecord(views.variantFields(variant), (text) => process.stdout.write(text));
+      const { variantFields } = await import('../../views/variants.js');
+      await this.renderDetail(variantFields(variant));
     }
     return variant;
   }

@@ -16,7 +16,8 @@ export default class WebhooksList extends BaseCommand<typeof WebhooksList> {
   };
 
   async run(): Promise<Webhook[]> {
-    const { parseWebhookEvent, webhookColumns } = await import('../../services/webhooks.js');
+    const { parseWebhookEvent } = await import('../../services/webhooks.js');
+    const { webhookColumns } = await import('../../views/webhooks.js');
     const event = this.flags.event === undefined ? undefined : parseWebhookEvent(this.flags.event, '--event');
     const client = await this.client();
     const { listWebhooks } = await import('../../api/webhooks.js');

@@ -34,7 +34,7 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
     const urls = (argv as string[]).slice(1);
     const client = await this.client();
     const { addImages } = await import('../../../services/products.js');
-    const { imageColumns } = await import('../../../services/catalog-views.js');
+    const { imageColumns } = await import('../../../views/products.js');
     const images = await addImages(client, productId, urls);
     await this.renderList(images, imageColumns, { csv: this.flags.csv });
     return images;

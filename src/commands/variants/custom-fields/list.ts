@@ -16,7 +16,7 @@ export default class CustomFieldsList extends BaseCommand<typeof CustomFieldsLis
   async run(): Promise<CustomField[]> {
     const client = await this.client();
     const { listCustomFieldDefinitions } = await import('../../../services/variants.js');
-    const { customFieldColumns } = await import('../../../services/catalog-views.js');
+    const { customFieldColumns } = await import('../../../views/variants.js');
     const fields = await listCustomFieldDefinitions(client);
     await this.renderList(fields, customFieldColumns, { csv: this.flags.csv });
     if (fields.length === 0 && !this.jsonEnabled()) this.note('No custom fields yet; define one with `store variants custom-fields create`.');

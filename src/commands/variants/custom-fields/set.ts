@@ -33,7 +33,7 @@ export default class CustomFieldsSet extends BaseCommand<typeof CustomFieldsSet>
     const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
     const { setVariantFieldValues } = await import('../../../services/variants.js');
-    const { fieldValueColumns } = await import('../../../services/catalog-views.js');
+    const { fieldValueColumns } = await import('../../../views/variants.js');
     const values = await setVariantFieldValues(client, productId, variantId, (argv as string[]).slice(2));
     await this.renderList(values, fieldValueColumns, { csv: this.flags.csv });
     return values;

@@ -31,7 +31,7 @@ export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUn
     const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
     const { unsetVariantFieldValues } = await import('../../../services/variants.js');
-    const { fieldValueColumns } = await import('../../../services/catalog-views.js');
+    const { fieldValueColumns } = await import('../../../views/variants.js');
     const values = await unsetVariantFieldValues(client, productId, variantId, (argv as string[]).slice(2));
     await this.renderList(values, fieldValueColumns, { csv: this.flags.csv });
     return values;
