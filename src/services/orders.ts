@@ -1,6 +1,5 @@
 import { NotFoundError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
-import { MAX_PER_PAGE } from '../platform/pagination.js';
 import {
   cancelOrder,
   createOrder,
@@ -9,7 +8,6 @@ import {
   listOrdersPage,
   type Order,
   type OrderFilters,
-  type OrderPage,
   type OrderUpdate,
   paginateOrders,
   updateOrder,
@@ -28,19 +26,9 @@ import {
   updateTrackingEvent,
 } from '../api/fulfillment-orders.js';
 import { readInvoices, type ShownInvoice } from './invoices.js';
+import { type ListPage, listPages, type Paging } from './paging.js';
 import { formatTimestamp, parseDate, parseLatitude, parseLongitude } from './validate.js';
 
-
-export interface OrderListOptions {
-  filters: OrderFilters;
-  /** At most this many orders, newest first (several pages when above one page). */
-  limit?: number;
-  /** One given page instead (with `perPage`). */
-  page?: number;
-  perPage?: number;
-  /** Every order matching the filters. */
-  all?: boolean;
-}
 
 /** The list filters as the flags give them (the flags' `options` already checked the names). */
 export interface OrderFilterFlags {
@@ -78,39 +66,21 @@ export function orderFilters(flags: OrderFilterFlags): { filters: OrderFilters; 
   return { filters, notes };
 }
 
-/**
- * The orders of a listing as pages, as they arrive, so `--all` can print a store of any size without
- * holding it. `limit` cuts the last page short; an explicit `page` is one request.
- */
-export async function* orderPages(client: StoreClient, options: OrderListOptions): AsyncGenerator<OrderPage> {
-  if (options.all) {
-    // Newest first: an order placed while we page pushes the others down one place, so the next page
-    // starts with one already listed. Skipping seen ids keeps each order once.
-    const seen = new Set<number>();
-    for await (const page of paginateOrders(client, options.filters)) {
-      const orders = page.orders.filter((o) => !seen.has(o.id));
-      for (const o of orders) seen.add(o.id);
-      yield { ...page, orders };
-    }
-    return;
-  }
-  if (options.page !== undefined) {
-    yield await listOrdersPage(client, options.filters, options.page, options.perPage ?? 30);
-    return;
-  }
-  const limit = options.limit ?? 30;
-  const perPage = options.perPage ?? Math.min(limit, MAX_PER_PAGE);
-  let left = limit;
-  const seen = new Set<number>();
-  for (let page = 1; left > 0; page++) {
-    const result = await listOrdersPage(client, options.filters, page, perPage);
-    const orders = result.orders.filter((o) => !seen.has(o.id)).slice(0, left);
-    for (const o of orders) seen.add(o.id);
-    left -= orders.length;
-    yield { ...result, orders };
-    const fetched = (page - 1) * perPage + result.orders.length;
-    if (result.orders.length < perPage || (result.total !== undefined && fetched >= result.total)) return;
-  }
+/** The orders of a listing, newest first, as the pages arrive (`orders list`). */
+export function orderPages(client: StoreClient, filters: OrderFilters, paging: Paging): AsyncGenerator<ListPage<Order>> {
+  return listPages(
+    {
+      page: async (page, perPage) => {
+        const { orders, total } = await listOrdersPage(client, filters, page, perPage);
+        return { items: orders, total };
+      },
+      pages: async function* (perPage) {
+        for await (const { orders, total } of paginateOrders(client, filters, perPage)) yield { items: orders, total };
+      },
+      id: (order) => order.id,
+    },
+    paging,
+  );
 }
 
 export interface OrderDetails {
