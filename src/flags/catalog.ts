@@ -1,5 +1,7 @@
 import { Flags } from '@oclif/core';
+import type { CategoryFields } from '../services/categories.js';
 import type { LocationFields } from '../services/locations.js';
+import type { ProductFields } from '../services/products.js';
 import type { VariantFields } from '../services/variants.js';
 
 /**
@@ -14,6 +16,29 @@ export function localizedFlag(what: string, required = false) {
     multipleNonGreedy: true,
     required,
   });
+}
+
+/** The flags of a category's texts besides its name, description and handle. */
+export const categorySeoFlags = {
+  'google-shopping-category': Flags.string({ description: 'Google Shopping category path.' }),
+  'seo-title': Flags.string({ description: 'SEO title.' }),
+  'seo-description': Flags.string({ description: 'SEO description.' }),
+};
+
+type CategoryFlagValues = { name?: string[]; description?: string[]; handle?: string[]; parent?: string } & {
+  [K in keyof typeof categorySeoFlags]?: string;
+};
+
+export function categoryFieldsFrom(flags: CategoryFlagValues): CategoryFields {
+  return {
+    name: flags.name,
+    description: flags.description,
+    handle: flags.handle,
+    parent: flags.parent,
+    googleShoppingCategory: flags['google-shopping-category'],
+    seoTitle: flags['seo-title'],
+    seoDescription: flags['seo-description'],
+  };
 }
 
 /** Location names are keyed by locale (es_AR, pt_BR); a bare language picks the name's locale of it. */
@@ -93,7 +118,36 @@ export const variantOnlyFlags = {
   }),
 };
 
-type VariantFlagValues = { [K in keyof typeof priceStockFlags]?: K extends 'stock-at' ? string[] : string } & {
+type PriceStockFlagValues = { [K in keyof typeof priceStockFlags]?: K extends 'stock-at' ? string[] : string };
+
+type ProductFlagValues = PriceStockFlagValues & {
+  name?: string[];
+  description?: string[];
+  handle?: string[];
+  category?: string[];
+  published?: boolean;
+  image?: string[];
+};
+
+export function productFieldsFrom(flags: ProductFlagValues): ProductFields {
+  return {
+    name: flags.name,
+    description: flags.description,
+    handle: flags.handle,
+    categories: flags.category,
+    price: flags.price,
+    promotionalPrice: flags['promotional-price'],
+    cost: flags.cost,
+    sku: flags.sku,
+    stock: flags.stock,
+    stockAt: flags['stock-at'],
+    weight: flags.weight,
+    published: flags.published,
+    images: flags.image,
+  };
+}
+
+type VariantFlagValues = PriceStockFlagValues & {
   width?: string;
   height?: string;
   depth?: string;

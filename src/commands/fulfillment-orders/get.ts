@@ -1,6 +1,6 @@
-import { Args } from '@oclif/core';
 import type { FulfillmentOrder } from '../../api/fulfillment-orders.js';
 import { BaseCommand } from '../../base-command.js';
+import { fulfillmentOrderArgs } from '../../flags/orders.js';
 
 export default class FulfillmentOrdersGet extends BaseCommand<typeof FulfillmentOrdersGet> {
   static summary = 'Show a fulfillment order with its items and tracking events.';
@@ -12,10 +12,7 @@ export default class FulfillmentOrdersGet extends BaseCommand<typeof Fulfillment
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
-  static args = {
-    order_id: Args.string({ description: 'Order id.', required: true }),
-    fulfillment_order_id: Args.string({ description: 'Fulfillment order id (see `store fulfillment-orders list ORDER_ID`).', required: true }),
-  };
+  static args = fulfillmentOrderArgs;
 
   async run(): Promise<FulfillmentOrder> {
     const { parseOrderId, parseUlid } = await import('../../services/validate.js');

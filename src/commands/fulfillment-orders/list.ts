@@ -1,7 +1,7 @@
-import { Args } from '@oclif/core';
 import type { FulfillmentOrder } from '../../api/fulfillment-orders.js';
 import { BaseCommand } from '../../base-command.js';
 import { csvFlag } from '../../flags/common.js';
+import { orderIdArg } from '../../flags/orders.js';
 
 export default class FulfillmentOrdersList extends BaseCommand<typeof FulfillmentOrdersList> {
   static summary = 'List the fulfillment orders (shipments) of an order.';
@@ -10,9 +10,7 @@ export default class FulfillmentOrdersList extends BaseCommand<typeof Fulfillmen
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
-  static args = {
-    order_id: Args.string({ description: 'Order id.', required: true }),
-  };
+  static args = { order_id: orderIdArg };
 
   static flags = {
     csv: csvFlag,

@@ -1,6 +1,6 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { csvFlag } from '../../flags/common.js';
+import { orderIdArg } from '../../flags/orders.js';
 import type { ShownInvoice } from '../../services/invoices.js';
 
 export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
@@ -11,9 +11,7 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
-  static args = {
-    order_id: Args.string({ description: 'Order id.', required: true }),
-  };
+  static args = { order_id: orderIdArg };
 
   static flags = {
     csv: csvFlag,

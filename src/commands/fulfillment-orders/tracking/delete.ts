@@ -1,7 +1,6 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../../../base-command.js';
 import { yesFlag } from '../../../flags/common.js';
-import { trackingArgs } from './add.js';
+import { trackingEventArgs } from '../../../flags/orders.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
 export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
@@ -15,7 +14,7 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.deleted;
 
-  static args = { ...trackingArgs, event_id: Args.string({ description: 'Tracking event id (see `store fulfillment-orders get`).', required: true }) };
+  static args = trackingEventArgs;
   static flags = {
     yes: yesFlag,
   };
