@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import type { CategoryFields } from '../services/categories.js';
 import type { LocationFields } from '../services/locations.js';
 import type { ProductFields } from '../services/products.js';
@@ -8,6 +8,14 @@ import type { VariantFields } from '../services/variants.js';
  * Flag definitions shared by the catalog commands (create and update take the same fields), and how their
  * values become the services' field objects, so the command files stay thin and the two verbs cannot drift apart.
  */
+
+export const productIdArg = Args.string({ description: 'Product id.', required: true });
+
+/** PRODUCT_ID VARIANT_ID of the commands on one variant. */
+export const variantArgs = {
+  product_id: productIdArg,
+  variant_id: Args.string({ description: 'Variant id.', required: true }),
+};
 
 export function localizedFlag(what: string, required = false) {
   return Flags.string({

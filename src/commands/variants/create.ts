@@ -1,7 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
-import { priceStockFlags, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
+import { priceStockFlags, productIdArg, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
@@ -17,9 +17,7 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.variant;
 
-  static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
-  };
+  static args = { product_id: productIdArg };
 
   static flags = {
     option: Flags.string({ description: 'Option value NAME=VALUE (e.g. Size=M); repeatable, in option order.', multiple: true, multipleNonGreedy: true }),

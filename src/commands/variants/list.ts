@@ -1,6 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
+import { productIdArg } from '../../flags/catalog.js';
 import { csvFlag } from '../../flags/common.js';
 
 export default class VariantsList extends BaseCommand<typeof VariantsList> {
@@ -15,9 +16,7 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
-  static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
-  };
+  static args = { product_id: productIdArg };
 
   static flags = {
     csv: csvFlag,

@@ -1,7 +1,6 @@
-import { Args } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
-import { priceStockFlags, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
+import { priceStockFlags, variantArgs, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
@@ -18,10 +17,7 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.variant;
 
-  static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
-    variant_id: Args.string({ description: 'Variant id.', required: true }),
-  };
+  static args = variantArgs;
 
   static flags = {
     ...priceStockFlags,

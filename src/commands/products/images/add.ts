@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import type { ProductImage } from '../../../api/products.js';
 import { BaseCommand } from '../../../base-command.js';
+import { productIdArg } from '../../../flags/catalog.js';
 import { csvFlag } from '../../../flags/common.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
@@ -19,7 +20,7 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
   static jsonFields = jsonFields.productImage;
 
   static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
+    product_id: productIdArg,
     url: Args.string({ description: 'Image URLs (http or https), one or more.', required: true }),
   };
 

@@ -1,5 +1,6 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../../base-command.js';
+import { variantArgs } from '../../../flags/catalog.js';
 import { csvFlag } from '../../../flags/common.js';
 import type { VariantFieldValue } from '../../../services/variants.js';
 
@@ -17,8 +18,7 @@ export default class CustomFieldsSet extends BaseCommand<typeof CustomFieldsSet>
   static baseFlags = BaseCommand.recordFlags;
 
   static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
-    variant_id: Args.string({ description: 'Variant id.', required: true }),
+    ...variantArgs,
     assignment: Args.string({ description: 'FIELD=VALUE pairs, one or more.', required: true }),
   };
 
