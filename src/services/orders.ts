@@ -29,7 +29,6 @@ import { readInvoices, type ShownInvoice } from './invoices.js';
 import { type ListPage, listPages, type Paging } from './paging.js';
 import { formatTimestamp, parseDate, parseLatitude, parseLongitude } from './validate.js';
 
-
 /** The list filters as the flags give them (the flags' `options` already checked the names). */
 export interface OrderFilterFlags {
   /** open, closed, cancelled or any; `paid` is the seed's fourth status, read as a payment state. */

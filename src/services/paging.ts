@@ -26,9 +26,9 @@ export interface ListSource<T> {
 
 /**
  * The pages of a listing as they arrive, so that `--all` prints a store of any size without holding it:
- * `--page` is one request; otherwise pages from the first, `--limit` cutting the last one short. A record
- * created while we page pushes the others down one place (the lists are newest or oldest first), so the next
- * page starts with one already listed: skipping seen ids keeps each record once.
+ * `--page` is one request; otherwise pages from the first, `--limit` cutting the last one short. On a list
+ * newest first (orders), a record created while we page pushes the others down one place, so the next page
+ * starts with one already listed: skipping seen ids keeps each record once.
  */
 export async function* listPages<T>(source: ListSource<T>, paging: Paging): AsyncGenerator<ListPage<T>> {
   if (paging.page !== undefined) {
