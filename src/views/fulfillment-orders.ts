@@ -12,8 +12,8 @@ import { type DetailSection, section } from '../base-command.js';
 import type { Column } from '../output/format.js';
 
 /**
- * Fulfillment orders as the commands show them (spec/platform.md §5): the documented record's lines, source
- * location by name, upper-case status and tracking info, with the older record (DESIGN.md §5.15) still read.
+ * Fulfillment orders as the commands show them (docs/platform.md §5): the documented record's lines, source
+ * location by name, upper-case status and tracking info, with the older record (docs/api-rules.md §5.15) still read.
  */
 
 /** "Depósito Central (01JD…)", or the id alone when the record names no location. */

@@ -2,9 +2,9 @@ import type { Address, Location } from '../api/locations.js';
 import { pickLocalized } from '../api/read.js';
 import type { Column } from '../output/format.js';
 
-/** Locations as the commands show them; names in the store's main language (platform.md §7: keyed by locale). */
+/** Locations as the commands show them; names in the store's main language (docs/platform.md §7: keyed by locale). */
 
-/** Location columns with the name in the store's main language (platform.md §7: names are keyed by locale). */
+/** Location columns with the name in the store's main language (docs/platform.md §7: names are keyed by locale). */
 export function locationColumnsFor(mainLanguage?: string): Column<Location>[] {
   return [
     { header: 'priority', get: (l) => l.priority },

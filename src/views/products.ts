@@ -29,7 +29,7 @@ export function productFields(p: Product): [string, unknown][] {
     ['Name', pickLocalized(p.name)],
     ['Handle', pickLocalized(p.handle)],
     ['Options', p.attributes.map((a) => pickLocalized(a)).join(', ')],
-    // Full category records (platform.md §3) show their name; plain ids (older records) as they are.
+    // Full category records (docs/platform.md §3) show their name; plain ids (older records) as they are.
     ['Categories', p.categories.map((c) => (typeof c === 'number' ? String(c) : `${pickLocalized(c.name)} (${c.id})`)).join(', ')],
     ['Stock', productStock(p)],
     ['Images', p.images.map((i) => i.src).join(', ')],
