@@ -10,6 +10,7 @@ import type { VariantFields } from '../services/variants.js';
  */
 
 export const productIdArg = Args.string({ description: 'Product id.', required: true });
+export const locationArg = Args.string({ description: 'Location id or name.', required: true });
 
 /** PRODUCT_ID VARIANT_ID of the commands on one variant. */
 export const variantArgs = {

@@ -1,10 +1,13 @@
 import { Args, Flags } from '@oclif/core';
+import { CANCEL_REASONS, ORDER_STATUS_INPUTS } from '../platform/orders.js';
 import { TRACKING_STATUSES } from '../platform/tracking-statuses.js';
 import type { TrackingFields } from '../services/orders.js';
 
 /** Arguments and flags of the order, fulfillment-order and invoice commands. */
 
 export const orderIdArg = Args.string({ description: 'Order id.', required: true });
+/** The order of `orders get/update/cancel`: an id, or the number the customer sees (looked up when not an id). */
+export const orderLookupArg = Args.string({ description: 'Order id (or the number the customer sees).', required: true });
 
 /** ORDER_ID FULFILLMENT_ORDER_ID: the shipment commands and the tracking commands. */
 export const fulfillmentOrderArgs = {
@@ -40,3 +43,14 @@ export function trackingFieldsFrom(flags: { [K in keyof typeof trackingFlags]?: 
     estimatedDeliveryAt: flags['estimated-delivery-at'],
   };
 }
+
+/** `orders update --status`: the three states, and paid (the payment was received; the order stays open). */
+export const orderStatusFlag = Flags.string({
+  description: 'New status (paid: the payment was received; the order stays open).',
+  options: [...ORDER_STATUS_INPUTS],
+});
+
+export const cancelReasonFlag = Flags.string({
+  description: 'Why the order is cancelled (the store records "other" when not given).',
+  options: [...CANCEL_REASONS],
+});

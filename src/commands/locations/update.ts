@@ -1,7 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
-import { addressFieldsFrom, addressFlags, locationNameFlag, priorityFlag } from '../../flags/catalog.js';
+import { addressFieldsFrom, addressFlags, locationArg, locationNameFlag, priorityFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate> {
@@ -19,7 +19,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
   static jsonFields = jsonFields.location;
 
   static args = {
-    location: Args.string({ description: 'Location id or name.', required: true }),
+    location: locationArg,
   };
 
   static flags = {

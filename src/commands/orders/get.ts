@@ -1,5 +1,5 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { orderLookupArg } from '../../flags/orders.js';
 import type { OrderDetails } from '../../services/orders.js';
 
 export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
@@ -11,7 +11,7 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
   static baseFlags = BaseCommand.recordFlags;
 
   static args = {
-    id: Args.string({ description: 'Order id (or the number the customer sees).', required: true }),
+    id: orderLookupArg,
   };
 
   async run(): Promise<OrderDetails> {
