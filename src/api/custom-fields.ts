@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { Bool, StringId, Text, parseRecords } from './read.js';
 import { parseReply } from './reply.js';
+import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../platform/custom-fields.js';
 
-export const CUSTOM_FIELD_TYPES = ['text', 'numeric', 'date', 'text_list'] as const;
-export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
+export { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../platform/custom-fields.js';
 
 /**
  * A variant custom field definition (ids are UUIDs; platform.md §7: `owner_resource` is `product_variant`,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { invalid, isoTime, notFound, paginate, parseBody, parseTime } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { CustomFieldRecord, StoreData } from '../state.js';
+import { CUSTOM_FIELD_TYPES } from '../../platform/custom-fields.js';
 import { getProduct } from '../store/products.js';
 import { getVariant } from '../store/variants.js';
 
@@ -12,18 +13,17 @@ import { getVariant } from '../store/variants.js';
  * deletes its values.
  */
 
-const TYPES = ['text', 'numeric', 'date', 'text_list'] as const;
 const definitionSchema = z.object({
   name: z.string().trim().min(1),
   description: z.string().nullable().optional(),
-  value_type: z.enum(TYPES),
+  value_type: z.enum(CUSTOM_FIELD_TYPES),
   read_only: z.boolean().optional(),
   values: z.array(z.string()).optional(),
 });
 const updateSchema = z.object({
   name: z.string().trim().min(1).optional(),
   description: z.string().nullable().optional(),
-  value_type: z.enum(TYPES).optional(),
+  value_type: z.enum(CUSTOM_FIELD_TYPES).optional(),
   read_only: z.boolean().optional(),
   values: z.array(z.string()).optional(),
   value: z.string().optional(),
