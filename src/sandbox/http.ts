@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { LeakyBucket, STANDARD_RATE, rateLimitHeaders, type BucketConfig } from './bucket.js';
 import type { Clock } from '../platform/clock.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
+import { MONEY_LIMIT } from '../platform/money.js';
 import { hasHighRate } from '../platform/plans.js';
 import type { Localized, SandboxState, StoreData, TokenRecord } from './state.js';
 
@@ -156,16 +157,14 @@ function daysInMonth(year: number, month: number): number {
   return new Date(utcMs(year, month, 0)).getUTCDate();
 }
 
-/** Money amounts must stay below this (422 otherwise), so every amount is written as an exact decimal string. */
-export const MONEY_LIMIT = 1e13;
-
 /** A money input (number or decimal string, `.` decimal mark) as a two-decimal string, or a 422 naming the field. */
 export function parseMoney(value: unknown, field: string): string {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
   if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(Number(text))) {
     throw invalid(field, 'must be a non-negative decimal number');
   }
-  // Beyond this a double no longer holds every cent, and from 1e21 toFixed writes "1e+21": not a decimal string.
+  // The platform's limit, and a safe one: beyond it a double no longer holds every cent, and from 1e21 toFixed
+  // writes "1e+21", not a decimal string.
   if (Number(text) >= MONEY_LIMIT) throw invalid(field, `must be less than ${MONEY_LIMIT}`);
   return Number(text).toFixed(2);
 }

@@ -6,8 +6,7 @@
  * Dependency-free: the flag parsers and the CSV readers share it.
  */
 
-/** Prices are below 10^13 (the store's decimal column holds 13 whole digits). */
-export const MAX_MONEY_DIGITS = 13;
+import { MAX_MONEY_DIGITS } from '../platform/money.js';
 
 const MONEY = /^(\d+)(?:([.,])(\d+))?$/;
 

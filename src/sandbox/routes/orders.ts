@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { MONEY_LIMIT, httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, parseMoney, parseTime } from '../http.js';
+import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, parseMoney, parseTime } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { StoreData } from '../state.js';
 import {
@@ -26,6 +26,7 @@ import {
   SHIPPING_STATUSES,
   type ShippingStatus,
 } from '../../platform/orders.js';
+import { MONEY_LIMIT } from '../../platform/money.js';
 
 /** The order routes (records and operations: store/orders.ts) and the documented order record. */
 

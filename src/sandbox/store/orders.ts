@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { MONEY_LIMIT, mainText, type FieldErrors } from '../http.js';
+import { mainText, type FieldErrors } from '../http.js';
+import { MONEY_LIMIT } from '../../platform/money.js';
 import { returnStock, takeStock, variantStock, type Collection, type StoreData, type Tx } from '../state.js';
 import { createFulfillmentOrder, fulfillmentOrdersOf, fulfillmentOrdersOfOrder, refreshStatus } from './fulfillment-orders.js';
 import type { OrderStatus, OrderStatusInput, PaymentStatus, ShippingStatus } from '../../platform/orders.js';
