@@ -1,9 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { ulid } from 'ulid';
 import { z } from 'zod';
 import { httpError, invalid, isoTime, notFound, paginate, parseBody } from '../http.js';
 import type { SandboxContext } from '../context.js';
-import type { Address, Localized, LocationRecord, StoreData } from '../state.js';
+import type { Localized, LocationRecord, StoreData } from '../state.js';
+import {
+  chooseDefault,
+  createLocation,
+  deleteLocation,
+  holdsStock,
+  setPriorities,
+  updateLocation,
+} from '../store/locations.js';
 import { locationLimit } from '../../platform/plans.js';
 
 /**
@@ -61,55 +68,10 @@ function locationName(store: StoreData, value: string | Record<string, string>):
   return value;
 }
 
-function mergeAddress(base: Address, input: z.infer<typeof addressSchema> | undefined): Address {
-  if (!input) return base;
-  const pair = (b: { code: string; name: string }, i?: { code?: string; name?: string }) => ({
-    code: i?.code ?? b.code,
-    name: i?.name ?? b.name,
-  });
-  return {
-    zipcode: input.zipcode ?? base.zipcode,
-    street: input.street ?? base.street,
-    number: input.number ?? base.number,
-    floor: input.floor ?? base.floor,
-    locality: input.locality ?? base.locality,
-    city: input.city ?? base.city,
-    province: pair(base.province, input.province),
-    region: pair(base.region, input.region),
-    country: pair(base.country, input.country),
-    reference: input.reference ?? base.reference,
-    between_streets: input.between_streets ?? base.between_streets,
-  };
-}
-
-const blankAddress: Address = {
-  zipcode: '',
-  street: '',
-  number: '',
-  floor: '',
-  locality: '',
-  city: '',
-  province: { code: '', name: '' },
-  region: { code: '', name: '' },
-  country: { code: '', name: '' },
-  reference: '',
-  between_streets: '',
-};
-
 function getLocation(store: StoreData, id: string): LocationRecord {
   const location = store.locations.get(id);
   if (!location) throw notFound('Location', id);
   return location;
-}
-
-/** Whether any variant holds stock at the location (a scan: deletions are rare). */
-function holdsStock(store: StoreData, locationId: string): boolean {
-  for (const product of store.products.values()) {
-    for (const variant of product.variants) {
-      if (variant.inventory_levels.some((l) => l.location_id === locationId && l.stock > 0)) return true;
-    }
-  }
-  return false;
 }
 
 export function register(api: FastifyInstance, ctx: SandboxContext): void {
@@ -133,24 +95,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       );
     }
     const name = locationName(store, body.name);
-    const existing = store.locations.list();
-    const location = state.mutate('location.create', (tx) => {
-      const now = tx.now();
-      const isDefault = existing.length === 0 || body.is_default === true;
-      if (isDefault) {
-        for (const other of existing) if (other.is_default) tx.put(store.locations, { ...other, is_default: false, updated_at: now });
-      }
-      return tx.put(store.locations, {
-        id: ulid(now),
-        name,
-        address: mergeAddress(blankAddress, body.address),
-        is_default: isDefault,
-        allows_pickup: body.allows_pickup ?? false,
-        priority: body.priority ?? (existing.length ? Math.max(...existing.map((l) => l.priority)) + 1 : 0),
-        created_at: now,
-        updated_at: now,
-      });
-    });
+    const location = state.mutate('location.create', (tx) => createLocation(tx, store, { ...body, name }));
     ctx.emit('location/created', store.id, location.id);
     return reply.code(201).send(presentLocation(store.id, location));
   });
@@ -163,23 +108,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       throw invalid('is_default', 'cannot be unset on the default location; choose another location as default');
     }
     const name = body.name === undefined ? location.name : locationName(store, body.name);
-    const updated = state.mutate('location.update', (tx) => {
-      const now = tx.now();
-      if (body.is_default === true && !location.is_default) {
-        for (const other of store.locations.list()) {
-          if (other.is_default) tx.put(store.locations, { ...other, is_default: false, updated_at: now });
-        }
-      }
-      return tx.put(store.locations, {
-        ...location,
-        name,
-        address: mergeAddress(location.address, body.address),
-        is_default: body.is_default ?? location.is_default,
-        allows_pickup: body.allows_pickup ?? location.allows_pickup,
-        priority: body.priority ?? location.priority,
-        updated_at: now,
-      });
-    });
+    const updated = state.mutate('location.update', (tx) => updateLocation(tx, store, location, { ...body, name }));
     ctx.emit('location/updated', store.id, updated.id);
     return presentLocation(store.id, updated);
   });
@@ -197,13 +126,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       const missing = store.locations.list().filter((l) => !seen.has(l.id)).map((l) => l.id);
       throw invalid('id', `every location must be named once; missing ${missing.join(', ')}`);
     }
-    // Stable sort: equal priorities keep the order they were sent in.
-    const ordered = body.map((e, index) => ({ ...e, index })).sort((a, b) => a.priority - b.priority || a.index - b.index);
-    const changed = state.mutate('location.priorities', (tx) =>
-      ordered.map((entry, priority) =>
-        tx.put(store.locations, { ...store.locations.get(entry.id)!, priority, updated_at: tx.now() }),
-      ),
-    );
+    const changed = state.mutate('location.priorities', (tx) => setPriorities(tx, store, body));
     for (const l of changed) ctx.emit('location/updated', store.id, l.id);
     return store.locationsByPriority().map((l) => presentLocation(store.id, l));
   });
@@ -211,15 +134,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
   api.patch('/locations/:id/chosen-as-default', async (req) => {
     const store = req.store;
     const location = getLocation(store, (req.params as { id: string }).id);
-    const changed = state.mutate('location.default', (tx) => {
-      const now = tx.now();
-      const result: LocationRecord[] = [];
-      for (const other of store.locations.list()) {
-        const isDefault = other.id === location.id;
-        if (other.is_default !== isDefault) result.push(tx.put(store.locations, { ...other, is_default: isDefault, updated_at: now }));
-      }
-      return result;
-    });
+    const changed = state.mutate('location.default', (tx) => chooseDefault(tx, store, location));
     for (const l of changed) ctx.emit('location/updated', store.id, l.id);
     return presentLocation(store.id, store.locations.get(location.id)!);
   });
@@ -235,14 +150,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     if (holdsStock(store, location.id)) {
       throw httpError(422, 'The location still holds stock; move or zero it first', { id: ['holds stock'] });
     }
-    state.mutate('location.delete', (tx) => {
-      tx.delete(store.locations, location.id);
-      for (const product of store.products.values()) {
-        if (!product.variants.some((v) => v.inventory_levels.some((l) => l.location_id === location.id))) continue;
-        for (const v of product.variants) v.inventory_levels = v.inventory_levels.filter((l) => l.location_id !== location.id);
-        tx.put(store.products, product);
-      }
-    });
+    state.mutate('location.delete', (tx) => deleteLocation(tx, store, location));
     ctx.emit('location/deleted', store.id, location.id);
     return {};
   });
