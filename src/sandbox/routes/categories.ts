@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, showLocalized, toLocalized } from '../http.js';
 import type { SandboxContext } from '../context.js';
-import { slug } from '../../platform/slug.js';
-import type { CategoryRecord, Localized, StoreData } from '../state.js';
+import type { CategoryRecord, StoreData } from '../state.js';
+import { createCategory, deleteCategory, isWithin, subcategories } from '../store/categories.js';
 
-/** Categories (DESIGN.md §5.10): integer ids, parent null or an existing id, DELETE refused with subcategories. */
+/** The category routes (DESIGN.md §5.10; records and operations: store/categories.ts) and the documented record. */
 
 const localizedInput = z.union([z.string(), z.record(z.string(), z.string())]);
 const categorySchema = z.object({
@@ -17,12 +17,6 @@ const categorySchema = z.object({
   seo_title: z.string().nullable().optional(),
   seo_description: z.string().nullable().optional(),
 });
-
-function subcategories(store: StoreData, id: number): number[] {
-  const ids: number[] = [];
-  for (const c of store.categories.values()) if (c.parent === id) ids.push(c.id);
-  return ids;
-}
 
 export function presentCategory(store: StoreData, c: CategoryRecord) {
   return {
@@ -38,13 +32,6 @@ export function presentCategory(store: StoreData, c: CategoryRecord) {
     created_at: isoTime(c.created_at),
     updated_at: isoTime(c.updated_at),
   };
-}
-
-/** Slugs of each language's name where no handle was given. */
-function handlesFor(name: Localized, given: Localized): Localized {
-  const result: Localized = { ...given };
-  for (const [lang, text] of Object.entries(name)) if (!result[lang] && text) result[lang] = slug(text);
-  return result;
 }
 
 function getCategory(store: StoreData, raw: string): CategoryRecord {
@@ -79,10 +66,9 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const parent = body.parent ?? null;
     if (parent !== null && !store.categories.has(parent)) throw invalid('parent', `${parent} is not a category of this store`);
     const description = body.description === undefined ? {} : toLocalized(store, body.description, 'description');
-    const handle = handlesFor(name, body.handle === undefined ? {} : toLocalized(store, body.handle, 'handle'));
+    const handle = body.handle === undefined ? {} : toLocalized(store, body.handle, 'handle');
     const category = state.mutate('category.create', (tx) =>
-      tx.put(store.categories, {
-        id: tx.nextId(store, 'category'),
+      createCategory(tx, store, {
         name,
         description,
         handle,
@@ -90,8 +76,6 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
         google_shopping_category: body.google_shopping_category ?? null,
         seo_title: body.seo_title ?? null,
         seo_description: body.seo_description ?? null,
-        created_at: tx.now(),
-        updated_at: tx.now(),
       }),
     );
     ctx.emit('category/created', store.id, category.id);
@@ -109,10 +93,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       parent = body.parent;
       if (parent !== null) {
         if (!store.categories.has(parent)) throw invalid('parent', `${parent} is not a category of this store`);
-        // Walk up from the new parent: reaching this category would make a cycle.
-        for (let at: number | null = parent; at !== null; at = store.categories.get(at)?.parent ?? null) {
-          if (at === category.id) throw invalid('parent', 'cannot be the category itself or one of its subcategories');
-        }
+        if (isWithin(store, parent, category.id)) throw invalid('parent', 'cannot be the category itself or one of its subcategories');
       }
     }
     const updated = state.mutate('category.update', (tx) =>
@@ -143,16 +124,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
         id: ['has subcategories'],
       });
     }
-    const touched: number[] = [];
-    state.mutate('category.delete', (tx) => {
-      tx.delete(store.categories, category.id);
-      for (const product of store.products.values()) {
-        if (!product.categories.includes(category.id)) continue;
-        product.categories = product.categories.filter((id) => id !== category.id);
-        tx.put(store.products, product);
-        touched.push(product.id);
-      }
-    });
+    const touched = state.mutate('category.delete', (tx) => deleteCategory(tx, store, category));
     ctx.emit('category/deleted', store.id, category.id);
     for (const id of touched) ctx.emit('product/updated', store.id, id);
     return {};
