@@ -18,3 +18,8 @@ export const RESERVED_WEBHOOK_HEADERS: ReadonlySet<string> = new Set([
   SIGNATURE_HEADER,
   DELIVERY_ID_HEADER,
 ]);
+
+/** A header name is an HTTP token (RFC 9110 §5.1): what a webhook's custom header may be called. */
+export function isHeaderName(name: string): boolean {
+  return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name);
+}

@@ -1,6 +1,6 @@
 import { UsageError } from '../client/errors.js';
 import { EVENT_NAME, WEBHOOK_EVENTS, eventResource, isWebhookEvent, type WebhookEvent } from '../platform/webhook-events.js';
-import { RESERVED_WEBHOOK_HEADERS } from '../platform/webhook-headers.js';
+import { RESERVED_WEBHOOK_HEADERS, isHeaderName } from '../platform/webhook-headers.js';
 import type { Webhook } from '../api/webhooks.js';
 import { isLoopbackHost } from '../util/loopback.js';
 import { asHttpUrl, type InputName } from './validate.js';
@@ -61,7 +61,6 @@ export function parseWebhookUrl(value: string, name: InputName = 'URL'): string 
   return text;
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** `--header K=V` (repeatable) as the object the store takes; a later value of the same name wins. */
 export function parseHeaders(values: string[], name: InputName = '--header'): Record<string, string> {
@@ -70,7 +69,7 @@ export function parseHeaders(values: string[], name: InputName = '--header'): Re
     const eq = raw.indexOf('=');
     const key = eq < 0 ? '' : raw.slice(0, eq).trim();
     if (eq < 0 || key === '') throw new UsageError(`${name} "${raw}" is not NAME=VALUE, e.g. ${name} X-Api-Key=abc123.`);
-    if (!HEADER_NAME.test(key)) throw new UsageError(`${name} "${key}" is not a valid HTTP header name.`);
+    if (!isHeaderName(key)) throw new UsageError(`${name} "${key}" is not a valid HTTP header name.`);
     if (RESERVED_WEBHOOK_HEADERS.has(key.toLowerCase())) throw new UsageError(`${name} ${key} is set by the store on every notification; choose another header.`);
     const value = raw.slice(eq + 1);
     if (/[\r\n\0]/.test(value)) throw new UsageError(`${name} ${key} has a line break in its value.`);

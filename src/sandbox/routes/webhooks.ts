@@ -5,12 +5,12 @@ import type { SandboxContext, WebhookEvent } from '../context.js';
 import type { StoreData, WebhookRecord } from '../state.js';
 import { WebhookDeliverer } from '../webhook-delivery.js';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
-import { RESERVED_WEBHOOK_HEADERS } from '../../platform/webhook-headers.js';
-import { isLoopbackHost } from '../../util/loopback.js';
+import { createWebhook, findDuplicate, headerErrors, updateWebhook, webhookUrlProblem } from '../store/webhooks.js';
 
 /**
- * Webhooks (DESIGN.md §5.17): registration per app, and delivery of every event the routes emit through
- * `ctx.emit` to the store's webhooks of that event, signed with the registering app's client secret.
+ * Webhooks (DESIGN.md §5.17): the registration routes (records and rules: store/webhooks.ts), and delivery of
+ * every event the routes emit through `ctx.emit` to the store's webhooks of that event, signed with the
+ * registering app's client secret.
  */
 
 export function presentWebhook(w: WebhookRecord) {
@@ -23,31 +23,6 @@ export function presentWebhook(w: WebhookRecord) {
     created_at: isoTime(w.created_at),
     updated_at: isoTime(w.updated_at),
   };
-}
-
-/** https anywhere; http only on loopback (the sandbox's allowance for local receivers like `webhooks listen`). */
-export function webhookUrlProblem(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return 'must be an absolute https URL';
-  }
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
-  return 'must be an https URL (http is accepted only on loopback: 127.0.0.1, ::1, localhost)';
-}
-
-const HeaderName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-function headerErrors(headers: Record<string, string>): FieldErrors | undefined {
-  const errors: FieldErrors = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (!HeaderName.test(name)) errors[`headers.${name}`] = ['is not a valid header name'];
-    else if (RESERVED_WEBHOOK_HEADERS.has(name.toLowerCase())) errors[`headers.${name}`] = ['is set by the delivery itself'];
-    else if (/[\r\n\0]/.test(value)) errors[`headers.${name}`] = ['must not contain line breaks'];
-  }
-  return Object.keys(errors).length ? errors : undefined;
 }
 
 const Url = z.string({ error: 'is required' }).refine((u) => webhookUrlProblem(u) === undefined, {
@@ -97,27 +72,16 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     return webhook;
   };
 
-  const duplicateOf = (store: StoreData, appId: string, event: string, url: string, except?: number) =>
-    store.webhooks.list().find((w) => w.app_id === appId && w.event === event && w.url === url && w.id !== except);
-
   api.post('/webhooks', async (req, reply) => {
     const store = req.store;
     const body = parseBody(CreateBody, req.body);
     const headers = body.headers ?? {};
     const problems = headerErrors(headers);
     if (problems) fail(problems);
-    const duplicate = duplicateOf(store, req.auth.appId, body.event, body.url);
+    const duplicate = findDuplicate(store, req.auth.appId, body.event, body.url);
     if (duplicate) fail({ url: [`already receives ${body.event} (webhook ${duplicate.id})`] });
     const created = state.mutate('webhook.create', (tx) =>
-      tx.put(store.webhooks, {
-        id: tx.nextId(store, 'webhook'),
-        app_id: req.auth.appId,
-        event: body.event,
-        url: body.url,
-        headers,
-        created_at: tx.now(),
-        updated_at: tx.now(),
-      }),
+      createWebhook(tx, store, { app_id: req.auth.appId, event: body.event, url: body.url, headers }),
     );
     return reply.code(201).send(presentWebhook(created));
   });
@@ -145,16 +109,10 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     }
     const event = body.event ?? webhook.event;
     const url = body.url ?? webhook.url;
-    const duplicate = duplicateOf(store, req.auth.appId, event, url, webhook.id);
+    const duplicate = findDuplicate(store, req.auth.appId, event, url, webhook.id);
     if (duplicate) fail({ url: [`already receives ${event} (webhook ${duplicate.id})`] });
     const updated = state.mutate('webhook.update', (tx) =>
-      tx.put(store.webhooks, {
-        ...webhook,
-        event,
-        url,
-        headers: body.headers === undefined ? webhook.headers : (body.headers ?? {}),
-        updated_at: tx.now(),
-      }),
+      updateWebhook(tx, store, webhook, { event, url, headers: body.headers === undefined ? webhook.headers : (body.headers ?? {}) }),
     );
     return presentWebhook(updated);
   });
