@@ -1,17 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { invalid, isoTime, notFound, paginate, parseBody, parseTime } from '../http.js';
+import { invalid, isoTime, notFound, paginate, parseBody } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { CustomFieldRecord, StoreData } from '../state.js';
 import { CUSTOM_FIELD_TYPES } from '../../platform/custom-fields.js';
 import { getProduct } from '../store/products.js';
 import { getVariant } from '../store/variants.js';
+import {
+  checkValue,
+  createCustomField,
+  deleteCustomField,
+  setCustomFieldValues,
+  unsetCustomFieldValue,
+  updateCustomField,
+} from '../store/custom-fields.js';
 
-/**
- * Variant custom fields (DESIGN.md §5.13): definitions, and their values on variants. Deleting a definition
- * deletes its values.
- */
+/** The routes of variant custom fields and their values (DESIGN.md §5.13; records and operations: store/custom-fields.ts). */
 
 const definitionSchema = z.object({
   name: z.string().trim().min(1),
@@ -51,29 +55,6 @@ function getField(store: StoreData, id: string): CustomFieldRecord {
   return field;
 }
 
-/** A value as stored, or a 422 naming the field when it does not fit the definition's type. */
-export function checkValue(field: CustomFieldRecord, raw: string | number, name = 'value'): string {
-  const value = String(raw).trim();
-  switch (field.value_type) {
-    case 'numeric':
-      if (!/^-?\d+(\.\d+)?$/.test(value)) throw invalid(name, `must be a number for ${field.name}`);
-      break;
-    case 'date':
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || parseTime(value) === undefined) {
-        throw invalid(name, `must be a date (YYYY-MM-DD) for ${field.name}`);
-      }
-      break;
-    case 'text_list':
-      if (!field.values.includes(value)) {
-        throw invalid(name, `must be one of ${field.values.join(', ')} for ${field.name}`);
-      }
-      break;
-    default:
-      break;
-  }
-  return value;
-}
-
 export function register(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
   const base = '/products/variants/custom-fields';
@@ -91,18 +72,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     if (body.value_type === 'text_list' && (!body.values || body.values.length === 0)) {
       throw invalid('values', 'must list the allowed values of a text_list');
     }
-    const field = state.mutate('custom_field.create', (tx) =>
-      tx.put(store.customFields, {
-        id: randomUUID(),
-        name: body.name,
-        description: body.description ?? null,
-        value_type: body.value_type,
-        read_only: body.read_only ?? false,
-        values: body.value_type === 'text_list' ? Array.from(new Set(body.values)) : [],
-        created_at: tx.now(),
-        updated_at: tx.now(),
-      }),
-    );
+    const field = state.mutate('custom_field.create', (tx) => createCustomField(tx, store, body));
     return reply.code(201).send(presentCustomField(field));
   });
 
@@ -124,32 +94,14 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       if (body.value.trim() === '') throw invalid('value', "can't be blank");
       if (!values.includes(body.value)) values = [...values, body.value];
     }
-    const updated = state.mutate('custom_field.update', (tx) =>
-      tx.put(store.customFields, {
-        ...field,
-        name: body.name ?? field.name,
-        description: body.description === undefined ? field.description : body.description,
-        read_only: body.read_only ?? field.read_only,
-        values,
-        updated_at: tx.now(),
-      }),
-    );
+    const updated = state.mutate('custom_field.update', (tx) => updateCustomField(tx, store, field, { ...body, values }));
     return presentCustomField(updated);
   });
 
   api.delete(`${base}/:id`, async (req) => {
     const store = req.store;
     const field = getField(store, (req.params as { id: string }).id);
-    const touched: number[] = [];
-    state.mutate('custom_field.delete', (tx) => {
-      tx.delete(store.customFields, field.id);
-      for (const product of store.products.values()) {
-        if (!product.variants.some((v) => v.custom_fields.some((c) => c.id === field.id))) continue;
-        for (const v of product.variants) v.custom_fields = v.custom_fields.filter((c) => c.id !== field.id);
-        tx.put(store.products, product);
-        touched.push(product.id);
-      }
-    });
+    const touched = state.mutate('custom_field.delete', (tx) => deleteCustomField(tx, store, field));
     for (const id of touched) ctx.emit('product/updated', store.id, id);
     return {};
   });
@@ -173,15 +125,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       if (!field) throw invalid(`${i}.id`, `${entry.id} is not a custom field of this store`);
       return { id: field.id, value: checkValue(field, entry.value, `${i}.value`) };
     });
-    state.mutate('variant.custom_fields', (tx) => {
-      for (const { id, value } of values) {
-        const current = variant.custom_fields.find((c) => c.id === id);
-        if (current) current.value = value;
-        else variant.custom_fields.push({ id, value });
-      }
-      variant.updated_at = product.updated_at = tx.now();
-      tx.put(store.products, product);
-    });
+    state.mutate('variant.custom_fields', (tx) => setCustomFieldValues(tx, store, product, variant, values));
     ctx.emit('product/updated', store.id, product.id);
     return variant.custom_fields;
   });
@@ -192,11 +136,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const product = getProduct(store, params.product_id);
     const variant = getVariant(store, product, params.variant_id);
     if (!variant.custom_fields.some((c) => c.id === params.id)) throw notFound('Custom field value', params.id);
-    state.mutate('variant.custom_field.delete', (tx) => {
-      variant.custom_fields = variant.custom_fields.filter((c) => c.id !== params.id);
-      variant.updated_at = product.updated_at = tx.now();
-      tx.put(store.products, product);
-    });
+    state.mutate('variant.custom_field.delete', (tx) => unsetCustomFieldValue(tx, store, product, variant, params.id));
     ctx.emit('product/updated', store.id, product.id);
     return {};
   });
