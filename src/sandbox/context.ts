@@ -21,7 +21,8 @@ import type { SandboxState } from './state.js';
  *   (parsed into `req.body`) and the scope, which is derived from the path (override with
  *   `{ config: { scope: 'orders' } }`, or `null` for none). `req.store` is the StoreData, `req.auth` the token.
  * - Throw `httpError(status, description, fieldErrors?)`; lists answer with `paginate(req, reply, items, present)`.
- * - Change state only through `ctx.state.mutate(label, tx => …)` (see state.ts), then announce with
+ * - Change state only through `ctx.state.mutate(label, tx => …)` (see state.ts), calling the operations of
+ *   store/*.ts (records and what changes them; the seeds use them too), then announce with
  *   `ctx.emit('order/created', storeId, id)`; webhook delivery subscribes with
  *   `ctx.events.on('webhook', (e: WebhookEvent) => …)`, typically in its own `register`.
  * - Cleanup: `api.addHook('onClose', …)` runs when the sandbox closes.
