@@ -2,11 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { ALL_SCOPES } from './http.js';
 import { seedOrders } from './seed-orders.js';
+import { blankAddress } from './store/locations.js';
 import { createApp, createStore } from './store/stores.js';
 import { locationLimit } from '../platform/plans.js';
 import { slug } from '../platform/slug.js';
 import type {
-  Address,
   CategoryRecord,
   InventoryLevel,
   Localized,
@@ -69,22 +69,6 @@ export async function resetStore(state: SandboxState, storeId: number, seed: See
 // The demo catalog
 
 const DAY = 86_400_000;
-
-function emptyAddress(): Address {
-  return {
-    zipcode: '',
-    street: '',
-    number: '',
-    floor: '',
-    locality: '',
-    city: '',
-    province: { code: '', name: '' },
-    region: { code: '', name: '' },
-    country: { code: 'AR', name: 'Argentina' },
-    reference: '',
-    between_streets: '',
-  };
-}
 
 const DEMO_LOCATIONS = [
   { name: 'Depósito Central', street: 'Av. Corrientes', number: '1234', city: 'Buenos Aires', zipcode: 'C1043', pickup: false },
@@ -175,7 +159,7 @@ function seedDemo(state: SandboxState, store: StoreData): void {
       tx.put(store.locations, {
         id: ulid(now - 60 * DAY + i),
         name: { es_AR: l.name },
-        address: { ...emptyAddress(), street: l.street, number: l.number, city: l.city, zipcode: l.zipcode },
+        address: { ...blankAddress({ code: 'AR', name: 'Argentina' }), street: l.street, number: l.number, city: l.city, zipcode: l.zipcode },
         is_default: i === 0,
         allows_pickup: l.pickup,
         priority: i,

@@ -42,19 +42,22 @@ function mergeAddress(base: Address, input: AddressInput | undefined): Address {
   };
 }
 
-const blankAddress: Address = {
-  zipcode: '',
-  street: '',
-  number: '',
-  floor: '',
-  locality: '',
-  city: '',
-  province: { code: '', name: '' },
-  region: { code: '', name: '' },
-  country: { code: '', name: '' },
-  reference: '',
-  between_streets: '',
-};
+/** An address with nothing filled in but, when given, the country. */
+export function blankAddress(country: Address['country'] = { code: '', name: '' }): Address {
+  return {
+    zipcode: '',
+    street: '',
+    number: '',
+    floor: '',
+    locality: '',
+    city: '',
+    province: { code: '', name: '' },
+    region: { code: '', name: '' },
+    country,
+    reference: '',
+    between_streets: '',
+  };
+}
 
 /** Whether any variant holds stock at the location (a scan: deletions are rare). */
 export function holdsStock(store: StoreData, locationId: string): boolean {
@@ -83,7 +86,7 @@ export function createLocation(tx: Tx, store: StoreData, input: LocationInput): 
   return tx.put(store.locations, {
     id: ulid(now),
     name: input.name,
-    address: mergeAddress(blankAddress, input.address),
+    address: mergeAddress(blankAddress(), input.address),
     is_default: isDefault,
     allows_pickup: input.allows_pickup ?? false,
     priority: input.priority ?? (existing.length ? Math.max(...existing.map((l) => l.priority)) + 1 : 0),

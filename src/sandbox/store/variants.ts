@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import { httpError, intParam, invalid, mainText, notFound, parseMoney, parseOptionalMoney, toLocalized } from '../http.js';
 import type { InventoryLevel, Localized, ProductRecord, StoreData, Tx, VariantRecord } from '../state.js';
 import { MAX_OPTIONS, MAX_VARIANTS } from '../../platform/catalog.js';
+import { blankAddress } from './locations.js';
 
 /**
  * Variants (DESIGN.md §5.12) and the variant logic products share: building a variant from a request's fields,
@@ -71,11 +72,7 @@ function defaultLocationId(tx: Tx, store: StoreData, created: string[]): string 
   const location = tx.put(store.locations, {
     id: ulid(now),
     name: { [`${store.record.main_language}_${store.record.country}`]: 'Principal' },
-    address: {
-      zipcode: '', street: '', number: '', floor: '', locality: '', city: '',
-      province: { code: '', name: '' }, region: { code: '', name: '' },
-      country: { code: store.record.country, name: '' }, reference: '', between_streets: '',
-    },
+    address: blankAddress({ code: store.record.country, name: '' }),
     is_default: true,
     allows_pickup: false,
     priority: 0,
