@@ -93,6 +93,12 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   return sendError(reply, new HttpError(500, 'Internal error of the sandbox'));
 }
 
+/** A 422 with every field error, described by the first one (`value.1.key must be …`). */
+export function refuseFields(errors: FieldErrors): never {
+  const [field, problems] = Object.entries(errors)[0]!;
+  throw httpError(422, `${field} ${problems[0]}`, errors);
+}
+
 /** Validates a request body with a zod schema; problems become a 422 with field errors. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body ?? {});

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, type FieldErrors } from '../http.js';
+import { intParam, invalid, isoTime, notFound, paginate, parseBody, refuseFields } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { StoreData } from '../state.js';
 import {
@@ -29,11 +29,6 @@ function presentMetafield(m: MetafieldRecord) {
   };
 }
 
-function fail(errors: FieldErrors): never {
-  const [field, problems] = Object.entries(errors)[0]!;
-  throw httpError(422, `${field} ${problems[0]}`, errors);
-}
-
 const CreateBody = z.object({
   namespace: z.string({ error: 'is required' }).trim().min(1, { error: "can't be blank" }).max(100),
   key: z.string({ error: 'is required' }).trim().min(1, { error: "can't be blank" }).max(100),
@@ -60,7 +55,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
 
   const validateValue = (store: StoreData, m: { namespace: string; key: string; owner_id: number; value: string }) => {
     const errors = metafieldValueErrors(store, m);
-    if (errors) fail(errors);
+    if (errors) refuseFields(errors);
   };
 
   const load = (store: StoreData, idText: string | undefined) => {
@@ -73,10 +68,10 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
   api.post('/metafields', async (req, reply) => {
     const store = req.store;
     const body = parseBody(CreateBody, req.body);
-    if (!store.orders.has(body.owner_id)) fail({ owner_id: [`order ${body.owner_id} does not exist`] });
+    if (!store.orders.has(body.owner_id)) refuseFields({ owner_id: [`order ${body.owner_id} does not exist`] });
     const existing = findMetafield(store, body.owner_id, body.namespace, body.key);
     if (existing) {
-      fail({ key: [`already exists for this order as metafield ${existing.id}; update it with PUT /metafields/${existing.id}`] });
+      refuseFields({ key: [`already exists for this order as metafield ${existing.id}; update it with PUT /metafields/${existing.id}`] });
     }
     validateValue(store, body);
     const created = state.mutate('metafield.create', (tx) => createMetafield(tx, store, body));

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, parseMoney, parseTime } from '../http.js';
+import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, parseMoney, parseTime, refuseFields } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { StoreData } from '../state.js';
 import {
@@ -277,10 +277,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const store = req.store;
     const body = parseBody(CreateBody, req.body);
     const errors = checkOrderStock(store, body.products);
-    if (errors) {
-      const [field, problems] = Object.entries(errors)[0]!;
-      throw httpError(422, `${field} ${problems[0]}`, errors);
-    }
+    if (errors) refuseFields(errors);
     const shipping: Partial<Shipping> = {};
     if (typeof body.shipping === 'string') shipping.carrier = body.shipping;
     else if (body.shipping) {

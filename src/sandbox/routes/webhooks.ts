@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { httpError, intParam, isoTime, notFound, paginate, parseBody, type FieldErrors } from '../http.js';
+import { intParam, isoTime, notFound, paginate, parseBody, refuseFields } from '../http.js';
 import type { SandboxContext, WebhookEvent } from '../context.js';
 import type { StoreData, WebhookRecord } from '../state.js';
 import { WebhookDeliverer } from '../webhook-delivery.js';
@@ -35,11 +35,6 @@ const Event = z.enum(WEBHOOK_EVENTS, { error: `must be one of ${WEBHOOK_EVENTS.j
 
 const CreateBody = z.object({ event: Event, url: Url, headers: Headers.nullish() });
 const UpdateBody = z.object({ event: Event.optional(), url: Url.optional(), headers: Headers.nullish() });
-
-function fail(errors: FieldErrors): never {
-  const [field, problems] = Object.entries(errors)[0]!;
-  throw httpError(422, `${field} ${problems[0]}`, errors);
-}
 
 export function register(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
@@ -77,9 +72,9 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const body = parseBody(CreateBody, req.body);
     const headers = body.headers ?? {};
     const problems = headerErrors(headers);
-    if (problems) fail(problems);
+    if (problems) refuseFields(problems);
     const duplicate = findDuplicate(store, req.auth.appId, body.event, body.url);
-    if (duplicate) fail({ url: [`already receives ${body.event} (webhook ${duplicate.id})`] });
+    if (duplicate) refuseFields({ url: [`already receives ${body.event} (webhook ${duplicate.id})`] });
     const created = state.mutate('webhook.create', (tx) =>
       createWebhook(tx, store, { app_id: req.auth.appId, event: body.event, url: body.url, headers }),
     );
@@ -105,12 +100,12 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const body = parseBody(UpdateBody, req.body);
     if (body.headers) {
       const problems = headerErrors(body.headers);
-      if (problems) fail(problems);
+      if (problems) refuseFields(problems);
     }
     const event = body.event ?? webhook.event;
     const url = body.url ?? webhook.url;
     const duplicate = findDuplicate(store, req.auth.appId, event, url, webhook.id);
-    if (duplicate) fail({ url: [`already receives ${event} (webhook ${duplicate.id})`] });
+    if (duplicate) refuseFields({ url: [`already receives ${event} (webhook ${duplicate.id})`] });
     const updated = state.mutate('webhook.update', (tx) =>
       updateWebhook(tx, store, webhook, { event, url, headers: body.headers === undefined ? webhook.headers : (body.headers ?? {}) }),
     );
