@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../platform/clock.js';
+import { seededRandom } from './random.js';
 
 /**
  * Fault injection for reliability tests (`store sandbox serve --faults SPEC`).
@@ -106,24 +107,13 @@ export function hasFaults(config: FaultConfig): boolean {
   return config.serverError > 0 || config.reset > 0 || config.lost > 0 || config.latencyMs[1] > 0;
 }
 
-/** mulberry32: small, fast and good enough to spread faults; deterministic for a given seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The sequence of fault decisions, one per request, in arrival order. */
 export class FaultPlan {
   private readonly random: () => number;
 
   constructor(readonly config: FaultConfig) {
-    this.random = prng(config.seed);
+    this.random = seededRandom(config.seed);
   }
 
   next(): FaultDecision {

@@ -23,6 +23,7 @@ import {
 } from './store/orders.js';
 import { CANCEL_REASONS } from '../platform/orders.js';
 import { variantStock, type SandboxState, type StoreData, type Tx } from './state.js';
+import { seededRandom } from './random.js';
 
 /**
  * Demo orders for `--seed demo`: about a hundred orders over the last six weeks in every status, made with the
@@ -82,25 +83,12 @@ function formOf(i: number) {
   };
 }
 
-
-/** mulberry32: a small seeded generator. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function seedOrders(state: SandboxState, storeId: number, clock: Clock): void {
   const store = state.store(storeId);
   if (!store) throw new Error(`no store ${storeId}`);
   const variants = store.products.list().flatMap((p) => p.variants.map((v) => v.id));
   if (variants.length === 0 || store.locations.size === 0) return;
-  const rnd = random(7);
+  const rnd = seededRandom(7);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
   const now = clock.now();
   const start = now - SPAN_DAYS * DAY;

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ulid } from 'ulid';
 import { ALL_SCOPES } from './http.js';
 import { seedOrders } from './seed-orders.js';
+import { seededRandom } from './random.js';
 import { blankAddress } from './store/locations.js';
 import { createApp, createStore } from './store/stores.js';
 import { locationLimit } from '../platform/plans.js';
@@ -127,16 +128,6 @@ const DEMO_PRODUCTS: DemoProduct[] = [
   { name: ['Tarjeta de Regalo', 'Cartão Presente', 'Gift Card'], sku: 'GIFT-CARD', price: 10000, categories: [] },
 ];
 
-/** A deterministic generator, so every demo store holds the same stock figures. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function localized(names: [string, string, string]): Localized {
   return { es: names[0], pt: names[1], en: names[2] };
@@ -151,7 +142,7 @@ function combinations(values: string[][]): string[][] {
 }
 
 function seedDemo(state: SandboxState, store: StoreData): void {
-  const rnd = random(42);
+  const rnd = seededRandom(42);
   const now = state.clock.now();
   const limit = locationLimit(store.record.plan);
   state.mutate('sandbox.seed.catalog', (tx) => {
