@@ -8,7 +8,8 @@ import {
   type TrackingEventRecord,
 } from './store/fulfillment-orders.js';
 import type { TrackingStatus } from '../platform/tracking-statuses.js';
-import { INVOICE_KEY, INVOICE_NAMESPACE, createMetafield } from './store/metafields.js';
+import { createMetafield } from './store/metafields.js';
+import { INVOICE_LIST_KEY, INVOICE_NAMESPACE, INVOICE_PAIR_KEYS } from '../platform/invoice-metafields.js';
 import {
   applyStatus,
   cancelOrder,
@@ -230,7 +231,7 @@ function attachInvoice(tx: Tx, store: StoreData, order: OrderRecord, rnd: () => 
   createMetafield(
     tx,
     store,
-    { namespace: INVOICE_NAMESPACE, key: INVOICE_KEY, value: JSON.stringify(entries), description: `Invoices of order ${order.number}`, owner_id: order.id },
+    { namespace: INVOICE_NAMESPACE, key: INVOICE_LIST_KEY, value: JSON.stringify(entries), description: `Invoices of order ${order.number}`, owner_id: order.id },
     at,
   );
 }
@@ -243,8 +244,8 @@ function attachOlderInvoicePair(tx: Tx, store: StoreData, order: OrderRecord, rn
   const key = makeAccessKey('3526111234567800019955001', rnd);
   const at = order.created_at + 3 * HOUR;
   for (const [metafieldKey, value] of [
-    ['key', key],
-    ['link', `https://nfe.example.com/danfe/${key}.pdf`],
+    [INVOICE_PAIR_KEYS.key, key],
+    [INVOICE_PAIR_KEYS.link, `https://nfe.example.com/danfe/${key}.pdf`],
   ] as const) {
     createMetafield(
       tx,

@@ -1,4 +1,5 @@
 import { isValidAccessKey } from '../../platform/invoice-key.js';
+import { INVOICE_LIST_KEY, INVOICE_NAMESPACE } from '../../platform/invoice-metafields.js';
 import type { FieldErrors } from '../http.js';
 import type { Collection, StoreData, Tx } from '../state.js';
 import { fulfillmentOrdersOf } from './fulfillment-orders.js';
@@ -20,9 +21,6 @@ export type MetafieldRecord = {
   created_at: number;
   updated_at: number;
 };
-
-export const INVOICE_NAMESPACE = 'nfe';
-export const INVOICE_KEY = 'list';
 
 export function metafieldsOf(store: StoreData): Collection<MetafieldRecord> {
   return store.metafields as unknown as Collection<MetafieldRecord>;
@@ -81,7 +79,7 @@ export function metafieldValueErrors(
   store: StoreData,
   m: { namespace: string; key: string; owner_id: number; value: string },
 ): FieldErrors | undefined {
-  if (m.namespace === INVOICE_NAMESPACE && m.key === INVOICE_KEY) return invoiceListErrors(store, m.owner_id, m.value);
+  if (m.namespace === INVOICE_NAMESPACE && m.key === INVOICE_LIST_KEY) return invoiceListErrors(store, m.owner_id, m.value);
   return undefined;
 }
 
