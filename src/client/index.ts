@@ -9,6 +9,7 @@ import got, { type Got, HTTPError, type NormalizedOptions, RequestError, type Re
 import type { Clock } from '../platform/clock.js';
 import { ApiError, StoreError, UsageError, errorFromResponse, networkError } from './errors.js';
 import { MAX_PER_PAGE } from '../platform/pagination.js';
+import { RATE_LIMIT_HEADERS } from '../platform/rate-limit.js';
 import { paginate, readPage, type Page, type Query } from './pagination.js';
 import { bodyPreview, redactUrl, scrubSecrets } from './redact.js';
 import {
@@ -279,7 +280,7 @@ class HttpCore {
     if (!state.awaitingOutcome) return;
     state.awaitingOutcome = false;
     // A gateway's 5xx page without rate headers says nothing about the bucket: it must not unpace the store.
-    const informative = response && (response.statusCode < 500 || response.headers['x-rate-limit-limit'] !== undefined);
+    const informative = response && (response.statusCode < 500 || response.headers[RATE_LIMIT_HEADERS.limit] !== undefined);
     if (informative) this.scheduler.observe(response.headers);
     else this.scheduler.sendFailed();
   }
@@ -364,7 +365,7 @@ function nativeRequest(url: URL, options: NativeRequestOptions): ClientRequest {
 function responseLine(response: Response): string {
   const { method, url } = response.request.options;
   const ms = response.timings.phases.total ?? 0;
-  const remaining = response.headers['x-rate-limit-remaining'];
+  const remaining = response.headers[RATE_LIMIT_HEADERS.remaining];
   const rate = remaining !== undefined ? ` remaining=${remaining}` : '';
   const ok = response.statusCode < 300;
   const body = ok ? '' : ` ${bodyPreview(response.body)}`;

@@ -1,4 +1,5 @@
 import type { Clock } from '../platform/clock.js';
+import { RATE_LIMIT_HEADERS, STANDARD_RATE } from '../platform/rate-limit.js';
 
 /**
  * The client's mirror of the server's leaky bucket (DESIGN.md §3, spec §8): it decides when each request
@@ -127,8 +128,8 @@ export class RateScheduler {
 
   constructor(options: SchedulerOptions = {}) {
     this.clock = options.clock ?? keepAliveClock;
-    this.capacity = options.capacity ?? 40;
-    this.leakPerSecond = options.leakPerSecond ?? 2;
+    this.capacity = options.capacity ?? STANDARD_RATE.capacity;
+    this.leakPerSecond = options.leakPerSecond ?? STANDARD_RATE.leakPerSecond;
     this.margin = options.margin ?? 1;
     this.updatedAt = this.clock.now();
     this.observedAt = this.updatedAt;
@@ -151,9 +152,9 @@ export class RateScheduler {
 
   /** Feeds back one response's headers (any status, 429 included). */
   observe(headers: ResponseHeaders): void {
-    const limit = headerNumber(headers, 'x-rate-limit-limit');
-    const remaining = headerNumber(headers, 'x-rate-limit-remaining');
-    const resetMs = headerNumber(headers, 'x-rate-limit-reset');
+    const limit = headerNumber(headers, RATE_LIMIT_HEADERS.limit);
+    const remaining = headerNumber(headers, RATE_LIMIT_HEADERS.remaining);
+    const resetMs = headerNumber(headers, RATE_LIMIT_HEADERS.reset);
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (limit === undefined || remaining === undefined || limit <= 0) {
       this.mode = 'unpaced';

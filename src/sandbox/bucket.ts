@@ -1,14 +1,12 @@
 import type { Clock } from '../platform/clock.js';
+import { RATE_LIMIT_HEADERS, type RateConfig } from '../platform/rate-limit.js';
 
 /**
  * The platform's leaky bucket (spec §8, DESIGN.md §5.5), as a pure module on an injectable clock.
  * Each accepted request adds 1 to the level; the level drains at `leakPerSecond`.
  * A request that would overflow is refused and does not fill the bucket.
  */
-export interface BucketConfig {
-  capacity: number;
-  leakPerSecond: number;
-}
+export type BucketConfig = RateConfig;
 
 export interface BucketDecision {
   allowed: boolean;
@@ -21,10 +19,6 @@ export interface BucketDecision {
   /** Retry-After in seconds (only when refused): until one slot frees, rounded up, at least 1 */
   retryAfterSeconds?: number;
 }
-
-export const STANDARD_RATE: BucketConfig = { capacity: 40, leakPerSecond: 2 };
-/** Plans `next` and `evolution` get the rate multiplied by 10. */
-export const HIGH_PLAN_RATE: BucketConfig = { capacity: 400, leakPerSecond: 20 };
 
 /**
  * The level is kept in integer units so the headers are exact for any capacity and rate: one request is
@@ -98,9 +92,9 @@ function decimalScale(rate: number): number {
 /** Writes a decision as the spec's response headers. */
 export function rateLimitHeaders(decision: BucketDecision): Record<string, string> {
   const headers: Record<string, string> = {
-    'x-rate-limit-limit': String(decision.limit),
-    'x-rate-limit-remaining': String(decision.remaining),
-    'x-rate-limit-reset': String(decision.resetMs),
+    [RATE_LIMIT_HEADERS.limit]: String(decision.limit),
+    [RATE_LIMIT_HEADERS.remaining]: String(decision.remaining),
+    [RATE_LIMIT_HEADERS.reset]: String(decision.resetMs),
   };
   if (!decision.allowed && decision.retryAfterSeconds !== undefined) {
     headers['retry-after'] = String(decision.retryAfterSeconds);

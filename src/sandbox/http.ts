@@ -1,11 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { LeakyBucket, STANDARD_RATE, rateLimitHeaders, type BucketConfig } from './bucket.js';
+import { LeakyBucket, rateLimitHeaders, type BucketConfig } from './bucket.js';
 import type { Clock } from '../platform/clock.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
 import { MONEY_LIMIT } from '../platform/money.js';
 import { hasHighRate } from '../platform/plans.js';
+import { STANDARD_RATE } from '../platform/rate-limit.js';
 import type { Localized, SandboxState, StoreData, TokenRecord } from './state.js';
 
 /**

@@ -38,7 +38,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LeakyBucket, STANDARD_RATE, rateLimitHeaders, type BucketConfig } from '../../src/sandbox/bucket.js';
+import { STANDARD_RATE } from '../../src/platform/rate-limit.js';
+import { LeakyBucket, rateLimitHeaders, type BucketConfig } from '../../src/sandbox/bucket.js';
 import { systemClock, type Clock } from '../../src/platform/clock.js';
 
 export interface TestServerOptions {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RateScheduler } from '../../src/client/scheduler.js';
 import { FakeClock } from '../../src/platform/clock.js';
-import { HIGH_PLAN_RATE, LeakyBucket, STANDARD_RATE, rateLimitHeaders, type BucketConfig } from '../../src/sandbox/bucket.js';
+import { HIGH_PLAN_RATE, STANDARD_RATE } from '../../src/platform/rate-limit.js';
+import { LeakyBucket, rateLimitHeaders, type BucketConfig } from '../../src/sandbox/bucket.js';
 
 /**
  * A simulated store on the same FakeClock: every request a scheduler releases reaches a real
