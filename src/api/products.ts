@@ -62,6 +62,12 @@ export interface ProductInput {
   stock?: number;
   inventory_levels?: { location_id: string; stock: number }[];
   weight?: string;
+  width?: string;
+  height?: string;
+  depth?: string;
+  mpn?: string;
+  age_group?: string;
+  gender?: string;
   categories?: number[];
   /** Must be empty at creation: images are added with addProductImage. */
   images?: [];

@@ -1,5 +1,5 @@
 import type { SchedulerSnapshot } from '../client/scheduler.js';
-import type { BulkProgress } from '../services/import/index.js';
+import type { BulkProgress } from '../services/bulk/progress.js';
 
 /**
  * How a bulk command shows its progress events (DESIGN.md §7): a cli-progress bar on a TTY, else one log

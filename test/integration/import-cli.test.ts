@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { formatRowError } from '../../src/services/import/catalog.js';
+import { formatRowError } from '../../src/services/bulk/row-error.js';
 import { CatalogInvalidError, runImport } from '../../src/services/import/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { type Received, clientFor, requestRecorder, writesOf } from '../helpers/sandbox.js';
@@ -287,7 +287,7 @@ describe('failures and the lock', () => {
     mkdirSync(locks, { recursive: true });
     // Earlier runs released their lock.
     expect(readdirSync(locks).filter((f) => f.endsWith('.lock'))).toEqual([]);
-    const { lockKey } = await import('../../src/services/import/lock.js');
+    const { lockKey } = await import('../../src/services/bulk/lock.js');
     const path = join(locks, `${lockKey(sandbox.storeId, sandbox.clientId)}.lock`);
     const { hostname } = await import('node:os');
     // This test process is alive: its lock holds.

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
 import { createClient, type StoreClient } from '../../src/client/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { attachInvoicesFromFile, type InvoiceFileEvent, readInvoices } from '../../src/services/invoices.js';
+import { attachInvoicesFromFile as attachFile, type InvoiceFileEvent, type InvoiceFileOptions } from '../../src/services/invoice-file.js';
+import { readInvoices } from '../../src/services/invoices.js';
 import { accessKey } from '../helpers/sandbox.js';
 
 /**
@@ -39,6 +40,11 @@ let seq = 0;
 const newKey = () => accessKey(`35261112345678000199550080000${String(++seq).padStart(6, '0')}`);
 let next = 0;
 const freshOrder = () => orderIds[next++]!;
+
+/** The service as the command calls it: this sandbox's store, the journal and lock under the test's directory. */
+function attachInvoicesFromFile(c: StoreClient, path: string, onEvent?: (event: InvoiceFileEvent) => void, options: Partial<InvoiceFileOptions> = {}) {
+  return attachFile(c, path, { apiUrl: sandbox.apiUrl, storeId: sandbox.storeId, env: { XDG_STATE_HOME: join(dir, 'state') }, onEvent, ...options });
+}
 
 function file(name: string, text: string): string {
   const path = join(dir, name);

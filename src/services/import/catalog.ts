@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { slug } from '../../platform/slug.js';
 import { readMoney } from '../money.js';
-import { readCsv } from './csv-source.js';
+import { readCsv } from '../bulk/csv.js';
+import type { RowError } from '../bulk/row-error.js';
 import {
   type Column,
   type ColumnField,
@@ -55,17 +56,6 @@ export interface ProductSpec {
   variants: VariantSpec[];
 }
 
-export interface RowError {
-  file: string;
-  line: number;
-  /** 1-based column number and header, when the problem is in one cell. */
-  column?: number;
-  header?: string;
-  /** handle or SKU of the row, when known. */
-  key?: string;
-  message: string;
-}
-
 export interface Catalog {
   file: string;
   dialect: Dialect;
@@ -94,11 +84,6 @@ export const MAX_VARIANTS = 1000;
 
 const DECIMAL = /^\d+(?:[.,]\d+)?$/;
 const INTEGER = /^\d+$/;
-
-export function formatRowError(error: RowError): string {
-  const where = error.column !== undefined ? `, column ${error.column}${error.header ? ` (${error.header})` : ''}` : '';
-  return `${error.file}, line ${error.line}${where}: ${error.message}`;
-}
 
 interface Row {
   line: number;

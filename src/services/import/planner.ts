@@ -1,12 +1,12 @@
 import type { Category, Localized } from '../../api/categories.js';
 import type { CustomField } from '../../api/custom-fields.js';
 import type { Location } from '../../api/locations.js';
-import { type Product, categoryIdOf } from '../../api/products.js';
+import { type Product, type ProductInput, categoryIdOf } from '../../api/products.js';
 import type { StoreInfo } from '../../api/store.js';
-import type { Variant } from '../../api/variants.js';
+import type { Variant, VariantInput } from '../../api/variants.js';
 import { pickLocalized } from '../../api/read.js';
 import type { Catalog, ProductSpec, VariantSpec } from './catalog.js';
-import { DECIMAL_FIELDS, TEXT_FIELDS } from './dialects.js';
+import { DECIMAL_FIELDS, type DecimalField, TEXT_FIELDS, type TextField } from './dialects.js';
 
 /**
  * The import plan (CSV.md §1 matching rules): a pure function from the validated file and one snapshot of
@@ -37,13 +37,18 @@ export interface CategoryCreate {
   line: number;
 }
 
-export type Body = Record<string, unknown>;
+/** The fields of a variant a row sets, besides its SKU and stock (columns of DECIMAL_FIELDS and TEXT_FIELDS). */
+type VariantFields = { [F in DecimalField | TextField]?: string };
+type StockFields = Pick<VariantInput, 'stock' | 'inventory_levels'>;
+
+/** Product request bodies; the categories are sent as the ids `categories` resolves to once they exist. */
+export type ProductBody = Omit<ProductInput, 'categories'>;
 
 export type Step =
-  | { kind: 'createProduct'; body: Body; categories?: CategoryRef[] }
-  | { kind: 'updateProduct'; body: Body; categories?: CategoryRef[] }
-  | { kind: 'createVariant'; sku: string; line: number; body: Body; options: string[] }
-  | { kind: 'updateVariant'; sku: string; line: number; variantId: number; body: Body }
+  | { kind: 'createProduct'; body: ProductBody; categories?: CategoryRef[] }
+  | { kind: 'updateProduct'; body: ProductBody; categories?: CategoryRef[] }
+  | { kind: 'createVariant'; sku: string; line: number; body: VariantInput; options: string[] }
+  | { kind: 'updateVariant'; sku: string; line: number; variantId: number; body: VariantInput }
   | { kind: 'addImage'; src: string }
   | { kind: 'setCustomFields'; sku: string; line: number; variantId?: number; options: string[]; values: { id: string; value: string }[] };
 
@@ -61,7 +66,7 @@ export function variantLabel(productKey: string, v: Pick<VariantSpec, 'sku' | 'v
 }
 
 /** The SKU a row sets, as request fields: none when the row leaves it blank. */
-function skuField(v: VariantSpec): Body {
+function skuField(v: VariantSpec): Pick<VariantInput, 'sku'> {
   return v.sku ? { sku: v.sku } : {};
 }
 
@@ -286,17 +291,17 @@ function localizedDiffers(given: Record<string, string>, stored: Localized | nul
 }
 
 /** The variant fields a row sets, as request fields (stock handled apart). */
-function variantFields(v: VariantSpec): Body {
-  const body: Body = {};
+function variantFields(v: VariantSpec): VariantFields {
+  const body: VariantFields = {};
   for (const f of DECIMAL_FIELDS) if (v.decimals[f] !== undefined) body[f] = v.decimals[f];
   for (const f of TEXT_FIELDS) if (v.texts[f] !== undefined) body[f] = v.texts[f];
   return body;
 }
 
-function stockBody(v: VariantSpec, ix: Indexes, current?: Variant): Body {
+function stockBody(v: VariantSpec, ix: Indexes, current?: Variant): StockFields {
   const levels = new Map<string, number>();
   for (const [key, stock] of Object.entries(v.stockAt)) levels.set(ix.locationByKey.get(key.trim().toLowerCase())!.id, stock);
-  const body: Body = {};
+  const body: StockFields = {};
   if (levels.size === 0) {
     if (v.stock === undefined) return body;
     if (!current || stockAtDefault(current, ix) !== v.stock) body.stock = v.stock;
@@ -338,8 +343,8 @@ function customValues(v: VariantSpec, ix: Indexes, current?: Variant): { id: str
 }
 
 /** The request fields that make `current` match the row: only the fields the row gives and that differ. */
-export function variantDiff(v: VariantSpec, current: Variant, ix: Indexes): Body {
-  const body: Body = {};
+export function variantDiff(v: VariantSpec, current: Variant, ix: Indexes): VariantInput {
+  const body: VariantInput = {};
   for (const f of DECIMAL_FIELDS) {
     const given = v.decimals[f];
     if (given === undefined) continue;
@@ -389,7 +394,7 @@ function planCreate(
   if (!Object.values(spec.name).some(Boolean)) {
     return { ...base, action: 'fail', reason: `product ${spec.key} does not exist and its rows give no name to create it with` };
   }
-  const body: Body = { name: localizedBody(spec.name, ix), handle: spec.key };
+  const body: ProductBody = { name: localizedBody(spec.name, ix), handle: spec.key };
   if (Object.keys(spec.description).length > 0) body.description = localizedBody(spec.description, ix);
   const categories = resolveCategories(spec);
   const steps: Step[] = [];
@@ -412,7 +417,7 @@ function variantCreates(spec: ProductSpec, variants: VariantSpec[], ix: Indexes)
   const steps: Step[] = [];
   for (const v of variants) {
     const attributes = spec.optionNames.map((name, i) => ({ name, value: v.values[i]! }));
-    const body: Body = { ...skuField(v), attributes, ...variantFields(v), ...stockBody(v, ix) };
+    const body: VariantInput = { ...skuField(v), attributes, ...variantFields(v), ...stockBody(v, ix) };
     steps.push({ kind: 'createVariant', sku: v.sku, line: v.line, body, options: v.values });
   }
   // Custom field values go on once every variant exists (they need the variant's id).
@@ -471,7 +476,7 @@ function planUpdate(
 
   const steps: Step[] = [];
   const rowFailures: RowFailure[] = [];
-  const body: Body = {};
+  const body: ProductBody = {};
   if (localizedDiffers(spec.name, product.name, ix)) body.name = localizedBody(spec.name, ix);
   if (localizedDiffers(spec.description, product.description, ix)) body.description = localizedBody(spec.description, ix);
   let categories = resolveCategories(spec);
