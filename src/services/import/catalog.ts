@@ -273,12 +273,72 @@ interface RowContext {
   fail: (e: Omit<RowError, 'file'>) => void;
 }
 
-function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexColumns>, dialect: Dialect, ctx: RowContext): void {
-  const { line, cells } = record;
-  const problems: Omit<RowError, 'file' | 'key'>[] = [];
-  const at = (column: Column, message: string) =>
-    problems.push({ line, column: column.index + 1, header: column.header, message });
+type Problem = Omit<RowError, 'file' | 'key'>;
+type ColumnIndex = ReturnType<typeof indexColumns>;
 
+/** One row being read: the product it belongs to, the variant it gives, and what it still has to settle. */
+interface RowState {
+  line: number;
+  dialect: Dialect;
+  draft: Draft | undefined;
+  variant: VariantSpec;
+  /** Shopify's Variant Price and Compare At Price, settled together once every cell is read. */
+  shopifyPrice?: string;
+  compareAt?: string;
+  optionNames: string[];
+  optionValues: string[];
+  at: (column: Column, message: string) => void;
+}
+
+function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dialect, ctx: RowContext): void {
+  const { line, cells } = record;
+  const problems: Problem[] = [];
+  const at = (column: Column, message: string) => problems.push({ line, column: column.index + 1, header: column.header, message });
+  checkCells(cells, columns, line, problems, at);
+  const cell = (column: Column | undefined): string => (column ? unescapeFormula((cells[column.index] ?? '').trim()) : '');
+  const key = productKey(idx, cell, line, problems, at);
+  // Shopify lists extra images of a product on rows of their own: handle and Image Src, nothing else.
+  const sku = cell(idx.sku);
+  const shopifyImageRow =
+    dialect === 'shopify' && sku === '' && idx.optionValues.every((c) => cell(c) === '') &&
+    columns.every((c) => c.field?.kind !== 'shopifyPrice' || cell(c) === '');
+
+  const draft = key ? draftOf(ctx.drafts, key, idx, line) : undefined;
+  draft?.spec.lines.push(line);
+  const row: RowState = {
+    line,
+    dialect,
+    draft,
+    variant: { line, sku, values: [], decimals: {}, texts: {}, stockAt: {}, custom: {} },
+    optionNames: [],
+    optionValues: [],
+    at,
+  };
+  for (const column of columns) {
+    const value = cell(column);
+    if (column.field && value !== '') readCell(row, column, column.field, value, ctx);
+  }
+  settleShopifyPrice(row);
+
+  if (!shopifyImageRow) {
+    draft?.variantLines.push(line);
+    if (draft) readOptions(draft, row.variant, row.optionNames, row.optionValues, dialect, columns, idx, line, at, problems);
+    // A blank SKU is a variant without SKU (platform.md §3: `sku: null` exists); it is matched by its product's
+    // handle and its option values, and its SKU is left as it is.
+    if (sku !== '') {
+      const earlier = ctx.skus.get(sku);
+      if (earlier !== undefined) at(idx.sku!, `SKU "${sku}" is already used on line ${earlier}; SKUs must be unique in the file`);
+      else ctx.skus.set(sku, line);
+    }
+  }
+
+  for (const p of problems) ctx.fail({ ...p, key: key || undefined });
+  if (problems.length > 0 && draft) draft.invalid = true;
+  if (!shopifyImageRow && draft && problems.length === 0) draft.spec.variants.push(compactVariant(row.variant));
+}
+
+/** The row's shape and its text: as many cells as the header, valid UTF-8, no cell of absurd length. */
+function checkCells(cells: string[], columns: Column[], line: number, problems: Problem[], at: (column: Column, message: string) => void): void {
   if (cells.length !== columns.length) {
     problems.push({
       line,
@@ -286,35 +346,39 @@ function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexCol
       message: `the row has ${cells.length} cells but the header has ${columns.length} columns`,
     });
   }
-  const cell = (column: Column | undefined): string => (column ? unescapeFormula((cells[column.index] ?? '').trim()) : '');
   for (const column of columns) {
     const raw = cells[column.index] ?? '';
     if (raw.includes('\uFFFD')) at(column, notUtf8);
     else if (raw.length > MAX_CELL_LENGTH) at(column, `the cell holds ${raw.length} characters; the limit is ${MAX_CELL_LENGTH}`);
   }
+}
 
-  // The product this row belongs to.
+/** The key of the product the row belongs to: its handle, or without a handle column the slug of its name. */
+function productKey(
+  idx: ColumnIndex,
+  cell: (column: Column | undefined) => string,
+  line: number,
+  problems: Problem[],
+  at: (column: Column, message: string) => void,
+): string {
   const handle = cell(idx.handle);
-  const mainName = cell(idx.names.find((c) => c.field?.kind === 'name' && c.field.lang === '') ?? idx.names[0]);
-  let key = handle;
-  if (!idx.handle) {
-    key = slug(mainName);
-    if (mainName === '') problems.push({ line, column: idx.names[0]!.index + 1, header: idx.names[0]!.header, message: 'the name is empty; without a handle column the name is the product key' });
-    else if (key === '') problems.push({ line, column: idx.names[0]!.index + 1, header: idx.names[0]!.header, message: `the name "${mainName}" gives an empty handle; add a handle column` });
-  } else if (handle === '') {
-    problems.push({ line, column: idx.handle.index + 1, header: idx.handle.header, message: 'the handle is empty; every row names its product' });
-  } else if (handle !== slug(handle)) {
-    at(idx.handle, `the handle "${handle}" is not a URL slug (lower case letters, digits and "-"; e.g. "${slug(handle)}")`);
+  if (idx.handle) {
+    if (handle === '') problems.push({ line, column: idx.handle.index + 1, header: idx.handle.header, message: 'the handle is empty; every row names its product' });
+    else if (handle !== slug(handle)) at(idx.handle, `the handle "${handle}" is not a URL slug (lower case letters, digits and "-"; e.g. "${slug(handle)}")`);
+    return handle;
   }
+  const nameColumn = idx.names[0]!;
+  const mainName = cell(idx.names.find((c) => c.field?.kind === 'name' && c.field.lang === '') ?? nameColumn);
+  const key = slug(mainName);
+  if (mainName === '') problems.push({ line, column: nameColumn.index + 1, header: nameColumn.header, message: 'the name is empty; without a handle column the name is the product key' });
+  else if (key === '') problems.push({ line, column: nameColumn.index + 1, header: nameColumn.header, message: `the name "${mainName}" gives an empty handle; add a handle column` });
+  return key;
+}
 
-  // Shopify lists extra images of a product on rows of their own: handle and Image Src, nothing else.
-  const sku = cell(idx.sku);
-  const shopifyImageRow =
-    dialect === 'shopify' && sku === '' && idx.optionValues.every((c) => cell(c) === '') &&
-    columns.every((c) => c.field?.kind !== 'shopifyPrice' || cell(c) === '');
-
-  let draft = key ? ctx.drafts.get(key) : undefined;
-  if (key && !draft && problems.every((p) => p.message !== 'the handle is empty; every row names its product')) {
+/** The product being gathered under `key`, started on its first row. */
+function draftOf(drafts: Map<string, Draft>, key: string, idx: ColumnIndex, line: number): Draft {
+  let draft = drafts.get(key);
+  if (!draft) {
     draft = {
       spec: {
         key,
@@ -334,132 +398,115 @@ function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexCol
       spellings: new Map(),
       variantLines: [],
     };
-    ctx.drafts.set(key, draft);
+    drafts.set(key, draft);
   }
-  draft?.spec.lines.push(line);
+  return draft;
+}
 
-  const variant: VariantSpec = { line, sku, values: [], decimals: {}, texts: {}, stockAt: {}, custom: {} };
-  let shopifyPrice: string | undefined;
-  let compareAt: string | undefined;
-  const optionNames: string[] = [];
-  const optionValues: string[] = [];
+/** One non-blank cell into the row's product or variant, by the field its column feeds. */
+function readCell(row: RowState, column: Column, field: ColumnField, value: string, ctx: RowContext): void {
+  switch (field.kind) {
+    case 'ignored':
+      ctx.ignoredWithData.add(column.index);
+      return;
+    case 'handle':
+    case 'sku':
+      return;
+    case 'name':
+    case 'description':
+    case 'categories':
+    case 'images':
+      return readProductCell(row, column, field, value);
+    case 'optionName':
+      row.optionNames[field.index] = value;
+      return;
+    case 'optionValue':
+      row.optionValues[field.index] = value;
+      return;
+    default:
+      return readVariantCell(row, column, field, value);
+  }
+}
 
-  for (const column of columns) {
-    const field = column.field;
-    const value = cell(column);
-    if (!field || value === '') continue;
-    switch (field.kind) {
-      case 'ignored':
-        ctx.ignoredWithData.add(column.index);
-        break;
-      case 'handle':
-      case 'sku':
-        break;
-      case 'name':
-      case 'description': {
-        if (draft) productValue(draft, `${field.kind}:${field.lang}`, value, column, line, at, () => {
-          draft!.spec[field.kind][field.lang] = value;
-        });
-        break;
-      }
-      case 'categories': {
-        const paths = value
-          .split(categorySeparator(dialect))
-          .map((p) => p.split('>').map((level) => level.trim()))
-          .filter((p) => p.some((level) => level !== ''));
-        if (paths.some((p) => p.includes(''))) {
-          at(column, `"${value}" has an empty category level (paths look like "Ropa > Camisas")`);
-          break;
-        }
-        if (draft) productValue(draft, 'categories', value, column, line, at, () => {
-          draft!.spec.categories = paths;
-        });
-        break;
-      }
-      case 'images': {
-        const urls = value.split('|').map((u) => u.trim()).filter(Boolean);
-        const bad = urls.find((u) => !/^https?:\/\/[^\s]+$/i.test(u));
-        if (bad) {
-          at(column, `"${bad}" is not an http(s) URL`);
-          break;
-        }
-        if (dialect === 'shopify') {
-          // One image per row: they add up.
-          if (draft) for (const u of urls) if (!draft.spec.images.includes(u)) draft.spec.images.push(u);
-        } else if (draft) {
-          productValue(draft, 'images', value, column, line, at, () => {
-            draft!.spec.images = urls;
-          });
-        }
-        break;
-      }
-      case 'optionName':
-        optionNames[field.index] = value;
-        break;
-      case 'optionValue':
-        optionValues[field.index] = value;
-        break;
-      case 'decimal': {
-        const parsed = MONEY_FIELDS.has(field.field) ? readMoney(value) : decimal(value);
-        if (typeof parsed !== 'string') at(column, parsed.error);
-        else variant.decimals[field.field] = parsed;
-        break;
-      }
-      case 'shopifyPrice':
-      case 'compareAtPrice': {
-        const parsed = readMoney(value);
-        if (typeof parsed !== 'string') at(column, parsed.error);
-        else if (field.kind === 'shopifyPrice') shopifyPrice = parsed;
-        else compareAt = parsed;
-        break;
-      }
-      case 'grams': {
-        const parsed = decimal(value);
-        if (typeof parsed !== 'string') at(column, parsed.error);
-        else variant.decimals.weight = trimDecimal(Number(parsed) / 1000);
-        break;
-      }
-      case 'text':
-        variant.texts[field.field] = value;
-        break;
-      case 'stock': {
-        const parsed = stock(value);
-        if (typeof parsed !== 'number') at(column, parsed.error);
-        else if (field.location) variant.stockAt[field.location] = parsed;
-        else variant.stock = parsed;
-        break;
-      }
-      case 'custom':
-        variant.custom[field.name] = value;
-        break;
+/** A product-level cell: names, descriptions, categories and images are the product's, given on any of its rows. */
+function readProductCell(row: RowState, column: Column, field: ColumnField & { kind: 'name' | 'description' | 'categories' | 'images' }, value: string): void {
+  const { draft, at, line } = row;
+  switch (field.kind) {
+    case 'name':
+    case 'description':
+      if (draft) productValue(draft, `${field.kind}:${field.lang}`, value, column, line, at, () => (draft.spec[field.kind][field.lang] = value));
+      return;
+    case 'categories': {
+      const paths = value
+        .split(categorySeparator(row.dialect))
+        .map((p) => p.split('>').map((level) => level.trim()))
+        .filter((p) => p.some((level) => level !== ''));
+      if (paths.some((p) => p.includes(''))) at(column, `"${value}" has an empty category level (paths look like "Ropa > Camisas")`);
+      else if (draft) productValue(draft, 'categories', value, column, line, at, () => (draft.spec.categories = paths));
+      return;
+    }
+    case 'images': {
+      const urls = value.split('|').map((u) => u.trim()).filter(Boolean);
+      const bad = urls.find((u) => !/^https?:\/\/[^\s]+$/i.test(u));
+      if (bad) at(column, `"${bad}" is not an http(s) URL`);
+      else if (!draft) return;
+      // Shopify gives one image per row: they add up.
+      else if (row.dialect === 'shopify') draft.spec.images.push(...urls.filter((u, i) => !draft.spec.images.includes(u) && urls.indexOf(u) === i));
+      else productValue(draft, 'images', value, column, line, at, () => (draft.spec.images = urls));
     }
   }
+}
 
-  if (shopifyPrice !== undefined) {
-    if (compareAt !== undefined && Number(compareAt) > Number(shopifyPrice)) {
-      variant.decimals.price = compareAt;
-      variant.decimals.promotional_price = shopifyPrice;
-    } else {
-      variant.decimals.price = shopifyPrice;
+/** A variant-level cell: amounts, measures, texts, stock and custom fields, checked and normalised. */
+function readVariantCell(row: RowState, column: Column, field: ColumnField, value: string): void {
+  const { variant, at } = row;
+  switch (field.kind) {
+    case 'decimal': {
+      const parsed = MONEY_FIELDS.has(field.field) ? readMoney(value) : decimal(value);
+      if (typeof parsed !== 'string') at(column, parsed.error);
+      else variant.decimals[field.field] = parsed;
+      return;
     }
-  }
-
-  if (!shopifyImageRow) draft?.variantLines.push(line);
-  if (!shopifyImageRow && draft) readOptions(draft, variant, optionNames, optionValues, dialect, columns, idx, line, at, problems);
-
-  // A blank SKU is a variant without SKU (platform.md §3: `sku: null` exists); it is matched by its product's
-  // handle and its option values, and its SKU is left as it is.
-  if (!shopifyImageRow) {
-    if (sku !== '') {
-      const earlier = ctx.skus.get(sku);
-      if (earlier !== undefined) at(idx.sku!, `SKU "${sku}" is already used on line ${earlier}; SKUs must be unique in the file`);
-      else ctx.skus.set(sku, line);
+    case 'shopifyPrice':
+    case 'compareAtPrice': {
+      const parsed = readMoney(value);
+      if (typeof parsed !== 'string') at(column, parsed.error);
+      else if (field.kind === 'shopifyPrice') row.shopifyPrice = parsed;
+      else row.compareAt = parsed;
+      return;
     }
+    case 'grams': {
+      const parsed = decimal(value);
+      if (typeof parsed !== 'string') at(column, parsed.error);
+      else variant.decimals.weight = trimDecimal(Number(parsed) / 1000);
+      return;
+    }
+    case 'text':
+      variant.texts[field.field] = value;
+      return;
+    case 'stock': {
+      const parsed = stock(value);
+      if (typeof parsed !== 'number') at(column, parsed.error);
+      else if (field.location) variant.stockAt[field.location] = parsed;
+      else variant.stock = parsed;
+      return;
+    }
+    case 'custom':
+      variant.custom[field.name] = value;
+      return;
   }
+}
 
-  for (const p of problems) ctx.fail({ ...p, key: key || undefined });
-  if (problems.length > 0 && draft) draft.invalid = true;
-  if (!shopifyImageRow && draft && problems.length === 0) draft.spec.variants.push(compactVariant(variant));
+/** Shopify: with a higher compare-at price, Variant Price is the promotional price and compare-at the price. */
+function settleShopifyPrice(row: RowState): void {
+  const { shopifyPrice, compareAt, variant } = row;
+  if (shopifyPrice === undefined) return;
+  if (compareAt !== undefined && Number(compareAt) > Number(shopifyPrice)) {
+    variant.decimals.price = compareAt;
+    variant.decimals.promotional_price = shopifyPrice;
+  } else {
+    variant.decimals.price = shopifyPrice;
+  }
 }
 
 const NOTHING = Object.freeze({});
