@@ -439,43 +439,50 @@ function planUpdate(
   mode: Mode,
   resolveCategories: (spec: ProductSpec) => CategoryRef[] | undefined,
 ): ProductPlan {
-  const base = {
-    key: spec.key,
-    line: spec.line,
-    lines: spec.lines,
-    productId: product.id,
-    steps: [] as Step[],
-    rowFailures: [] as RowFailure[],
-  };
+  const base = { key: spec.key, line: spec.line, lines: spec.lines, productId: product.id, steps: [] as Step[], rowFailures: [] as RowFailure[] };
   if (mode === 'create') return { ...base, action: 'skip', reason: `product ${spec.key} already exists (--mode create)` };
-
-  const fileHasOptions = spec.optionNames.length > 0;
   const storeOptions = product.attributes.map((a) => textOf(a, ix.main, ix.main) || firstText(a));
+  const mismatch = optionsMismatch(spec, product, storeOptions);
+  if (mismatch) return { ...base, action: 'fail', reason: mismatch };
+
+  const steps: Step[] = [];
+  const update = productUpdate(spec, product, ix, resolveCategories);
+  if (update) steps.push(update);
+  const variants = planVariants(spec, product, storeOptions, ix);
+  steps.push(...variants.steps);
+  const srcs = new Set(product.images.map((i) => i.src));
+  for (const src of spec.images) if (!srcs.has(src)) steps.push({ kind: 'addImage', src });
+
+  const { rowFailures } = variants;
+  const action = steps.length > 0 ? 'update' : rowFailures.length > 0 ? 'fail' : 'unchanged';
+  return { ...base, action, steps, rowFailures, reason: rowFailures[0]?.reason, imagesBefore: product.images.length };
+}
+
+/** Why the file's options cannot apply to the store's product (a product's options are changed in the store). */
+function optionsMismatch(spec: ProductSpec, product: Product, storeOptions: string[]): string | undefined {
+  const fileHasOptions = spec.optionNames.length > 0;
   // A product created with variation whose variants were never posted (an interrupted import) has neither.
   if (spec.optionsGiven && product.variants.length > 0 && fileHasOptions !== storeOptions.length > 0) {
     const now = storeOptions.length > 0 ? `has variations (${storeOptions.join(', ')})` : 'has no variations';
     const file = fileHasOptions ? `gives it options (${spec.optionNames.join(', ')})` : 'gives it none';
-    return {
-      ...base,
-      action: 'fail',
-      reason: `product ${spec.key} ${now} in the store but the file ${file}; change it in the store first (delete and import again)`,
-    };
+    return `product ${spec.key} ${now} in the store but the file ${file}; change it in the store first (delete and import again)`;
   }
   if (storeOptions.length > 0 && fileHasOptions && spec.optionsGiven) {
     const same =
       storeOptions.length === spec.optionNames.length &&
       storeOptions.every((o, i) => o.trim().toLowerCase() === spec.optionNames[i]!.trim().toLowerCase());
-    if (!same) {
-      return {
-        ...base,
-        action: 'fail',
-        reason: `product ${spec.key} has the options ${storeOptions.join(', ')} in the store but ${spec.optionNames.join(', ')} in the file`,
-      };
-    }
+    if (!same) return `product ${spec.key} has the options ${storeOptions.join(', ')} in the store but ${spec.optionNames.join(', ')} in the file`;
   }
+  return undefined;
+}
 
-  const steps: Step[] = [];
-  const rowFailures: RowFailure[] = [];
+/** The product's own fields that differ (names, descriptions, categories), as one update; none when all are equal. */
+function productUpdate(
+  spec: ProductSpec,
+  product: Product,
+  ix: Indexes,
+  resolveCategories: (spec: ProductSpec) => CategoryRef[] | undefined,
+): Step | undefined {
   const body: ProductBody = {};
   if (localizedDiffers(spec.name, product.name, ix)) body.name = localizedBody(spec.name, ix);
   if (localizedDiffers(spec.description, product.description, ix)) body.description = localizedBody(spec.description, ix);
@@ -485,8 +492,17 @@ function planUpdate(
     const same = categories.length === current.length && categories.every((c) => typeof c === 'number' && current.includes(c));
     if (same) categories = undefined;
   }
-  if (Object.keys(body).length > 0 || categories) steps.push({ kind: 'updateProduct', body, categories });
+  return Object.keys(body).length > 0 || categories ? { kind: 'updateProduct', body, categories } : undefined;
+}
 
+/**
+ * The file's variants against the store's: each is matched (by SKU, else by option values), then updated
+ * where it differs or created; custom field values go last (a created variant needs its id first).
+ */
+function planVariants(spec: ProductSpec, product: Product, storeOptions: string[], ix: Indexes): { steps: Step[]; rowFailures: RowFailure[] } {
+  const fileHasOptions = spec.optionNames.length > 0;
+  const steps: Step[] = [];
+  const rowFailures: RowFailure[] = [];
   const toCreate: VariantSpec[] = [];
   const customSteps: Step[] = [];
   const byValues = new Map(product.variants.map((v) => [valuesKey(v.values.map((val) => textOf(val, ix.main, ix.main) || firstText(val))), v]));
@@ -531,9 +547,5 @@ function planUpdate(
     steps.push(...variantCreates(spec, toCreate, ix));
   }
   steps.push(...customSteps);
-  const srcs = new Set(product.images.map((i) => i.src));
-  for (const src of spec.images) if (!srcs.has(src)) steps.push({ kind: 'addImage', src });
-
-  const action = steps.length > 0 ? 'update' : rowFailures.length > 0 ? 'fail' : 'unchanged';
-  return { ...base, action, steps, rowFailures, reason: rowFailures[0]?.reason, imagesBefore: product.images.length };
+  return { steps, rowFailures };
 }
