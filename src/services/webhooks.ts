@@ -2,7 +2,7 @@ import { UsageError } from '../client/errors.js';
 import type { Column } from '../output/format.js';
 import { EVENT_NAME, WEBHOOK_EVENTS, eventResource, isWebhookEvent, type WebhookEvent } from '../platform/webhook-events.js';
 import { isLoopbackHost, type Webhook } from '../api/webhooks.js';
-import type { InputName } from './validate.js';
+import { asHttpUrl, type InputName } from './validate.js';
 
 /**
  * Checks of the webhooks commands' input, made before anything is sent (exit 2, one sentence naming the argument
@@ -50,13 +50,8 @@ export function parseWebhookEvents(values: string[], name: InputName = '--events
 /** The store accepts https receivers; plain http only on loopback (127.0.0.1, ::1, localhost). */
 export function parseWebhookUrl(value: string, name: InputName = 'URL'): string {
   const text = value.trim();
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+  const url = asHttpUrl(text);
+  if (!url) {
     throw new UsageError(`${name} "${value}" is not a URL; use a full https address such as https://example.com/webhooks.`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
