@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { xdgDir } from '../../util/files.js';
 
 /**
  * The journal of a bulk run: one append-only JSONL file per (command, store, file content) under
@@ -23,9 +23,9 @@ type DoneEntry = RunEntry & { t: 'done' };
 /** A line of the journal as read back: a run's entry or a command's own. */
 type JournalLine = { t: string; [field: string]: unknown };
 
+/** `$XDG_STATE_HOME/store/imports`: the journals and locks of the bulk commands. */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return join(base, 'store', 'imports');
+  return join(xdgDir('state', env), 'imports');
 }
 
 /** A short, file-name-safe key of one store on one API host. */
