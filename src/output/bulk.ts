@@ -38,8 +38,8 @@ export async function bulkProgress(
 }
 
 /** The exit code of a run ended by a signal: 128 + its number, as a shell reports it. */
-export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
-export type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
 
 /**
  * While writing, the first Ctrl-C or SIGTERM asks the running work to stop after its current requests (the

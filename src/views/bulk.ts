@@ -15,7 +15,7 @@ function requestsLine(s: { requests: number; retries: number; rateLimited: numbe
   return `  requests:${pad}${s.requests} sent (${s.retries} retried), ${s.rateLimited} × 429, ${formatDuration(s.seconds)}`;
 }
 
-export function importSummaryLines(s: ImportSummary): string[] {
+function importSummaryLines(s: ImportSummary): string[] {
   const lines: string[] = [];
   const verb = s.dryRun ? 'Would import' : 'Imported';
   lines.push(`${verb} ${s.file} (${dialectName(s.dialect)}): ${plural(s.rows, 'row')}, ${plural(s.products, 'product')}.`);

@@ -92,7 +92,7 @@ class Utf8Lines extends Transform {
 }
 
 /** The delimiter of the header line: whichever of `,` and `;` occurs more often outside quotes. */
-export function detectDelimiter(firstLine: string): Delimiter {
+function detectDelimiter(firstLine: string): Delimiter {
   let commas = 0;
   let semicolons = 0;
   let quoted = false;

@@ -34,7 +34,7 @@ export function storeKey(apiUrl: string, storeId: string | number): string {
   return `${String(storeId).replace(/[^A-Za-z0-9_-]/g, '_')}-${host}`;
 }
 
-export async function hashFile(path: string): Promise<string> {
+async function hashFile(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');

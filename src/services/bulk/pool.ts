@@ -5,7 +5,7 @@
  */
 
 /** Import, sync: requests in flight at once. */
-export const DEFAULT_CONCURRENCY = 12;
+const DEFAULT_CONCURRENCY = 12;
 
 /** Thrown by `checkAbort` inside a worker: the run stops after the requests in flight. */
 export class Interrupted extends Error {}

@@ -39,7 +39,7 @@ export interface Column {
 }
 
 /** Lower case, accents removed, spaces collapsed: how headers are compared. */
-export function normalizeHeader(text: string): string {
+function normalizeHeader(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

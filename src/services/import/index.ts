@@ -65,7 +65,7 @@ export class PlanRefusedError extends StoreError {
   }
 }
 
-export async function readAndValidate(options: Pick<ImportOptions, 'file' | 'ignoreUnknownColumns' | 'skipInvalid'>): Promise<Catalog> {
+async function readAndValidate(options: Pick<ImportOptions, 'file' | 'ignoreUnknownColumns' | 'skipInvalid'>): Promise<Catalog> {
   const catalog = await readCatalog(options.file, { ignoreUnknownColumns: options.ignoreUnknownColumns });
   // --skip-invalid leaves out products with a bad row; a bad header (unknown or duplicate column) spoils every row.
   const headerBroken = catalog.errors.some((e) => e.line === 1);

@@ -61,7 +61,7 @@ export function variantKey(sku: string, options: string[]): string {
 }
 
 /** A variant as messages name it: its SKU, or its product and option values when it has no SKU. */
-export function variantLabel(productKey: string, v: Pick<VariantSpec, 'sku' | 'values'>): string {
+function variantLabel(productKey: string, v: Pick<VariantSpec, 'sku' | 'values'>): string {
   return v.sku || `${productKey} (${v.values.length ? v.values.join(' / ') : 'no SKU'})`;
 }
 
@@ -117,7 +117,7 @@ export interface Indexes {
   customByName: Map<string, CustomField>;
 }
 
-export function pathKey(levels: string[]): string {
+function pathKey(levels: string[]): string {
   return levels.map((l) => l.trim().toLowerCase()).join(' > ');
 }
 
@@ -159,7 +159,7 @@ function firstText(value: Localized): string {
 }
 
 /** The name a location is known by in a `stock:<location>` header: its id or any of its names. */
-export function locationKeys(location: Location): string[] {
+function locationKeys(location: Location): string[] {
   const names = typeof location.name === 'string' ? [location.name] : Object.values(location.name);
   return [location.id, ...names.filter((n): n is string => Boolean(n))].map((k) => k.trim().toLowerCase());
 }
@@ -326,7 +326,7 @@ function levelOf(variant: Variant, locationId: string): number | undefined {
   return variant.inventory_levels.find((l) => l.location_id === locationId)?.stock ?? 0;
 }
 
-export function stockAtDefault(variant: Variant, ix: Indexes): number | undefined {
+function stockAtDefault(variant: Variant, ix: Indexes): number | undefined {
   if (variant.stock === null || variant.stock === undefined) return undefined;
   if (!ix.defaultLocation || !variant.inventory_levels) return variant.stock;
   return levelOf(variant, ix.defaultLocation.id);

@@ -43,7 +43,7 @@ export interface SyncSummary extends BulkRunSummary {
   failures: ReportRow[];
 }
 
-export class SyncInvalidError extends FileInvalidError {
+class SyncInvalidError extends FileInvalidError {
   constructor(errors: RowError[], file: string) {
     super(errors, `${file} has ${errorCount(errors)}; nothing was sent.`);
   }
