@@ -25,7 +25,7 @@ export default class ProductsExport extends BaseCommand<typeof ProductsExport> {
     const { exportCatalog } = await import('../../services/export.js');
     const file = this.args.file === '-' ? undefined : this.args.file;
     // Into a temporary file renamed over FILE at the end: a failed or interrupted export leaves the previous file as it was.
-    const { openAtomic } = await import('../../services/atomic-file.js');
+    const { openAtomic } = await import('../../util/atomic-file.js');
     const target = file ? await openAtomic(file) : undefined;
     let summary;
     try {

@@ -93,7 +93,10 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
         pid: process.pid,
       };
       const line = JSON.stringify(info);
-      if (flags['ready-file']) shared.writeAtomic(flags['ready-file'], `${line}\n`);
+      if (flags['ready-file']) {
+        const { writeFileAtomic } = await import('../../util/atomic-file.js');
+        await writeFileAtomic(flags['ready-file'], `${line}\n`);
+      }
       if (flags.json) {
         process.stdout.write(`${line}\n`);
       } else {
