@@ -2,9 +2,9 @@ import type { SchedulerSnapshot } from '../client/scheduler.js';
 import type { BulkProgress } from '../services/bulk/progress.js';
 
 /**
- * How a bulk command shows its progress events (DESIGN.md §7): a cli-progress bar on a TTY, else one log
- * line every 10 s (cron logs stay short), nothing with --quiet. The stream is injected: services emit
- * events, only the command decides where they go.
+ * How a bulk command shows its progress events (docs/decisions.md, "Bulk commands"): a cli-progress bar on
+ * a TTY, else one log line every 10 s (cron logs stay short), nothing with --quiet. The stream is injected:
+ * services emit events, only the command decides where they go.
  */
 
 export interface ProgressViewOptions {

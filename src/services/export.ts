@@ -12,7 +12,7 @@ import { ADMIN_ES_HEADER } from './import/dialects.js';
 import { categoryPaths, textOf } from './import/planner.js';
 
 /**
- * `store products export`: the catalog as CSV (CSV.md §1), one row per variant, streamed page by page.
+ * `store products export`: the catalog as CSV (docs/csv.md, "Catalog"), one row per variant, streamed page by page.
  * Product columns are written on a product's first row only. What is written reads back through
  * `store products import` to the same values, so exporting and importing the same file sends no write:
  * the planner and this module share the category paths and the per-location stock rules.
@@ -120,7 +120,7 @@ async function storeLayout(client: StoreClient, format: ExportFormat): Promise<S
  * one page, otherwise the header allows for anything (three option columns; the importer takes blank option
  * columns as absent).
  *
- * Stock columns (platform.md §3): a variant's `inventory_levels` may be absent, and then the split between
+ * Stock columns (docs/platform.md §3): a variant's `inventory_levels` may be absent, and then the split between
  * locations is unknown. Per-location columns are written only when some variant reports its split; a variant
  * that does not has its total in `stock` and blank location cells, so no split is invented and import reads
  * nothing for those locations. With several pages the header must allow both.

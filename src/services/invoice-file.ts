@@ -12,7 +12,7 @@ import { type BulkRunSummary, recordRequests } from './bulk/summary.js';
 import { type InvoiceRequest, attachInvoice, invoiceRequest, readInvoices } from './invoices.js';
 
 /**
- * `store invoices attach --file` (CSV.md §3): every row is checked first, all of them; then the good ones are
+ * `store invoices attach --file` (docs/csv.md, "Invoices"): every row is checked first, all of them; then the good ones are
  * sent through the bulk executor, one order's rows in file order (its list is read and rewritten per
  * invoice), several orders at a time. A file that cannot be read or lacks a column fails as a whole before
  * anything is sent. Every row finished is journaled, so `--resume` continues an interrupted run; `--dry-run`

@@ -6,7 +6,7 @@ import { UnexpectedReplyError } from '../api/reply.js';
 import { accessKeyCheckDigit } from '../platform/invoice-key.js';
 import { parseHttpUrl, parseOrderId, parseUlid } from './validate.js';
 
-/** An entry of the order's `nfe`/`list` metafield (DESIGN.md §5.16): how this CLI writes invoices. */
+/** An entry of the order's `nfe`/`list` metafield (docs/api-rules.md §5.16): how this CLI writes invoices. */
 export interface Invoice {
   key: string;
   link: string;
@@ -14,7 +14,7 @@ export interface Invoice {
 }
 
 /**
- * Where an invoice is stored (platform.md §6): `nfe/list`, an entry of the JSON list this CLI writes, or
+ * Where an invoice is stored (docs/platform.md §6): `nfe/list`, an entry of the JSON list this CLI writes, or
  * `nfe/key+link`, the older documented way of two metafields per order (namespace `nfe`, keys `key` and `link`).
  */
 export type InvoiceKind = 'nfe/list' | 'nfe/key+link';
@@ -86,7 +86,7 @@ export interface OrderInvoices {
 }
 
 /**
- * The invoices of an order, of both kinds (platform.md §6). The order is fetched alongside (`checkOrder`, the
+ * The invoices of an order, of both kinds (docs/platform.md §6). The order is fetched alongside (`checkOrder`, the
  * default) because the metafield search answers an unknown order with an empty list, which would hide a
  * mistyped id. A list value that cannot be read is reported (`unreadable`, and a warning) and never rewritten.
  */

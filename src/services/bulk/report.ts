@@ -3,7 +3,7 @@ import { finished } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { escapeFormula } from '../../output/format.js';
 
-/** One failed row of `--report FILE` (CSV.md §4), for every bulk command. */
+/** One failed row of `--report FILE` (docs/csv.md, "Reports"), for every bulk command. */
 export interface ReportRow {
   line: number;
   /** The row's key: handle or SKU (import), SKU (sync), order id (invoices). */

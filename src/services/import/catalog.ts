@@ -15,7 +15,7 @@ import {
 } from './dialects.js';
 
 /**
- * The catalog file read and validated (CSV.md §1): rows grouped into products, every value checked and
+ * The catalog file read and validated (docs/csv.md, "Catalog"): rows grouped into products, every value checked and
  * normalised, and every problem reported with file, line and column. Nothing here talks to the store;
  * checks that need the store (locations, custom fields, SKUs of other products) belong to the planner.
  */
@@ -79,7 +79,7 @@ export interface ReadCatalogOptions {
 /** A cell longer than this is almost certainly a broken file (a quote that swallowed many lines). */
 const MAX_CELL_LENGTH = 65_535;
 
-/** Variants per product the store accepts (DESIGN.md §5.12). */
+/** Variants per product the store accepts (docs/api-rules.md §5.12). */
 export const MAX_VARIANTS = 1000;
 
 const DECIMAL = /^\d+(?:[.,]\d+)?$/;
@@ -323,7 +323,7 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
   if (!shopifyImageRow) {
     draft?.variantLines.push(line);
     if (draft) readOptions(draft, row, columns, idx, problems);
-    // A blank SKU is a variant without SKU (platform.md §3: `sku: null` exists); it is matched by its product's
+    // A blank SKU is a variant without SKU (docs/platform.md §3: `sku: null` exists); it is matched by its product's
     // handle and its option values, and its SKU is left as it is.
     if (sku !== '') {
       const earlier = ctx.skus.get(sku);

@@ -9,7 +9,7 @@ import type { Catalog, ProductSpec, VariantSpec } from './catalog.js';
 import { DECIMAL_FIELDS, type DecimalField, TEXT_FIELDS, type TextField } from './dialects.js';
 
 /**
- * The import plan (CSV.md §1 matching rules): a pure function from the validated file and one snapshot of
+ * The import plan (docs/csv.md, "What an import does"): a pure function from the validated file and one snapshot of
  * the store to the writes that make the store match the file — creates for what is missing, updates of only
  * the fields that differ, nothing for what is equal. Nothing here does I/O, so every rule is unit-tested.
  */
@@ -123,7 +123,7 @@ function pathKey(levels: string[]): string {
 
 /**
  * The text of a localized value in one language, as a `name:<lang>` column holds it: that language or its
- * locale form (`pt` ↔ `pt_BR`). The main language falls back to any language that has text (platform.md
+ * locale form (`pt` ↔ `pt_BR`). The main language falls back to any language that has text (docs/platform.md
  * §0: an option named only in `en` on an `es` store is still named), so export writes it and import, reading
  * the same fallback, sees no change.
  */
@@ -318,7 +318,7 @@ function stockBody(v: VariantSpec, ix: Indexes, current?: Variant): StockFields 
 
 /**
  * The stock at one location, or undefined when unknown: stock not managed, or `inventory_levels` absent (the
- * store did not say how the stock is split, platform.md §3; never read as zero). A location missing from
+ * store did not say how the stock is split, docs/platform.md §3; never read as zero). A location missing from
  * reported levels holds nothing.
  */
 function levelOf(variant: Variant, locationId: string): number | undefined {

@@ -5,8 +5,8 @@ import { type VariantSpec, notUtf8, stock } from '../import/catalog.js';
 import { readMoney } from '../money.js';
 
 /**
- * The sync feed (CSV.md §2) read and checked whole: sku required and unique, stock whole and ≥ 0, prices
- * decimal. Only the columns present are read; an empty cell leaves the value as it is.
+ * The sync feed (docs/csv.md, "Stock and prices") read and checked whole: sku required and unique, stock
+ * whole and ≥ 0, prices decimal. Only the columns present are read; an empty cell leaves the value as it is.
  */
 
 const SYNC_DECIMALS = ['price', 'promotional_price', 'cost'] as const;

@@ -17,9 +17,9 @@ import { type SyncFeed, readSyncFile } from './feed.js';
 import { type SyncPlan, type SyncWrite, planSync } from './planner.js';
 
 /**
- * `store variants sync FILE` (CSV.md §2): stock and prices by SKU. The feed is read and checked whole, the
- * store fetched once, the writes planned (planner.ts) and sent through the bulk executor. Never prints:
- * progress goes out as events, the result as a summary.
+ * `store variants sync FILE` (docs/csv.md, "Stock and prices"): stock and prices by SKU. The feed is read
+ * and checked whole, the store fetched once, the writes planned (planner.ts) and sent through the bulk
+ * executor. Never prints: progress goes out as events, the result as a summary.
  */
 
 export interface SyncOptions extends BulkTarget {
