@@ -42,7 +42,7 @@ export default class Status extends BaseCommand<typeof Status> {
         ['Token', status.token],
         ['Accepted', status.accepted === null ? 'unknown (the store could not be asked)' : status.accepted ? 'yes' : 'no'],
       ],
-      (text) => process.stdout.write(text),
+      (text) => this.io.stdout.write(text),
     );
     if (error) throw error;
     return status;

@@ -22,7 +22,7 @@ export default class CategoriesGet extends BaseCommand<typeof CategoriesGet> {
     if (!this.jsonEnabled()) {
       const { renderRecord } = await import('../../output/render.js');
       const { categoryFields } = await import('../../services/catalog-views.js');
-      renderRecord(categoryFields(row), (text) => process.stdout.write(text));
+      renderRecord(categoryFields(row), (text) => this.io.stdout.write(text));
     }
     return { ...row.category, path: row.path };
   }

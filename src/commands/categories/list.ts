@@ -31,7 +31,7 @@ export default class CategoriesList extends BaseCommand<typeof CategoriesList> {
         const { categoryTreeLines } = await import('../../services/catalog-views.js');
         const lines = categoryTreeLines(tree);
         const { terminalSafe } = await import('../../output/format.js');
-        if (lines.length > 0) process.stdout.write(`${lines.map(terminalSafe).join('\n')}\n`);
+        if (lines.length > 0) this.io.stdout.write(`${lines.map(terminalSafe).join('\n')}\n`);
         else this.note('The store has no categories yet; add one with `store categories create`.');
       }
       return tree;

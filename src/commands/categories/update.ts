@@ -49,7 +49,7 @@ export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdat
     if (!this.jsonEnabled()) {
       const { renderRecord } = await import('../../output/render.js');
       const { categoryFields } = await import('../../services/catalog-views.js');
-      renderRecord(categoryFields(await getCategoryWithPath(client, category.id)), (text) => process.stdout.write(text));
+      renderRecord(categoryFields(await getCategoryWithPath(client, category.id)), (text) => this.io.stdout.write(text));
     }
     return category;
   }

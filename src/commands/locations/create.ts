@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
+import { io } from '../../output/io.js';
 import { addressFields, addressFlags, locationNameFlag, priorityFlag } from '../../services/catalog-flags.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -44,5 +45,5 @@ export default class LocationsCreate extends BaseCommand<typeof LocationsCreate>
 async function printLocation(location: Location): Promise<void> {
   const { renderRecord } = await import('../../output/render.js');
   const { locationFields } = await import('../../services/catalog-views.js');
-  renderRecord(locationFields(location), (text) => process.stdout.write(text));
+  renderRecord(locationFields(location), (text) => io().stdout.write(text));
 }

@@ -41,7 +41,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
     if (!this.jsonEnabled()) {
       const { renderRecord } = await import('../../output/render.js');
       const { locationFields } = await import('../../services/catalog-views.js');
-      renderRecord(locationFields(location), (text) => process.stdout.write(text));
+      renderRecord(locationFields(location), (text) => this.io.stdout.write(text));
     }
     return location;
   }

@@ -42,7 +42,7 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
     };
     if (!this.jsonEnabled()) {
       if (info) {
-        process.stdout.write(
+        this.io.stdout.write(
           [
             `Running       yes (pid ${info.pid})`,
             `API URL       ${info.api_url}`,
@@ -54,7 +54,7 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
           ].join('\n'),
         );
       } else {
-        process.stdout.write(`Running       no\nState         ${status.paths.dataDir}\n`);
+        this.io.stdout.write(`Running       no\nState         ${status.paths.dataDir}\n`);
         this.note('It starts on the next command of the sandbox profile, or with `store sandbox status --start`.');
       }
     }

@@ -36,7 +36,7 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
     if (!this.jsonEnabled()) {
       const { renderRecord } = await import('../../output/render.js');
       const views = await import('../../services/catalog-views.js');
-      renderRecord(views.variantFields(variant), (text) => process.stdout.write(text));
+      renderRecord(views.variantFields(variant), (text) => this.io.stdout.write(text));
     }
     return variant;
   }

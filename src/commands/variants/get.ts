@@ -24,7 +24,7 @@ export default class VariantsGet extends BaseCommand<typeof VariantsGet> {
     if (!this.jsonEnabled()) {
       const { renderRecord } = await import('../../output/render.js');
       const { variantFields } = await import('../../services/catalog-views.js');
-      renderRecord(variantFields(variant, levels, customFields), (text) => process.stdout.write(text));
+      renderRecord(variantFields(variant, levels, customFields), (text) => this.io.stdout.write(text));
     }
     return variant;
   }

@@ -38,7 +38,7 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
     if (!this.jsonEnabled()) {
       const { renderRecord } = await import('../../output/render.js');
       const views = await import('../../services/catalog-views.js');
-      renderRecord(views.variantFields(variant), (text) => process.stdout.write(text));
+      renderRecord(views.variantFields(variant), (text) => this.io.stdout.write(text));
     }
     return variant;
   }

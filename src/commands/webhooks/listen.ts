@@ -91,14 +91,14 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
   /** Events on stdout as they arrive; everything else about requests on stderr. */
   private show(listener: WebhookListener): void {
     const json = this.jsonEnabled();
-    const tty = Boolean(process.stdout.isTTY);
+    const tty = Boolean(this.io.stdout.isTTY);
     listener.on('notification', (n: ReceivedNotification) => {
       if (json) {
-        process.stdout.write(`${JSON.stringify(n)}\n`);
+        this.io.stdout.write(`${JSON.stringify(n)}\n`);
         return;
       }
       const cells = [n.received_at, n.event, n.id === undefined ? '-' : String(n.id), n.summary].map((c) => cellText(c));
-      process.stdout.write(`${tty ? `${cells[0]}  ${cells[1]!.padEnd(41)} ${cells[2]!.padEnd(26)} ${cells[3]}` : cells.join('\t')}\n`);
+      this.io.stdout.write(`${tty ? `${cells[0]}  ${cells[1]!.padEnd(41)} ${cells[2]!.padEnd(26)} ${cells[3]}` : cells.join('\t')}\n`);
     });
     listener.on('refused', ({ status, reason }) => this.note(`Refused a request with ${status}: ${reason}.`));
     const about = (event: string, id: number | string | undefined) => (id === undefined ? event : `${event} ${id}`);
