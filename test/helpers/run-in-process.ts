@@ -41,8 +41,7 @@ async function loadCli() {
     import(/* @vite-ignore */ dist('client/scheduler.js')) as Promise<typeof SchedulerModule>,
     import(/* @vite-ignore */ dist('auth/credentials.js')) as Promise<typeof CredentialsModule>,
   ]);
-  const config = await oclif.Config.load({ root: ROOT });
-  return { oclif, Exit: handle.Exit, handle: handle.handle, base, io, secrets, read, scheduler, credentials, config };
+  return { oclif, Exit: handle.Exit, handle: handle.handle, base, io, secrets, read, scheduler, credentials };
 }
 
 let cli: ReturnType<typeof loadCli> | undefined;
@@ -101,7 +100,7 @@ class Capture extends Writable {
 }
 
 async function runOnce(args: string[], opts: InProcessOptions): Promise<CliResult> {
-  const { oclif, Exit, handle, base, io, secrets, read, scheduler, credentials, config } = await (cli ??= loadCli());
+  const { oclif, Exit, handle, base, io, secrets, read, scheduler, credentials } = await (cli ??= loadCli());
   const stdout = new Capture(opts.onStdout, opts.isTTY?.stdout ?? false, opts.columns);
   const stderr = new Capture(opts.onStderr, opts.isTTY?.stderr ?? false, opts.columns);
   const stdin = Object.assign(Readable.from(opts.input ? [Buffer.from(opts.input)] : []), { isTTY: opts.isTTY?.stdin ?? false });
@@ -126,7 +125,9 @@ async function runOnce(args: string[], opts: InProcessOptions): Promise<CliResul
   io.useIO(streams);
   base.BaseCommand.factory = { ...base.processFactory, io: streams, clock: { ...scheduler.keepAliveClock } };
   try {
-    await oclif.run(args, config);
+    // A new oclif Config each run (about 2 ms from the manifest), as each process has: one reused across runs
+    // is reloaded by oclif from the first, which stops finding commands after a `--help` run.
+    await oclif.run(args, ROOT);
   } catch (error) {
     await handle(error as Error);
   } finally {
