@@ -1,6 +1,7 @@
-import { Command, Flags, type Interfaces } from '@oclif/core';
+import { Command, type Interfaces } from '@oclif/core';
 import type { StoreContext } from './auth/context.js';
 import type { ClientConfig, StoreClient } from './client/index.js';
+import { GLOBAL_FLAGS, RECORD_FLAGS } from './flags/common.js';
 import type { Column } from './output/format.js';
 import { chooseFormat, terminalSafe } from './output/format.js';
 import { io, processIO, useIO, type IOStreams } from './output/io.js';
@@ -38,41 +39,6 @@ export const processFactory: Factory = {
   io: processIO,
   context: (profile) => import('./auth/context.js').then(({ resolveContext }) => resolveContext({ profile })),
   createClient: (config) => import('./client/index.js').then(({ createClient }) => createClient(config)),
-};
-
-/** Flags of every command. */
-const GLOBAL_FLAGS = {
-  profile: Flags.string({
-    description: 'Profile to use (default: the one chosen with `store auth switch`).',
-    env: 'STORE_PROFILE',
-    helpGroup: 'GLOBAL',
-  }),
-  debug: Flags.boolean({
-    description: 'Log every HTTP request and response line to stderr (token redacted).',
-    helpGroup: 'GLOBAL',
-  }),
-  'allow-insecure-http': Flags.boolean({
-    description: 'Send the token over plain http:// to a host other than this machine (refused otherwise).',
-    env: 'STORE_ALLOW_INSECURE_HTTP',
-    helpGroup: 'GLOBAL',
-  }),
-};
-
-/**
- * Flags of the commands that print records (`static enableJsonFlag = true`), like gh's: `--json` prints
- * everything, `--json id,status` only those fields, `--jq` filters the JSON. They replace oclif's boolean
- * `--json` (same name, so oclif's own is never added); the field list is taken off argv before oclif parses.
- */
-const RECORD_FLAGS = {
-  json: Flags.boolean({
-    description: 'Print JSON. `--json FIELDS` (comma-separated, e.g. --json id,status) prints only those fields.',
-    helpGroup: 'GLOBAL',
-  }),
-  jq: Flags.string({
-    description: "Filter the JSON with a jq expression (implies --json), e.g. --jq '.[0].id'.",
-    helpGroup: 'GLOBAL',
-    helpValue: 'EXPR',
-  }),
 };
 
 type BaseFlags = typeof GLOBAL_FLAGS & Partial<typeof RECORD_FLAGS>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
+import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { Id, Localized, Money, Num, parseRecords, Text, Timestamp } from './read.js';
 import type { CancelReason, OrderStatus, PaymentStatus, ShippingStatus } from '../platform/orders.js';
 import { parseReply } from './reply.js';
@@ -109,9 +110,9 @@ export async function listOrdersPage(client: StoreClient, filters: OrderFilters,
   return { orders: readList(client, res.items), page, total: res.total };
 }
 
-/** Every page of orders (per_page 200, following the Link header), as the pages arrive. */
-export async function* paginateOrders(client: StoreClient, filters: OrderFilters): AsyncGenerator<OrderPage> {
-  for await (const page of client.paginate<unknown>('/orders', { ...filters }, { perPage: 200 })) {
+/** Every page of orders (following the Link header), as the pages arrive. */
+export async function* paginateOrders(client: StoreClient, filters: OrderFilters, perPage = MAX_PER_PAGE): AsyncGenerator<OrderPage> {
+  for await (const page of client.paginate<unknown>('/orders', { ...filters }, { perPage })) {
     yield { orders: readList(client, page.items), page: page.page, total: page.total };
   }
 }

@@ -101,17 +101,11 @@ export async function listProducts(
   return { products: readProducts(client, res.items), page, total: res.total };
 }
 
-/** Every page of products, 200 at a time, as they arrive (for exports and syncs over large catalogs). */
+/** Every page of products (200 at a time unless told), as they arrive: lists, exports and syncs over large catalogs. */
 export async function* productPages(client: StoreClient, query?: ProductQuery, perPage = 200): AsyncGenerator<ProductPage> {
   for await (const page of client.paginate<unknown>('/products', compact(query), { perPage })) {
     yield { products: readProducts(client, page.items), page: page.page, total: page.total };
   }
-}
-
-export async function listAllProducts(client: StoreClient, query?: ProductQuery): Promise<Product[]> {
-  const all: Product[] = [];
-  for await (const page of productPages(client, query)) all.push(...page.products);
-  return all;
 }
 
 /** The product with this handle (in any language), or undefined. */

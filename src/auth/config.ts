@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../client/errors.js';
-import { configDir, readJsonFile, writeFileAtomic, type Env } from './files.js';
+import { configDir, readJsonFile, writeFileAtomic, type Env } from '../util/files.js';
 
 export type SecretsStore = 'keychain' | 'file';
 

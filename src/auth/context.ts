@@ -1,7 +1,7 @@
 import { AuthError, UsageError } from '../client/errors.js';
 import { readConfig, saveProfile, SANDBOX_PROFILE, selectProfileName, type Profile } from './config.js';
 import { KeychainUnavailableError, loadSecrets, type KeychainOptions } from './credentials.js';
-import type { Env } from './files.js';
+import type { Env } from '../util/files.js';
 
 /** Everything a command needs to talk to one store. */
 export interface StoreContext {

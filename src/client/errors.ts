@@ -76,37 +76,21 @@ export class ApiError extends StoreError {
 
 /** 401, 403, or no credentials at all. */
 export class AuthError extends ApiError {
-  constructor(message: string, details?: ApiErrorDetails) {
-    super(message, details, 4);
-  }
+  override readonly exitCode: number = 4;
 }
 
-export class NotFoundError extends ApiError {
-  constructor(message: string, details?: ApiErrorDetails) {
-    super(message, details, 1);
-  }
-}
+export class NotFoundError extends ApiError {}
 
 /** 422: the store refused the data. */
 export class ValidationError extends ApiError {
-  constructor(message: string, details?: ApiErrorDetails) {
-    super(message, details, 2);
-  }
+  override readonly exitCode: number = 2;
 }
 
 /** 429 still answered after every retry. */
-export class RateLimitError extends ApiError {
-  constructor(message: string, details?: ApiErrorDetails) {
-    super(message, details, 1);
-  }
-}
+export class RateLimitError extends ApiError {}
 
 /** 5xx after every retry. */
-export class ServerError extends ApiError {
-  constructor(message: string, details?: ApiErrorDetails) {
-    super(message, details, 1);
-  }
-}
+export class ServerError extends ApiError {}
 
 /** No HTTP answer at all (refused, reset, DNS, timeout). */
 export class NetworkError extends StoreError {

@@ -3,12 +3,24 @@
  * request: got's retry machinery repeats it on transient failures, and every attempt first waits for its
  * slot in the rate scheduler shared by every client of the same (api_url, store, app) in the process.
  */
-import got, { HTTPError, RequestError, type Response } from 'got';
+import http, { type ClientRequest, type RequestOptions as NativeRequestOptions } from 'node:http';
+import https from 'node:https';
+import got, { type Got, HTTPError, type NormalizedOptions, RequestError, type Response } from 'got';
 import type { Clock } from '../platform/clock.js';
 import { ApiError, StoreError, UsageError, errorFromResponse, networkError } from './errors.js';
 import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { paginate, readPage, type Page, type Query } from './pagination.js';
 import { bodyPreview, redactUrl, scrubSecrets } from './redact.js';
+import {
+  MAX_RATE_LIMITED_ATTEMPTS,
+  NETWORK_ERROR_CODES,
+  newRequestState,
+  RETRY_STATUSES,
+  retryAfterSeconds,
+  retryDelay,
+  type RequestState,
+  type RetryPolicy,
+} from './retry.js';
 import { RateScheduler, keepAliveClock, type ResponseHeaders } from './scheduler.js';
 
 export type { Page, Query, QueryValue } from './pagination.js';
@@ -92,36 +104,6 @@ export interface StoreClient {
   stats(): ClientStats;
 }
 
-/** Statuses worth repeating for idempotent methods (DESIGN.md §3). */
-const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-/** The request never left this machine: safe to repeat even a POST. */
-const CONNECT_ERROR_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
-const NETWORK_ERROR_CODES = new Set([...CONNECT_ERROR_CODES, 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED']);
-/** Timeout phases that end before any byte of the request is written. */
-const CONNECT_TIMEOUT_EVENTS = new Set(['lookup', 'connect', 'secureConnect']);
-/** 429s are normally absorbed by the scheduler; this only stops a server that refuses for ever. */
-const MAX_RATE_LIMITED_ATTEMPTS = 20;
-const MAX_RETRY_DELAY_MS = 30_000;
-
-/** The life of one logical request across its attempts (shared with got's hooks through `context`). */
-interface RequestState {
-  ticket?: number;
-  /** Retries for transient failures (429s not included). */
-  retries: number;
-  rateLimited: number;
-  /** An attempt was sent and the scheduler has not yet heard how it ended. */
-  awaitingOutcome: boolean;
-  nextDelayMs: number;
-  /** The failure got last weighed for a retry, and whether it chose to retry it. */
-  lastFailure?: { error: RequestError; retrying: boolean };
-}
-
-/**
- * Node ≥ 24.20 (nodejs/node#64847) also fails got's pending write with this code when a connection is refused,
- * and that second error cancels the retry got had already scheduled for the first (sindresorhus/got#2469).
- */
-const CLOSED_BEFORE_CONNECTION = 'ERR_SOCKET_CLOSED_BEFORE_CONNECTION';
-
 const schedulers = new WeakMap<Clock, Map<string, RateScheduler>>();
 
 /** The process-wide scheduler of one (api_url, store, app): every client and command shares its bucket. */
@@ -144,21 +126,6 @@ function stateOf(context: Record<string, unknown>): RequestState {
   return context.state as RequestState;
 }
 
-function retryAfterSeconds(headers: ResponseHeaders): number | undefined {
-  const raw = headers['retry-after'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return seconds;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
-}
-
-function isConnectError(error: RequestError): boolean {
-  if (error.name === 'TimeoutError') return CONNECT_TIMEOUT_EVENTS.has((error as RequestError & { event?: string }).event ?? '');
-  return CONNECT_ERROR_CODES.has(error.code);
-}
-
 function appendQuery(url: URL, query: Query | undefined): void {
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
@@ -166,170 +133,192 @@ function appendQuery(url: URL, query: Query | undefined): void {
   }
 }
 
+
 export function createClient(config: ClientConfig): StoreClient {
-  const apiRoot = config.apiUrl.replace(/\/+$/, '');
-  const baseUrl = `${apiRoot}/v1/${config.storeId}`;
-  const origin = new URL(apiRoot).origin;
-  const scheduler = schedulerFor(apiRoot, config.storeId, config.appId, config.clock ?? keepAliveClock);
-  const maxRetries = config.retries ?? 3;
-  const retryBaseMs = config.retryBaseMs ?? 500;
-  const counters: ClientStats = { requests: 0, retries: 0, rateLimited: 0 };
-  const warned = new Set<string>();
-  const debug = config.debug ? (line: string) => config.debug!(scrubSecrets(line, [config.token])) : undefined;
+  const core = new HttpCore(config);
+  const request = <T>(options: RequestOptions) => core.request<T>(options);
+  return {
+    baseUrl: core.baseUrl,
+    request,
+    get: (path, query) => request({ method: 'GET', path, query }),
+    post: (path, body, query) => request({ method: 'POST', path, body, query }),
+    put: (path, body, query) => request({ method: 'PUT', path, body, query }),
+    patch: (path, body, query) => request({ method: 'PATCH', path, body, query }),
+    delete: (path, query) => request({ method: 'DELETE', path, query }),
+    page: (path, query) => readPage(request, path, query),
+    warn: (message) => core.warnOnce(message),
+    paginate: (path, query, options) => paginate(request, path, query, { perPage: options?.perPage ?? MAX_PER_PAGE }),
+    async all<T>(path: string, query?: Query): Promise<T[]> {
+      const items: T[] = [];
+      for await (const page of paginate<T>(request, path, query)) items.push(...page.items);
+      return items;
+    },
+    stats: () => ({ ...core.counters }),
+  };
+}
+
+/**
+ * One client's connection to the store: a got instance whose every attempt first waits for its slot in the
+ * shared rate scheduler and then reports back how it ended, the retry bookkeeping, and the mapping of
+ * failures to the CLI's errors.
+ */
+class HttpCore {
+  readonly baseUrl: string;
+  readonly counters: ClientStats = { requests: 0, retries: 0, rateLimited: 0 };
+  private readonly origin: string;
+  private readonly scheduler: RateScheduler;
+  private readonly policy: RetryPolicy;
+  private readonly debug?: (line: string) => void;
+  private readonly http: Got;
+  private readonly warned = new Set<string>();
+  private mainLanguage?: string;
+
+  constructor(private readonly config: ClientConfig) {
+    const apiRoot = config.apiUrl.replace(/\/+$/, '');
+    this.baseUrl = `${apiRoot}/v1/${config.storeId}`;
+    this.origin = new URL(apiRoot).origin;
+    this.scheduler = schedulerFor(apiRoot, config.storeId, config.appId, config.clock ?? keepAliveClock);
+    this.policy = { maxRetries: config.retries ?? 3, retryBaseMs: config.retryBaseMs ?? 500 };
+    if (config.debug) this.debug = (line: string) => config.debug!(scrubSecrets(line, [config.token]));
+    this.http = this.pacedGot();
+  }
+
+  warnOnce(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.config.warn?.(message);
+  }
+
+  async request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
+    const method = options.method.toUpperCase();
+    const url = this.resolveUrl(options.path, options.query);
+    if (options.body !== undefined && (method === 'GET' || method === 'HEAD')) {
+      throw new UsageError(`A ${method} request cannot carry a body; send the fields as query parameters.`);
+    }
+    const state = newRequestState();
+    let response: Response<string>;
+    try {
+      response = await this.http(url, {
+        method: method as 'GET',
+        headers: options.headers,
+        context: { state },
+        ...(options.body !== undefined ? { json: options.body } : {}),
+      });
+    } catch (error) {
+      throw this.failure(error, state, method, url.toString());
+    }
+    if (response.statusCode >= 300 && response.statusCode < 400) throw redirected(response, method, url.toString());
+    this.noteMainLanguage(response.headers['x-main-language']);
+    return { status: response.statusCode, headers: response.headers, body: parseJson<T>(response, method, url.toString()) };
+  }
+
+  /** got with the store's headers, no redirects, the retry policy, and the scheduler around every attempt. */
+  private pacedGot(): Got {
+    const { config, policy } = this;
+    return got.extend({
+      headers: {
+        authentication: `bearer ${config.token}`,
+        'user-agent': `${config.appName} (${config.appId})`,
+        accept: 'application/json',
+      },
+      timeout: { request: config.timeoutMs ?? 30_000 },
+      // A redirect would carry the Authentication header, which got does not know to strip, to another host.
+      followRedirect: false,
+      request: nativeRequest,
+      retry: {
+        limit: policy.maxRetries + MAX_RATE_LIMITED_ATTEMPTS,
+        methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+        statusCodes: [...RETRY_STATUSES],
+        errorCodes: [...NETWORK_ERROR_CODES],
+        calculateDelay: ({ error, retryAfter }) => {
+          const state = stateOf(error.options.context);
+          state.nextDelayMs = retryDelay(state, error, retryAfter, policy);
+          return state.nextDelayMs;
+        },
+      },
+      hooks: {
+        beforeRequest: [(options) => this.beforeAttempt(stateOf(options.context), options)],
+        afterResponse: [
+          (response) => {
+            this.afterAttempt(stateOf(response.request.options.context), response);
+            return response;
+          },
+        ],
+        beforeRetry: [(error, retryCount) => this.noteRetry(stateOf(error.options.context), error, retryCount)],
+      },
+    });
+  }
+
+  /** Waits for the attempt's slot in the rate scheduler. */
+  private async beforeAttempt(state: RequestState, options: NormalizedOptions): Promise<void> {
+    const queuedAt = Date.now();
+    state.ticket = await this.scheduler.acquire(state.ticket);
+    state.awaitingOutcome = true;
+    this.counters.requests += 1;
+    if (this.debug) {
+      // got has already turned `json` into the string `body` by now.
+      const body = typeof options.body === 'string' && options.body !== '' ? ` ${bodyPreview(options.body)}` : '';
+      const waited = Date.now() - queuedAt;
+      const held = waited >= 500 ? ` (held ${(waited / 1000).toFixed(1)} s by the rate limit)` : '';
+      this.debug(`→ ${options.method} ${redactUrl(String(options.url))}${body}${held}`);
+    }
+  }
+
+  private afterAttempt(state: RequestState, response: Response): void {
+    this.settle(state, response);
+    if (response.statusCode === 429) {
+      this.counters.rateLimited += 1;
+      state.rateLimited += 1;
+      this.scheduler.on429(retryAfterSeconds(response.headers));
+    }
+    this.debug?.(responseLine(response));
+  }
 
   /** Tells the scheduler how an attempt ended, once: with the response's headers, or without a response. */
-  function settle(state: RequestState, response: { statusCode: number; headers: ResponseHeaders } | undefined): void {
+  private settle(state: RequestState, response: { statusCode: number; headers: ResponseHeaders } | undefined): void {
     if (!state.awaitingOutcome) return;
     state.awaitingOutcome = false;
     // A gateway's 5xx page without rate headers says nothing about the bucket: it must not unpace the store.
     const informative = response && (response.statusCode < 500 || response.headers['x-rate-limit-limit'] !== undefined);
-    if (informative) scheduler.observe(response.headers);
-    else scheduler.sendFailed();
+    if (informative) this.scheduler.observe(response.headers);
+    else this.scheduler.sendFailed();
   }
 
-  function retryDelay(state: RequestState, error: RequestError, retryAfterMs: number | undefined): number {
-    const status = error.response?.statusCode;
-    if (status === 429) return state.rateLimited < MAX_RATE_LIMITED_ATTEMPTS ? 1 : 0; // the scheduler holds it
-    if (state.retries >= maxRetries) return 0;
-    const method = error.options.method.toUpperCase();
-    if (status !== undefined) {
-      if (method === 'POST' || !RETRY_STATUSES.has(status)) return 0;
-    } else if (method === 'POST' ? !isConnectError(error) : !NETWORK_ERROR_CODES.has(error.code)) {
-      return 0;
-    }
-    // Exponential backoff with jitter, so clients that failed together do not retry together.
-    const backoff = retryBaseMs * 2 ** state.retries * (0.5 + Math.random() / 2);
-    return Math.round(Math.min(MAX_RETRY_DELAY_MS, Math.max(backoff, retryAfterMs ?? 0, 1)));
-  }
-
-  function noteRetry(state: RequestState, error: RequestError, retryCount: number): void {
-    settle(state, error.response);
-    counters.retries += 1;
+  private noteRetry(state: RequestState, error: RequestError, retryCount: number): void {
+    this.settle(state, error.response);
+    this.counters.retries += 1;
     if (error.response?.statusCode !== 429) state.retries += 1;
     const status = error.response?.statusCode;
     const after = status === 429 ? '429, in line for the rate limit' : `${status ?? error.code}, waited ${state.nextDelayMs}ms`;
-    debug?.(`↻ retry ${retryCount} of ${error.options.method} ${redactUrl(String(error.options.url))} after ${after}`);
+    this.debug?.(`↻ retry ${retryCount} of ${error.options.method} ${redactUrl(String(error.options.url))} after ${after}`);
   }
 
-  const http = got.extend({
-    headers: {
-      authentication: `bearer ${config.token}`,
-      'user-agent': `${config.appName} (${config.appId})`,
-      accept: 'application/json',
-    },
-    timeout: { request: config.timeoutMs ?? 30_000 },
-    // A redirect would carry the Authentication header, which got does not know to strip, to another host.
-    followRedirect: false,
-    retry: {
-      limit: maxRetries + MAX_RATE_LIMITED_ATTEMPTS,
-      methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
-      statusCodes: [...RETRY_STATUSES],
-      errorCodes: [...NETWORK_ERROR_CODES],
-      calculateDelay: ({ error, retryAfter }) => {
-        const state = stateOf(error.options.context);
-        state.nextDelayMs = retryDelay(state, error, retryAfter);
-        state.lastFailure = { error, retrying: state.nextDelayMs > 0 };
-        return state.nextDelayMs;
-      },
-    },
-    hooks: {
-      beforeRequest: [
-        async (options) => {
-          const state = stateOf(options.context);
-          const queuedAt = Date.now();
-          state.ticket = await scheduler.acquire(state.ticket);
-          state.awaitingOutcome = true;
-          counters.requests += 1;
-          if (debug) {
-            // got has already turned `json` into the string `body` by now.
-            const body = typeof options.body === 'string' && options.body !== '' ? ` ${bodyPreview(options.body)}` : '';
-            const waited = Date.now() - queuedAt;
-            const held = waited >= 500 ? ` (held ${(waited / 1000).toFixed(1)} s by the rate limit)` : '';
-            debug(`→ ${options.method} ${redactUrl(String(options.url))}${body}${held}`);
-          }
-        },
-      ],
-      afterResponse: [
-        (response) => {
-          const state = stateOf(response.request.options.context);
-          settle(state, response);
-          if (response.statusCode === 429) {
-            counters.rateLimited += 1;
-            state.rateLimited += 1;
-            scheduler.on429(retryAfterSeconds(response.headers));
-          }
-          debug?.(responseLine(response));
-          return response;
-        },
-      ],
-      beforeRetry: [(error, retryCount) => noteRetry(stateOf(error.options.context), error, retryCount)],
-    },
-  });
-
-  function resolveUrl(path: string, query: Query | undefined): URL {
+  private resolveUrl(path: string, query: Query | undefined): URL {
     let url: URL;
     if (/^https?:\/\//i.test(path)) {
       url = new URL(path);
-      if (url.origin !== origin) {
-        throw new UsageError(`Refusing to send the store's token to ${url.host}: the URL must be on ${new URL(origin).host}.`);
+      if (url.origin !== this.origin) {
+        throw new UsageError(`Refusing to send the store's token to ${url.host}: the URL must be on ${new URL(this.origin).host}.`);
       }
     } else {
-      url = new URL(`${baseUrl}${path.startsWith('/') ? path : `/${path}`}`);
+      url = new URL(`${this.baseUrl}${path.startsWith('/') ? path : `/${path}`}`);
     }
     appendQuery(url, query);
     return url;
   }
 
-  async function request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
-    const method = options.method.toUpperCase();
-    const url = resolveUrl(options.path, options.query);
-    if (options.body !== undefined && (method === 'GET' || method === 'HEAD')) {
-      throw new UsageError(`A ${method} request cannot carry a body; send the fields as query parameters.`);
-    }
-    const state: RequestState = { retries: 0, rateLimited: 0, awaitingOutcome: false, nextDelayMs: 0 };
-    let response: Response<string> | undefined;
-    for (let attempt = 0; !response; attempt += 1) {
-      try {
-        response = await http(url, {
-          method: method as 'GET',
-          headers: options.headers,
-          context: { state },
-          ...(options.body !== undefined ? { json: options.body } : {}),
-        });
-      } catch (error) {
-        const cancelled = cancelledFailure(error, state);
-        if (!cancelled) throw failure(error, state, method, url.toString());
-        if (!cancelled.retrying) throw failure(cancelled.error, state, method, url.toString());
-        // Make the retry got had scheduled (same delay, same bookkeeping), then go round again.
-        state.lastFailure = undefined;
-        await new Promise((resolve) => setTimeout(resolve, state.nextDelayMs));
-        noteRetry(state, cancelled.error, attempt + 1);
-      }
-    }
-    if (response.statusCode >= 300 && response.statusCode < 400) throw redirected(response, method, url.toString());
-    noteMainLanguage(response.headers['x-main-language']);
-    return { status: response.statusCode, headers: response.headers, body: parseJson<T>(response, method, url.toString()) };
-  }
-
-  let mainLanguage: string | undefined;
-  function noteMainLanguage(header: string | string[] | undefined): void {
+  private noteMainLanguage(header: string | string[] | undefined): void {
     const language = (Array.isArray(header) ? header[0] : header)?.trim();
-    if (!language || language === mainLanguage) return;
-    mainLanguage = language;
-    config.onMainLanguage?.(language);
+    if (!language || language === this.mainLanguage) return;
+    this.mainLanguage = language;
+    this.config.onMainLanguage?.(language);
   }
 
-  /** The failure got was handling when Node's extra ERR_SOCKET_CLOSED_BEFORE_CONNECTION cut it short, if that happened. */
-  function cancelledFailure(error: unknown, state: RequestState): RequestState['lastFailure'] {
-    const code = (error as { code?: unknown } | undefined)?.code;
-    if (code !== CLOSED_BEFORE_CONNECTION || !state.lastFailure || state.lastFailure.error.code === CLOSED_BEFORE_CONNECTION) return undefined;
-    return state.lastFailure;
-  }
-
-  function failure(error: unknown, state: RequestState, method: string, url: string): Error {
+  private failure(error: unknown, state: RequestState, method: string, url: string): Error {
+    const { config } = this;
     if (error instanceof StoreError) return error;
     if (error instanceof HTTPError) {
-      settle(state, error.response);
+      this.settle(state, error.response);
       return errorFromResponse(method, url, error.response.statusCode, error.response.body, {
         profile: config.profile,
         tokenFromEnv: config.tokenFromEnv,
@@ -338,48 +327,48 @@ export function createClient(config: ClientConfig): StoreClient {
       });
     }
     if (error instanceof RequestError) {
-      settle(state, error.response);
-      debug?.(`✗ ${method} ${redactUrl(url)}: ${error.code}`);
+      this.settle(state, error.response);
+      this.debug?.(`✗ ${method} ${redactUrl(url)}: ${error.code}`);
       const detail =
         error.name === 'TimeoutError' ? `no response within ${Math.round((config.timeoutMs ?? 30_000) / 1000)} s` : undefined;
       return networkError(url, error.name === 'TimeoutError' ? undefined : error.code, detail ?? error.message);
     }
     return error instanceof Error ? error : new Error(String(error));
   }
+}
 
-  function responseLine(response: Response): string {
-    const { method, url } = response.request.options;
-    const ms = response.timings.phases.total ?? 0;
-    const remaining = response.headers['x-rate-limit-remaining'];
-    const rate = remaining !== undefined ? ` remaining=${remaining}` : '';
-    const ok = response.statusCode < 300;
-    const body = ok ? '' : ` ${bodyPreview(response.body)}`;
-    return `← ${response.statusCode} ${method} ${redactUrl(String(url))} ${ms}ms${rate}${body}`;
-  }
+/**
+ * Node ≥ 24.20 (nodejs/node#64847) reports a refused connection twice: as the request's 'error' (which got
+ * retries) and then as ERR_SOCKET_CLOSED_BEFORE_CONNECTION to the pending end() callback, which got takes for
+ * a new failure that cancels the retry it has scheduled (sindresorhus/got#2469; fixed in got 16, which needs
+ * Node 22). The second report of a request that has already failed is dropped here.
+ */
+function nativeRequest(url: URL, options: NativeRequestOptions): ClientRequest {
+  const request = (url.protocol === 'https:' ? https : http).request(url, options);
+  const end = request.end;
+  request.end = function (this: ClientRequest, ...args: unknown[]) {
+    const at = args.findIndex((arg) => typeof arg === 'function');
+    if (at >= 0) {
+      const callback = args[at] as (error?: Error | null) => void;
+      args[at] = (error?: Error | null) => {
+        const code = (error as NodeJS.ErrnoException | null | undefined)?.code;
+        if (code === 'ERR_SOCKET_CLOSED_BEFORE_CONNECTION' && request.destroyed) return;
+        callback(error);
+      };
+    }
+    return (end as (...a: unknown[]) => ClientRequest).apply(this, args);
+  } as ClientRequest['end'];
+  return request;
+}
 
-  const client: StoreClient = {
-    baseUrl,
-    request,
-    get: (path, query) => request({ method: 'GET', path, query }),
-    post: (path, body, query) => request({ method: 'POST', path, body, query }),
-    put: (path, body, query) => request({ method: 'PUT', path, body, query }),
-    patch: (path, body, query) => request({ method: 'PATCH', path, body, query }),
-    delete: (path, query) => request({ method: 'DELETE', path, query }),
-    page: (path, query) => readPage(request, path, query),
-    warn: (message) => {
-      if (warned.has(message)) return;
-      warned.add(message);
-      config.warn?.(message);
-    },
-    paginate: (path, query, options) => paginate(request, path, query, { perPage: options?.perPage ?? MAX_PER_PAGE }),
-    async all<T>(path: string, query?: Query): Promise<T[]> {
-      const items: T[] = [];
-      for await (const page of paginate<T>(request, path, query)) items.push(...page.items);
-      return items;
-    },
-    stats: () => ({ ...counters }),
-  };
-  return client;
+function responseLine(response: Response): string {
+  const { method, url } = response.request.options;
+  const ms = response.timings.phases.total ?? 0;
+  const remaining = response.headers['x-rate-limit-remaining'];
+  const rate = remaining !== undefined ? ` remaining=${remaining}` : '';
+  const ok = response.statusCode < 300;
+  const body = ok ? '' : ` ${bodyPreview(response.body)}`;
+  return `← ${response.statusCode} ${method} ${redactUrl(String(url))} ${ms}ms${rate}${body}`;
 }
 
 /**

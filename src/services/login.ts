@@ -21,7 +21,7 @@ import {
   type KeychainOptions,
   type Secrets,
 } from '../auth/credentials.js';
-import type { Env } from '../auth/files.js';
+import type { Env } from '../util/files.js';
 import type { StoreClient } from '../client/index.js';
 import { DEFAULT_CALLBACK_PORT, listenForCallback } from '../auth/loopback.js';
 import { authorizeUrl, exchangeCode, parseScopes, type TokenResponse } from '../auth/oauth.js';

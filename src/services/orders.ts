@@ -1,6 +1,5 @@
 import { NotFoundError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
-import { MAX_PER_PAGE } from '../platform/pagination.js';
 import {
   cancelOrder,
   createOrder,
@@ -9,7 +8,6 @@ import {
   listOrdersPage,
   type Order,
   type OrderFilters,
-  type OrderPage,
   type OrderUpdate,
   paginateOrders,
   updateOrder,
@@ -28,21 +26,8 @@ import {
   updateTrackingEvent,
 } from '../api/fulfillment-orders.js';
 import { readInvoices, type ShownInvoice } from './invoices.js';
+import { type ListPage, listPages, type Paging } from './paging.js';
 import { formatTimestamp, parseDate, parseLatitude, parseLongitude } from './validate.js';
-import type { Column } from '../output/format.js';
-import { pickLocalized } from '../api/read.js';
-
-
-export interface OrderListOptions {
-  filters: OrderFilters;
-  /** At most this many orders, newest first (several pages when above one page). */
-  limit?: number;
-  /** One given page instead (with `perPage`). */
-  page?: number;
-  perPage?: number;
-  /** Every order matching the filters. */
-  all?: boolean;
-}
 
 /** The list filters as the flags give them (the flags' `options` already checked the names). */
 export interface OrderFilterFlags {
@@ -80,39 +65,21 @@ export function orderFilters(flags: OrderFilterFlags): { filters: OrderFilters; 
   return { filters, notes };
 }
 
-/**
- * The orders of a listing as pages, as they arrive, so `--all` can print a store of any size without
- * holding it. `limit` cuts the last page short; an explicit `page` is one request.
- */
-export async function* orderPages(client: StoreClient, options: OrderListOptions): AsyncGenerator<OrderPage> {
-  if (options.all) {
-    // Newest first: an order placed while we page pushes the others down one place, so the next page
-    // starts with one already listed. Skipping seen ids keeps each order once.
-    const seen = new Set<number>();
-    for await (const page of paginateOrders(client, options.filters)) {
-      const orders = page.orders.filter((o) => !seen.has(o.id));
-      for (const o of orders) seen.add(o.id);
-      yield { ...page, orders };
-    }
-    return;
-  }
-  if (options.page !== undefined) {
-    yield await listOrdersPage(client, options.filters, options.page, options.perPage ?? 30);
-    return;
-  }
-  const limit = options.limit ?? 30;
-  const perPage = options.perPage ?? Math.min(limit, MAX_PER_PAGE);
-  let left = limit;
-  const seen = new Set<number>();
-  for (let page = 1; left > 0; page++) {
-    const result = await listOrdersPage(client, options.filters, page, perPage);
-    const orders = result.orders.filter((o) => !seen.has(o.id)).slice(0, left);
-    for (const o of orders) seen.add(o.id);
-    left -= orders.length;
-    yield { ...result, orders };
-    const fetched = (page - 1) * perPage + result.orders.length;
-    if (result.orders.length < perPage || (result.total !== undefined && fetched >= result.total)) return;
-  }
+/** The orders of a listing, newest first, as the pages arrive (`orders list`). */
+export function orderPages(client: StoreClient, filters: OrderFilters, paging: Paging): AsyncGenerator<ListPage<Order>> {
+  return listPages(
+    {
+      page: async (page, perPage) => {
+        const { orders, total } = await listOrdersPage(client, filters, page, perPage);
+        return { items: orders, total };
+      },
+      pages: async function* (perPage) {
+        for await (const { orders, total } of paginateOrders(client, filters, perPage)) yield { items: orders, total };
+      },
+      id: (order) => order.id,
+    },
+    paging,
+  );
 }
 
 export interface OrderDetails {
@@ -271,105 +238,6 @@ export async function cancelOrderById(
 ): Promise<Order> {
   return cancelOrder(client, orderId, { ...(options.reason ? { reason: options.reason } : {}), restock: options.restock });
 }
-
-/** "Ana Souza <ana@example.com>" or whichever part the order has. */
-export function customerLabel(order: Order): string {
-  const c = order.customer;
-  if (!c) return '';
-  if (c.name && c.email) return `${c.name} <${c.email}>`;
-  return c.name ?? c.email ?? c.phone ?? '';
-}
-
-/** The total (the older single-order shape has `price` instead), with the currency. */
-export function totalLabel(order: Order): string {
-  const total = order.total ?? order.price;
-  if (total === undefined) return '';
-  return order.currency ? `${total} ${order.currency}` : total;
-}
-
-/** "Mercado Pago, credit card visa, 3 installments" from gateway_name/gateway and payment_details. */
-export function paymentLabel(order: Order): string {
-  const details = order.payment_details;
-  const method = details?.method ? details.method.replace(/_/g, ' ') : undefined;
-  const gateway = order.gateway_name ?? order.gateway;
-  const parts = [
-    gateway,
-    [method === gateway?.toLowerCase() ? undefined : method, details?.credit_card_company].filter(Boolean).join(' ') || undefined,
-    details?.installments !== undefined && details.installments > 1 ? `${details.installments} installments` : undefined,
-  ].filter((p): p is string => !!p);
-  return parts.join(', ');
-}
-
-/** "Correo Argentino - Envío a domicilio (correo-argentino), 3500.00" from the shipping fields. */
-export function shippingLabel(order: Order): string {
-  const shipping = order.shipping;
-  if (shipping !== null && typeof shipping === 'object') {
-    // The earlier sandbox form {method, cost}.
-    return [shipping.method, shipping.cost].filter(Boolean).join(' ');
-  }
-  const carrier = typeof shipping === 'string' && shipping !== '' ? shipping : undefined;
-  const name = order.shipping_option
-    ? carrier && carrier !== order.shipping_option
-      ? `${order.shipping_option} (${carrier})`
-      : order.shipping_option
-    : carrier;
-  return [name, order.shipping_cost_customer].filter(Boolean).join(', ');
-}
-
-/** Tracking number and URL, as far as the order has them. */
-export function trackingLabel(order: Order): string {
-  return [order.shipping_tracking_number, order.shipping_tracking_url].filter(Boolean).join(' ');
-}
-
-/**
- * The columns of `orders list`, named as the API names the fields (the CSV and JSON of a listing line up);
- * `customer` is the customer's name and email.
- */
-export const orderColumns: Column<Order>[] = [
-  { header: 'id', get: (o) => o.id },
-  { header: 'number', get: (o) => o.number },
-  { header: 'status', get: (o) => o.status },
-  { header: 'payment_status', get: (o) => o.payment_status },
-  { header: 'shipping_status', get: (o) => o.shipping_status },
-  { header: 'created_at', get: (o) => o.created_at },
-  { header: 'customer', get: (o) => customerLabel(o) },
-  { header: 'total', get: (o) => o.total ?? o.price },
-  { header: 'currency', get: (o) => o.currency },
-];
-
-/** The "key value" lines of one order (`orders get`, `orders create`, `orders update`). */
-export function orderRecordFields(order: Order): [string, unknown][] {
-  const fields: [string, unknown][] = [
-    ['id', order.id],
-    ['number', order.number],
-    ['status', order.status],
-    ['payment', [order.payment_status, paymentLabel(order)].filter(Boolean).join(' — ')],
-    ['shipping', [order.shipping_status, shippingLabel(order)].filter(Boolean).join(' — ')],
-  ];
-  const tracking = trackingLabel(order);
-  if (tracking) fields.push(['tracking', tracking]);
-  if (order.shipped_at) fields.push(['shipped', order.shipped_at]);
-  fields.push(['created', order.created_at], ['updated', order.updated_at]);
-  if (order.paid_at) fields.push(['paid', order.paid_at]);
-  if (order.cancelled_at) fields.push(['cancelled', [order.cancelled_at, order.cancel_reason].filter(Boolean).join(' ')]);
-  fields.push(['customer', customerLabel(order)]);
-  if (order.customer?.phone) fields.push(['phone', order.customer.phone]);
-  fields.push(['note', order.owner_note ?? '']);
-  if (order.note) fields.push(['customer note', order.note]);
-  fields.push(['subtotal', order.subtotal ?? '']);
-  if (order.discount !== undefined && Number(order.discount) !== 0) fields.push(['discount', order.discount]);
-  fields.push(['total', totalLabel(order)]);
-  return fields;
-}
-
-/** The item lines of an order. */
-export const orderItemColumns: Column<Order['products'][number]>[] = [
-  { header: 'variant', get: (p) => p.variant_id },
-  { header: 'sku', get: (p) => p.sku ?? '' },
-  { header: 'name', get: (p) => pickLocalized(p.name) },
-  { header: 'quantity', get: (p) => p.quantity },
-  { header: 'price', get: (p) => p.price },
-];
 
 /** Tracking flags as the commands take them (raw strings, checked here before anything is sent). */
 export interface TrackingFields {

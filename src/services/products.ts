@@ -1,7 +1,6 @@
 import { PartialFailureError, UsageError } from '../client/errors.js';
 import { plural } from '../output/format.js';
 import type { StoreClient } from '../client/index.js';
-import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { listCategories } from '../api/categories.js';
 import {
   addProductImage,
@@ -10,7 +9,6 @@ import {
   deleteProduct,
   findProductBySku,
   getProduct,
-  listAllProducts,
   listProducts,
   productPages,
   type Product,
@@ -23,6 +21,7 @@ import { getStore } from '../api/store.js';
 import { localText, localTexts, mergeLocalized, parseDecimal, parseLocalized, parseMoney, parseStock, parseStockAt } from './catalog-input.js';
 import { resolveCategory } from './categories.js';
 import { stockInput } from './locations.js';
+import { type ListPage, listPages, type Paging } from './paging.js';
 import { parseHttpUrl } from './validate.js';
 
 /** Product fields as the commands take them: raw flag values, checked here before anything is sent. */
@@ -44,55 +43,53 @@ export interface ProductFields {
   images?: string[];
 }
 
-export interface ProductListOptions {
-  page?: number;
-  perPage?: number;
-  all?: boolean;
-  /** At most this many products, from the first page on (pages of up to 200). */
-  limit?: number;
-  query?: ProductQuery;
+/** The filters of `products list`. */
+export interface ProductFilters {
+  handle?: string;
+  /** The store's search of name, description and SKU. */
+  q?: string;
   /** Only the product holding a variant with this SKU (GET /products/sku/{sku}; the list has no sku filter). */
   sku?: string;
   /** A category id or path ("Ropa > Camisas"). */
   category?: string;
 }
 
-export async function listProductsFor(client: StoreClient, opts: ProductListOptions): Promise<{ products: Product[]; total?: number }> {
-  if (opts.query?.q !== undefined && opts.query.q.trim() === '') throw new UsageError('--q needs some text to search for.');
-  if (opts.sku !== undefined) {
-    if (opts.sku.trim() === '') throw new UsageError('--sku needs a SKU to look up.');
-    return productBySku(client, opts);
+/** The products of a listing, as the pages arrive (`products list`); `--sku` is one lookup, whatever the paging. */
+export async function* productPagesFor(client: StoreClient, filters: ProductFilters, paging: Paging): AsyncGenerator<ListPage<Product>> {
+  if (filters.q !== undefined && filters.q.trim() === '') throw new UsageError('--q needs some text to search for.');
+  if (filters.sku !== undefined) {
+    if (filters.sku.trim() === '') throw new UsageError('--sku needs a SKU to look up.');
+    const products = await productBySku(client, filters.sku, filters);
+    yield { items: products, total: products.length };
+    return;
   }
-  const query: ProductQuery = { ...opts.query };
-  if (opts.category !== undefined) query.category_id = resolveCategory(await listCategories(client), opts.category).id;
-  if (opts.all) {
-    const products = await listAllProducts(client, query);
-    return { products, total: products.length };
-  }
-  if (opts.limit !== undefined) {
-    const products: Product[] = [];
-    let total: number | undefined;
-    for await (const page of productPages(client, query, Math.min(opts.limit, MAX_PER_PAGE))) {
-      total = page.total;
-      products.push(...page.products.slice(0, opts.limit - products.length));
-      if (products.length >= opts.limit) break;
-    }
-    return { products, total };
-  }
-  return listProducts(client, { page: opts.page, perPage: opts.perPage, query });
+  const query: ProductQuery = { handle: filters.handle, q: filters.q };
+  if (filters.category !== undefined) query.category_id = resolveCategory(await listCategories(client), filters.category).id;
+  yield* listPages(
+    {
+      page: async (page, perPage) => {
+        const { products, total } = await listProducts(client, { page, perPage, query });
+        return { items: products, total };
+      },
+      pages: async function* (perPage) {
+        for await (const { products, total } of productPages(client, query, perPage)) yield { items: products, total };
+      },
+      id: (product) => product.id,
+    },
+    paging,
+  );
 }
 
 /** `--sku`: one lookup; other filters given with it narrow that one product down. */
-async function productBySku(client: StoreClient, opts: ProductListOptions): Promise<{ products: Product[]; total: number }> {
-  const product = await findProductBySku(client, opts.sku!);
+async function productBySku(client: StoreClient, sku: string, filters: ProductFilters): Promise<Product[]> {
+  const product = await findProductBySku(client, sku);
   let products = product ? [product] : [];
-  const handle = opts.query?.handle;
-  if (handle !== undefined) products = products.filter((p) => localTexts(p.handle).includes(handle));
-  if (opts.category !== undefined && products.length > 0) {
-    const id = resolveCategory(await listCategories(client), opts.category).id;
+  if (filters.handle !== undefined) products = products.filter((p) => localTexts(p.handle).includes(filters.handle!));
+  if (filters.category !== undefined && products.length > 0) {
+    const id = resolveCategory(await listCategories(client), filters.category).id;
     products = products.filter((p) => p.categories.some((c) => categoryIdOf(c) === id));
   }
-  return { products, total: products.length };
+  return products;
 }
 
 export async function getProductById(client: StoreClient, id: number): Promise<Product> {

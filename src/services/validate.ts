@@ -29,6 +29,14 @@ export function formatTimestamp(date: Date): string {
   return `${trimmed}+00:00`;
 }
 
+/** `YYYY-MM-DD` as midnight UTC of that day; undefined when it is not a real calendar date in that form. */
+export function calendarDay(text: string): Date | undefined {
+  const match = DATE_ONLY.exec(text);
+  if (!match) return undefined;
+  const [y, m, d] = match.slice(1, 4).map(Number) as [number, number, number];
+  return validCalendarDate(y, m, d) ? new Date(Date.UTC(y, m - 1, d)) : undefined;
+}
+
 /**
  * A date flag as an ISO 8601 timestamp with offset. Accepts `YYYY-MM-DD` (midnight UTC of that day) and
  * ISO 8601 date-times; a date-time without an offset is read as UTC, so a command means the same on every
@@ -36,11 +44,10 @@ export function formatTimestamp(date: Date): string {
  */
 export function parseDate(name: InputName, value: string): string {
   const text = value.trim();
-  const dateOnly = DATE_ONLY.exec(text);
-  if (dateOnly) {
-    const [y, m, d] = dateOnly.slice(1, 4).map(Number) as [number, number, number];
-    if (!validCalendarDate(y, m, d)) throw new UsageError(`${name} "${value}" is not a real calendar date.`);
-    return formatTimestamp(new Date(Date.UTC(y, m - 1, d)));
+  if (DATE_ONLY.test(text)) {
+    const day = calendarDay(text);
+    if (!day) throw new UsageError(`${name} "${value}" is not a real calendar date.`);
+    return formatTimestamp(day);
   }
   const dateTime = DATE_TIME.exec(text);
   if (!dateTime) {
@@ -114,16 +121,21 @@ export function parseIntegerId(value: string, name: InputName, what: string): nu
   throw new UsageError(`${name} "${value}" is not a ${what} id; it must be a positive whole number.`);
 }
 
-/** An absolute http(s) URL. */
-export function parseHttpUrl(name: InputName, value: string): string {
-  const text = value.trim();
-  let url: URL | undefined;
+/** `text` as an absolute http(s) URL with a host, or undefined. */
+export function asHttpUrl(text: string): URL | undefined {
+  let url: URL;
   try {
     url = new URL(text);
   } catch {
-    url = undefined;
+    return undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url : undefined;
+}
+
+/** An absolute http(s) URL. */
+export function parseHttpUrl(name: InputName, value: string): string {
+  const text = value.trim();
+  if (!asHttpUrl(text)) {
     throw new UsageError(`${name} "${value}" is not an http(s) URL; use a full address such as https://example.com/invoice.pdf.`);
   }
   return text;

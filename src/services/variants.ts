@@ -26,7 +26,7 @@ import {
 } from '../api/variants.js';
 import { localText, parseDecimal, parseMoney, parseFieldAssignment, parseOptions, parseStock, parseStockAt } from './catalog-input.js';
 import { stockInput } from './locations.js';
-import { parseIntegerId } from './validate.js';
+import { calendarDay, parseIntegerId } from './validate.js';
 
 /** Variant fields as the commands take them: raw flag values, checked here before anything is sent. */
 export interface VariantFields {
@@ -232,7 +232,7 @@ export function checkFieldValue(field: CustomField, value: string): string {
       if (!/^-?\d+(?:[.,]\d+)?$/.test(value.trim())) throw new UsageError(`${field.name} is numeric; "${value}" is not a number.`);
       return value.trim().replace(',', '.');
     case 'date':
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(value.trim()) || Number.isNaN(Date.parse(value.trim()))) {
+      if (!calendarDay(value.trim())) {
         throw new UsageError(`${field.name} is a date; "${value}" is not a date like 2026-11-22.`);
       }
       return value.trim();

@@ -1,12 +1,11 @@
 import { UsageError } from '../client/errors.js';
-import type { Column } from '../output/format.js';
 import { EVENT_NAME, WEBHOOK_EVENTS, eventResource, isWebhookEvent, type WebhookEvent } from '../platform/webhook-events.js';
 import { isLoopbackHost, type Webhook } from '../api/webhooks.js';
-import type { InputName } from './validate.js';
+import { asHttpUrl, type InputName } from './validate.js';
 
 /**
  * Checks of the webhooks commands' input, made before anything is sent (exit 2, one sentence naming the argument
- * or flag), and the columns of their tables. The store would refuse the same values with a 422; checking here
+ * or flag). The store would refuse the same values with a 422; checking here
  * names the flag the user typed instead of the API field.
  */
 
@@ -50,13 +49,8 @@ export function parseWebhookEvents(values: string[], name: InputName = '--events
 /** The store accepts https receivers; plain http only on loopback (127.0.0.1, ::1, localhost). */
 export function parseWebhookUrl(value: string, name: InputName = 'URL'): string {
   const text = value.trim();
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+  const url = asHttpUrl(text);
+  if (!url) {
     throw new UsageError(`${name} "${value}" is not a URL; use a full https address such as https://example.com/webhooks.`);
   }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
@@ -93,16 +87,3 @@ export function parseHeaders(values: string[], name: InputName = '--header'): Re
   }
   return headers;
 }
-
-/** Names only: custom headers often carry a receiver's key, and tables end up in screenshots (`--json` has all). */
-function headerNames(headers: Webhook['headers']): string {
-  return Object.keys(headers ?? {}).join(', ');
-}
-
-export const webhookColumns: Column<Webhook>[] = [
-  { header: 'id', get: (w) => w.id },
-  { header: 'event', get: (w) => w.event },
-  { header: 'url', get: (w) => w.url },
-  { header: 'headers', get: (w) => headerNames(w.headers) },
-  { header: 'created_at', get: (w) => w.created_at },
-];

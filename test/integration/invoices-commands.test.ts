@@ -110,7 +110,7 @@ describe('invoices stored the older way: nfe/key + nfe/link (platform.md §6)', 
     ]);
     const invoicesSection = get.stdout.split('\nInvoices\n')[1]!.split('\n').map((line) => line.trimEnd()).filter(Boolean);
     expect(invoicesSection).toEqual([
-      'kind\tkey\tlink\tfulfillment_order',
+      'kind\tkey\tlink\tfulfillment_order_id',
       `nfe/key+link\t${older.key}\t${older.link}`,
       `nfe/list\t${key}\thttps://nfe.example.com/new.pdf`,
     ]);

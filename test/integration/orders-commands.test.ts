@@ -293,7 +293,7 @@ describe('store orders get / update', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Order 1999999999 not found.');
     expect(status.code).toBe(2);
-    expect(status.stderr).toMatch(/--status=shipped to be one of: open, closed,\s+(› +)?paid,\s+(› +)?cancelled/);
+    expect(status.stderr).toMatch(/--status=shipped to be one of: open, closed,\s+(› +)?cancelled,\s+(› +)?paid/);
     expect(status.stderr).not.toContain('→');
     // A number the store does not know as an id is the order with that number, said before anything else.
     expect(number.code).toBe(0);

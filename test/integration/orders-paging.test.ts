@@ -122,8 +122,8 @@ describe('store orders list --all', () => {
     for (const options of [{ all: true }, { limit: 450 }]) {
       const listed: number[] = [];
       let pages = 0;
-      for await (const page of orderPages(client, { filters: {}, ...options })) {
-        listed.push(...page.orders.map((o) => o.id));
+      for await (const page of orderPages(client, {}, options)) {
+        listed.push(...page.items.map((o) => o.id));
         if (pages++ === 0) {
           // Three new orders while the listing is between pages.
           for (let i = 0; i < 3; i++) {

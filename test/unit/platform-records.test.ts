@@ -11,7 +11,7 @@ import { LocationSchema } from '../../src/api/locations.js';
 import { MetafieldSchema } from '../../src/api/metafields.js';
 import { parseRecords } from '../../src/api/read.js';
 import { WebhookSchema } from '../../src/api/webhooks.js';
-import { fulfillmentOrderRow, locationLabel } from '../../src/services/fulfillment-orders.js';
+import { fulfillmentOrderRow, locationLabel } from '../../src/views/fulfillment-orders.js';
 
 /**
  * The client's schemas of fulfillment orders, metafields, locations, custom fields and webhooks read the records

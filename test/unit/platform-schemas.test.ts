@@ -15,19 +15,14 @@ import { WebhookSchema, listWebhooks } from '../../src/api/webhooks.js';
 import { ValidationError, errorFromResponse } from '../../src/client/errors.js';
 import { createClient, type StoreClient } from '../../src/client/index.js';
 import type { Column } from '../../src/output/format.js';
-import {
-  categoryColumns,
-  customFieldColumns,
-  locationFields,
-  productColumns,
-  productFields,
-  variantColumns,
-  variantOptions,
-} from '../../src/services/catalog-views.js';
 import { categoryRows } from '../../src/services/categories.js';
 import { readInvoices } from '../../src/services/invoices.js';
-import { customerLabel, orderColumns, orderItemColumns, orderRecordFields, totalLabel } from '../../src/services/orders.js';
-import { webhookColumns } from '../../src/services/webhooks.js';
+import { categoryColumns } from '../../src/views/categories.js';
+import { locationFields } from '../../src/views/locations.js';
+import { customerLabel, orderColumns, orderItemColumns, orderRecordFields, totalLabel } from '../../src/views/orders.js';
+import { productColumns, productFields } from '../../src/views/products.js';
+import { customFieldColumns, variantColumns, variantOptions } from '../../src/views/variants.js';
+import { webhookColumns } from '../../src/views/webhooks.js';
 import { type ReplayServer, fixture, startReplayServer } from '../helpers/replay-server.js';
 
 /**

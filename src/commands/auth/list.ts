@@ -1,5 +1,5 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 import type { ProfileSummary } from '../../services/login.js';
 
 export default class List extends BaseCommand<typeof List> {
@@ -7,7 +7,7 @@ export default class List extends BaseCommand<typeof List> {
   static examples = ['<%= config.bin %> auth list', '<%= config.bin %> auth list --json'];
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV.' }),
+    csv: csvFlag,
   };
 
   static enableJsonFlag = true;
@@ -16,18 +16,8 @@ export default class List extends BaseCommand<typeof List> {
   async run(): Promise<ProfileSummary[]> {
     const { listProfiles } = await import('../../services/login.js');
     const profiles = await listProfiles();
-    await this.renderList(
-      profiles,
-      [
-        { header: 'default', get: (p) => (p.default ? '*' : '') },
-        { header: 'profile', get: (p) => p.name },
-        { header: 'store', get: (p) => p.storeId },
-        { header: 'app', get: (p) => `${p.appName} (${p.appId})` },
-        { header: 'api', get: (p) => p.apiUrl },
-        { header: 'secrets', get: (p) => p.secretsStore },
-      ],
-      { csv: this.flags.csv },
-    );
+    const { profileColumns } = await import('../../views/auth.js');
+    await this.renderList(profiles, profileColumns, { csv: this.flags.csv });
     if (profiles.length === 0 && !this.jsonEnabled()) this.note('No profiles yet; run `store auth login` (or `store auth login --sandbox`).');
     return profiles;
   }

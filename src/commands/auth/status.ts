@@ -1,13 +1,6 @@
 import { BaseCommand } from '../../base-command.js';
 import type { AuthStatus } from '../../services/login.js';
 
-const SOURCES: Record<AuthStatus['tokenSource'], string> = {
-  keychain: 'OS keychain',
-  file: 'credentials file (plain text, mode 0600)',
-  env: 'environment (STORE_TOKEN)',
-  sandbox: 'the local sandbox',
-};
-
 export default class Status extends BaseCommand<typeof Status> {
   static summary = 'Show which store and profile the CLI uses, and whether the store accepts the token.';
   static description = `Resolves the credentials the way every command does (STORE_TOKEN + STORE_ID first, then --profile, STORE_PROFILE or the default profile) and makes one cheap request (GET /store) to check them. The token is shown masked; \`store auth token\` prints it. Exits 4 when the store refuses the token, 1 when the store could not be asked (then "Accepted" is unknown, null in --json).`;
@@ -28,22 +21,8 @@ export default class Status extends BaseCommand<typeof Status> {
       }
       return status;
     }
-    const { renderRecord } = await import('../../output/render.js');
-    renderRecord(
-      [
-        ['Profile', status.profile],
-        ['Store', status.storeName ? `${status.storeId} (${status.storeName})` : status.storeId],
-        ['Plan', status.plan ?? ''],
-        ['Languages', status.languages?.join(', ') ?? ''],
-        ['Currency', status.currency ?? ''],
-        ['API', status.apiUrl],
-        ['App', `${status.appName} (${status.appId})`],
-        ['Token kept in', SOURCES[status.tokenSource]],
-        ['Token', status.token],
-        ['Accepted', status.accepted === null ? 'unknown (the store could not be asked)' : status.accepted ? 'yes' : 'no'],
-      ],
-      (text) => this.io.stdout.write(text),
-    );
+    const { authStatusFields } = await import('../../views/auth.js');
+    await this.renderDetail(authStatusFields(status));
     if (error) throw error;
     return status;
   }

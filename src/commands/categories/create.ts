@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Category } from '../../api/categories.js';
 import { BaseCommand } from '../../base-command.js';
-import { localizedFlag } from '../../services/catalog-flags.js';
+import { categoryFieldsFrom, categorySeoFlags, localizedFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class CategoriesCreate extends BaseCommand<typeof CategoriesCreate> {
@@ -23,27 +23,16 @@ export default class CategoriesCreate extends BaseCommand<typeof CategoriesCreat
     description: localizedFlag('Description'),
     handle: localizedFlag('URL handle (generated from the name when omitted)'),
     parent: Flags.string({ description: 'Parent category: an id or a path like "Ropa > Camisas".' }),
-    'google-shopping-category': Flags.string({ description: 'Google Shopping category path.' }),
-    'seo-title': Flags.string({ description: 'SEO title.' }),
-    'seo-description': Flags.string({ description: 'SEO description.' }),
+    ...categorySeoFlags,
   };
 
   async run(): Promise<Category> {
     const client = await this.client();
     const { createCategoryFrom, getCategoryWithPath } = await import('../../services/categories.js');
-    const category = await createCategoryFrom(client, {
-      name: this.flags.name,
-      description: this.flags.description,
-      handle: this.flags.handle,
-      parent: this.flags.parent,
-      googleShoppingCategory: this.flags['google-shopping-category'],
-      seoTitle: this.flags['seo-title'],
-      seoDescription: this.flags['seo-description'],
-    });
+    const category = await createCategoryFrom(client, categoryFieldsFrom(this.flags));
     if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const { categoryFields } = await import('../../services/catalog-views.js');
-      renderRecord(categoryFields(await getCategoryWithPath(client, category.id)), (text) => this.io.stdout.write(text));
+      const { categoryFields } = await import('../../views/categories.js');
+      await this.renderDetail(categoryFields(await getCategoryWithPath(client, category.id)));
     }
     return category;
   }

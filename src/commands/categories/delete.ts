@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
-import { yesFlag } from '../../services/catalog-flags.js';
+import { yesFlag } from '../../flags/common.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelete> {

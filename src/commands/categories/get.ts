@@ -20,9 +20,8 @@ export default class CategoriesGet extends BaseCommand<typeof CategoriesGet> {
     const { getCategoryWithPath } = await import('../../services/categories.js');
     const row = await getCategoryWithPath(client, id);
     if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const { categoryFields } = await import('../../services/catalog-views.js');
-      renderRecord(categoryFields(row), (text) => this.io.stdout.write(text));
+      const { categoryFields } = await import('../../views/categories.js');
+      await this.renderDetail(categoryFields(row));
     }
     return { ...row.category, path: row.path };
   }

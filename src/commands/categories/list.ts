@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 import type { Category } from '../../api/categories.js';
 import type { CategoryNode } from '../../services/categories.js';
 
@@ -18,7 +19,7 @@ export default class CategoriesList extends BaseCommand<typeof CategoriesList> {
 
   static flags = {
     tree: Flags.boolean({ description: 'Show the category tree, subcategories indented under their parent.', exclusive: ['csv'] }),
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<ListResult> {
@@ -28,15 +29,14 @@ export default class CategoriesList extends BaseCommand<typeof CategoriesList> {
     if (this.flags.tree) {
       const tree = categoryTree(rows);
       if (!this.jsonEnabled()) {
-        const { categoryTreeLines } = await import('../../services/catalog-views.js');
-        const lines = categoryTreeLines(tree);
-        const { terminalSafe } = await import('../../output/format.js');
-        if (lines.length > 0) this.io.stdout.write(`${lines.map(terminalSafe).join('\n')}\n`);
+        const { categoryTreeText } = await import('../../views/categories.js');
+        const text = categoryTreeText(tree);
+        if (text) this.io.stdout.write(text);
         else this.note('The store has no categories yet; add one with `store categories create`.');
       }
       return tree;
     }
-    const { categoryColumns } = await import('../../services/catalog-views.js');
+    const { categoryColumns } = await import('../../views/categories.js');
     await this.renderList(rows, categoryColumns, { csv: this.flags.csv });
     if (rows.length === 0 && !this.jsonEnabled()) this.note('The store has no categories yet; add one with `store categories create`.');
     // --json: each record as the store returns it, plus its path.

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Category } from '../../api/categories.js';
 import { BaseCommand } from '../../base-command.js';
-import { localizedFlag } from '../../services/catalog-flags.js';
+import { categoryFieldsFrom, categorySeoFlags, localizedFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdate> {
@@ -27,9 +27,7 @@ export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdat
     description: localizedFlag('Description'),
     handle: localizedFlag('URL handle'),
     parent: Flags.string({ description: 'New parent: an id, a path like "Ropa > Camisas", or "none" for top level.' }),
-    'google-shopping-category': Flags.string({ description: 'Google Shopping category path.' }),
-    'seo-title': Flags.string({ description: 'SEO title.' }),
-    'seo-description': Flags.string({ description: 'SEO description.' }),
+    ...categorySeoFlags,
   };
 
   async run(): Promise<Category> {
@@ -37,19 +35,10 @@ export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdat
     const id = parseIntegerId(this.args.id, 'ID', 'category');
     const client = await this.client();
     const { getCategoryWithPath, updateCategoryFrom } = await import('../../services/categories.js');
-    const category = await updateCategoryFrom(client, id, {
-      name: this.flags.name,
-      description: this.flags.description,
-      handle: this.flags.handle,
-      parent: this.flags.parent,
-      googleShoppingCategory: this.flags['google-shopping-category'],
-      seoTitle: this.flags['seo-title'],
-      seoDescription: this.flags['seo-description'],
-    });
+    const category = await updateCategoryFrom(client, id, categoryFieldsFrom(this.flags));
     if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const { categoryFields } = await import('../../services/catalog-views.js');
-      renderRecord(categoryFields(await getCategoryWithPath(client, category.id)), (text) => this.io.stdout.write(text));
+      const { categoryFields } = await import('../../views/categories.js');
+      await this.renderDetail(categoryFields(await getCategoryWithPath(client, category.id)));
     }
     return category;
   }

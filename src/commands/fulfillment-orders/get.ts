@@ -1,6 +1,6 @@
-import { Args } from '@oclif/core';
 import type { FulfillmentOrder } from '../../api/fulfillment-orders.js';
-import { BaseCommand, section } from '../../base-command.js';
+import { BaseCommand } from '../../base-command.js';
+import { fulfillmentOrderArgs } from '../../flags/orders.js';
 
 export default class FulfillmentOrdersGet extends BaseCommand<typeof FulfillmentOrdersGet> {
   static summary = 'Show a fulfillment order with its items and tracking events.';
@@ -12,51 +12,17 @@ export default class FulfillmentOrdersGet extends BaseCommand<typeof Fulfillment
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
-  static args = {
-    order_id: Args.string({ description: 'Order id.', required: true }),
-    fulfillment_order_id: Args.string({ description: 'Fulfillment order id (see `store fulfillment-orders list ORDER_ID`).', required: true }),
-  };
+  static args = fulfillmentOrderArgs;
 
   async run(): Promise<FulfillmentOrder> {
     const { parseOrderId, parseUlid } = await import('../../services/validate.js');
     const orderId = parseOrderId(this.args.order_id);
     const foId = parseUlid(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID', 'fulfillment order');
-    const views = await import('../../services/fulfillment-orders.js');
-    const { fulfillmentOrder: fo, mainLanguage } = await views.fulfillmentOrder(await this.client(), orderId, foId);
+    const { fulfillmentOrder } = await import('../../services/fulfillment-orders.js');
+    const { fulfillmentOrder: fo, mainLanguage } = await fulfillmentOrder(await this.client(), orderId, foId);
     if (this.jsonEnabled()) return fo;
-    const total = fo.total_price?.value ? [fo.total_price.value, fo.total_price.currency].filter(Boolean).join(' ') : '';
-    await this.renderDetail(
-      [
-        ['id', fo.id],
-        ['number', fo.number ?? ''],
-        ['order', orderId],
-        ['status', views.fulfillmentOrderRow(fo, mainLanguage).status],
-        ['location', views.locationLabel(fo, mainLanguage)],
-        ['items', views.fulfillmentOrderRow(fo).items],
-        ['total', total],
-        ['tracking', views.trackingLabel(fo)],
-        ...(fo.fulfilled_at ? ([['fulfilled', fo.fulfilled_at]] as [string, unknown][]) : []),
-      ],
-      [
-        section('Items', views.fulfillmentItemRows(fo, mainLanguage), [
-          { header: 'variant', get: (item) => item.variant_id },
-          { header: 'product', get: (item) => item.product_id },
-          { header: 'sku', get: (item) => item.sku },
-          { header: 'name', get: (item) => item.label },
-          { header: 'quantity', get: (item) => item.quantity },
-          { header: 'unit_price', get: (item) => item.unit_price },
-        ]),
-        section('Tracking events', fo.tracking_events ?? [], [
-          { header: 'id', get: (e) => e.id },
-          { header: 'status', get: (e) => e.status },
-          { header: 'happened_at', get: (e) => e.happened_at },
-          { header: 'description', get: (e) => e.description },
-          { header: 'address', get: (e) => views.placeLabel(e.address) },
-          { header: 'lat_lon', get: (e) => (e.geolocation?.latitude !== undefined ? `${e.geolocation.latitude},${e.geolocation.longitude ?? ''}` : '') },
-          { header: 'estimated_delivery', get: (e) => e.estimated_delivery_at },
-        ]),
-      ],
-    );
+    const { fulfillmentOrderFields, fulfillmentOrderSections } = await import('../../views/fulfillment-orders.js');
+    await this.renderDetail(fulfillmentOrderFields(fo, orderId, mainLanguage), fulfillmentOrderSections(fo, mainLanguage));
     return fo;
   }
 }

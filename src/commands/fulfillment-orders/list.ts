@@ -1,6 +1,7 @@
-import { Args, Flags } from '@oclif/core';
 import type { FulfillmentOrder } from '../../api/fulfillment-orders.js';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
+import { orderIdArg } from '../../flags/orders.js';
 
 export default class FulfillmentOrdersList extends BaseCommand<typeof FulfillmentOrdersList> {
   static summary = 'List the fulfillment orders (shipments) of an order.';
@@ -9,31 +10,21 @@ export default class FulfillmentOrdersList extends BaseCommand<typeof Fulfillmen
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
-  static args = {
-    order_id: Args.string({ description: 'Order id.', required: true }),
-  };
+  static args = { order_id: orderIdArg };
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped).' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<FulfillmentOrder[]> {
     const { parseOrderId } = await import('../../services/validate.js');
     const orderId = parseOrderId(this.args.order_id);
-    const { fulfillmentOrdersOf, fulfillmentOrderRow } = await import('../../services/fulfillment-orders.js');
+    const { fulfillmentOrdersOf } = await import('../../services/fulfillment-orders.js');
+    const { fulfillmentOrderColumns, fulfillmentOrderRow } = await import('../../views/fulfillment-orders.js');
     const { fulfillmentOrders: fos, mainLanguage } = await fulfillmentOrdersOf(await this.client(), orderId);
     await this.renderList(
       fos.map((fo) => fulfillmentOrderRow(fo, mainLanguage)),
-      [
-        { header: 'id', get: (row) => row.id },
-        { header: 'number', get: (row) => row.number },
-        { header: 'status', get: (row) => row.status },
-        { header: 'location', get: (row) => row.location },
-        { header: 'items', get: (row) => row.items },
-        { header: 'tracking', get: (row) => row.tracking },
-        { header: 'events', get: (row) => row.events },
-        { header: 'last_event', get: (row) => row.last_event },
-      ],
+      fulfillmentOrderColumns,
       { csv: this.flags.csv },
     );
     if (fos.length === 0 && !this.jsonEnabled()) this.note(`Order ${orderId} has no fulfillment orders.`);

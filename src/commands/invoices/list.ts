@@ -1,5 +1,6 @@
-import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
+import { orderIdArg } from '../../flags/orders.js';
 import type { ShownInvoice } from '../../services/invoices.js';
 
 export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
@@ -10,12 +11,10 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
-  static args = {
-    order_id: Args.string({ description: 'Order id.', required: true }),
-  };
+  static args = { order_id: orderIdArg };
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped).' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<ShownInvoice[]> {
@@ -23,16 +22,8 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
     const orderId = parseOrderId(this.args.order_id);
     const { readInvoices } = await import('../../services/invoices.js');
     const { invoices } = await readInvoices(await this.client(), orderId);
-    await this.renderList(
-      invoices,
-      [
-        { header: 'kind', get: (i) => i.kind },
-        { header: 'key', get: (i) => i.key },
-        { header: 'link', get: (i) => i.link },
-        { header: 'fulfillment_order_id', get: (i) => i.fulfillment_order_id },
-      ],
-      { csv: this.flags.csv },
-    );
+    const { invoiceColumns } = await import('../../views/invoices.js');
+    await this.renderList(invoices, invoiceColumns, { csv: this.flags.csv });
     if (invoices.length === 0 && !this.jsonEnabled()) this.note(`Order ${orderId} has no invoices.`);
     return invoices;
   }

@@ -1,8 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
-import { io } from '../../output/io.js';
-import { addressFields, addressFlags, locationNameFlag, priorityFlag } from '../../services/catalog-flags.js';
+import { addressFieldsFrom, addressFlags, locationNameFlag, priorityFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsCreate extends BaseCommand<typeof LocationsCreate> {
@@ -31,19 +30,14 @@ export default class LocationsCreate extends BaseCommand<typeof LocationsCreate>
     const client = await this.client();
     const { createLocationFrom } = await import('../../services/locations.js');
     const location = await createLocationFrom(client, {
-      ...addressFields(this.flags),
+      ...addressFieldsFrom(this.flags),
       name: this.flags.name,
       priority: this.flags.priority,
       allowsPickup: this.flags.pickup,
       makeDefault: this.flags.default,
     });
-    if (!this.jsonEnabled()) await printLocation(location);
+    const { locationFields } = await import('../../views/locations.js');
+    await this.renderDetail(locationFields(location));
     return location;
   }
-}
-
-async function printLocation(location: Location): Promise<void> {
-  const { renderRecord } = await import('../../output/render.js');
-  const { locationFields } = await import('../../services/catalog-views.js');
-  renderRecord(locationFields(location), (text) => io().stdout.write(text));
 }

@@ -1,6 +1,6 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
-import { yesFlag } from '../../services/catalog-flags.js';
+import { locationArg } from '../../flags/catalog.js';
+import { yesFlag } from '../../flags/common.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsDelete extends BaseCommand<typeof LocationsDelete> {
@@ -14,7 +14,7 @@ export default class LocationsDelete extends BaseCommand<typeof LocationsDelete>
   static jsonFields = jsonFields.deleted;
 
   static args = {
-    location: Args.string({ description: 'Location id or name.', required: true }),
+    location: locationArg,
   };
 
   static flags = { yes: yesFlag };

@@ -1,6 +1,6 @@
-import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 
 export default class LocationsList extends BaseCommand<typeof LocationsList> {
   static summary = 'List stock locations in priority order (the order in which orders take stock).';
@@ -14,13 +14,13 @@ export default class LocationsList extends BaseCommand<typeof LocationsList> {
   static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<Location[]> {
     const client = await this.client();
     const { locationsToShow } = await import('../../services/locations.js');
-    const { locationColumnsFor } = await import('../../services/catalog-views.js');
+    const { locationColumnsFor } = await import('../../views/locations.js');
     const { locations, mainLanguage } = await locationsToShow(client);
     await this.renderList(locations, locationColumnsFor(mainLanguage), { csv: this.flags.csv });
     if (locations.length === 0 && !this.jsonEnabled()) this.note('The store has no locations yet; add one with `store locations create`.');

@@ -1,6 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
+import { locationArg } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsSetDefault extends BaseCommand<typeof LocationsSetDefault> {
@@ -12,7 +13,7 @@ export default class LocationsSetDefault extends BaseCommand<typeof LocationsSet
   static jsonFields = jsonFields.location;
 
   static args = {
-    location: Args.string({ description: 'Location id or name.', required: true }),
+    location: locationArg,
   };
 
   static flags = {
@@ -22,7 +23,7 @@ export default class LocationsSetDefault extends BaseCommand<typeof LocationsSet
   async run(): Promise<Location[]> {
     const client = await this.client();
     const { setDefaultLocationByRef, storeMainLanguage } = await import('../../services/locations.js');
-    const { locationColumnsFor } = await import('../../services/catalog-views.js');
+    const { locationColumnsFor } = await import('../../views/locations.js');
     const [locations, mainLanguage] = await Promise.all([setDefaultLocationByRef(client, this.args.location), storeMainLanguage(client)]);
     await this.renderList(locations, locationColumnsFor(mainLanguage), { csv: this.flags.csv });
     return locations;

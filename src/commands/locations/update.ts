@@ -1,7 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
-import { addressFields, addressFlags, locationNameFlag, priorityFlag } from '../../services/catalog-flags.js';
+import { addressFieldsFrom, addressFlags, locationArg, locationNameFlag, priorityFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate> {
@@ -19,7 +19,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
   static jsonFields = jsonFields.location;
 
   static args = {
-    location: Args.string({ description: 'Location id or name.', required: true }),
+    location: locationArg,
   };
 
   static flags = {
@@ -33,15 +33,14 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
     const client = await this.client();
     const { updateLocationFrom } = await import('../../services/locations.js');
     const location = await updateLocationFrom(client, this.args.location, {
-      ...addressFields(this.flags),
+      ...addressFieldsFrom(this.flags),
       name: this.flags.name,
       priority: this.flags.priority,
       allowsPickup: this.flags.pickup,
     });
     if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const { locationFields } = await import('../../services/catalog-views.js');
-      renderRecord(locationFields(location), (text) => this.io.stdout.write(text));
+      const { locationFields } = await import('../../views/locations.js');
+      await this.renderDetail(locationFields(location));
     }
     return location;
   }

@@ -1,7 +1,9 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Order } from '../../api/orders.js';
 import type { CancelReason } from '../../platform/orders.js';
 import { BaseCommand } from '../../base-command.js';
+import { yesFlag } from '../../flags/common.js';
+import { cancelReasonFlag, orderLookupArg } from '../../flags/orders.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
@@ -18,19 +20,20 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
   static jsonFields = jsonFields.order;
 
   static args = {
-    id: Args.string({ description: 'Order id (or the number the customer sees).', required: true }),
+    id: orderLookupArg,
   };
 
   static flags = {
-    reason: Flags.string({ description: 'Why the order is cancelled (the store records "other" when not given).', options: ['customer', 'inventory', 'fraud', 'other'] }),
+    reason: cancelReasonFlag,
     restock: Flags.boolean({ description: 'Return the items to stock (default); --no-restock keeps the stock as it is.', default: true, allowNo: true }),
-    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+    yes: yesFlag,
   };
 
   async run(): Promise<Order | undefined> {
     const { parseOrderId, confirmOrYes } = await import('../../services/validate.js');
     const id = parseOrderId(this.args.id);
-    const { orderToCancel, cancelOrderById, totalLabel } = await import('../../services/orders.js');
+    const { orderToCancel, cancelOrderById } = await import('../../services/orders.js');
+    const { totalLabel } = await import('../../views/orders.js');
     const client = await this.client();
     const { value: order, notice } = await orderToCancel(client, id);
     if (notice) this.note(notice);

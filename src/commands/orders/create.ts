@@ -24,7 +24,7 @@ export default class OrdersCreate extends BaseCommand<typeof OrdersCreate> {
   };
 
   async run(): Promise<Order> {
-    const { createOrderFromFlags, orderRecordFields, orderItemColumns, orderItems, customerDetails } = await import('../../services/orders.js');
+    const { createOrderFromFlags, orderItems, customerDetails } = await import('../../services/orders.js');
     const flags = {
       name: this.flags['customer-name'],
       email: this.flags['customer-email'],
@@ -40,6 +40,7 @@ export default class OrdersCreate extends BaseCommand<typeof OrdersCreate> {
     orderItems(flags.items);
     const client = await this.client();
     const order = await createOrderFromFlags(client, flags);
+    const { orderRecordFields, orderItemColumns } = await import('../../views/orders.js');
     await this.renderDetail(orderRecordFields(order), [section('Items', order.products, orderItemColumns)]);
     if (!this.jsonEnabled()) this.note(`Created order #${order.number ?? '?'} (id ${order.id}).`);
     return order;

@@ -1,5 +1,5 @@
-import { Args } from '@oclif/core';
-import { BaseCommand, section } from '../../base-command.js';
+import { BaseCommand } from '../../base-command.js';
+import { orderLookupArg } from '../../flags/orders.js';
 import type { OrderDetails } from '../../services/orders.js';
 
 export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
@@ -11,37 +11,19 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
   static baseFlags = BaseCommand.recordFlags;
 
   static args = {
-    id: Args.string({ description: 'Order id (or the number the customer sees).', required: true }),
+    id: orderLookupArg,
   };
 
   async run(): Promise<OrderDetails> {
     const { parseOrderId } = await import('../../services/validate.js');
     const id = parseOrderId(this.args.id);
     const client = await this.client();
-    const { orderDetailsByIdOrNumber, orderRecordFields, orderItemColumns } = await import('../../services/orders.js');
-    const { fulfillmentOrderRow } = await import('../../services/fulfillment-orders.js');
+    const { orderDetailsByIdOrNumber } = await import('../../services/orders.js');
     const { value: details, notice } = await orderDetailsByIdOrNumber(client, id);
     if (notice) this.note(notice);
     if (this.jsonEnabled()) return details;
-
-    const { order, fulfillment_orders: fos, invoices } = details;
-    await this.renderDetail(orderRecordFields(order), [
-      section('Items', order.products, orderItemColumns),
-      section('Fulfillment orders', fos.map((fo) => fulfillmentOrderRow(fo)), [
-        { header: 'id', get: (fo) => fo.id },
-        { header: 'status', get: (fo) => fo.status },
-        { header: 'location', get: (fo) => fo.location },
-        { header: 'items', get: (fo) => fo.items },
-        { header: 'tracking', get: (fo) => fo.tracking },
-        { header: 'last_event', get: (fo) => fo.last_event },
-      ]),
-      section('Invoices', invoices, [
-        { header: 'kind', get: (i) => i.kind },
-        { header: 'key', get: (i) => i.key },
-        { header: 'link', get: (i) => i.link },
-        { header: 'fulfillment_order', get: (i) => i.fulfillment_order_id },
-      ]),
-    ]);
+    const { orderRecordFields, orderSections } = await import('../../views/orders.js');
+    await this.renderDetail(orderRecordFields(details.order), orderSections(details));
     return details;
   }
 }

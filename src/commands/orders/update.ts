@@ -1,7 +1,8 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Order } from '../../api/orders.js';
 import type { OrderStatus } from '../../platform/orders.js';
 import { BaseCommand } from '../../base-command.js';
+import { orderLookupArg, orderStatusFlag } from '../../flags/orders.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
@@ -19,12 +20,12 @@ export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
   static jsonFields = jsonFields.order;
 
   static args = {
-    id: Args.string({ description: 'Order id (or the number the customer sees).', required: true }),
+    id: orderLookupArg,
   };
 
   static flags = {
     note: Flags.string({ description: "The store owner's note on the order (replaces the current one; \"\" clears it)." }),
-    status: Flags.string({ description: 'New status (paid: the payment was received; the order stays open).', options: ['open', 'closed', 'paid', 'cancelled'] }),
+    status: orderStatusFlag,
     'customer-name': Flags.string({ description: "The customer's name." }),
     'customer-email': Flags.string({ description: "The customer's email address." }),
     'customer-phone': Flags.string({ description: "The customer's phone number." }),
@@ -33,7 +34,7 @@ export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
   async run(): Promise<Order> {
     const { parseOrderId } = await import('../../services/validate.js');
     const id = parseOrderId(this.args.id);
-    const { updateOrderFields, orderRecordFields, orderUpdate } = await import('../../services/orders.js');
+    const { updateOrderFields, orderUpdate } = await import('../../services/orders.js');
     const changes = {
       note: this.flags.note,
       status: this.flags.status as OrderStatus | 'paid' | undefined,
@@ -44,6 +45,7 @@ export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
     const client = await this.client();
     const { value: order, notice } = await updateOrderFields(client, id, changes);
     if (notice) this.note(notice);
+    const { orderRecordFields } = await import('../../views/orders.js');
     await this.renderDetail(orderRecordFields(order));
     return order;
   }

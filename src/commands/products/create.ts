@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
-import { BaseCommand, section } from '../../base-command.js';
-import { localizedFlag, priceStockFlags } from '../../services/catalog-flags.js';
+import { BaseCommand } from '../../base-command.js';
+import { localizedFlag, priceStockFlags, productFieldsFrom } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
@@ -31,24 +31,9 @@ export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
   async run(): Promise<Product> {
     const client = await this.client();
     const { createProductFrom } = await import('../../services/products.js');
-    const f = this.flags;
-    const product = await createProductFrom(client, {
-      name: f.name,
-      description: f.description,
-      handle: f.handle,
-      categories: f.category,
-      price: f.price,
-      promotionalPrice: f['promotional-price'],
-      cost: f.cost,
-      sku: f.sku,
-      stock: f.stock,
-      stockAt: f['stock-at'],
-      weight: f.weight,
-      published: f.published,
-      images: f.image,
-    });
-    const { productFields, variantColumns } = await import('../../services/catalog-views.js');
-    await this.renderDetail(productFields(product), [section('Variants', product.variants, variantColumns)]);
+    const product = await createProductFrom(client, productFieldsFrom(this.flags));
+    const { productFields, productSections } = await import('../../views/products.js');
+    await this.renderDetail(productFields(product), productSections(product));
     return product;
   }
 }

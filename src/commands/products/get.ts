@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import type { Product } from '../../api/products.js';
-import { BaseCommand, section } from '../../base-command.js';
+import { BaseCommand } from '../../base-command.js';
 
 export default class ProductsGet extends BaseCommand<typeof ProductsGet> {
   static summary = 'Show one product with its variants.';
@@ -19,8 +19,8 @@ export default class ProductsGet extends BaseCommand<typeof ProductsGet> {
     const client = await this.client();
     const { getProductById } = await import('../../services/products.js');
     const product = await getProductById(client, id);
-    const { productFields, variantColumns } = await import('../../services/catalog-views.js');
-    await this.renderDetail(productFields(product), [section('Variants', product.variants, variantColumns)]);
+    const { productFields, productSections } = await import('../../views/products.js');
+    await this.renderDetail(productFields(product), productSections(product));
     return product;
   }
 }

@@ -1,5 +1,5 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { yesFlag } from '../../flags/common.js';
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static summary = 'Restore the demo data of the shared local sandbox.';
@@ -8,7 +8,7 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static examples = ['<%= config.bin %> sandbox reset', '<%= config.bin %> sandbox reset --yes'];
 
   static flags = {
-    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+    yes: yesFlag,
   };
 
   async run(): Promise<void> {

@@ -1,16 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
-
-export interface SandboxStatusResult {
-  running: boolean;
-  api_url: string | null;
-  auth_url: string | null;
-  store_id: number | null;
-  app_name: string | null;
-  client_id: string | null;
-  pid: number | null;
-  state_dir: string;
-}
+import type { SandboxStatusResult } from '../../views/sandbox.js';
 
 export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
   static summary = 'Show whether the shared local sandbox is running, and where.';
@@ -41,22 +31,9 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
       state_dir: status.paths.dataDir,
     };
     if (!this.jsonEnabled()) {
-      if (info) {
-        this.io.stdout.write(
-          [
-            `Running       yes (pid ${info.pid})`,
-            `API URL       ${info.api_url}`,
-            `Auth URL      ${info.auth_url}`,
-            `Store id      ${info.store_id}`,
-            `App           ${info.app_name} (client id ${info.client_id})`,
-            `State         ${status.paths.dataDir}`,
-            '',
-          ].join('\n'),
-        );
-      } else {
-        this.io.stdout.write(`Running       no\nState         ${status.paths.dataDir}\n`);
-        this.note('It starts on the next command of the sandbox profile, or with `store sandbox status --start`.');
-      }
+      const { sandboxStatusText } = await import('../../views/sandbox.js');
+      this.io.stdout.write(sandboxStatusText(result));
+      if (!info) this.note('It starts on the next command of the sandbox profile, or with `store sandbox status --start`.');
     }
     return result;
   }

@@ -1,7 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
-import { priceStockFlags, variantFields, variantOnlyFlags } from '../../services/catalog-flags.js';
+import { priceStockFlags, productIdArg, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
@@ -17,9 +17,7 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.variant;
 
-  static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
-  };
+  static args = { product_id: productIdArg };
 
   static flags = {
     option: Flags.string({ description: 'Option value NAME=VALUE (e.g. Size=M); repeatable, in option order.', multiple: true, multipleNonGreedy: true }),
@@ -32,11 +30,10 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
     const { createVariantFrom } = await import('../../services/variants.js');
-    const variant = await createVariantFrom(client, productId, { ...variantFields(this.flags), options: this.flags.option });
+    const variant = await createVariantFrom(client, productId, { ...variantFieldsFrom(this.flags), options: this.flags.option });
     if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const views = await import('../../services/catalog-views.js');
-      renderRecord(views.variantFields(variant), (text) => this.io.stdout.write(text));
+      const { variantFields } = await import('../../views/variants.js');
+      await this.renderDetail(variantFields(variant));
     }
     return variant;
   }

@@ -1,6 +1,6 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
-import { yesFlag } from '../../services/catalog-flags.js';
+import { variantArgs } from '../../flags/catalog.js';
+import { yesFlag } from '../../flags/common.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
@@ -12,10 +12,7 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.deleted;
 
-  static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
-    variant_id: Args.string({ description: 'Variant id.', required: true }),
-  };
+  static args = variantArgs;
 
   static flags = { yes: yesFlag };
 

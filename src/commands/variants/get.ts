@@ -1,6 +1,6 @@
-import { Args } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
+import { variantArgs } from '../../flags/catalog.js';
 
 export default class VariantsGet extends BaseCommand<typeof VariantsGet> {
   static summary = 'Show one variant with its stock per location and custom fields.';
@@ -9,10 +9,7 @@ export default class VariantsGet extends BaseCommand<typeof VariantsGet> {
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
-  static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
-    variant_id: Args.string({ description: 'Variant id.', required: true }),
-  };
+  static args = variantArgs;
 
   async run(): Promise<Variant> {
     const { parseIntegerId } = await import('../../services/validate.js');
@@ -22,9 +19,8 @@ export default class VariantsGet extends BaseCommand<typeof VariantsGet> {
     const { getVariantDetail } = await import('../../services/variants.js');
     const { variant, levels, customFields } = await getVariantDetail(client, productId, variantId);
     if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const { variantFields } = await import('../../services/catalog-views.js');
-      renderRecord(variantFields(variant, levels, customFields), (text) => this.io.stdout.write(text));
+      const { variantFields } = await import('../../views/variants.js');
+      await this.renderDetail(variantFields(variant, levels, customFields));
     }
     return variant;
   }

@@ -1,6 +1,8 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
+import { productIdArg } from '../../flags/catalog.js';
+import { csvFlag } from '../../flags/common.js';
 
 export default class VariantsList extends BaseCommand<typeof VariantsList> {
   static summary = "List a product's variants with their options, prices and stock.";
@@ -14,12 +16,10 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
-  static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
-  };
+  static args = { product_id: productIdArg };
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
     'by-location': Flags.boolean({ description: 'One stock column per location, in priority order, instead of prices.' }),
   };
 
@@ -28,12 +28,12 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
     const { listVariantsOf } = await import('../../services/variants.js');
-    const views = await import('../../services/catalog-views.js');
+    const { variantColumns, variantStockColumns } = await import('../../views/variants.js');
     const variants = await listVariantsOf(client, productId);
-    let columns = views.variantColumns;
+    let columns = variantColumns;
     if (this.flags['by-location'] && !this.jsonEnabled()) {
       const { locationsByPriority } = await import('../../services/locations.js');
-      columns = views.variantStockColumns(await locationsByPriority(client));
+      columns = variantStockColumns(await locationsByPriority(client));
     }
     await this.renderList(variants, columns, { csv: this.flags.csv });
     if (variants.length === 0 && !this.jsonEnabled()) {

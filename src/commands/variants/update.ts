@@ -1,7 +1,6 @@
-import { Args } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
-import { priceStockFlags, variantFields, variantOnlyFlags } from '../../services/catalog-flags.js';
+import { priceStockFlags, variantArgs, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
@@ -18,10 +17,7 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.variant;
 
-  static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
-    variant_id: Args.string({ description: 'Variant id.', required: true }),
-  };
+  static args = variantArgs;
 
   static flags = {
     ...priceStockFlags,
@@ -34,11 +30,10 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
     const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
     const { updateVariantFrom } = await import('../../services/variants.js');
-    const variant = await updateVariantFrom(client, productId, variantId, variantFields(this.flags));
+    const variant = await updateVariantFrom(client, productId, variantId, variantFieldsFrom(this.flags));
     if (!this.jsonEnabled()) {
-      const { renderRecord } = await import('../../output/render.js');
-      const views = await import('../../services/catalog-views.js');
-      renderRecord(views.variantFields(variant), (text) => this.io.stdout.write(text));
+      const { variantFields } = await import('../../views/variants.js');
+      await this.renderDetail(variantFields(variant));
     }
     return variant;
   }

@@ -29,7 +29,7 @@ EVENT is any resource/action name. The documented events are ${WEBHOOK_EVENTS.jo
   };
 
   async run(): Promise<Webhook> {
-    const { parseHeaders, parseWebhookEvent, parseWebhookUrl, undocumentedEvent, webhookColumns } = await import('../../services/webhooks.js');
+    const { parseHeaders, parseWebhookEvent, parseWebhookUrl, undocumentedEvent } = await import('../../services/webhooks.js');
     const event = parseWebhookEvent(this.args.event);
     const url = parseWebhookUrl(this.args.url);
     const headers = parseHeaders(this.flags.header ?? []);
@@ -38,6 +38,7 @@ EVENT is any resource/action name. The documented events are ${WEBHOOK_EVENTS.jo
     const client = await this.client();
     const { createWebhook } = await import('../../api/webhooks.js');
     const webhook = await createWebhook(client, { event, url, headers });
+    const { webhookColumns } = await import('../../views/webhooks.js');
     await this.renderList([webhook], webhookColumns);
     return webhook;
   }

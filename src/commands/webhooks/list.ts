@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Webhook } from '../../api/webhooks.js';
 import { BaseCommand } from '../../base-command.js';
+import { csvFlag } from '../../flags/common.js';
 
 export default class WebhooksList extends BaseCommand<typeof WebhooksList> {
   static summary = "List the webhooks this app registered on the store (the table shows header names; --json their values).";
@@ -11,11 +12,12 @@ export default class WebhooksList extends BaseCommand<typeof WebhooksList> {
 
   static flags = {
     event: Flags.string({ description: 'Only the webhooks of this event.' }),
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<Webhook[]> {
-    const { parseWebhookEvent, webhookColumns } = await import('../../services/webhooks.js');
+    const { parseWebhookEvent } = await import('../../services/webhooks.js');
+    const { webhookColumns } = await import('../../views/webhooks.js');
     const event = this.flags.event === undefined ? undefined : parseWebhookEvent(this.flags.event, '--event');
     const client = await this.client();
     const { listWebhooks } = await import('../../api/webhooks.js');

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
 import { BaseCommand } from '../../base-command.js';
-import { cellText } from '../../output/format.js';
+import { notificationLine } from '../../views/webhooks.js';
 import type { ReceivedNotification, WebhookListener } from '../../services/webhooks-listener.js';
 
 export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
@@ -97,8 +97,7 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
         this.io.stdout.write(`${JSON.stringify(n)}\n`);
         return;
       }
-      const cells = [n.received_at, n.event, n.id === undefined ? '-' : String(n.id), n.summary].map((c) => cellText(c));
-      this.io.stdout.write(`${tty ? `${cells[0]}  ${cells[1]!.padEnd(41)} ${cells[2]!.padEnd(26)} ${cells[3]}` : cells.join('\t')}\n`);
+      this.io.stdout.write(notificationLine(n, tty));
     });
     listener.on('refused', ({ status, reason }) => this.note(`Refused a request with ${status}: ${reason}.`));
     const about = (event: string, id: number | string | undefined) => (id === undefined ? event : `${event} ${id}`);

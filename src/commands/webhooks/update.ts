@@ -28,7 +28,7 @@ export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
 
   async run(): Promise<Webhook> {
     const { parseIntegerId } = await import('../../services/validate.js');
-    const { parseHeaders, parseWebhookUrl, webhookColumns } = await import('../../services/webhooks.js');
+    const { parseHeaders, parseWebhookUrl } = await import('../../services/webhooks.js');
     const { UsageError } = await import('../../client/errors.js');
     const id = parseIntegerId(this.args.id, 'ID', 'webhook');
     const url = this.flags.url === undefined ? undefined : parseWebhookUrl(this.flags.url, '--url');
@@ -39,6 +39,7 @@ export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
     const client = await this.client();
     const { updateWebhook } = await import('../../api/webhooks.js');
     const webhook = await updateWebhook(client, id, { url, headers });
+    const { webhookColumns } = await import('../../views/webhooks.js');
     await this.renderList([webhook], webhookColumns);
     return webhook;
   }

@@ -1,6 +1,6 @@
-import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../../base-command.js';
-import { trackingArgs } from './add.js';
+import { yesFlag } from '../../../flags/common.js';
+import { trackingEventArgs } from '../../../flags/orders.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
 export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
@@ -14,9 +14,9 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.deleted;
 
-  static args = { ...trackingArgs, event_id: Args.string({ description: 'Tracking event id (see `store fulfillment-orders get`).', required: true }) };
+  static args = trackingEventArgs;
   static flags = {
-    yes: Flags.boolean({ char: 'y', description: 'Do not ask for confirmation.' }),
+    yes: yesFlag,
   };
 
   async run(): Promise<{ id: string; deleted: boolean }> {

@@ -1,7 +1,6 @@
-import { Args } from '@oclif/core';
 import type { TrackingEvent } from '../../../api/fulfillment-orders.js';
 import { BaseCommand } from '../../../base-command.js';
-import { trackingArgs, trackingFields, trackingFlags } from './add.js';
+import { trackingEventArgs, trackingFieldsFrom, trackingFlags } from '../../../flags/orders.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
 export default class TrackingUpdate extends BaseCommand<typeof TrackingUpdate> {
@@ -14,7 +13,7 @@ export default class TrackingUpdate extends BaseCommand<typeof TrackingUpdate> {
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.trackingEvent;
-  static args = { ...trackingArgs, event_id: Args.string({ description: 'Tracking event id (see `store fulfillment-orders get`).', required: true }) };
+  static args = trackingEventArgs;
   static flags = trackingFlags;
 
   async run(): Promise<TrackingEvent> {
@@ -22,7 +21,7 @@ export default class TrackingUpdate extends BaseCommand<typeof TrackingUpdate> {
     const orderId = parseOrderId(this.args.order_id);
     const foId = parseUlid(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID', 'fulfillment order');
     const { changeTrackingEvent } = await import('../../../services/orders.js');
-    const event = await changeTrackingEvent(await this.client(), orderId, foId, this.args.event_id.trim(), trackingFields(this.flags));
+    const event = await changeTrackingEvent(await this.client(), orderId, foId, this.args.event_id.trim(), trackingFieldsFrom(this.flags));
     if (!this.jsonEnabled()) this.note(`Updated tracking event ${event.id} (${event.status}, ${event.happened_at}).`);
     return event;
   }

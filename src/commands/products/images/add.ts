@@ -1,6 +1,8 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import type { ProductImage } from '../../../api/products.js';
 import { BaseCommand } from '../../../base-command.js';
+import { productIdArg } from '../../../flags/catalog.js';
+import { csvFlag } from '../../../flags/common.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
 export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImagesAdd> {
@@ -18,12 +20,12 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
   static jsonFields = jsonFields.productImage;
 
   static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
+    product_id: productIdArg,
     url: Args.string({ description: 'Image URLs (http or https), one or more.', required: true }),
   };
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<ProductImage[]> {
@@ -33,7 +35,7 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
     const urls = (argv as string[]).slice(1);
     const client = await this.client();
     const { addImages } = await import('../../../services/products.js');
-    const { imageColumns } = await import('../../../services/catalog-views.js');
+    const { imageColumns } = await import('../../../views/products.js');
     const images = await addImages(client, productId, urls);
     await this.renderList(images, imageColumns, { csv: this.flags.csv });
     return images;

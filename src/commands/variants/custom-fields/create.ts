@@ -38,7 +38,7 @@ export default class CustomFieldsCreate extends BaseCommand<typeof CustomFieldsC
       values: this.flags.value,
       readOnly: this.flags['read-only'],
     });
-    const { customFieldColumns } = await import('../../../services/catalog-views.js');
+    const { customFieldColumns } = await import('../../../views/variants.js');
     await this.renderList([field], customFieldColumns);
     return field;
   }

@@ -1,6 +1,6 @@
-import { Flags } from '@oclif/core';
 import type { CustomField } from '../../../api/custom-fields.js';
 import { BaseCommand } from '../../../base-command.js';
+import { csvFlag } from '../../../flags/common.js';
 
 export default class CustomFieldsList extends BaseCommand<typeof CustomFieldsList> {
   static summary = 'List the custom field definitions of variants.';
@@ -10,13 +10,13 @@ export default class CustomFieldsList extends BaseCommand<typeof CustomFieldsLis
   static baseFlags = BaseCommand.recordFlags;
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<CustomField[]> {
     const client = await this.client();
     const { listCustomFieldDefinitions } = await import('../../../services/variants.js');
-    const { customFieldColumns } = await import('../../../services/catalog-views.js');
+    const { customFieldColumns } = await import('../../../views/variants.js');
     const fields = await listCustomFieldDefinitions(client);
     await this.renderList(fields, customFieldColumns, { csv: this.flags.csv });
     if (fields.length === 0 && !this.jsonEnabled()) this.note('No custom fields yet; define one with `store variants custom-fields create`.');

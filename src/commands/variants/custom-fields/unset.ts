@@ -1,5 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { BaseCommand } from '../../../base-command.js';
+import { variantArgs } from '../../../flags/catalog.js';
+import { csvFlag } from '../../../flags/common.js';
 import type { VariantFieldValue } from '../../../services/variants.js';
 
 export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUnset> {
@@ -14,13 +16,12 @@ export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUn
   static baseFlags = BaseCommand.recordFlags;
 
   static args = {
-    product_id: Args.string({ description: 'Product id.', required: true }),
-    variant_id: Args.string({ description: 'Variant id.', required: true }),
+    ...variantArgs,
     field: Args.string({ description: 'Field names or ids, one or more.', required: true }),
   };
 
   static flags = {
-    csv: Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' }),
+    csv: csvFlag,
   };
 
   async run(): Promise<VariantFieldValue[]> {
@@ -30,7 +31,7 @@ export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUn
     const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
     const { unsetVariantFieldValues } = await import('../../../services/variants.js');
-    const { fieldValueColumns } = await import('../../../services/catalog-views.js');
+    const { fieldValueColumns } = await import('../../../views/variants.js');
     const values = await unsetVariantFieldValues(client, productId, variantId, (argv as string[]).slice(2));
     await this.renderList(values, fieldValueColumns, { csv: this.flags.csv });
     return values;

@@ -34,7 +34,7 @@ export default class CustomFieldsUpdate extends BaseCommand<typeof CustomFieldsU
       description: this.flags.description,
       readOnly: this.flags['read-only'],
     });
-    const { customFieldColumns } = await import('../../../services/catalog-views.js');
+    const { customFieldColumns } = await import('../../../views/variants.js');
     await this.renderList([field], customFieldColumns);
     return field;
   }

@@ -1,11 +1,22 @@
-import { Flags } from '@oclif/core';
-import type { LocationFields } from './locations.js';
-import type { VariantFields } from './variants.js';
+import { Args, Flags } from '@oclif/core';
+import type { CategoryFields } from '../services/categories.js';
+import type { LocationFields } from '../services/locations.js';
+import type { ProductFields } from '../services/products.js';
+import type { VariantFields } from '../services/variants.js';
 
 /**
- * Flag definitions shared by the catalog commands (create and update take the same fields). Only flag
- * specs live here, so the command files stay thin and the two verbs cannot drift apart.
+ * Flag definitions shared by the catalog commands (create and update take the same fields), and how their
+ * values become the services' field objects, so the command files stay thin and the two verbs cannot drift apart.
  */
+
+export const productIdArg = Args.string({ description: 'Product id.', required: true });
+export const locationArg = Args.string({ description: 'Location id or name.', required: true });
+
+/** PRODUCT_ID VARIANT_ID of the commands on one variant. */
+export const variantArgs = {
+  product_id: productIdArg,
+  variant_id: Args.string({ description: 'Variant id.', required: true }),
+};
 
 export function localizedFlag(what: string, required = false) {
   return Flags.string({
@@ -14,6 +25,29 @@ export function localizedFlag(what: string, required = false) {
     multipleNonGreedy: true,
     required,
   });
+}
+
+/** The flags of a category's texts besides its name, description and handle. */
+export const categorySeoFlags = {
+  'google-shopping-category': Flags.string({ description: 'Google Shopping category path.' }),
+  'seo-title': Flags.string({ description: 'SEO title.' }),
+  'seo-description': Flags.string({ description: 'SEO description.' }),
+};
+
+type CategoryFlagValues = { name?: string[]; description?: string[]; handle?: string[]; parent?: string } & {
+  [K in keyof typeof categorySeoFlags]?: string;
+};
+
+export function categoryFieldsFrom(flags: CategoryFlagValues): CategoryFields {
+  return {
+    name: flags.name,
+    description: flags.description,
+    handle: flags.handle,
+    parent: flags.parent,
+    googleShoppingCategory: flags['google-shopping-category'],
+    seoTitle: flags['seo-title'],
+    seoDescription: flags['seo-description'],
+  };
 }
 
 /** Location names are keyed by locale (es_AR, pt_BR); a bare language picks the name's locale of it. */
@@ -47,7 +81,7 @@ export const addressFlags = {
 
 type AddressFlagValues = { [K in keyof typeof addressFlags]?: string };
 
-export function addressFields(flags: AddressFlagValues): LocationFields {
+export function addressFieldsFrom(flags: AddressFlagValues): LocationFields {
   return {
     street: flags.street,
     number: flags.number,
@@ -93,7 +127,36 @@ export const variantOnlyFlags = {
   }),
 };
 
-type VariantFlagValues = { [K in keyof typeof priceStockFlags]?: K extends 'stock-at' ? string[] : string } & {
+type PriceStockFlagValues = { [K in keyof typeof priceStockFlags]?: K extends 'stock-at' ? string[] : string };
+
+type ProductFlagValues = PriceStockFlagValues & {
+  name?: string[];
+  description?: string[];
+  handle?: string[];
+  category?: string[];
+  published?: boolean;
+  image?: string[];
+};
+
+export function productFieldsFrom(flags: ProductFlagValues): ProductFields {
+  return {
+    name: flags.name,
+    description: flags.description,
+    handle: flags.handle,
+    categories: flags.category,
+    price: flags.price,
+    promotionalPrice: flags['promotional-price'],
+    cost: flags.cost,
+    sku: flags.sku,
+    stock: flags.stock,
+    stockAt: flags['stock-at'],
+    weight: flags.weight,
+    published: flags.published,
+    images: flags.image,
+  };
+}
+
+type VariantFlagValues = PriceStockFlagValues & {
   width?: string;
   height?: string;
   depth?: string;
@@ -105,7 +168,7 @@ type VariantFlagValues = { [K in keyof typeof priceStockFlags]?: K extends 'stoc
   'stock-management'?: boolean;
 };
 
-export function variantFields(flags: VariantFlagValues): VariantFields {
+export function variantFieldsFrom(flags: VariantFlagValues): VariantFields {
   return {
     price: flags.price,
     promotionalPrice: flags['promotional-price'],
@@ -126,6 +189,3 @@ export function variantFields(flags: VariantFlagValues): VariantFields {
   };
 }
 
-export const csvFlag = Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' });
-
-export const yesFlag = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation (needed when not on a terminal).' });

@@ -5,10 +5,26 @@ import { dirname, join } from 'node:path';
 
 export type Env = Record<string, string | undefined>;
 
+/**
+ * Where `store` keeps its files, per the XDG base directories: `config` ($XDG_CONFIG_HOME, ~/.config) holds
+ * profiles and the credential file, `state` ($XDG_STATE_HOME, ~/.local/state) import journals and the shared
+ * sandbox's record, `data` ($XDG_DATA_HOME, ~/.local/share) the sandbox's store. An empty variable counts as unset.
+ */
+export function xdgDir(kind: 'config' | 'state' | 'data', env: Env = process.env): string {
+  const [variable, fallback] = XDG[kind];
+  const base = env[variable] || join(env.HOME || homedir(), ...fallback);
+  return join(base, 'store');
+}
+
+const XDG = {
+  config: ['XDG_CONFIG_HOME', ['.config']],
+  state: ['XDG_STATE_HOME', ['.local', 'state']],
+  data: ['XDG_DATA_HOME', ['.local', 'share']],
+} as const;
+
 /** `$XDG_CONFIG_HOME/store` (or `~/.config/store`): where profiles and the credential file live. */
 export function configDir(env: Env = process.env): string {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.length > 0 ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
-  return join(base, 'store');
+  return xdgDir('config', env);
 }
 
 /**

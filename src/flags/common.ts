@@ -1,0 +1,79 @@
+import { Flags } from '@oclif/core';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
+
+/**
+ * Flags several commands share, defined once so that they read and behave the same everywhere. Only flag
+ * specs live here (src/commands/ would take any file for a command); BaseCommand and the commands use them.
+ */
+
+/** Flags of every command. */
+export const GLOBAL_FLAGS = {
+  profile: Flags.string({
+    description: 'Profile to use (default: the one chosen with `store auth switch`).',
+    env: 'STORE_PROFILE',
+    helpGroup: 'GLOBAL',
+  }),
+  debug: Flags.boolean({
+    description: 'Log every HTTP request and response line to stderr (token redacted).',
+    helpGroup: 'GLOBAL',
+  }),
+  'allow-insecure-http': Flags.boolean({
+    description: 'Send the token over plain http:// to a host other than this machine (refused otherwise).',
+    env: 'STORE_ALLOW_INSECURE_HTTP',
+    helpGroup: 'GLOBAL',
+  }),
+};
+
+/**
+ * Flags of the commands that print records (`static enableJsonFlag = true`), like gh's: `--json` prints
+ * everything, `--json id,status` only those fields, `--jq` filters the JSON. They replace oclif's boolean
+ * `--json` (same name, so oclif's own is never added); BaseCommand takes the field list off argv before oclif parses.
+ */
+export const RECORD_FLAGS = {
+  json: Flags.boolean({
+    description: 'Print JSON. `--json FIELDS` (comma-separated, e.g. --json id,status) prints only those fields.',
+    helpGroup: 'GLOBAL',
+  }),
+  jq: Flags.string({
+    description: "Filter the JSON with a jq expression (implies --json), e.g. --jq '.[0].id'.",
+    helpGroup: 'GLOBAL',
+    helpValue: 'EXPR',
+  }),
+};
+
+/** `--csv` of every command that lists records (a table on a terminal and TSV when piped otherwise). */
+export const csvFlag = Flags.boolean({ description: 'Print CSV (formula-escaped) instead of a table.' });
+
+/**
+ * The paging flags of the lists that can be long (orders, products): without them the first
+ * DEFAULT_PER_PAGE records; `--per-page` without `--page` is refused by the paged-list helper (it names the
+ * flag to use instead). `one` names a record ("order"), for the help.
+ */
+export function pagingFlags(one: string) {
+  const many = `${one}s`;
+  return {
+    limit: Flags.integer({
+      description: `Show at most this many ${many}, from the first page on (default ${DEFAULT_PER_PAGE}).`,
+      min: 1,
+      exclusive: ['all', 'page', 'per-page'],
+    }),
+    // Each pair is declared once, so a clash is one sentence.
+    all: Flags.boolean({ description: `Fetch every matching ${one}, ${MAX_PER_PAGE} per request.`, exclusive: ['page', 'per-page'] }),
+    page: Flags.integer({ description: 'Show this page only (from 1).', min: 1 }),
+    'per-page': Flags.integer({
+      description: `${many[0]!.toUpperCase()}${many.slice(1)} per page with --page (1-${MAX_PER_PAGE}, default ${DEFAULT_PER_PAGE}).`,
+      min: 1,
+      max: MAX_PER_PAGE,
+    }),
+  };
+}
+
+/** The paging flags' values, as a list command has them. */
+export interface PagingFlagValues {
+  limit?: number;
+  all?: boolean;
+  page?: number;
+  'per-page'?: number;
+}
+
+export const yesFlag = Flags.boolean({ char: 'y', description: 'Do not ask for confirmation (needed when not on a terminal).' });

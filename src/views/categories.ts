@@ -1,0 +1,39 @@
+import type { Category } from '../api/categories.js';
+import { pickLocalized } from '../api/read.js';
+import { type Column, terminalSafe } from '../output/format.js';
+import type { CategoryNode, CategoryRow } from '../services/categories.js';
+
+/** Categories as the commands show them: with their path ("Ropa > Camisas"), texts in the main language. */
+
+export const categoryColumns: Column<CategoryRow>[] = [
+  { header: 'id', get: (r) => r.id },
+  { header: 'name', get: (r) => r.name },
+  { header: 'parent', get: (r) => r.parent ?? '' },
+  { header: 'path', get: (r) => r.path },
+];
+
+/** The tree as indented lines ("Ropa", "  Camisas", …) with ids. */
+function categoryTreeLines(nodes: CategoryNode[], depth = 0): string[] {
+  return nodes.flatMap((n) => [`${'  '.repeat(depth)}${n.name} (${n.id})`, ...categoryTreeLines(n.children, depth + 1)]);
+}
+
+/** `categories list --tree`: the indented lines, terminal-safe; empty for an empty tree. */
+export function categoryTreeText(nodes: CategoryNode[]): string {
+  const lines = categoryTreeLines(nodes);
+  return lines.length > 0 ? `${lines.map(terminalSafe).join('\n')}\n` : '';
+}
+
+export function categoryFields(row: CategoryRow): [string, unknown][] {
+  const c: Category = row.category;
+  return [
+    ['ID', c.id],
+    ['Name', pickLocalized(c.name)],
+    ['Path', row.path],
+    ['Parent', c.parent ?? ''],
+    ['Handle', pickLocalized(c.handle)],
+    ['Description', pickLocalized(c.description)],
+    ['Google category', c.google_shopping_category ?? ''],
+    ['SEO title', pickLocalized(c.seo_title)],
+    ['SEO description', pickLocalized(c.seo_description)],
+  ];
+}

@@ -1,0 +1,133 @@
+import {
+  type FulfillmentItem,
+  type FulfillmentOrder,
+  fulfillmentItems,
+  fulfillmentLocationId,
+  fulfillmentQuantity,
+  fulfillmentStatus,
+  type TrackingEvent,
+} from '../api/fulfillment-orders.js';
+import { pickLocalized } from '../api/read.js';
+import { type DetailSection, section } from '../base-command.js';
+import type { Column } from '../output/format.js';
+
+/**
+ * Fulfillment orders as the commands show them (docs/platform.md §5): the documented record's lines, source
+ * location by name, upper-case status and tracking info, with the older record (docs/api-rules.md §5.15) still read.
+ */
+
+/** "Depósito Central (01JD…)", or the id alone when the record names no location. */
+export function locationLabel(fo: FulfillmentOrder, mainLanguage?: string): string {
+  const id = fulfillmentLocationId(fo) ?? '';
+  const name = pickLocalized(fo.assigned_location?.name, mainLanguage);
+  if (!name) return id;
+  return id ? `${name} (${id})` : name;
+}
+
+/** "TN123 https://…" from `tracking_info`; empty when the shipment has no tracking code yet. */
+function trackingLabel(fo: FulfillmentOrder): string {
+  const info = fo.tracking_info;
+  if (!info) return '';
+  return [info.code, info.url].filter(Boolean).join(' ');
+}
+
+function lastEventLabel(events: TrackingEvent[] | null | undefined): string {
+  const last = events?.at(-1);
+  return last ? [last.status, last.happened_at].filter(Boolean).join(' ') : '';
+}
+
+/** One row per shipment, for `fulfillment-orders list` and the section of `orders get`. */
+export interface FulfillmentOrderRow {
+  id: string;
+  number: string;
+  status: string;
+  location: string;
+  items: number;
+  tracking: string;
+  events: number;
+  last_event: string;
+}
+
+export function fulfillmentOrderRow(fo: FulfillmentOrder, mainLanguage?: string): FulfillmentOrderRow {
+  return {
+    id: fo.id,
+    number: fo.number ?? '',
+    status: fulfillmentStatus(fo),
+    location: locationLabel(fo, mainLanguage),
+    items: fulfillmentQuantity(fo),
+    tracking: trackingLabel(fo),
+    events: fo.tracking_events?.length ?? 0,
+    last_event: lastEventLabel(fo.tracking_events),
+  };
+}
+
+/** The shipment's lines with their product name in the main language. */
+function fulfillmentItemRows(fo: FulfillmentOrder, mainLanguage?: string): (FulfillmentItem & { label: string })[] {
+  return fulfillmentItems(fo).map((item) => ({ ...item, label: pickLocalized(item.name, mainLanguage) }));
+}
+
+/** A tracking event's address as text: sent as text, or as an address object. */
+function placeLabel(place: unknown): string {
+  if (place === null || place === undefined) return '';
+  if (typeof place !== 'object') return String(place);
+  const parts = Object.values(place as Record<string, unknown>).filter((v) => typeof v === 'string' && v !== '');
+  return parts.join(', ');
+}
+
+/** `fulfillment-orders list`: one row per shipment. */
+export const fulfillmentOrderColumns: Column<FulfillmentOrderRow>[] = [
+  { header: 'id', get: (row) => row.id },
+  { header: 'number', get: (row) => row.number },
+  { header: 'status', get: (row) => row.status },
+  { header: 'location', get: (row) => row.location },
+  { header: 'items', get: (row) => row.items },
+  { header: 'tracking', get: (row) => row.tracking },
+  { header: 'events', get: (row) => row.events },
+  { header: 'last_event', get: (row) => row.last_event },
+];
+
+/** The shipments under an order (`orders get`): the list's columns without the number and the event count. */
+export const fulfillmentOrderSectionColumns: Column<FulfillmentOrderRow>[] = fulfillmentOrderColumns.filter(
+  (c) => c.header !== 'number' && c.header !== 'events',
+);
+
+/** The "key value" lines of `fulfillment-orders get`. */
+export function fulfillmentOrderFields(fo: FulfillmentOrder, orderId: number, mainLanguage?: string): [string, unknown][] {
+  const total = fo.total_price?.value ? [fo.total_price.value, fo.total_price.currency].filter(Boolean).join(' ') : '';
+  const row = fulfillmentOrderRow(fo, mainLanguage);
+  return [
+    ['id', fo.id],
+    ['number', fo.number ?? ''],
+    ['order', orderId],
+    ['status', row.status],
+    ['location', row.location],
+    ['items', row.items],
+    ['total', total],
+    ['tracking', row.tracking],
+    ...(fo.fulfilled_at ? ([['fulfilled', fo.fulfilled_at]] as [string, unknown][]) : []),
+  ];
+}
+
+const itemColumns: Column<FulfillmentItem & { label: string }>[] = [
+  { header: 'variant', get: (item) => item.variant_id },
+  { header: 'product', get: (item) => item.product_id },
+  { header: 'sku', get: (item) => item.sku },
+  { header: 'name', get: (item) => item.label },
+  { header: 'quantity', get: (item) => item.quantity },
+  { header: 'unit_price', get: (item) => item.unit_price },
+];
+
+const trackingEventColumns: Column<TrackingEvent>[] = [
+  { header: 'id', get: (e) => e.id },
+  { header: 'status', get: (e) => e.status },
+  { header: 'happened_at', get: (e) => e.happened_at },
+  { header: 'description', get: (e) => e.description },
+  { header: 'address', get: (e) => placeLabel(e.address) },
+  { header: 'lat_lon', get: (e) => (e.geolocation?.latitude !== undefined ? `${e.geolocation.latitude},${e.geolocation.longitude ?? ''}` : '') },
+  { header: 'estimated_delivery', get: (e) => e.estimated_delivery_at },
+];
+
+/** The sections of `fulfillment-orders get`: the items, then the tracking events. */
+export function fulfillmentOrderSections(fo: FulfillmentOrder, mainLanguage?: string): DetailSection[] {
+  return [section('Items', fulfillmentItemRows(fo, mainLanguage), itemColumns), section('Tracking events', fo.tracking_events ?? [], trackingEventColumns)];
+}

@@ -1,0 +1,117 @@
+import type { Order } from '../api/orders.js';
+import { pickLocalized } from '../api/read.js';
+import { type DetailSection, section } from '../base-command.js';
+import type { Column } from '../output/format.js';
+import type { OrderDetails } from '../services/orders.js';
+import { fulfillmentOrderRow, fulfillmentOrderSectionColumns } from './fulfillment-orders.js';
+import { invoiceColumns } from './invoices.js';
+
+/** Orders as the commands show them: `orders list` rows, the record of `orders get`, `create` and `update`. */
+
+/** "Ana Souza <ana@example.com>" or whichever part the order has. */
+export function customerLabel(order: Order): string {
+  const c = order.customer;
+  if (!c) return '';
+  if (c.name && c.email) return `${c.name} <${c.email}>`;
+  return c.name ?? c.email ?? c.phone ?? '';
+}
+
+/** The total (the older single-order shape has `price` instead), with the currency. */
+export function totalLabel(order: Order): string {
+  const total = order.total ?? order.price;
+  if (total === undefined) return '';
+  return order.currency ? `${total} ${order.currency}` : total;
+}
+
+/** "Mercado Pago, credit card visa, 3 installments" from gateway_name/gateway and payment_details. */
+export function paymentLabel(order: Order): string {
+  const details = order.payment_details;
+  const method = details?.method ? details.method.replace(/_/g, ' ') : undefined;
+  const gateway = order.gateway_name ?? order.gateway;
+  const parts = [
+    gateway,
+    [method === gateway?.toLowerCase() ? undefined : method, details?.credit_card_company].filter(Boolean).join(' ') || undefined,
+    details?.installments !== undefined && details.installments > 1 ? `${details.installments} installments` : undefined,
+  ].filter((p): p is string => !!p);
+  return parts.join(', ');
+}
+
+/** "Correo Argentino - Envío a domicilio (correo-argentino), 3500.00" from the shipping fields. */
+export function shippingLabel(order: Order): string {
+  const shipping = order.shipping;
+  if (shipping !== null && typeof shipping === 'object') {
+    // The earlier sandbox form {method, cost}.
+    return [shipping.method, shipping.cost].filter(Boolean).join(' ');
+  }
+  const carrier = typeof shipping === 'string' && shipping !== '' ? shipping : undefined;
+  const name = order.shipping_option
+    ? carrier && carrier !== order.shipping_option
+      ? `${order.shipping_option} (${carrier})`
+      : order.shipping_option
+    : carrier;
+  return [name, order.shipping_cost_customer].filter(Boolean).join(', ');
+}
+
+/** Tracking number and URL, as far as the order has them. */
+function trackingLabel(order: Order): string {
+  return [order.shipping_tracking_number, order.shipping_tracking_url].filter(Boolean).join(' ');
+}
+
+/**
+ * The columns of `orders list`, named as the API names the fields (the CSV and JSON of a listing line up);
+ * `customer` is the customer's name and email.
+ */
+export const orderColumns: Column<Order>[] = [
+  { header: 'id', get: (o) => o.id },
+  { header: 'number', get: (o) => o.number },
+  { header: 'status', get: (o) => o.status },
+  { header: 'payment_status', get: (o) => o.payment_status },
+  { header: 'shipping_status', get: (o) => o.shipping_status },
+  { header: 'created_at', get: (o) => o.created_at },
+  { header: 'customer', get: (o) => customerLabel(o) },
+  { header: 'total', get: (o) => o.total ?? o.price },
+  { header: 'currency', get: (o) => o.currency },
+];
+
+/** The "key value" lines of one order (`orders get`, `orders create`, `orders update`). */
+export function orderRecordFields(order: Order): [string, unknown][] {
+  const fields: [string, unknown][] = [
+    ['id', order.id],
+    ['number', order.number],
+    ['status', order.status],
+    ['payment', [order.payment_status, paymentLabel(order)].filter(Boolean).join(' — ')],
+    ['shipping', [order.shipping_status, shippingLabel(order)].filter(Boolean).join(' — ')],
+  ];
+  const tracking = trackingLabel(order);
+  if (tracking) fields.push(['tracking', tracking]);
+  if (order.shipped_at) fields.push(['shipped', order.shipped_at]);
+  fields.push(['created', order.created_at], ['updated', order.updated_at]);
+  if (order.paid_at) fields.push(['paid', order.paid_at]);
+  if (order.cancelled_at) fields.push(['cancelled', [order.cancelled_at, order.cancel_reason].filter(Boolean).join(' ')]);
+  fields.push(['customer', customerLabel(order)]);
+  if (order.customer?.phone) fields.push(['phone', order.customer.phone]);
+  fields.push(['note', order.owner_note ?? '']);
+  if (order.note) fields.push(['customer note', order.note]);
+  fields.push(['subtotal', order.subtotal ?? '']);
+  if (order.discount !== undefined && Number(order.discount) !== 0) fields.push(['discount', order.discount]);
+  fields.push(['total', totalLabel(order)]);
+  return fields;
+}
+
+/** The item lines of an order. */
+export const orderItemColumns: Column<Order['products'][number]>[] = [
+  { header: 'variant', get: (p) => p.variant_id },
+  { header: 'sku', get: (p) => p.sku ?? '' },
+  { header: 'name', get: (p) => pickLocalized(p.name) },
+  { header: 'quantity', get: (p) => p.quantity },
+  { header: 'price', get: (p) => p.price },
+];
+
+/** The sections under an order on `orders get`: its items, shipments and invoices. */
+export function orderSections({ order, fulfillment_orders: fos, invoices }: OrderDetails): DetailSection[] {
+  return [
+    section('Items', order.products, orderItemColumns),
+    section('Fulfillment orders', fos.map((fo) => fulfillmentOrderRow(fo)), fulfillmentOrderSectionColumns),
+    section('Invoices', invoices, invoiceColumns),
+  ];
+}

@@ -1,0 +1,66 @@
+import type { Command } from '@oclif/core';
+import { BaseCommand } from '../base-command.js';
+import type { PagingFlagValues } from '../flags/common.js';
+import { type Column, chooseFormat, plural } from '../output/format.js';
+import { isTTY } from '../output/terminal.js';
+import type { ListPage, Paging } from '../services/paging.js';
+import { DEFAULT_PER_PAGE } from '../platform/pagination.js';
+
+/**
+ * What the lists that page (`orders list`, `products list`) share, so they page, stream and speak alike:
+ * the paging flags (src/flags/common.ts) read one way, rows streamed as the pages arrive (TSV and CSV; a
+ * table needs every row to size its columns), and one set of notes on stderr ("The first 30 of 45 orders", …).
+ */
+export abstract class PagedListCommand<T extends typeof Command> extends BaseCommand<T> {
+  /** The paging flags as the services take them; `--per-page` alone is refused before anything is sent. */
+  protected async pagingOf(flags: PagingFlagValues, one: string): Promise<Paging> {
+    if (flags['per-page'] !== undefined && flags.page === undefined) {
+      const { UsageError } = await import('../client/errors.js');
+      throw new UsageError(`--per-page works with --page (it sets the size of that page); use --limit N for the first N ${one}s.`);
+    }
+    return { limit: flags.limit, all: flags.all, page: flags.page, perPage: flags['per-page'] };
+  }
+
+  /**
+   * Prints the pages under `columns` and says on stderr when nothing matched or more did; returns the rows for
+   * `--json`. Streamed rows are printed and not kept, so a store of any size lists in constant memory.
+   */
+  protected async printPages<Row>(
+    pages: AsyncIterable<ListPage<Row>>,
+    columns: Column<Row>[],
+    opts: { paging: Paging; one: string; csv?: boolean },
+  ): Promise<Row[]> {
+    const json = this.jsonEnabled();
+    const streaming = !json && chooseFormat({ csv: opts.csv }, isTTY()) !== 'table';
+    const kept: Row[] = [];
+    let shown = 0;
+    let headed = false;
+    let total: number | undefined;
+    for await (const page of pages) {
+      total = page.total ?? total;
+      if (streaming) {
+        await this.renderList(page.items, columns, { csv: opts.csv, header: !headed });
+        // TSV writes its header above the first row, CSV above the first page (even an empty one).
+        headed ||= Boolean(opts.csv) || page.items.length > 0;
+        shown += page.items.length;
+      } else {
+        kept.push(...page.items);
+      }
+    }
+    // Without a single page (the store's empty-list 404) CSV still gets its header.
+    if (!streaming || !headed) await this.renderList(kept, columns, { csv: opts.csv });
+    if (!streaming) shown = kept.length;
+    if (!json) this.noteMore(shown, total, opts);
+    return kept;
+  }
+
+  private noteMore(shown: number, total: number | undefined, { paging, one }: { paging: Paging; one: string }): void {
+    if (shown === 0) this.note(`No ${one}s match.`);
+    else if (paging.all || total === undefined || total <= shown) return;
+    else if (paging.page === undefined) this.note(`The first ${shown} of ${plural(total, one)}; --limit N or --all for more.`);
+    else {
+      const last = Math.ceil(total / (paging.perPage ?? DEFAULT_PER_PAGE));
+      this.note(`Page ${paging.page} of ${last} (${plural(total, one)}); --page N for more, --all for every page.`);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import type { Product, ProductImage } from '../api/products.js';
+import { pickLocalized } from '../api/read.js';
+import { type DetailSection, section } from '../base-command.js';
+import type { Column } from '../output/format.js';
+import { variantColumns } from './variants.js';
+
+/** Products as the commands show them; texts in the store's main language (the first key the store returns). */
+
+/** Total stock of a product, or "∞" when a variant does not track stock. */
+function productStock(p: Product): string {
+  if (p.variants.length === 0) return '';
+  if (p.variants.some((v) => v.stock === null || v.stock === undefined || v.stock_management === false)) return '∞';
+  return String(p.variants.reduce((sum, v) => sum + (v.stock ?? 0), 0));
+}
+
+export const productColumns: Column<Product>[] = [
+  { header: 'id', get: (p) => p.id },
+  { header: 'name', get: (p) => pickLocalized(p.name) },
+  { header: 'handle', get: (p) => pickLocalized(p.handle) },
+  { header: 'sku', get: (p) => p.variants[0]?.sku ?? '', shrink: false },
+  { header: 'price', get: (p) => p.variants[0]?.price ?? '' },
+  { header: 'stock', get: productStock },
+  { header: 'variants', get: (p) => p.variants.length },
+];
+
+export function productFields(p: Product): [string, unknown][] {
+  return [
+    ['ID', p.id],
+    ['Name', pickLocalized(p.name)],
+    ['Handle', pickLocalized(p.handle)],
+    ['Options', p.attributes.map((a) => pickLocalized(a)).join(', ')],
+    // Full category records (docs/platform.md §3) show their name; plain ids (older records) as they are.
+    ['Categories', p.categories.map((c) => (typeof c === 'number' ? String(c) : `${pickLocalized(c.name)} (${c.id})`)).join(', ')],
+    ['Stock', productStock(p)],
+    ['Images', p.images.map((i) => i.src).join(', ')],
+    ['Created', p.created_at ?? ''],
+    ['Updated', p.updated_at ?? ''],
+  ];
+}
+
+/** Under a product's record (`products get`, `create`, `update`): its variants. */
+export function productSections(p: Product): DetailSection[] {
+  return [section('Variants', p.variants, variantColumns)];
+}
+
+export const imageColumns: Column<ProductImage>[] = [
+  { header: 'id', get: (i) => i.id },
+  { header: 'position', get: (i) => i.position ?? '' },
+  { header: 'src', get: (i) => i.src },
+];

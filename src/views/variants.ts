@@ -1,0 +1,73 @@
+import type { CustomField } from '../api/custom-fields.js';
+import type { Location } from '../api/locations.js';
+import { pickLocalized } from '../api/read.js';
+import type { Variant } from '../api/variants.js';
+import type { Column } from '../output/format.js';
+import type { StockLevel, VariantFieldValue } from '../services/variants.js';
+
+/** Variants and their custom fields as the commands show them; option values in the store's main language. */
+
+export function variantOptions(v: Variant): string {
+  return v.values.map((value) => pickLocalized(value)).join(' / ');
+}
+
+export const variantColumns: Column<Variant>[] = [
+  { header: 'id', get: (v) => v.id },
+  { header: 'options', get: variantOptions },
+  { header: 'sku', get: (v) => v.sku ?? '', shrink: false },
+  { header: 'price', get: (v) => v.price ?? '' },
+  { header: 'promotional_price', get: (v) => v.promotional_price ?? '' },
+  { header: 'stock', get: (v) => (v.stock_management === false || v.stock === null ? '∞' : v.stock ?? '') },
+];
+
+/** Options and SKU, then the stock at each location (priority order) and the total. */
+export function variantStockColumns(locations: Location[]): Column<Variant>[] {
+  const tracked = (v: Variant) => v.stock_management !== false && v.stock !== null;
+  return [
+    ...variantColumns.slice(0, 3),
+    ...locations.map((l): Column<Variant> => ({
+      header: pickLocalized(l.name),
+      // No inventory_levels: the store did not say how the stock is split, so the cell stays blank (not 0).
+      get: (v) => (!tracked(v) ? '∞' : v.inventory_levels ? (v.inventory_levels.find((level) => level.location_id === l.id)?.stock ?? 0) : ''),
+    })),
+    { header: 'total', get: (v) => (tracked(v) ? v.stock ?? '' : '∞') },
+  ];
+}
+
+export function variantFields(v: Variant, levels: StockLevel[] = [], customFields: VariantFieldValue[] = []): [string, unknown][] {
+  return [
+    ['ID', v.id],
+    ['Product', v.product_id],
+    ['Options', variantOptions(v)],
+    ['SKU', v.sku ?? ''],
+    ['Price', v.price ?? ''],
+    ['Promotional price', v.promotional_price ?? ''],
+    ['Cost', v.cost ?? ''],
+    ['Stock', v.stock_management === false || v.stock === null ? 'not tracked' : v.stock ?? ''],
+    ...levels.map((l): [string, unknown] => [`  at ${l.location}`, l.stock]),
+    ['Weight', v.weight ?? ''],
+    ['Size (w×h×d)', [v.width, v.height, v.depth].some((x) => x !== null && x !== undefined) ? [v.width ?? '', v.height ?? '', v.depth ?? ''].join(' × ') : ''],
+    ['Barcode', v.barcode ?? ''],
+    ['MPN', v.mpn ?? ''],
+    ['Age group', v.age_group ?? ''],
+    ['Gender', v.gender ?? ''],
+    ['Image', v.image_id ?? ''],
+    ...customFields.map((f): [string, unknown] => [`Field ${f.name}`, f.value]),
+    ['Updated', v.updated_at ?? ''],
+  ];
+}
+
+export const customFieldColumns: Column<CustomField>[] = [
+  { header: 'id', get: (f) => f.id },
+  { header: 'name', get: (f) => f.name },
+  { header: 'type', get: (f) => f.value_type },
+  { header: 'read_only', get: (f) => (f.read_only ? 'yes' : '') },
+  { header: 'values', get: (f) => (f.values ?? []).join(', ') },
+  { header: 'description', get: (f) => f.description ?? '' },
+];
+
+export const fieldValueColumns: Column<VariantFieldValue>[] = [
+  { header: 'id', get: (f) => f.id },
+  { header: 'name', get: (f) => f.name },
+  { header: 'value', get: (f) => f.value },
+];
