@@ -58,6 +58,8 @@ export interface InProcessOptions {
   isTTY?: { stdin?: boolean; stdout?: boolean; stderr?: boolean };
   /** The terminal's width (COLUMNS in `env` still wins, as in the binary). */
   columns?: number;
+  /** Colour on or off whatever the environment says (default: NO_COLOR, FORCE_COLOR, TERM and the TTY decide). */
+  color?: boolean;
   serverEchoesSecrets?: boolean;
   /** Called with everything printed on stdout so far, each time more arrives (to act while it runs). */
   onStdout?: (stdoutSoFar: string) => void;
@@ -104,7 +106,7 @@ async function runOnce(args: string[], opts: InProcessOptions): Promise<CliResul
   const stdout = new Capture(opts.onStdout, opts.isTTY?.stdout ?? false, opts.columns);
   const stderr = new Capture(opts.onStderr, opts.isTTY?.stderr ?? false, opts.columns);
   const stdin = Object.assign(Readable.from(opts.input ? [Buffer.from(opts.input)] : []), { isTTY: opts.isTTY?.stdin ?? false });
-  const streams: IOModule.IOStreams = { stdin, stdout, stderr };
+  const streams: IOModule.IOStreams = { stdin, stdout, stderr, color: opts.color };
 
   const restoreEnv = useEnvironment({ NO_COLOR: '1', ...opts.env });
   const cwd = process.cwd();

@@ -64,6 +64,14 @@ describe('the terminal runInProcess is given', () => {
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
   });
 
+  it('colour can be forced on a pipe, as FORCE_COLOR does', async () => {
+    const r = await runInProcess(['orders', 'get', '1000009999'], { env, color: true });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^\u001b\[31mError:\u001b\[39m Order 1000009999 not found\.\n$/);
+    const forced = await runCli(['orders', 'get', '1000009999'], { env: { ...env, NO_COLOR: '', FORCE_COLOR: '1' } });
+    expect(forced.stderr).toBe(r.stderr);
+  });
+
   it('without one, the same list is TSV, never cut, without colour', async () => {
     const r = await runInProcess(['orders', 'list'], { env, columns: 60 });
     expect(r.stdout.split('\n')[0]).toBe('id\tnumber\tstatus\tpayment_status\tshipping_status\tcreated_at\tcustomer\ttotal\tcurrency');
