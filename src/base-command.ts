@@ -26,7 +26,7 @@ export function section<Row>(title: string, rows: Row[], columns: Column<Row>[])
  * reaches the store. The binary uses the process's; a test that runs commands in its own process
  * (test/helpers/run-in-process.ts) gives each run its own streams and its own rate-scheduler clock.
  */
-export interface Factory {
+interface Factory {
   io: IOStreams;
   /** The rate scheduler's clock; each clock keeps its own bucket per store (the client's default when unset). */
   clock?: Clock;

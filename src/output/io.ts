@@ -5,7 +5,7 @@
  * through `io()`, so one switch redirects all of it.
  */
 
-export interface InputStream extends NodeJS.ReadableStream {
+interface InputStream extends NodeJS.ReadableStream {
   isTTY?: boolean;
 }
 

@@ -119,9 +119,10 @@ async function runOnce(args: string[], opts: InProcessOptions): Promise<CliResul
   const exitCodeBefore = process.exitCode;
   process.exitCode = undefined;
   let code: number | undefined;
-  Exit.exit = (c = 0) => {
+  // oclif's error handler ends the process through Exit.exit: here it only records the code.
+  Exit.exit = ((c = 0) => {
     code = c;
-  };
+  }) as typeof Exit.exit;
   secrets.forgetSecrets();
   read.setDisplayLanguage(undefined);
   io.useIO(streams);
