@@ -1,5 +1,6 @@
 import type { SchedulerSnapshot } from '../client/scheduler.js';
 import type { BulkProgress } from '../services/import/index.js';
+import type { OutputStream } from './io.js';
 
 /**
  * How a bulk command shows its progress events (DESIGN.md §7): a cli-progress bar on a TTY, else one log
@@ -8,7 +9,7 @@ import type { BulkProgress } from '../services/import/index.js';
  */
 
 export interface ProgressViewOptions {
-  stream: NodeJS.WriteStream;
+  stream: OutputStream;
   tty: boolean;
   quiet: boolean;
   label: string;

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { plural } from '../../output/format.js';
 import { BaseCommand } from '../../base-command.js';
+import { io } from '../../output/io.js';
 import type { AttachResult, FileAttachResult } from '../../services/invoices.js';
 
 export default class InvoicesAttach extends BaseCommand<typeof InvoicesAttach> {
@@ -109,7 +110,7 @@ function prefix(path: string, line: number): string {
  * short. Lines printed meanwhile (failed rows) go above the bar.
  */
 function rowProgress() {
-  const tty = Boolean(process.stderr.isTTY);
+  const tty = Boolean(io().stderr.isTTY);
   let bar: { start(total: number, value: number): void; increment(): void; stop(): void } | undefined;
   let done = 0;
   let total = 0;
@@ -119,7 +120,7 @@ function rowProgress() {
       total = rows;
       if (!tty || rows === 0) return;
       void import('cli-progress').then(({ default: progress }) => {
-        bar = new progress.SingleBar({ format: 'Attaching invoices [{bar}] {value}/{total} rows | ETA {eta_formatted}', stream: process.stderr, hideCursor: true });
+        bar = new progress.SingleBar({ format: 'Attaching invoices [{bar}] {value}/{total} rows | ETA {eta_formatted}', stream: io().stderr, hideCursor: true });
         bar.start(total, done);
       });
     },
@@ -128,12 +129,12 @@ function rowProgress() {
       if (bar) bar.increment();
       else if (!tty && Date.now() - lastLog >= 10_000) {
         lastLog = Date.now();
-        process.stderr.write(`Attaching invoices: ${done}/${plural(total, 'row')}\n`);
+        io().stderr.write(`Attaching invoices: ${done}/${plural(total, 'row')}\n`);
       }
     },
     interrupt(print: () => void) {
       if (!bar) return print();
-      process.stderr.write('\r\u001B[2K');
+      io().stderr.write('\r\u001B[2K');
       print();
     },
     stop() {

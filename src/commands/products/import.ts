@@ -57,7 +57,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
 
     const client = await this.client({ retries: BULK_RETRIES });
     const quiet = this.flags.quiet;
-    const progress = await bulkProgress(ctx, 'import', quiet);
+    const progress = await bulkProgress(ctx, 'import', quiet, this.io.stderr, 'products', this.factory.clock);
     let writing = false;
     const interrupt = trapInterrupt(() => writing);
     let summary: ImportSummary;
@@ -83,9 +83,9 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
       progress.stop();
       if (error instanceof CatalogInvalidError) {
         const shown = error.errors.slice(0, 200);
-        for (const e of shown) process.stderr.write(`${formatRowError(e)}\n`);
+        for (const e of shown) this.io.stderr.write(`${formatRowError(e)}\n`);
         if (error.errors.length > shown.length) {
-          process.stderr.write(`… and ${error.errors.length - shown.length} more${this.flags.report ? ` (all in ${this.flags.report})` : '; --report FILE lists them all'}.\n`);
+          this.io.stderr.write(`… and ${error.errors.length - shown.length} more${this.flags.report ? ` (all in ${this.flags.report})` : '; --report FILE lists them all'}.\n`);
         }
       }
       throw error;
@@ -97,7 +97,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
       if (!this.jsonEnabled()) printSummary(summary, { quiet, report: this.flags.report });
     }
     if (summary.interrupted) {
-      process.stderr.write(`Interrupted; the work done is journaled. Run the same command with --resume to finish.\n`);
+      this.io.stderr.write(`Interrupted; the work done is journaled. Run the same command with --resume to finish.\n`);
       process.exitCode = interrupt.exitCode();
     } else if (summary.failed > 0) {
       process.exitCode = 3;

@@ -49,7 +49,7 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
     const { formatDuration } = await import('../../output/progress.js');
     const client = await this.client({ retries: BULK_RETRIES });
     const quiet = this.flags.quiet;
-    const progress = await bulkProgress(ctx, 'sync', quiet, process.stderr, 'variants');
+    const progress = await bulkProgress(ctx, 'sync', quiet, this.io.stderr, 'variants', this.factory.clock);
     let writing = false;
     const interrupt = trapInterrupt(() => writing);
     let summary: SyncSummary;
@@ -71,7 +71,7 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
       });
     } catch (error) {
       progress.stop();
-      if (error instanceof SyncInvalidError) for (const e of error.errors) process.stderr.write(`${formatRowError(e)}\n`);
+      if (error instanceof SyncInvalidError) for (const e of error.errors) this.io.stderr.write(`${formatRowError(e)}\n`);
       throw error;
     } finally {
       interrupt.dispose();
@@ -86,16 +86,16 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
         ...(s.dryRun ? [`  writes:   ${s.plannedWrites} would be sent`] : []),
         `  requests: ${s.requests} sent (${s.retries} retried), ${s.rateLimited} × 429, ${formatDuration(s.seconds)}`,
       ];
-      process.stdout.write(`${lines.join('\n')}\n`);
+      this.io.stdout.write(`${lines.join('\n')}\n`);
     }
     if (summary.notFound > 0 && !quiet) {
       const list = summary.notFoundSkus.slice(0, 20).join(', ');
       this.warnUser(`${summary.notFound === 1 ? '1 SKU is' : `${summary.notFound} SKUs are`} not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
     }
     const { terminalSafe } = await import('../../output/format.js');
-    for (const f of summary.failures.slice(0, 50)) process.stderr.write(`${terminalSafe(`${summary.file}, line ${f.line} (${f.key}): ${f.reason}`)}\n`);
+    for (const f of summary.failures.slice(0, 50)) this.io.stderr.write(`${terminalSafe(`${summary.file}, line ${f.line} (${f.key}): ${f.reason}`)}\n`);
     if (summary.interrupted) {
-      process.stderr.write('Interrupted; run the same command again to finish (it only writes what still differs).\n');
+      this.io.stderr.write('Interrupted; run the same command again to finish (it only writes what still differs).\n');
       process.exitCode = interrupt.exitCode();
     } else if (summary.failed > 0) {
       process.exitCode = 3;
