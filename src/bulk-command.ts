@@ -62,7 +62,7 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     const { BULK_RETRIES, bulkProgress, trapInterrupt, limitHeapGrowth } = await import('./output/bulk.js');
     limitHeapGrowth();
     const client = await this.client({ retries: BULK_RETRIES });
-    const progress = await bulkProgress(ctx, spec.label, spec.quiet, process.stderr, spec.unit);
+    const progress = await bulkProgress(ctx, spec.label, spec.quiet, this.io.stderr, spec.unit, this.factory.clock);
     let writing = false;
     const interrupt = trapInterrupt(() => writing);
     let summary: S;
@@ -89,7 +89,7 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     progress.stop();
     await spec.show(summary);
     if (summary.interrupted) {
-      process.stderr.write(`${spec.interruptedHint}\n`);
+      this.io.stderr.write(`${spec.interruptedHint}\n`);
       process.exitCode = interrupt.exitCode();
     } else if (spec.failed(summary)) {
       process.exitCode = 3;
@@ -101,9 +101,9 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     const { FileInvalidError, formatRowError } = await import('./services/bulk/row-error.js');
     if (!(error instanceof FileInvalidError)) return;
     const shown = error.errors.slice(0, ROW_ERRORS_SHOWN);
-    for (const e of shown) process.stderr.write(`${formatRowError(e)}\n`);
+    for (const e of shown) this.io.stderr.write(`${formatRowError(e)}\n`);
     if (error.errors.length > shown.length) {
-      process.stderr.write(`… and ${error.errors.length - shown.length} more${report ? ` (all in ${report})` : '; --report FILE lists them all'}.\n`);
+      this.io.stderr.write(`… and ${error.errors.length - shown.length} more${report ? ` (all in ${report})` : '; --report FILE lists them all'}.\n`);
     }
   }
 }

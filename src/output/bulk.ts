@@ -1,6 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import type { StoreContext } from '../auth/context.js';
+import type { Clock } from '../platform/clock.js';
 import { schedulerFor } from '../client/index.js';
+import { io, type OutputStream } from './io.js';
 import { ProgressView } from './progress.js';
 
 /**
@@ -28,10 +30,12 @@ export async function bulkProgress(
   ctx: Pick<StoreContext, 'apiUrl' | 'storeId' | 'appId'>,
   label: string,
   quiet: boolean,
-  stream: NodeJS.WriteStream = process.stderr,
+  stream: OutputStream = io().stderr,
   unit = 'products',
+  /** The clock the command's client was made with (BaseCommand's factory), so that this is its bucket. */
+  clock?: Clock,
 ): Promise<ProgressView> {
-  const scheduler = schedulerFor(ctx.apiUrl.replace(/\/+$/, ''), ctx.storeId, ctx.appId);
+  const scheduler = schedulerFor(ctx.apiUrl.replace(/\/+$/, ''), ctx.storeId, ctx.appId, clock);
   const tty = Boolean(stream.isTTY);
   const SingleBar = tty && !quiet ? (await import('cli-progress')).default.SingleBar : undefined;
   return new ProgressView({ stream, tty, quiet, label, unit, bucket: () => scheduler.snapshot(), SingleBar });
@@ -59,7 +63,7 @@ export function trapInterrupt(writing: () => boolean = () => true): {
     const first = received === undefined;
     received ??= name;
     if (!first || !writing()) process.exit(SIGNAL_EXIT_CODES[received]);
-    process.stderr.write(`\nStopping after the requests in flight (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…\n`);
+    io().stderr.write(`\nStopping after the requests in flight (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…\n`);
     controller.abort();
   };
   process.on('SIGINT', onSignal);

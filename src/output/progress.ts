@@ -1,5 +1,6 @@
 import type { SchedulerSnapshot } from '../client/scheduler.js';
 import type { BulkProgress } from '../services/bulk/progress.js';
+import type { OutputStream } from './io.js';
 
 /**
  * How a bulk command shows its progress events (docs/decisions.md, "Bulk commands"): a cli-progress bar on
@@ -8,7 +9,7 @@ import type { BulkProgress } from '../services/bulk/progress.js';
  */
 
 export interface ProgressViewOptions {
-  stream: NodeJS.WriteStream;
+  stream: OutputStream;
   tty: boolean;
   quiet: boolean;
   label: string;

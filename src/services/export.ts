@@ -8,6 +8,7 @@ import { getStore } from '../api/store.js';
 import type { Variant } from '../api/variants.js';
 import type { StoreClient } from '../client/index.js';
 import { escapeFormula } from '../output/format.js';
+import { io } from '../output/io.js';
 import { ADMIN_ES_HEADER } from './import/dialects.js';
 import { categoryPaths, textOf } from './import/planner.js';
 
@@ -91,7 +92,7 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
   if (!first.done) await write(firstProducts, first.value.total);
   for await (const page of { [Symbol.asyncIterator]: () => pages }) await write(page.products, page.total);
   csv.end();
-  if (options.out !== process.stdout) await finished(options.out);
+  if (options.out !== io().stdout) await finished(options.out);
   else await finished(csv);
   return summary;
 }

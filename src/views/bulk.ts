@@ -43,8 +43,8 @@ function dialectName(dialect: string): string {
 export function printImportSummary(
   s: ImportSummary,
   opts: { quiet: boolean; report?: string },
-  out: NodeJS.WritableStream = process.stdout,
-  err: NodeJS.WritableStream = process.stderr,
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
 ): void {
   if (!opts.quiet) out.write(`${importSummaryLines(s).join('\n')}\n`);
   if (s.earlierRunUnfinished && !opts.quiet) {
@@ -56,7 +56,7 @@ export function printImportSummary(
 }
 
 /** The first 50 failed rows, one line each ("file, line 3 (SKU): reason"); returns how many were shown. */
-export function printFailures(file: string, failures: ReportRow[], err: NodeJS.WritableStream = process.stderr): number {
+export function printFailures(file: string, failures: ReportRow[], err: NodeJS.WritableStream): number {
   const shown = failures.slice(0, 50);
   for (const f of shown) {
     err.write(terminalSafe(`${file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}`) + '\n');

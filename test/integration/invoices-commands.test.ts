@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { findEarlierRun } from '../../src/services/bulk/journal.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { accessKey, clientFor, type TestSandbox } from '../helpers/sandbox.js';
 
 /** `store invoices …`: the order's nfe/list metafield, checked against what the API stores. */
@@ -14,7 +14,7 @@ let api: TestSandbox;
 let env: NodeJS.ProcessEnv;
 let dir: string;
 let orders: { id: number; number: number }[];
-const store = (...args: string[]) => runCli(args, { env });
+const store = (...args: string[]) => runInProcess(args, { env });
 
 interface Invoice {
   key: string;

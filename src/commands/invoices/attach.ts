@@ -83,7 +83,7 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
             if (event.type !== 'failed') return;
             const { failure } = event;
             const what = failure.stage === 'validation' ? 'Invalid' : 'Failed';
-            this.note(`${process.stderr.isTTY ? '\r\u001B[2K' : ''}${what}: ${shown} line ${failure.line}: ${failure.reason}`);
+            this.note(`${this.io.stderr.isTTY ? '\r\u001B[2K' : ''}${what}: ${shown} line ${failure.line}: ${failure.reason}`);
           },
         }),
       show: (result) => this.showFileResult(result),
@@ -94,7 +94,7 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
   /** The summary; when rows failed, the error the command ends with (exit 3, or 2 when no row was valid). */
   private async showFileResult(result: FileAttachResult): Promise<void> {
     const { invoicesDryRunLines, invoicesSentence } = await import('../../views/bulk.js');
-    if (result.dryRun && !this.jsonEnabled()) process.stdout.write(`${invoicesDryRunLines(result).join('\n')}\n`);
+    if (result.dryRun && !this.jsonEnabled()) this.io.stdout.write(`${invoicesDryRunLines(result).join('\n')}\n`);
     const summary = invoicesSentence(result);
     if (result.failed.length === 0 || result.interrupted) {
       if (!this.jsonEnabled() && !result.dryRun) this.note(summary);

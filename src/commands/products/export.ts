@@ -29,7 +29,7 @@ export default class ProductsExport extends BaseCommand<typeof ProductsExport> {
     const target = file ? await openAtomic(file) : undefined;
     let summary;
     try {
-      summary = await exportCatalog(client, { format: this.flags.format as 'canonical' | 'admin', out: target?.out ?? process.stdout });
+      summary = await exportCatalog(client, { format: this.flags.format as 'canonical' | 'admin', out: target?.out ?? this.io.stdout });
       await target?.commit();
     } catch (error) {
       await target?.abort();

@@ -60,7 +60,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
           report,
         }),
       show: (summary) => {
-        if ((!quiet || summary.failed > 0 || summary.interrupted) && !this.jsonEnabled()) printImportSummary(summary, { quiet, report });
+        if ((!quiet || summary.failed > 0 || summary.interrupted) && !this.jsonEnabled()) printImportSummary(summary, { quiet, report }, this.io.stdout, this.io.stderr);
       },
       failed: (summary) => summary.failed > 0,
     });

@@ -98,9 +98,9 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
         await writeFileAtomic(flags['ready-file'], `${line}\n`);
       }
       if (flags.json) {
-        process.stdout.write(`${line}\n`);
+        this.io.stdout.write(`${line}\n`);
       } else {
-        process.stdout.write(
+        this.io.stdout.write(
           [
             `API URL       ${info.api_url}  (requests go to ${info.api_url}/v1/${info.store_id}/…)`,
             `Auth URL      ${info.auth_url}`,

@@ -44,12 +44,12 @@ export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
       interruptedHint: 'Interrupted; run the same command again to finish (it only writes what still differs).',
       run: ({ client, ...run }) => runSync(client, { ...run, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], report }),
       show: (summary) => {
-        if (!quiet && !this.jsonEnabled()) process.stdout.write(`${syncSummaryLines(summary, zeroMissing).join('\n')}\n`);
+        if (!quiet && !this.jsonEnabled()) this.io.stdout.write(`${syncSummaryLines(summary, zeroMissing).join('\n')}\n`);
         if (summary.notFound > 0 && !quiet) {
           const list = summary.notFoundSkus.slice(0, 20).join(', ');
           this.warnUser(`${summary.notFound === 1 ? '1 SKU is' : `${summary.notFound} SKUs are`} not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
         }
-        printFailures(summary.file, summary.failures);
+        printFailures(summary.file, summary.failures, this.io.stderr);
       },
       failed: (summary) => summary.failed > 0,
     });
