@@ -2,7 +2,6 @@ import { type WriteStream, createWriteStream, rmSync } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { UsageError } from '../client/errors.js';
 
 /**
  * A file written whole or not at all, the one way `store` replaces a file (an export, the config and
@@ -12,6 +11,9 @@ import { UsageError } from '../client/errors.js';
  * previous file as it was and nothing partial under its name; a temporary file left by SIGKILL starts with "."
  * and ends in ".tmp".
  */
+
+/** The target cannot be written (no such directory, permission denied…): one sentence naming it. */
+export class CannotWriteError extends Error {}
 
 export interface AtomicFile {
   /** Where the data goes until commit(). */
@@ -69,10 +71,10 @@ export async function openAtomic(target: string, options: AtomicOptions = {}): P
   const dir = dirname(path);
   if (options.createDir) await mkdir(dir, { recursive: true, mode: 0o700 });
   const dirStat = await stat(dir).catch(() => undefined);
-  if (!dirStat) throw new UsageError(`Cannot write ${target}: the directory ${dir} does not exist.`);
-  if (!dirStat.isDirectory()) throw new UsageError(`Cannot write ${target}: ${dir} is not a directory.`);
+  if (!dirStat) throw new CannotWriteError(`Cannot write ${target}: the directory ${dir} does not exist.`);
+  if (!dirStat.isDirectory()) throw new CannotWriteError(`Cannot write ${target}: ${dir} is not a directory.`);
   const existing = await stat(path).catch(() => undefined);
-  if (existing?.isDirectory()) throw new UsageError(`Cannot write ${target}: it is a directory.`);
+  if (existing?.isDirectory()) throw new CannotWriteError(`Cannot write ${target}: it is a directory.`);
 
   if (existing && !existing.isFile()) {
     const out = createWriteStream(path, { flags: 'a' });
@@ -130,9 +132,9 @@ export async function writeFileAtomic(path: string, data: string, mode = 0o600):
   await file.commit();
 }
 
-function cannotWrite(target: string, error: NodeJS.ErrnoException): UsageError {
+function cannotWrite(target: string, error: NodeJS.ErrnoException): CannotWriteError {
   const reason = error.code === 'EACCES' || error.code === 'EPERM' ? 'permission denied' : error.message;
-  return new UsageError(`Cannot write ${target}: ${reason}.`);
+  return new CannotWriteError(`Cannot write ${target}: ${reason}.`);
 }
 
 function opened(out: WriteStream, target: string): Promise<void> {
