@@ -1,11 +1,13 @@
 import { Command, type Interfaces } from '@oclif/core';
 import type { StoreContext } from './auth/context.js';
+import type { ClientConfig, StoreClient } from './client/index.js';
 import { GLOBAL_FLAGS, RECORD_FLAGS } from './flags/common.js';
-import type { StoreClient } from './client/index.js';
 import type { Column } from './output/format.js';
 import { chooseFormat, terminalSafe } from './output/format.js';
+import { io, processIO, useIO, type IOStreams } from './output/io.js';
 import { addSecret, guardOutput } from './output/secrets.js';
 import { colorEnabled, isTTY, paint, terminalWidth } from './output/terminal.js';
+import type { Clock } from './platform/clock.js';
 
 /** A titled list under a record in a detail view (an order's items, a product's variants). */
 export interface DetailSection {
@@ -18,6 +20,26 @@ export interface DetailSection {
 export function section<Row>(title: string, rows: Row[], columns: Column<Row>[]): DetailSection {
   return { title, rows, columns: columns as Column<never>[] };
 }
+
+/**
+ * What a command takes from outside itself (gh's Factory): its streams, and how it finds its profile and
+ * reaches the store. The binary uses the process's; a test that runs commands in its own process
+ * (test/helpers/run-in-process.ts) gives each run its own streams and its own rate-scheduler clock.
+ */
+interface Factory {
+  io: IOStreams;
+  /** The rate scheduler's clock; each clock keeps its own bucket per store (the client's default when unset). */
+  clock?: Clock;
+  /** The profile's context: store, API URL, credentials (environment overrides first). */
+  context(profile: string | undefined): Promise<StoreContext>;
+  createClient(config: ClientConfig): Promise<StoreClient>;
+}
+
+export const processFactory: Factory = {
+  io: processIO,
+  context: (profile) => import('./auth/context.js').then(({ resolveContext }) => resolveContext({ profile })),
+  createClient: (config) => import('./client/index.js').then(({ createClient }) => createClient(config)),
+};
 
 type BaseFlags = typeof GLOBAL_FLAGS & Partial<typeof RECORD_FLAGS>;
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<BaseFlags & T['flags']>;
@@ -40,10 +62,10 @@ export interface ErrorReport {
 export function writeError(report: ErrorReport, json: boolean): void {
   if (json) {
     const error = { message: report.message, exit_code: report.exitCode, ...(report.status ? { status: report.status } : {}) };
-    process.stderr.write(`${JSON.stringify({ error })}\n`);
+    io().stderr.write(`${JSON.stringify({ error })}\n`);
   } else {
     // Error messages quote what the server said: control characters are shown escaped, never obeyed.
-    process.stderr.write(`${paint('Error:', 'red')} ${terminalSafe(report.message)}\n`);
+    io().stderr.write(`${paint('Error:', 'red')} ${terminalSafe(report.message)}\n`);
   }
 }
 
@@ -68,6 +90,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   static readonly recordFlags: BaseFlags = { ...GLOBAL_FLAGS, ...RECORD_FLAGS };
 
+  /** Where every command gets its streams, profile and client (replaced by the in-process test runner). */
+  static factory: Factory = processFactory;
+
   /**
    * The fields `--json FIELDS` may name, for commands that can tell before they run (so an unknown field
    * fails before anything is changed). Without it, the fields are checked against the records printed.
@@ -82,6 +107,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private cachedClient?: Promise<StoreClient>;
 
   public async init(): Promise<void> {
+    // First: a usage error of the parse below is written to these streams too.
+    useIO(this.factory.io);
     // Printing the token is `store auth token`'s job; every other command has known secrets scrubbed from its output.
     if (this.id !== 'auth:token') guardOutput();
     await super.init();
@@ -98,6 +125,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.flags = flags as CommandFlags<T>;
     this.args = args as CommandArgs<T>;
     if (this.jsonFieldList && ctor.jsonFields) await this.checkJsonFields(await ctor.jsonFields());
+  }
+
+  protected get factory(): Factory {
+    return BaseCommand.factory;
+  }
+
+  /** The command's stdin, stdout and stderr. */
+  protected get io(): IOStreams {
+    return this.factory.io;
   }
 
   /** JSON output: `--json` or `--jq` on a command that prints records. */
@@ -170,23 +206,21 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
     const expression = this.flags.jq;
     if (expression === undefined) {
-      process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
       return;
     }
     const { filterJson } = await import('./output/jq.js');
     const out = await filterJson(value, expression);
-    if (out !== '') process.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+    if (out !== '') this.io.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
   }
 
   /** The resolved profile (environment overrides first), loaded once per command. */
   protected context(): Promise<StoreContext> {
-    this.cachedContext ??= import('./auth/context.js').then(({ resolveContext }) =>
-      resolveContext({ profile: this.flags.profile }).then((ctx) => {
-        addSecret(ctx.token);
-        addSecret(ctx.clientSecret);
-        return ctx;
-      }),
-    );
+    this.cachedContext ??= this.factory.context(this.flags.profile).then((ctx) => {
+      addSecret(ctx.token);
+      addSecret(ctx.clientSecret);
+      return ctx;
+    });
     return this.cachedContext;
   }
 
@@ -200,9 +234,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       const { refuseInsecureHttp } = await import('./client/transport.js');
       const source = ctx.profile === 'env' ? 'STORE_API_URL' : `profile "${ctx.profile}"`;
       refuseInsecureHttp(ctx.apiUrl, source, this.flags['allow-insecure-http']);
-      const { createClient } = await import('./client/index.js');
       const { setDisplayLanguage } = await import('./api/read.js');
-      return createClient({
+      return this.factory.createClient({
         apiUrl: ctx.apiUrl,
         storeId: ctx.storeId,
         token: ctx.token,
@@ -211,9 +244,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         profile: ctx.profile,
         tokenFromEnv: ctx.tokenSource === 'env',
         retries: options.retries,
-        debug: this.flags.debug ? (line: string) => process.stderr.write(`${line}\n`) : undefined,
+        debug: this.flags.debug ? (line: string) => this.io.stderr.write(`${line}\n`) : undefined,
         warn: (message: string) => this.warnUser(message),
         onMainLanguage: setDisplayLanguage,
+        clock: this.factory.clock,
       });
     })();
     return this.cachedClient;
@@ -227,7 +261,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const format = chooseFormat({ json: this.jsonEnabled(), csv: opts.csv }, isTTY());
     if (format === 'json') return;
     const { renderRows } = await import('./output/render.js');
-    await renderRows(rows, columns, format, (text) => process.stdout.write(text), {
+    await renderRows(rows, columns, format, (text) => this.io.stdout.write(text), {
       header: opts.header,
       color: colorEnabled(),
       width: format === 'table' ? terminalWidth() : undefined,
@@ -241,7 +275,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected async renderDetail(fields: [string, unknown][], sections: DetailSection[] = []): Promise<void> {
     if (this.jsonEnabled()) return;
     const { renderRecord } = await import('./output/render.js');
-    const write = (text: string) => process.stdout.write(text);
+    const write = (text: string) => this.io.stdout.write(text);
     renderRecord(fields, write);
     for (const { title, rows, columns } of sections) {
       write(`\n${title}\n`);
@@ -252,11 +286,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** Progress, warnings and notes: stderr, never mixed with data. */
   protected note(message: string): void {
-    process.stderr.write(`${message}\n`);
+    this.io.stderr.write(`${message}\n`);
   }
 
   protected warnUser(message: string): void {
-    process.stderr.write(`${paint('Warning:', 'yellow')} ${message}\n`);
+    this.io.stderr.write(`${paint('Warning:', 'yellow')} ${message}\n`);
   }
 
   /**
@@ -277,7 +311,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const report = describeError(err, `${this.config.bin} ${(this.id ?? '').replaceAll(':', ' ')}`.trim());
     writeError(report, asksForJson(this.argv));
     // Anything unexpected is a bug or an unexpected failure: the stack only with --debug.
-    if (report.unexpected && this.argv.includes('--debug') && err.stack) process.stderr.write(`${err.stack}\n`);
+    if (report.unexpected && this.argv.includes('--debug') && err.stack) this.io.stderr.write(`${err.stack}\n`);
     process.exitCode = report.exitCode;
     return;
   }

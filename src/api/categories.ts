@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { Id, Text, parseRecords } from './read.js';
+import { Id, parseRecords, readAll, Text } from './read.js';
 import { parseReply } from './reply.js';
 
 /**
@@ -56,11 +56,7 @@ export interface CategoryInput {
 
 /** Every category of the store (the tree is small; fetched 200 per page). One odd record never fails the list. */
 export async function listCategories(client: StoreClient): Promise<Category[]> {
-  const all: Category[] = [];
-  for await (const page of client.paginate<unknown>('/categories', undefined, { perPage: 200 })) {
-    all.push(...parseRecords(CategorySchema, page.items, 'category', (m) => client.warn(m)));
-  }
-  return all;
+  return readAll(client, '/categories', CategorySchema, 'category');
 }
 
 /** The category with this handle (in any language), or undefined. */

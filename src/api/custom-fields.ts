@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { Bool, StringId, Text, parseRecords } from './read.js';
+import { Bool, parseRecords, readAll, StringId, Text } from './read.js';
 import { parseReply } from './reply.js';
 import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../platform/custom-fields.js';
 
@@ -57,11 +57,7 @@ export type CustomFieldValue = z.infer<typeof CustomFieldValueSchema>;
 const BASE = '/products/variants/custom-fields';
 
 export async function listCustomFields(client: StoreClient): Promise<CustomField[]> {
-  const all: CustomField[] = [];
-  for await (const page of client.paginate<unknown>(BASE, undefined, { perPage: 200 })) {
-    all.push(...parseRecords(CustomFieldSchema, page.items, 'custom field', (m) => client.warn(m)));
-  }
-  return all;
+  return readAll(client, BASE, CustomFieldSchema, 'custom field');
 }
 
 export async function getCustomField(client: StoreClient, id: string): Promise<CustomField> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { Localized, Money, Num, parseRecords, StringId, Text, Timestamp } from './read.js';
+import { Localized, Money, Num, readAll, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 import { TRACKING_STATUSES, type TrackingStatus } from '../platform/tracking-statuses.js';
 
@@ -128,12 +128,7 @@ const base = (orderId: number) => `/orders/${orderId}/fulfillment-orders`;
 
 /** Every fulfillment order of an order; an odd record is left out with one warning, the rest are shown. */
 export async function listFulfillmentOrders(client: StoreClient, orderId: number): Promise<FulfillmentOrder[]> {
-  const all: FulfillmentOrder[] = [];
-  const warn = (message: string) => client.warn(message);
-  for await (const page of client.paginate<unknown>(base(orderId), undefined, { perPage: 200 })) {
-    all.push(...parseRecords(FulfillmentOrderSchema, page.items, 'fulfillment order', warn));
-  }
-  return all;
+  return readAll(client, base(orderId), FulfillmentOrderSchema, 'fulfillment order');
 }
 
 export async function getFulfillmentOrder(client: StoreClient, orderId: number, foId: string): Promise<FulfillmentOrder> {

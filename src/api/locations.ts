@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { type Localized, LocalizedSchema } from './categories.js';
-import { Bool, Num, parseRecords, StringId, Text, Timestamp } from './read.js';
+import { Bool, Num, readAll, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
 const CodeName = z.looseObject({ code: Text, name: Text }).nullish().catch(undefined);
@@ -62,11 +62,7 @@ export interface LocationInput {
 
 /** Every location, in the order the store returns them. */
 export async function listLocations(client: StoreClient): Promise<Location[]> {
-  const all: Location[] = [];
-  for await (const page of client.paginate<unknown>('/locations', undefined, { perPage: 200 })) {
-    all.push(...parseRecords(LocationSchema, page.items, 'location', (message) => client.warn(message)));
-  }
-  return all;
+  return readAll(client, '/locations', LocationSchema, 'location');
 }
 
 /** Over the plan's location limit the store answers 422 naming the plan and its limit. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { NotFoundError } from '../client/errors.js';
 import { CategorySchema, type Localized, LocalizedSchema, OptionalLocalized } from './categories.js';
-import { Id, Num, Text, Timestamp, parseRecords } from './read.js';
+import { Id, Num, parseRecords, readAll, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 import { VariantSchema } from './variants.js';
 
@@ -62,6 +62,12 @@ export interface ProductInput {
   stock?: number;
   inventory_levels?: { location_id: string; stock: number }[];
   weight?: string;
+  width?: string;
+  height?: string;
+  depth?: string;
+  mpn?: string;
+  age_group?: string;
+  gender?: string;
   categories?: number[];
   /** Must be empty at creation: images are added with addProductImage. */
   images?: [];
@@ -161,11 +167,7 @@ export async function addProductImage(client: StoreClient, productId: number, sr
 }
 
 export async function listProductImages(client: StoreClient, productId: number): Promise<ProductImage[]> {
-  const all: ProductImage[] = [];
-  for await (const page of client.paginate<unknown>(`/products/${productId}/images`, undefined, { perPage: 200 })) {
-    all.push(...parseRecords(ProductImageSchema, page.items, 'image', (m) => client.warn(m)));
-  }
-  return all;
+  return readAll(client, `/products/${productId}/images`, ProductImageSchema, 'image');
 }
 
 export async function deleteProductImage(client: StoreClient, productId: number, imageId: number): Promise<void> {

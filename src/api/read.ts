@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { StoreClient } from '../client/index.js';
 
 /**
  * The tolerant reader (docs/decisions.md, "Reading what the platform sends"): a real store holds years of data
@@ -153,4 +154,13 @@ export function parseRecords<S extends z.ZodType>(
     warn?.(`${skipped} ${what} ${skipped === 1 ? 'record' : 'records'} could not be read and ${skipped === 1 ? 'was' : 'were'} left out (${firstReason}).`);
   }
   return out;
+}
+
+/** Every record of a list endpoint, page by page at the largest page size, read by `schema` like `parseRecords`. */
+export async function readAll<S extends z.ZodType>(client: StoreClient, path: string, schema: S, what: string): Promise<z.infer<S>[]> {
+  const all: z.infer<S>[] = [];
+  for await (const page of client.paginate<unknown>(path)) {
+    all.push(...parseRecords(schema, page.items, what, (message) => client.warn(message)));
+  }
+  return all;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { LocalizedSchema } from './categories.js';
-import { Id, StringId, Text, Timestamp, parseRecords } from './read.js';
+import { Id, readAll, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
 /**
@@ -100,11 +100,7 @@ export interface VariantInput {
 
 /** Every variant of a product (a product holds at most 1,000). One odd record never fails the list. */
 export async function listVariants(client: StoreClient, productId: number): Promise<Variant[]> {
-  const all: Variant[] = [];
-  for await (const page of client.paginate<unknown>(`/products/${productId}/variants`, undefined, { perPage: 200 })) {
-    all.push(...parseRecords(VariantSchema, page.items, 'variant', (m) => client.warn(m)));
-  }
-  return all;
+  return readAll(client, `/products/${productId}/variants`, VariantSchema, 'variant');
 }
 
 export async function getVariant(client: StoreClient, productId: number, variantId: number): Promise<Variant> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { Id, parseRecords, Text, Timestamp } from './read.js';
+import { Id, readAll, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 import { isLoopbackHost } from '../util/loopback.js';
 
@@ -35,11 +35,7 @@ export interface WebhookUpdate {
 
 /** Every webhook of the store that this app registered. */
 export async function listWebhooks(client: StoreClient): Promise<Webhook[]> {
-  const all: Webhook[] = [];
-  for await (const page of client.paginate<unknown>('/webhooks', undefined, { perPage: 200 })) {
-    all.push(...parseRecords(WebhookSchema, page.items, 'webhook', (message) => client.warn(message)));
-  }
-  return all;
+  return readAll(client, '/webhooks', WebhookSchema, 'webhook');
 }
 
 export async function createWebhook(client: StoreClient, input: WebhookInput): Promise<Webhook> {

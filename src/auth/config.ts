@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../client/errors.js';
-import { configDir, readJsonFile, writeFileAtomic, type Env } from '../util/files.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
+import { configDir, readJsonFile, type Env } from '../util/files.js';
 
 export type SecretsStore = 'keychain' | 'file';
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { UsageError } from '../client/errors.js';
 import type { SecretsStore } from './config.js';
-import { configDir, readJsonFile, writeFileAtomic, type Env } from '../util/files.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
+import { configDir, readJsonFile, type Env } from '../util/files.js';
 
 /** The two secrets a profile may hold. The sandbox's are not secret, but are kept the same way. */
 export interface Secrets {

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../base-command.js';
+import { io } from '../output/io.js';
 
 export default class Api extends BaseCommand<typeof Api> {
   static summary = 'Make an authenticated request to any path of the store API.';
@@ -52,12 +53,12 @@ export default class Api extends BaseCommand<typeof Api> {
         readStdin,
       });
       if (this.flags.include) await this.printHead(result.status, result.headers);
-      if (result.body !== undefined && result.body !== '') process.stdout.write(`${JSON.stringify(result.body, null, 2)}\n`);
+      if (result.body !== undefined && result.body !== '') this.io.stdout.write(`${JSON.stringify(result.body, null, 2)}\n`);
     } catch (error) {
       // Like `gh api`: an HTTP error still shows what the server said, then the one-sentence error and exit code.
       if (error instanceof ApiError) {
         if (this.flags.include) await this.printHead(error.status, error.headers ?? {});
-        if (error.body !== undefined && error.body !== '') process.stdout.write(`${JSON.stringify(error.body, null, 2)}\n`);
+        if (error.body !== undefined && error.body !== '') this.io.stdout.write(`${JSON.stringify(error.body, null, 2)}\n`);
       }
       throw error;
     }
@@ -72,12 +73,12 @@ export default class Api extends BaseCommand<typeof Api> {
       if (value === undefined) continue;
       for (const v of Array.isArray(value) ? value : [value]) lines.push(terminalSafe(`${name}: ${v}`));
     }
-    process.stdout.write(`${lines.join('\n')}\n\n`);
+    this.io.stdout.write(`${lines.join('\n')}\n\n`);
   }
 }
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of io().stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,5 +1,6 @@
 import type { Hook } from '@oclif/core';
 import { asksForJson, writeError } from '../base-command.js';
+import { io } from '../output/io.js';
 
 /**
  * What oclif does with a command line that names no command (replaces @oclif/plugin-not-found, which ran its
@@ -35,10 +36,10 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   const topic = config.findTopic(words[0]!) ? ` ${words[0]}` : '';
   const offered = suggestion ? suggestion.replaceAll(':', ' ') : undefined;
 
-  if (offered && process.stdin.isTTY && process.stderr.isTTY && !json) {
-    process.stderr.write(`${typed} is not a ${config.bin} command.\n`);
+  if (offered && io().stdin.isTTY && io().stderr.isTTY && !json) {
+    io().stderr.write(`${typed} is not a ${config.bin} command.\n`);
     const { confirm } = await import('@inquirer/prompts');
-    const yes = await confirm({ message: `Did you mean ${config.bin} ${offered}?`, default: false }, { output: process.stderr }).catch(() => false);
+    const yes = await confirm({ message: `Did you mean ${config.bin} ${offered}?`, default: false }, { input: io().stdin, output: io().stderr }).catch(() => false);
     if (yes) return config.runCommand(suggestion!, argv);
     return fail(`Run \`${config.bin} help${topic}\` for a list of commands.`, 127);
   }

@@ -1,14 +1,15 @@
 import { setFlagsFromString } from 'node:v8';
 import type { StoreContext } from '../auth/context.js';
+import type { Clock } from '../platform/clock.js';
 import { schedulerFor } from '../client/index.js';
-import type { ImportSummary } from '../services/import/index.js';
-import { plural, terminalSafe } from './format.js';
-import { ProgressView, formatDuration } from './progress.js';
+import { io, type OutputStream } from './io.js';
+import { ProgressView } from './progress.js';
 
 /**
- * What the bulk commands (products import, variants sync) share on the command side: the progress view
- * wired to stderr and to the store's rate scheduler, Ctrl-C handling, and the summary text. It lives with
- * the output code, not in src/services, because it prints: the services only emit events and return data.
+ * What the bulk commands (products import, variants sync, invoices attach --file) share on the terminal side:
+ * the progress view wired to stderr and to the store's rate scheduler, Ctrl-C handling and the heap setting.
+ * It lives with the output code, not in src/services, because it prints: the services only emit events and
+ * return data. The summaries are views (src/views/bulk.ts); the commands use both through BulkCommand.
  */
 
 /**
@@ -29,18 +30,20 @@ export async function bulkProgress(
   ctx: Pick<StoreContext, 'apiUrl' | 'storeId' | 'appId'>,
   label: string,
   quiet: boolean,
-  stream: NodeJS.WriteStream = process.stderr,
+  stream: OutputStream = io().stderr,
   unit = 'products',
+  /** The clock the command's client was made with (BaseCommand's factory), so that this is its bucket. */
+  clock?: Clock,
 ): Promise<ProgressView> {
-  const scheduler = schedulerFor(ctx.apiUrl.replace(/\/+$/, ''), ctx.storeId, ctx.appId);
+  const scheduler = schedulerFor(ctx.apiUrl.replace(/\/+$/, ''), ctx.storeId, ctx.appId, clock);
   const tty = Boolean(stream.isTTY);
   const SingleBar = tty && !quiet ? (await import('cli-progress')).default.SingleBar : undefined;
   return new ProgressView({ stream, tty, quiet, label, unit, bucket: () => scheduler.snapshot(), SingleBar });
 }
 
 /** The exit code of a run ended by a signal: 128 + its number, as a shell reports it. */
-export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
-export type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
 
 /**
  * While writing, the first Ctrl-C or SIGTERM asks the running work to stop after its current requests (the
@@ -60,7 +63,7 @@ export function trapInterrupt(writing: () => boolean = () => true): {
     const first = received === undefined;
     received ??= name;
     if (!first || !writing()) process.exit(SIGNAL_EXIT_CODES[received]);
-    process.stderr.write(`\nStopping after the requests in flight (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…\n`);
+    io().stderr.write(`\nStopping after the requests in flight (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…\n`);
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -74,47 +77,4 @@ export function trapInterrupt(writing: () => boolean = () => true): {
       process.off('SIGTERM', onSignal);
     },
   };
-}
-
-export function summaryLines(s: ImportSummary): string[] {
-  const lines: string[] = [];
-  const verb = s.dryRun ? 'Would import' : 'Imported';
-  lines.push(`${verb} ${s.file} (${dialectName(s.dialect)}): ${plural(s.rows, 'row')}, ${plural(s.products, 'product')}.`);
-  const counts = [
-    `${s.created} created`,
-    `${s.updated} updated`,
-    `${s.unchanged} unchanged`,
-    ...(s.skipped ? [`${s.skipped} skipped`] : []),
-    `${s.failed} failed`,
-  ];
-  lines.push(`  products:   ${counts.join(', ')}${s.resumedProducts ? ` (${s.resumedProducts} finished by the interrupted run)` : ''}`);
-  if (s.categoriesCreated) lines.push(`  categories: ${s.categoriesCreated} ${s.dryRun ? 'to create' : 'created'}`);
-  if (s.dryRun) lines.push(`  writes:     ${s.plannedWrites} would be sent`);
-  lines.push(`  requests:   ${s.requests} sent (${s.retries} retried), ${s.rateLimited} × 429, ${formatDuration(s.seconds)}`);
-  if (s.ignoredColumns.length > 0) lines.push(`  not imported (no API counterpart): ${s.ignoredColumns.join(', ')}`);
-  return lines;
-}
-
-function dialectName(dialect: string): string {
-  return (
-    { canonical: 'canonical columns', 'admin-es': 'admin export, Spanish', 'admin-pt': 'admin export, Portuguese', shopify: 'Shopify export' } as Record<string, string>
-  )[dialect] ?? dialect;
-}
-
-export function printSummary(
-  s: ImportSummary,
-  opts: { quiet: boolean; report?: string },
-  out: NodeJS.WritableStream = process.stdout,
-  err: NodeJS.WritableStream = process.stderr,
-): void {
-  if (!opts.quiet) out.write(`${summaryLines(s).join('\n')}\n`);
-  if (s.earlierRunUnfinished && !opts.quiet) {
-    err.write('Note: an earlier run of this file was interrupted; what it did was found in the store and not sent again (--resume also keeps its counts).\n');
-  }
-  const shown = s.failures.slice(0, 50);
-  for (const f of shown) {
-    err.write(terminalSafe(`${s.file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}`) + '\n');
-  }
-  if (s.failures.length > shown.length) err.write(`… and ${s.failures.length - shown.length} more failures.\n`);
-  if (s.failed > 0 && opts.report) err.write(`The failed rows are listed in ${opts.report}.\n`);
 }

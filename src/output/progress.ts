@@ -1,14 +1,15 @@
 import type { SchedulerSnapshot } from '../client/scheduler.js';
-import type { BulkProgress } from '../services/import/index.js';
+import type { BulkProgress } from '../services/bulk/progress.js';
+import type { OutputStream } from './io.js';
 
 /**
- * How a bulk command shows its progress events (DESIGN.md §7): a cli-progress bar on a TTY, else one log
- * line every 10 s (cron logs stay short), nothing with --quiet. The stream is injected: services emit
- * events, only the command decides where they go.
+ * How a bulk command shows its progress events (docs/decisions.md, "Bulk commands"): a cli-progress bar on
+ * a TTY, else one log line every 10 s (cron logs stay short), nothing with --quiet. The stream is injected:
+ * services emit events, only the command decides where they go.
  */
 
 export interface ProgressViewOptions {
-  stream: NodeJS.WriteStream;
+  stream: OutputStream;
   tty: boolean;
   quiet: boolean;
   label: string;

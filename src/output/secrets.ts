@@ -6,13 +6,14 @@
  * whose job is printing the token, runs without it.
  */
 import { REDACTED } from '../client/redact.js';
+import { io } from './io.js';
 
 /** Shorter values would match ordinary text by accident; real tokens are far longer. */
 const MIN_SECRET_LENGTH = 8;
 const SECRET_ENVIRONMENT = ['STORE_TOKEN', 'STORE_CLIENT_SECRET'];
 
 const secrets = new Set<string>();
-let installed = false;
+const guarded = new WeakSet<NodeJS.WritableStream>();
 
 /** A secret to keep out of everything printed from now on. */
 export function addSecret(value: string | undefined): void {
@@ -26,12 +27,20 @@ export function scrub(text: string): string {
   return out;
 }
 
-/** Wraps process.stdout and process.stderr once; the environment's secrets are known from the start. */
+/**
+ * Forgets every secret: a test process that runs many commands (test/helpers/run-in-process.ts) starts each
+ * run knowing only its own, as a new process would.
+ */
+export function forgetSecrets(): void {
+  secrets.clear();
+}
+
+/** Wraps the command's stdout and stderr (once each); the environment's secrets are known from the start. */
 export function guardOutput(env: NodeJS.ProcessEnv = process.env): void {
   for (const name of SECRET_ENVIRONMENT) addSecret(env[name]);
-  if (installed) return;
-  installed = true;
-  for (const stream of [process.stdout, process.stderr]) {
+  for (const stream of [io().stdout, io().stderr]) {
+    if (guarded.has(stream)) continue;
+    guarded.add(stream);
     const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
     stream.write = ((chunk: unknown, ...rest: unknown[]) => {
       if (secrets.size > 0) {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { unreadableFile } from '../client/errors.js';
+import { io } from '../output/io.js';
 
 /** An input file the readers may open, stat, seek and read more than once. */
 export interface InputFile {
@@ -22,7 +23,7 @@ export interface InputFile {
  */
 export async function seekableInput(path: string, flag?: string): Promise<InputFile> {
   // /dev/stdin cannot be opened when stdin is a socket (as a parent process's pipe often is): read the stream.
-  if (path === '-' || STDIN_PATHS.has(path)) return spool(process.stdin, 'stdin');
+  if (path === '-' || STDIN_PATHS.has(path)) return spool(io().stdin, 'stdin');
   // A pipe this process already holds, as `<(command)` passes it (/dev/fd/63): read it through the event
   // loop like stdin. Opening it by path would block a worker thread, which an exit then waits for.
   const inherited = inheritedPipe(path);

@@ -1,6 +1,4 @@
-import { open, writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
-import { AuthError, StoreError, UsageError, ValidationError, unreadableFile } from '../client/errors.js';
+import { UsageError, ValidationError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import { getOrder } from '../api/orders.js';
 import { createMetafield, findOrderMetafields, type Metafield, updateMetafield } from '../api/metafields.js';
@@ -8,7 +6,7 @@ import { UnexpectedReplyError } from '../api/reply.js';
 import { accessKeyCheckDigit } from '../platform/invoice-key.js';
 import { parseHttpUrl, parseOrderId, parseUlid } from './validate.js';
 
-/** An entry of the order's `nfe`/`list` metafield (DESIGN.md §5.16): how this CLI writes invoices. */
+/** An entry of the order's `nfe`/`list` metafield (docs/api-rules.md §5.16): how this CLI writes invoices. */
 export interface Invoice {
   key: string;
   link: string;
@@ -16,7 +14,7 @@ export interface Invoice {
 }
 
 /**
- * Where an invoice is stored (platform.md §6): `nfe/list`, an entry of the JSON list this CLI writes, or
+ * Where an invoice is stored (docs/platform.md §6): `nfe/list`, an entry of the JSON list this CLI writes, or
  * `nfe/key+link`, the older documented way of two metafields per order (namespace `nfe`, keys `key` and `link`).
  */
 export type InvoiceKind = 'nfe/list' | 'nfe/key+link';
@@ -88,7 +86,7 @@ export interface OrderInvoices {
 }
 
 /**
- * The invoices of an order, of both kinds (platform.md §6). The order is fetched alongside (`checkOrder`, the
+ * The invoices of an order, of both kinds (docs/platform.md §6). The order is fetched alongside (`checkOrder`, the
  * default) because the metafield search answers an unknown order with an empty list, which would hide a
  * mistyped id. A list value that cannot be read is reported (`unreadable`, and a warning) and never rewritten.
  */
@@ -205,189 +203,4 @@ function explainRefusal(error: unknown, request: InvoiceRequest): unknown {
     `Fulfillment order ${request.fulfillment_order_id} is not one of order ${request.orderId}; \`store fulfillment-orders list ${request.orderId}\` shows them.`,
     { status: error.status, method: error.method, url: error.url, description: error.description, fieldErrors: error.fieldErrors, body: error.body },
   );
-}
-
-export type FailureStage = 'validation' | 'request';
-
-export interface RowFailure {
-  line: number;
-  /** The row's key for the report (CSV.md §4): its order_id. */
-  key: string;
-  stage: FailureStage;
-  reason: string;
-}
-
-export interface FileAttachResult {
-  file: string;
-  rows: number;
-  attached: number;
-  unchanged: number;
-  failed: RowFailure[];
-}
-
-export type InvoiceFileEvent =
-  | { type: 'sending'; total: number }
-  | { type: 'attached' | 'unchanged'; line: number; orderId: number; key: string }
-  | { type: 'failed'; failure: RowFailure };
-
-const COLUMNS = ['order_id', 'key', 'link', 'fulfillment_order_id'] as const;
-const REQUIRED = ['order_id', 'key', 'link'] as const;
-
-interface GoodRow {
-  line: number;
-  request: InvoiceRequest;
-}
-
-/**
- * Attaches every valid row of an invoice file (CSV.md §3). Rows are checked first, all of them; then the
- * good ones are sent, one order's rows in file order (its list is read and rewritten per invoice), several
- * orders at a time. A file that cannot be read or lacks a column fails as a whole before anything is sent.
- */
-export async function attachInvoicesFromFile(
-  client: StoreClient,
-  path: string,
-  onEvent: (event: InvoiceFileEvent) => void = () => {},
-): Promise<FileAttachResult> {
-  const file = basename(path);
-  const failed: RowFailure[] = [];
-  const fail = (failure: RowFailure) => {
-    failed.push(failure);
-    onEvent({ type: 'failed', failure });
-  };
-  const good: GoodRow[] = [];
-  const keyLines = new Map<string, { line: number; orderId: number }>();
-  let rows = 0;
-
-  for await (const { line, cells, problem } of readInvoiceRows(path)) {
-    rows++;
-    const orderCell = cells.order_id ?? '';
-    try {
-      if (problem) throw new UsageError(problem);
-      const missing = REQUIRED.find((c) => (cells[c] ?? '').trim() === '');
-      if (missing) throw new UsageError(`column ${missing} is empty.`);
-      const request = invoiceRequest(
-        { orderId: orderCell, key: cells.key!, link: cells.link!, fulfillmentOrderId: cells.fulfillment_order_id },
-        { orderId: 'column order_id', key: 'column key', link: 'column link', fulfillmentOrderId: 'column fulfillment_order_id' },
-      );
-      const earlier = keyLines.get(request.key);
-      if (earlier && earlier.orderId !== request.orderId) {
-        throw new UsageError(`column key: the same key is on line ${earlier.line} for order ${earlier.orderId}; an invoice belongs to one order.`);
-      }
-      keyLines.set(request.key, { line, orderId: request.orderId });
-      good.push({ line, request });
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      fail({ line, key: orderCell.trim(), stage: 'validation', reason: error.message });
-    }
-  }
-
-  let attached = 0;
-  let unchanged = 0;
-  const byOrder = new Map<number, GoodRow[]>();
-  for (const row of good) {
-    const rowsOfOrder = byOrder.get(row.request.orderId);
-    if (rowsOfOrder) rowsOfOrder.push(row);
-    else byOrder.set(row.request.orderId, [row]);
-  }
-  const queues = [...byOrder.values()];
-  onEvent({ type: 'sending', total: good.length });
-
-  const worker = async () => {
-    for (let rowsOfOrder = queues.shift(); rowsOfOrder; rowsOfOrder = queues.shift()) {
-      let orderChecked = false;
-      for (const { line, request } of rowsOfOrder) {
-        try {
-          // The order's existence is checked once, with its first row.
-          const result = await attachInvoice(client, request, { checkOrder: !orderChecked });
-          orderChecked = true;
-          if (result.attached) attached++;
-          else unchanged++;
-          onEvent({ type: result.attached ? 'attached' : 'unchanged', line, orderId: request.orderId, key: request.key });
-        } catch (error) {
-          // A rejected token fails every row alike: stop rather than report the same cause per row.
-          if (error instanceof AuthError || !(error instanceof StoreError)) throw error;
-          fail({ line, key: String(request.orderId), stage: 'request', reason: error.message });
-        }
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(4, queues.length) }, worker));
-
-  failed.sort((a, b) => a.line - b.line);
-  return { file, rows, attached, unchanged, failed };
-}
-
-type Cells = Partial<Record<(typeof COLUMNS)[number], string>>;
-
-/** The file's rows as cells by column name, with the line each starts on; `problem` when the row is malformed. */
-async function* readInvoiceRows(path: string): AsyncGenerator<{ line: number; cells: Cells; problem?: string }> {
-  const file = basename(path);
-  const delimiter = await detectDelimiter(path);
-  const { createReadStream } = await import('node:fs');
-  const { parse } = await import('csv-parse');
-  // Not trimmed by the parser: the line breaks inside quoted cells tell where a row starts.
-  const parser = createReadStream(path).pipe(parse({ bom: true, delimiter, info: true, skip_empty_lines: true, relax_column_count: true }));
-  let columns: string[] | undefined;
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-      const line = info.lines - record.reduce((n, cell) => n + (cell.match(/\n/g)?.length ?? 0), 0);
-      if (!columns) {
-        columns = checkHeader(file, record);
-        continue;
-      }
-      const cells: Record<string, string> = {};
-      columns.forEach((name, i) => (cells[name] = (record[i] ?? '').trim()));
-      const extra = record.slice(columns.length).some((c) => c.trim() !== '');
-      yield { line, cells, ...(extra ? { problem: `the row has ${record.length} cells but the header names ${columns.length} columns.` } : {}) };
-    }
-  } catch (error) {
-    if (error instanceof StoreError) throw error;
-    const where = (error as { lines?: number }).lines;
-    throw new UsageError(`${file}${where ? ` line ${where}` : ''}: ${(error as Error).message.replace(/\.$/, '')}.`);
-  }
-  if (!columns) throw new UsageError(`${file} is empty; it needs a header row with order_id, key and link.`);
-}
-
-function checkHeader(file: string, header: string[]): string[] {
-  const columns = header.map((h) => h.trim().toLowerCase());
-  const unknown = columns.find((c) => !(COLUMNS as readonly string[]).includes(c));
-  if (unknown !== undefined) {
-    throw new UsageError(`${file} line 1: unknown column "${unknown}"; the columns are ${COLUMNS.join(', ')}.`);
-  }
-  const missing = REQUIRED.filter((c) => !columns.includes(c));
-  if (missing.length > 0) throw new UsageError(`${file} line 1: missing column ${missing.join(', ')}.`);
-  const twice = columns.find((c, i) => columns.indexOf(c) !== i);
-  if (twice) throw new UsageError(`${file} line 1: column ${twice} appears twice.`);
-  return columns;
-}
-
-/** `,` or `;`, whichever the header row uses (the header holds only plain column names). */
-async function detectDelimiter(path: string): Promise<string> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    throw unreadableFile(path, error);
-  }
-  try {
-    const buffer = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const header = buffer.subarray(0, bytesRead).toString('utf8').split(/\r?\n/, 1)[0] ?? '';
-    const count = (c: string) => header.split(c).length - 1;
-    return count(';') > count(',') ? ';' : ',';
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Writes the failed rows as CSV (CSV.md §4): line, key, stage, reason. */
-export async function writeFailureReport(path: string, failures: RowFailure[]): Promise<void> {
-  const { stringify } = await import('csv-stringify/sync');
-  const { escapeFormula } = await import('../output/format.js');
-  // Cells echo the input file, which a spreadsheet would run as formulas: keep them inert.
-  const text = stringify(
-    failures.map((f) => [f.line, escapeFormula(f.key), f.stage, escapeFormula(f.reason)]),
-    { header: true, columns: ['line', 'key', 'stage', 'reason'] },
-  );
-  await writeFile(path, text);
 }

@@ -23,19 +23,13 @@ import { resolveCategory } from './categories.js';
 import { stockInput } from './locations.js';
 import { type ListPage, listPages, type Paging } from './paging.js';
 import { parseHttpUrl } from './validate.js';
+import type { PriceStockFields } from './variants.js';
 
 /** Product fields as the commands take them: raw flag values, checked here before anything is sent. */
-export interface ProductFields {
+export interface ProductFields extends PriceStockFields {
   name?: string[];
   description?: string[];
   handle?: string[];
-  price?: string;
-  promotionalPrice?: string;
-  cost?: string;
-  sku?: string;
-  stock?: string;
-  stockAt?: string[];
-  weight?: string;
   /** Ids or paths ("Ropa > Camisas"); just "none" clears them. */
   categories?: string[];
   published?: boolean;

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { pidAlive } from '../util/process.js';
 
 /**
@@ -264,7 +265,7 @@ async function startShared(paths: SharedPaths, env: NodeJS.ProcessEnv, deadline:
     for (;;) {
       const info = readInfo(readyFile);
       if (info) {
-        writeAtomic(paths.infoFile, `${JSON.stringify(info)}\n`);
+        await writeFileAtomic(paths.infoFile, `${JSON.stringify(info)}\n`);
         return info;
       }
       if (exited !== undefined) {
@@ -281,14 +282,6 @@ async function startShared(paths: SharedPaths, env: NodeJS.ProcessEnv, deadline:
     fs.closeSync(log);
     fs.rmSync(readyFile, { force: true });
   }
-}
-
-/** Writes a file so readers see the old or the new content, never a part (temp file + rename). */
-export function writeAtomic(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
-  fs.renameSync(tmp, file);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import { UsageError, unreadableFile } from '../client/errors.js';
+import { io } from '../output/io.js';
 
 /**
  * Checks of user input made before anything is sent, shared by the commands of every topic. Each one
@@ -159,14 +160,14 @@ export interface ConfirmOptions {
  */
 export async function confirmOrYes(opts: ConfirmOptions): Promise<boolean> {
   if (opts.yes) return true;
-  const interactive = opts.interactive ?? Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  const interactive = opts.interactive ?? Boolean(io().stdin.isTTY && io().stdout.isTTY);
   const flag = opts.flag ?? '--yes';
   if (!interactive) {
     throw new UsageError(`${opts.action ?? 'This change'} needs confirmation: pass ${flag} when not running in a terminal.`);
   }
   const { confirm } = await import('@inquirer/prompts');
   // The question goes to stderr so that stdout keeps only the command's result (e.g. with --json).
-  return confirm({ message: opts.message, default: false }, { output: process.stderr });
+  return confirm({ message: opts.message, default: false }, { input: io().stdin, output: io().stderr });
 }
 
 /**

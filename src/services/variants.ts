@@ -29,18 +29,22 @@ import { localText, parseDecimal, parseMoney, parseFieldAssignment, parseOptions
 import { stockInput } from './locations.js';
 import { calendarDay, parseIntegerId } from './validate.js';
 
-/** Variant fields as the commands take them: raw flag values, checked here before anything is sent. */
-export interface VariantFields {
-  options?: string[];
+/** The money, SKU, stock and weight flags products and variants share, as raw flag values. */
+export interface PriceStockFields {
   price?: string;
-  /** "none" removes the promotional price. */
+  /** "none" removes the promotional price (variants). */
   promotionalPrice?: string;
   cost?: string;
   sku?: string;
   stock?: string;
   stockAt?: string[];
-  stockManagement?: boolean;
   weight?: string;
+}
+
+/** Variant fields as the commands take them: raw flag values, checked here before anything is sent. */
+export interface VariantFields extends PriceStockFields {
+  options?: string[];
+  stockManagement?: boolean;
   width?: string;
   height?: string;
   depth?: string;

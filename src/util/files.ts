@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { chmod, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 export type Env = Record<string, string | undefined>;
 
@@ -25,33 +24,6 @@ const XDG = {
 /** `$XDG_CONFIG_HOME/store` (or `~/.config/store`): where profiles and the credential file live. */
 export function configDir(env: Env = process.env): string {
   return xdgDir('config', env);
-}
-
-/**
- * Writes `data` to `path` so that no reader ever sees a partial file and the file is never readable by
- * others, not even for an instant: the temp file is created exclusively with mode 0600, then renamed over.
- */
-export async function writeFileAtomic(path: string, data: string, mode = 0o600): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temp, 'wx', mode);
-  try {
-    // The umask could have cleared bits of `mode`; fchmod sets exactly what was asked.
-    await handle.chmod(mode);
-    await handle.writeFile(data, 'utf8');
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
 }
 
 /** Reads a JSON file, or returns undefined when it does not exist. */

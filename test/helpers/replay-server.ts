@@ -1,11 +1,11 @@
 /**
  * A plain replay of the platform (node:http, no mocking library): it serves the hand-written responses of
  * test/fixtures/platform/ (platform.md's documented shapes) for the paths the CLI reads, and records every
- * request, so a test can run the real binary against "a store whose responses follow the documentation" and
+ * request, so a test can run `store` against "a store whose responses follow the documentation" and
  * count what it sent.
  *
  *   const store = await startReplayServer();
- *   await runCli(['orders', 'list'], { env: store.env() });
+ *   await runInProcess(['orders', 'list'], { env: store.env() });
  *   store.writes()   // every request that was not a GET (a dry run must have none)
  *
  * Below /v1/{storeId}, GET only:

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 // `store api` end to end: the real binary, credentials from the environment (the cron way), against the
@@ -36,7 +37,7 @@ function lastRequest() {
 
 describe('store api', () => {
   it('sends the spec headers and prints the JSON body', async () => {
-    const r = await runCli(['api', 'GET', '/_echo/hello', '-f', 'status=open', '-F', 'per_page=50'], echoing);
+    const r = await runInProcess(['api', 'GET', '/_echo/hello', '-f', 'status=open', '-F', 'per_page=50'], echoing);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const body = JSON.parse(r.stdout);
@@ -52,7 +53,7 @@ describe('store api', () => {
   });
 
   it('builds a typed, nested JSON body from -f and -F on POST', async () => {
-    const r = await runCli(
+    const r = await runInProcess(
       ['api', 'POST', '/_echo', '-f', 'name=Camisa', '-F', 'price=25', '-F', 'active=true', '-F', 'parent=null',
         '-f', 'address[city]=Rosario', '-F', 'categories[]=1', '-F', 'categories[]=2',
         '-F', 'products[][variant_id]=7', '-F', 'products[][quantity]=2', '-F', 'products[][variant_id]=8'],
@@ -69,9 +70,9 @@ describe('store api', () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-api-input-'));
     const file = join(dir, 'body.json');
     writeFileSync(file, JSON.stringify({ event: 'order/created', url: 'https://example.com/hook' }));
-    const fromFile = await runCli(['api', 'PUT', '/_echo', '--input', file], echoing);
+    const fromFile = await runInProcess(['api', 'PUT', '/_echo', '--input', file], echoing);
     expect(JSON.parse(fromFile.stdout).body).toEqual({ event: 'order/created', url: 'https://example.com/hook' });
-    const fromStdin = await runCli(['api', 'PATCH', '/_echo', '--input', '-'], { ...echoing, input: '[{"id":"a","priority":0}]' });
+    const fromStdin = await runInProcess(['api', 'PATCH', '/_echo', '--input', '-'], { ...echoing, input: '[{"id":"a","priority":0}]' });
     expect(JSON.parse(fromStdin.stdout).body).toEqual([{ id: 'a', priority: 0 }]);
   });
 
@@ -80,7 +81,7 @@ describe('store api', () => {
     const dir = mkdtempSync(join(tmpdir(), 'store-api-bad-'));
     const file = join(dir, 'bad.json');
     writeFileSync(file, '{\n  "name": "Camisa",\n  "price": ,\n}\n');
-    const r = await runCli(['api', 'POST', '/products', '--input', file], { env });
+    const r = await runInProcess(['api', 'POST', '/products', '--input', file], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--input ${file}: invalid JSON at line 3, column 12`);
     expect(server.requests.length).toBe(before);
@@ -88,7 +89,7 @@ describe('store api', () => {
 
   it('--paginate fetches every page with per_page 200 and prints one array', async () => {
     const before = server.requests.length;
-    const r = await runCli(['api', 'GET', '/orders', '--paginate'], { env });
+    const r = await runInProcess(['api', 'GET', '/orders', '--paginate'], { env });
     expect(r.code).toBe(0);
     const items = JSON.parse(r.stdout) as { id: number }[];
     expect(items).toHaveLength(450);
@@ -99,13 +100,13 @@ describe('store api', () => {
   });
 
   it('--paginate on an empty list prints []', async () => {
-    const r = await runCli(['api', 'GET', '/webhooks', '--paginate'], { env });
+    const r = await runInProcess(['api', 'GET', '/webhooks', '--paginate'], { env });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([]);
   });
 
   it('--include prints the status line and the rate-limit headers', async () => {
-    const r = await runCli(['api', 'GET', '/orders', '--include'], { env });
+    const r = await runInProcess(['api', 'GET', '/orders', '--include'], { env });
     expect(r.code).toBe(0);
     const [head, body] = r.stdout.split('\n\n');
     expect(head.split('\n')[0]).toBe('HTTP/1.1 200');
@@ -115,17 +116,17 @@ describe('store api', () => {
   });
 
   it('maps HTTP errors to one sentence and the exit codes of DESIGN.md §7, printing the body', async () => {
-    const notFound = await runCli(['api', 'GET', '/orders/999'], { env });
+    const notFound = await runInProcess(['api', 'GET', '/orders/999'], { env });
     expect(notFound.code).toBe(1);
     expect(JSON.parse(notFound.stdout).code).toBe(404);
     expect(notFound.stderr.trim().split('\n')).toHaveLength(1);
 
-    const invalid = await runCli(['api', 'POST', '/products', '-F', 'price=abc'], { env });
+    const invalid = await runInProcess(['api', 'POST', '/products', '-F', 'price=abc'], { env });
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toContain("name can't be blank");
     expect(invalid.stderr).toContain('price must be a number');
 
-    const unauthorized = await runCli(['api', 'GET', '/orders'], { env: { ...env, STORE_TOKEN: 'wrong' } });
+    const unauthorized = await runInProcess(['api', 'GET', '/orders'], { env: { ...env, STORE_TOKEN: 'wrong' } });
     expect(unauthorized.code).toBe(4);
     expect(unauthorized.stderr).toContain('The store rejected the token from the environment (STORE_TOKEN)');
     expect(unauthorized.stderr).not.toContain('wrong');
@@ -133,10 +134,10 @@ describe('store api', () => {
 
   it('refuses an unknown method and a malformed field before sending anything', async () => {
     const before = server.requests.length;
-    const method = await runCli(['api', 'FETCH', '/orders'], { env });
+    const method = await runInProcess(['api', 'FETCH', '/orders'], { env });
     expect(method.code).toBe(2);
     expect(method.stderr).toContain('Unknown method "FETCH"');
-    const field = await runCli(['api', 'POST', '/products', '-f', 'name'], { env });
+    const field = await runInProcess(['api', 'POST', '/products', '-f', 'name'], { env });
     expect(field.code).toBe(2);
     expect(field.stderr).toContain('--raw-field "name" must look like key=value');
     expect(server.requests.length).toBe(before);
@@ -144,17 +145,17 @@ describe('store api', () => {
 
   it('an unreadable --input, a reply that is not JSON and a refused connection each get one sentence and their exit code', async () => {
     const before = server.requests.length;
-    const missing = await runCli(['api', 'POST', '/products', '--input', '/nonexistent/body.json'], { env });
+    const missing = await runInProcess(['api', 'POST', '/products', '--input', '/nonexistent/body.json'], { env });
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim().split('\n')).toHaveLength(1);
     expect(missing.stderr).toContain('--input: cannot read /nonexistent/body.json: no such file.');
-    const directory = await runCli(['api', 'POST', '/products', '--input', tmpdir()], { env });
+    const directory = await runInProcess(['api', 'POST', '/products', '--input', tmpdir()], { env });
     expect(directory.code).toBe(2);
     expect(directory.stderr.trim().split('\n')).toHaveLength(1);
     expect(directory.stderr).toContain(`--input: cannot read ${tmpdir()}: it is a directory.`);
     expect(server.requests.length).toBe(before);
 
-    const html = await runCli(['api', 'GET', '/_html'], { env });
+    const html = await runInProcess(['api', 'GET', '/_html'], { env });
     expect(html.code).toBe(1);
     expect(html.stderr.trim().split('\n')).toHaveLength(1);
     expect(html.stderr).toMatch(/not JSON \(200, text\/html\)/);
@@ -166,7 +167,7 @@ describe('store api', () => {
         probe.close(() => resolve(port));
       });
     });
-    const refused = await runCli(['api', 'GET', '/orders'], { env: { ...env, STORE_API_URL: `http://127.0.0.1:${closed}` } });
+    const refused = await runInProcess(['api', 'GET', '/orders'], { env: { ...env, STORE_API_URL: `http://127.0.0.1:${closed}` } });
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
     expect(refused.stderr).toContain(`127.0.0.1:${closed}`);
@@ -174,13 +175,14 @@ describe('store api', () => {
   });
 
   it('--debug logs every request and response line on stderr without the token', async () => {
-    const r = await runCli(['api', 'GET', '/orders', '--paginate', '--debug'], { env });
+    const r = await runInProcess(['api', 'GET', '/orders', '--paginate', '--debug'], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/GET .*\/orders/);
     expect(r.stderr).not.toContain(server.token);
     expect(r.stdout).not.toContain(server.token);
   });
 
+  // Separate processes: each has its own scheduler, and only the server's bucket is shared.
   it('a burst of concurrent invocations sharing one bucket all succeed: nothing is dropped', async () => {
     const runs = await Promise.all(Array.from({ length: 6 }, () => runCli(['api', 'GET', '/orders', '-F', 'per_page=200', '--paginate'], { env })));
     for (const r of runs) {

@@ -6,10 +6,11 @@ import { Entry } from '@napi-rs/keyring';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../../src/platform/clock.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { registerSecret, runCli, type CliResult } from '../helpers/run-cli.js';
+import { registerSecret, type CliResult } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
-// The real `store` binary against an in-process sandbox whose clock the test drives (code expiry).
+// `store` (run in-process) against an in-process sandbox whose clock the test drives (code expiry).
 // The test plays the browser: it fetches the authorize page, submits the approve form and follows the redirect.
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -53,7 +54,7 @@ beforeEach(async () => {
 });
 
 async function store(args: string[], extra: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
-  const result = await runCli(args, { env: { ...env, ...extra.env }, input: extra.input });
+  const result = await runInProcess(args, { env: { ...env, ...extra.env }, input: extra.input });
   if (args[0] !== 'auth' || args[1] !== 'token') outputs.push(result.stdout, result.stderr);
   return result;
 }
@@ -123,9 +124,8 @@ async function freshCode(): Promise<string> {
 function startBrowserLogin(args: string[], extraEnv: NodeJS.ProcessEnv = {}): { url: Promise<string>; done: Promise<CliResult> } {
   let found: (url: string) => void;
   const url = new Promise<string>((resolve) => (found = resolve));
-  const done = runCli(['auth', 'login', ...args], {
+  const done = runInProcess(['auth', 'login', ...args], {
     env: { ...env, ...extraEnv },
-    timeoutMs: 30_000,
     onStderr: (stderr) => {
       const match = /^\s+(http\S+\/authorize\S*)$/m.exec(stderr);
       if (match) found(match[1]!);

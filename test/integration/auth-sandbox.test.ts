@@ -2,14 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 // The sandbox profile against the real shared sandbox (a detached `store sandbox serve` in this test's own
 // XDG dirs), stopped at the end.
 
 let dir: string;
 let env: NodeJS.ProcessEnv;
-const store = (args: string[]) => runCli(args, { env });
+const store = (args: string[]) => runInProcess(args, { env });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'store-auth-sandbox-'));

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { cliEnv } from '../helpers/sandbox.js';
 
 /** `store categories …` against the demo store (multilingual: es, pt, en; tree Ropa > Camisas …). */
 
 let sandbox: RunningSandbox;
 let env: NodeJS.ProcessEnv;
-const store = (...args: string[]) => runCli(args, { env });
+const store = (...args: string[]) => runInProcess(args, { env });
 
 interface CategoryJson {
   id: number;
@@ -110,7 +110,7 @@ describe('store categories', () => {
     const [missing, blank, token] = await Promise.all([
       store('categories', 'delete', '999', '--yes'),
       store('categories', 'create', '--name', ''),
-      runCli(['categories', 'list'], { env: { ...env, STORE_TOKEN: 'not-the-token' } }),
+      runInProcess(['categories', 'list'], { env: { ...env, STORE_TOKEN: 'not-the-token' } }),
     ]);
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toBe('Error: Category 999 not found.');

@@ -5,14 +5,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { BIN, runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { clientFor, cliEnv, type TestSandbox } from '../helpers/sandbox.js';
 import { hasScript, plainText, runOnTerminal } from '../helpers/terminal.js';
 
 /**
  * The command line as people type it (issue 14): errors only on stderr (one JSON line with --json), -h, tables
  * that fit the terminal, --json FIELDS and --jq, pipes and stdin, repeatable flags that leave the arguments
- * alone, mistyped commands, credential hints and `auth login --with-token`. Every case runs the real binary
- * against the demo sandbox and checks stdout, stderr and the exit code.
+ * alone, mistyped commands, credential hints and `auth login --with-token`. Every case runs against the demo
+ * sandbox and checks stdout, stderr and the exit code: in the test's process, except the exit codes of the real
+ * binary (usage 2, runtime 1, unknown command 127), pipes into other programs and terminals.
  */
 
 let sandbox: RunningSandbox;
@@ -20,7 +22,9 @@ let api: TestSandbox;
 let env: NodeJS.ProcessEnv;
 let dir: string;
 const store = (args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}) =>
-  runCli(args, { env: { ...env, ...opts.env }, input: opts.input });
+  runInProcess(args, { env: { ...env, ...opts.env }, input: opts.input });
+/** The real `store` process, for what its exit status must say. */
+const binary = (args: string[]) => runCli(args, { env });
 
 beforeAll(async () => {
   const { startSandbox } = await import('../../src/sandbox/index.js');
@@ -40,7 +44,7 @@ function jsonError(stderr: string): { error: { message: string; exit_code: numbe
 
 describe('errors never go to stdout', () => {
   it('--json --bogus: stdout empty, one JSON line on stderr, exit 2', async () => {
-    const r = await store(['orders', 'list', '--json', '--bogus']);
+    const r = await binary(['orders', 'list', '--json', '--bogus']);
     expect(r.stdout).toBe('');
     expect(jsonError(r.stderr)).toEqual({
       error: { message: 'Unknown flag --bogus (see `store orders list --help`).', exit_code: 2 },
@@ -49,21 +53,21 @@ describe('errors never go to stdout', () => {
   });
 
   it('a missing argument under --json is the same JSON line, exit 2', async () => {
-    const r = await store(['orders', 'get', '--json']);
+    const r = await binary(['orders', 'get', '--json']);
     expect(r.stdout).toBe('');
     expect(jsonError(r.stderr).error).toEqual({ message: 'Missing argument ID (see `store orders get --help`).', exit_code: 2 });
     expect(r.code).toBe(2);
   });
 
   it('a runtime error under --json carries the HTTP status, stdout empty', async () => {
-    const r = await store(['orders', 'get', '1000009999', '--json']);
+    const r = await binary(['orders', 'get', '1000009999', '--json']);
     expect(r.stdout).toBe('');
     expect(jsonError(r.stderr).error).toEqual({ message: 'Order 1000009999 not found.', exit_code: 1, status: 404 });
     expect(r.code).toBe(1);
   });
 
   it('without --json, a usage error is one sentence on stderr, exit 2', async () => {
-    const r = await store(['orders', 'list', '--status', 'shipped']);
+    const r = await binary(['orders', 'list', '--status', 'shipped']);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/^Error: Expected --status=shipped to be one of: [a-z, ]+ \(see `store orders list --help`\)\.\n$/);
@@ -245,7 +249,7 @@ describe('repeatable flags leave the arguments alone', () => {
 
 describe('mistyped commands', () => {
   it('without a terminal: exit 127 with "did you mean …", nothing run', async () => {
-    const r = await store(['ordrs', 'list']);
+    const r = await binary(['ordrs', 'list']);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('Error: ordrs list is not a store command; did you mean `store orders list`? (`store help` lists the commands).\n');
     expect(r.code).toBe(127);
@@ -286,7 +290,7 @@ describe('credential hints', () => {
 
 describe('auth login --with-token', () => {
   const login = (args: string[], input: string, home: string) =>
-    runCli(['auth', 'login', '--with-token', '--api-url', sandbox.apiUrl, '--store-id', String(sandbox.storeId), '--insecure-storage', ...args], {
+    runInProcess(['auth', 'login', '--with-token', '--api-url', sandbox.apiUrl, '--store-id', String(sandbox.storeId), '--insecure-storage', ...args], {
       env: { XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), XDG_DATA_HOME: join(home, 'data') },
       input,
     });
@@ -355,10 +359,10 @@ describe('small ones', () => {
       expect(created.status).toBe(201);
       expect((await oneApi.post(`/products/${created.body.id}/variants`, { price: '10.00', sku: 'SOLO-1' })).status).toBe(201);
       const file = join(dir, 'one.csv');
-      const r = await runCli(['products', 'export', file], { env: cliEnv(one, 'plural') });
+      const r = await runInProcess(['products', 'export', file], { env: cliEnv(one, 'plural') });
       expect(r.stderr).toBe(`Exported 1 product (1 row) to ${file}.\n`);
       expect(r.code).toBe(0);
-      const sync = await runCli(['variants', 'sync', '-', '--dry-run'], { env: cliEnv(one, 'plural'), input: 'sku,stock\nNOPE-1,3\n' });
+      const sync = await runInProcess(['variants', 'sync', '-', '--dry-run'], { env: cliEnv(one, 'plural'), input: 'sku,stock\nNOPE-1,3\n' });
       expect(sync.stderr).toContain('1 SKU is not in the store (not created): NOPE-1.');
     } finally {
       await one.close();

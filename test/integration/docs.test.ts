@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli, type CliResult } from '../helpers/run-cli.js';
+import { BIN, type CliResult } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { clientFor, cliEnv } from '../helpers/sandbox.js';
 
 // What docs/ tells a newcomer must be true: the command reference is the one the commands generate today, and
@@ -118,22 +119,22 @@ describe('docs/examples', () => {
   it('catalog.csv, stock-feed.csv and invoices.csv import cleanly into the demo sandbox; importing the catalog again sends no write', async () => {
     const sandbox = await sandboxWith('demo');
     const env = cliEnv(sandbox, 'docs-examples');
-    const imported = await runCli(['products', 'import', join(EXAMPLES, 'catalog.csv')], { env });
+    const imported = await runInProcess(['products', 'import', join(EXAMPLES, 'catalog.csv')], { env });
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain('2 created, 0 updated, 0 unchanged, 0 failed');
 
-    const again = await runCli(['products', 'import', join(EXAMPLES, 'catalog.csv')], { env });
+    const again = await runInProcess(['products', 'import', join(EXAMPLES, 'catalog.csv')], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('0 created, 0 updated, 2 unchanged, 0 failed');
 
-    const synced = await runCli(['variants', 'sync', join(EXAMPLES, 'stock-feed.csv')], { env });
+    const synced = await runInProcess(['variants', 'sync', join(EXAMPLES, 'stock-feed.csv')], { env });
     expect(synced.code, synced.stderr).toBe(0);
     expect(synced.stdout).toContain('3 updated, 0 unchanged, 0 not in the store, 0 failed');
     expect(await variant(sandbox, 'REM-S-BL')).toMatchObject({ stock: 12, price: '12000.00' });
     expect(await variant(sandbox, 'REM-M-BL')).toMatchObject({ stock: 7, price: '12500.00' });
     expect(await variant(sandbox, 'TAZA-350')).toMatchObject({ stock: 25, price: '4600.00' });
 
-    const invoices = await runCli(['invoices', 'attach', '--file', join(EXAMPLES, 'invoices.csv'), '--json'], { env });
+    const invoices = await runInProcess(['invoices', 'attach', '--file', join(EXAMPLES, 'invoices.csv'), '--json'], { env });
     expect(invoices.code, invoices.stderr).toBe(0);
     expect(JSON.parse(invoices.stdout)).toMatchObject({ rows: 2, attached: 2, failed: [] });
   });

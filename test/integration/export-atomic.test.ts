@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli } from '../helpers/run-cli.js';
+import { BIN } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { cliEnv } from '../helpers/sandbox.js';
 
 /**
@@ -111,7 +112,7 @@ describe('products export FILE', () => {
 
   it('a 401 keeps the previous file byte-identical and leaves no other file', async () => {
     const { dir, file } = freshDir();
-    const r = await runCli(['products', 'export', file], { env: { ...cliEnv(sandbox, 'export-atomic'), STORE_TOKEN: 'not-the-token-of-this-store' } });
+    const r = await runInProcess(['products', 'export', file], { env: { ...cliEnv(sandbox, 'export-atomic'), STORE_TOKEN: 'not-the-token-of-this-store' } });
     expect(r.code, r.stderr).toBe(4);
     expect(readFileSync(file, 'utf8')).toBe(OLD);
     expect(readdirSync(dir)).toEqual(['catalog.csv']);
@@ -120,7 +121,7 @@ describe('products export FILE', () => {
   it('a missing directory is one sentence and exit 2', async () => {
     const { dir } = freshDir();
     const missing = join(dir, 'no-such-dir', 'catalog.csv');
-    const r = await runCli(['products', 'export', missing], { env: cliEnv(sandbox, 'export-atomic') });
+    const r = await runInProcess(['products', 'export', missing], { env: cliEnv(sandbox, 'export-atomic') });
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(`Error: Cannot write ${missing}: the directory ${join(dir, 'no-such-dir')} does not exist.`);
     expect(existsSync(join(dir, 'no-such-dir'))).toBe(false);
@@ -132,17 +133,17 @@ describe('products export FILE', () => {
     const source = join(dir, 'quoted.csv');
     // In a CSV a leading quote before "=" is the export's escape, so the store's "'=1+1" is written "''=1+1".
     writeFileSync(source, `handle,name,sku,price\ncomilla,"''=1+1",Q-1,5\nformula,=2+2,Q-2,5\n`);
-    expect((await runCli(['products', 'import', source], { env })).code).toBe(0);
+    expect((await runInProcess(['products', 'import', source], { env })).code).toBe(0);
     const names = () =>
       sandbox.state.defaultStore()!.products.list().filter((p) => ['comilla', 'formula'].includes(String(Object.values(p.handle)[0])))
         .map((p) => Object.values(p.name)[0]).sort();
     expect(names()).toEqual(["'=1+1", '=2+2']);
 
-    const exported = await runCli(['products', 'export', file], { env });
+    const exported = await runInProcess(['products', 'export', file], { env });
     expect(exported.code, exported.stderr).toBe(0);
     expect(readFileSync(file, 'utf8')).not.toBe(OLD);
     expect(readdirSync(dir).sort()).toEqual(['catalog.csv', 'quoted.csv']);
-    const again = await runCli(['products', 'import', file], { env });
+    const again = await runInProcess(['products', 'import', file], { env });
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/0 created, 0 updated/);
     expect(names()).toEqual(["'=1+1", '=2+2']);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { clientFor, requestRecorder, writesOf } from '../helpers/sandbox.js';
 
 /** Export of the demo store: three languages, three locations, custom fields, options; read back unchanged. */
@@ -36,7 +36,7 @@ afterAll(async () => {
 describe('products export of a multilingual, multi-location store', () => {
   it('writes a column per language and per location, one row per variant, and reads back without a write', async () => {
     const file = join(dir, 'demo.csv');
-    const exported = await runCli(['products', 'export', file], { env: env() });
+    const exported = await runInProcess(['products', 'export', file], { env: env() });
     expect(exported.code, exported.stderr).toBe(0);
     const text = readFileSync(file, 'utf8');
     const header = text.split('\n', 1)[0]!.split(',');
@@ -48,7 +48,7 @@ describe('products export of a multilingual, multi-location store', () => {
     expect(exported.stderr).toMatch(new RegExp(`Exported ${store.products.list().length} products \\(${variantCount} rows\\)`));
 
     recorder.take();
-    const imported = await runCli(['products', 'import', file], { env: env() });
+    const imported = await runInProcess(['products', 'import', file], { env: env() });
     expect(imported.code, imported.stderr).toBe(0);
     const received = recorder.take();
     expect(received.map((r) => r.path)).toContain('/products');
@@ -58,7 +58,7 @@ describe('products export of a multilingual, multi-location store', () => {
 
   it('writes the odd cases of a real catalog so they read back: options only in another language, no SKU, unreported splits', async () => {
     const file = join(dir, 'demo-odd.csv');
-    const exported = await runCli(['products', 'export', file], { env: env() });
+    const exported = await runInProcess(['products', 'export', file], { env: env() });
     expect(exported.code, exported.stderr).toBe(0);
     const [head, ...rows] = readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split(','));
     const cell = (row: string[], column: string) => row[head!.indexOf(column)];
@@ -84,7 +84,7 @@ describe('products export of a multilingual, multi-location store', () => {
     expect(cell(of('camisa-oxford')[0]!, 'stock')).toBe('');
 
     recorder.take();
-    const dry = await runCli(['products', 'import', file, '--dry-run'], { env: env() });
+    const dry = await runInProcess(['products', 'import', file, '--dry-run'], { env: env() });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toMatch(/0 would be sent/);
     expect(dry.stdout).toMatch(new RegExp(`0 created, 0 updated, ${store.products.list().length} unchanged, 0 failed`));
@@ -93,11 +93,11 @@ describe('products export of a multilingual, multi-location store', () => {
 
   it('the admin format reads back without a write too (stock of the default location, main-language texts)', async () => {
     const file = join(dir, 'demo-admin.csv');
-    const exported = await runCli(['products', 'export', file, '--format', 'admin'], { env: env() });
+    const exported = await runInProcess(['products', 'export', file, '--format', 'admin'], { env: env() });
     expect(exported.code, exported.stderr).toBe(0);
     expect(readFileSync(file, 'utf8').split('\r\n', 1)[0]).toMatch(/^Identificador de URL;Nombre;Categorías;/);
     recorder.take();
-    const imported = await runCli(['products', 'import', file], { env: env() });
+    const imported = await runInProcess(['products', 'import', file], { env: env() });
     expect(imported.code, imported.stderr).toBe(0);
     const received = recorder.take();
     expect(received.map((r) => r.path)).toContain('/products');
@@ -138,7 +138,7 @@ describe('a store that sends no inventory_levels at all (platform.md §3)', () =
     });
 
     const file = join(dir, 'bare.csv');
-    const exported = await runCli(['products', 'export', file], { env: bareEnv() });
+    const exported = await runInProcess(['products', 'export', file], { env: bareEnv() });
     expect(exported.code, exported.stderr).toBe(0);
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     const header = lines[0]!.split(',');
@@ -146,14 +146,14 @@ describe('a store that sends no inventory_levels at all (platform.md §3)', () =
     expect(lines.slice(1).map((l) => l.split(',')[header.indexOf('stock')])).toEqual(['7', '3']);
 
     bareRecorder.take();
-    const again = await runCli(['products', 'import', file], { env: bareEnv() });
+    const again = await runInProcess(['products', 'import', file], { env: bareEnv() });
     expect(again.code, again.stderr).toBe(0);
     expect(writesOf(bareRecorder.take())).toEqual([]);
 
     // A file that sets one location sends that level only: the unknown ones are not zeroed.
     const partial = join(dir, 'bare-norte.csv');
     writeFileSync(partial, 'handle,sku,stock:Norte\nyerba,YER-1,2\n');
-    const set = await runCli(['products', 'import', partial], { env: bareEnv() });
+    const set = await runInProcess(['products', 'import', partial], { env: bareEnv() });
     expect(set.code, set.stderr).toBe(0);
     const sent = writesOf(bareRecorder.take());
     expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([expect.stringMatching(/^PUT \/products\/\d+\/variants\/\d+$/)]);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { clientFor, type TestSandbox, cliEnv } from '../helpers/sandbox.js';
 
 /** `store fulfillment-orders …` and its tracking events, against the demo store. */
@@ -9,7 +9,7 @@ import { clientFor, type TestSandbox, cliEnv } from '../helpers/sandbox.js';
 let sandbox: RunningSandbox;
 let api: TestSandbox;
 let env: NodeJS.ProcessEnv;
-const store = (...args: string[]) => runCli(args, { env });
+const store = (...args: string[]) => runInProcess(args, { env });
 
 interface EventJson {
   id: string;

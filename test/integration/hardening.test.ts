@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli } from '../helpers/run-cli.js';
+import { BIN } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { cliEnv, requestRecorder, writesOf } from '../helpers/sandbox.js';
 import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
@@ -35,7 +36,7 @@ function file(name: string, text: string): string {
 
 async function run(args: string[], env: NodeJS.ProcessEnv = cliEnv(sandbox, 'hardening')) {
   recorder.take();
-  const r = await runCli(args, { env });
+  const r = await runInProcess(args, { env });
   return { ...r, received: recorder.take() };
 }
 
@@ -96,7 +97,7 @@ describe('terminal safety', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const r = await runCli(['products', 'get', '12'], { env: { ...cliEnv(sandbox, 'hardening'), STORE_API_URL: url } });
+      const r = await runInProcess(['products', 'get', '12'], { env: { ...cliEnv(sandbox, 'hardening'), STORE_API_URL: url } });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('bad\\x1b[2J\\x1b]0;x\\x07 value');
       expect(r.stderr).not.toContain('\u001b');
@@ -109,17 +110,17 @@ describe('terminal safety', () => {
 describe('transport', () => {
   it('refuses plain http to a host other than loopback, naming it, unless --allow-insecure-http', async () => {
     const env = { ...cliEnv(sandbox, 'hardening'), STORE_API_URL: 'http://example.com' };
-    const r = await runCli(['orders', 'list'], { env });
+    const r = await runInProcess(['orders', 'list'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/Refusing to send credentials over plain HTTP to example\.com \(STORE_API_URL\)/);
-    const login = await runCli(['auth', 'login', '--with-token', '--store-id', '1', '--api-url', 'http://shop.example.com:8080'], {
+    const login = await runInProcess(['auth', 'login', '--with-token', '--store-id', '1', '--api-url', 'http://shop.example.com:8080'], {
       env: cliEnv(sandbox, 'hardening-login'),
       input: 'a-token-that-must-stay-home',
     });
     expect(login.code).toBe(2);
     expect(login.stderr).toMatch(/plain HTTP to shop\.example\.com:8080 \(--api-url\)/);
     // Allowed on purpose: the request is attempted (and fails to resolve/connect, not refused up front).
-    const allowed = await runCli(['orders', 'list', '--allow-insecure-http'], { env: { ...env, STORE_API_URL: 'http://no-such-host.invalid' } });
+    const allowed = await runInProcess(['orders', 'list', '--allow-insecure-http'], { env: { ...env, STORE_API_URL: 'http://no-such-host.invalid' } });
     expect(allowed.stderr).not.toMatch(/Refusing/);
   });
 
@@ -131,7 +132,7 @@ describe('transport', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const r = await runCli(['api', 'GET', '/orders', '-i'], { env: { ...cliEnv(sandbox, 'hardening'), STORE_API_URL: url } });
+      const r = await runInProcess(['api', 'GET', '/orders', '-i'], { env: { ...cliEnv(sandbox, 'hardening'), STORE_API_URL: url } });
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/with 301 \(a redirect to https:\/\/\[REDACTED\]@elsewhere\.example\.com\/v1\/1\/orders\)/);
       expect(r.stdout).toMatch(/^HTTP\/1\.1 301/);
@@ -183,7 +184,7 @@ describe('special files and signals', () => {
       child.kill('SIGTERM');
       expect(await exited).toBe(143);
       expect(readdirSync(imports).filter((f) => f.endsWith('.lock'))).toEqual([]);
-      const resumed = await runCli(['products', 'import', csv, '--resume'], { env });
+      const resumed = await runInProcess(['products', 'import', csv, '--resume'], { env });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(slow.state.defaultStore()!.products.list().filter((p) => String(Object.values(p.handle)[0]).startsWith('termino-'))).toHaveLength(40);
     } finally {
@@ -265,7 +266,7 @@ describe('a concurrent writer on another machine', () => {
     try {
       const env = { ...cliEnv(sandbox, 'hardening-race'), STORE_API_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` };
       const csv = file('race.csv', `handle,name,sku,price,images\ncarrera,Carrera,CAR-1,10,${src}\n`);
-      const r = await runCli(['products', 'import', csv], { env });
+      const r = await runInProcess(['products', 'import', csv], { env });
       expect(r.code, r.stdout + r.stderr).toBe(3);
       expect(r.stderr).toMatch(new RegExp(`race\\.csv, line 2 \\(carrera\\): image ${src.replace(/[.]/g, '\\.')} is on product \\d+ 2 times: another import added it at the same time`));
       const product = sandbox.state.defaultStore()!.products.list().find((p) => Object.values(p.handle).includes('carrera'))!;

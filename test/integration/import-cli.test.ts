@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { formatRowError } from '../../src/services/import/catalog.js';
+import { formatRowError } from '../../src/services/bulk/row-error.js';
 import { CatalogInvalidError, runImport } from '../../src/services/import/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { type Received, clientFor, requestRecorder, writesOf } from '../helpers/sandbox.js';
 
 /**
@@ -40,7 +40,7 @@ const count = (s: Received[], method: string, pattern: RegExp) => s.filter((r) =
 /** Runs the import; `sent` is what the sandbox received during the run. */
 async function importCli(file: string, ...flags: string[]) {
   recorder.take();
-  const result = await runCli(['products', 'import', file, ...flags], { env: env() });
+  const result = await runInProcess(['products', 'import', file, ...flags], { env: env() });
   return { ...result, sent: recorder.take() };
 }
 
@@ -112,7 +112,7 @@ describe('products export', () => {
   it('exporting and importing the same file sends no write (canonical and admin formats)', async () => {
     for (const format of ['canonical', 'admin']) {
       const file = join(dir, `export-${format}.csv`);
-      const exported = await runCli(['products', 'export', file, '--format', format], { env: env() });
+      const exported = await runInProcess(['products', 'export', file, '--format', format], { env: env() });
       expect(exported.code, exported.stderr).toBe(0);
       expect(exported.stderr).toMatch(/Exported \d+ products/);
       const r = await importCli(file);
@@ -126,7 +126,7 @@ describe('products export', () => {
     const file = join(dir, 'formula.csv');
     writeFileSync(file, 'handle,name,description,sku,price\nformula,"=HYPERLINK(""x"")",- con guión,F-1,1\n');
     expect((await importCli(file)).code).toBe(0);
-    const r = await runCli(['products', 'export'], { env: env() });
+    const r = await runInProcess(['products', 'export'], { env: env() });
     expect(r.code, r.stderr).toBe(0);
     const line = r.stdout.split('\n').find((l) => l.startsWith('formula,'))!;
     expect(line).toContain(`"'=HYPERLINK(""x"")"`);
@@ -287,7 +287,7 @@ describe('failures and the lock', () => {
     mkdirSync(locks, { recursive: true });
     // Earlier runs released their lock.
     expect(readdirSync(locks).filter((f) => f.endsWith('.lock'))).toEqual([]);
-    const { lockKey } = await import('../../src/services/import/lock.js');
+    const { lockKey } = await import('../../src/services/bulk/lock.js');
     const path = join(locks, `${lockKey(sandbox.storeId, sandbox.clientId)}.lock`);
     const { hostname } = await import('node:os');
     // This test process is alive: its lock holds.

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli } from '../helpers/run-cli.js';
+import { BIN } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { requestRecorder } from '../helpers/sandbox.js';
 
 /**
@@ -98,7 +99,7 @@ describe('products import under faults', () => {
     const { csv, expected } = catalog(1000);
     const file = join(dir, 'catalog.csv');
     writeFileSync(file, csv);
-    const r = await runCli(['products', 'import', file], { env: envFor(sandbox, dir), timeoutMs: 120_000 });
+    const r = await runInProcess(['products', 'import', file], { env: envFor(sandbox, dir) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/1000 created, 0 updated, 0 unchanged, 0 failed/);
     // Faults did happen, and were absorbed.
@@ -148,11 +149,11 @@ describe('products import killed and resumed', () => {
       expect(end.signal === 'SIGKILL' || end.code === 0, `${JSON.stringify(kills)} ${stderr}`).toBe(true);
     }
     expect(kills.filter((k) => k.signal === 'SIGKILL').length, JSON.stringify(kills)).toBeGreaterThanOrEqual(3);
-    const last = await runCli(['products', 'import', file, '--resume'], { env: envFor(sandbox, dir), timeoutMs: 120_000 });
+    const last = await runInProcess(['products', 'import', file, '--resume'], { env: envFor(sandbox, dir) });
     expect(last.code, last.stderr).toBe(0);
     checkStore(sandbox, expected);
     // Nothing is left to do: a new import of the file plans no write.
-    const again = await runCli(['products', 'import', file, '--dry-run'], { env: envFor(sandbox, dir) });
+    const again = await runInProcess(['products', 'import', file, '--dry-run'], { env: envFor(sandbox, dir) });
     expect(again.stdout, JSON.stringify(kills)).toMatch(/0 created, 0 updated, 300 unchanged, 0 failed/);
     expect(again.stdout).toMatch(/0 would be sent/);
   }, 180_000);
@@ -188,7 +189,7 @@ describe('products import interrupted with Ctrl-C', () => {
     expect(stderr).toMatch(/--resume/);
     expect(JSON.parse(journal().at(-1)!)).toMatchObject({ t: 'end', interrupted: true });
     expect(sandbox.state.defaultStore()!.products.list().length).toBeLessThan(120);
-    const resumed = await runCli(['products', 'import', file, '--resume'], { env: envFor(sandbox, dir) });
+    const resumed = await runInProcess(['products', 'import', file, '--resume'], { env: envFor(sandbox, dir) });
     expect(resumed.code, resumed.stderr).toBe(0);
     checkStore(sandbox, expected);
   }, 120_000);
@@ -204,7 +205,7 @@ describe('products import at the rate limit', () => {
     for (let i = 1; i <= 45; i++) lines.push(`rate-${i},Rate ${i},R-${i},${i},1`);
     const file = join(dir, 'catalog.csv');
     writeFileSync(file, `${lines.join('\n')}\n`);
-    const r = await runCli(['products', 'import', file, '--json'], { env: envFor(sandbox, dir) });
+    const r = await runInProcess(['products', 'import', file, '--json'], { env: envFor(sandbox, dir) });
     expect(r.code, r.stderr).toBe(0);
     const summary = JSON.parse(r.stdout);
     expect(summary).toMatchObject({ created: 45, failed: 0, requests: 49, rateLimited: 0 });

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { findEarlierRun } from '../../src/services/bulk/journal.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { accessKey, clientFor, type TestSandbox } from '../helpers/sandbox.js';
 
 /** `store invoices …`: the order's nfe/list metafield, checked against what the API stores. */
@@ -13,7 +14,7 @@ let api: TestSandbox;
 let env: NodeJS.ProcessEnv;
 let dir: string;
 let orders: { id: number; number: number }[];
-const store = (...args: string[]) => runCli(args, { env });
+const store = (...args: string[]) => runInProcess(args, { env });
 
 interface Invoice {
   key: string;
@@ -256,5 +257,52 @@ describe('store invoices attach --file', () => {
     expect(absent.code).toBe(2);
     expect(absent.stderr).toContain('no such file');
     expect(await storedInvoices(order.id)).toEqual([]);
+  });
+});
+
+describe('store invoices attach --file --dry-run / --resume', () => {
+  it('--dry-run reads the orders and tells what would be attached; nothing is written', async () => {
+    const [a, b] = [freshOrder(), freshOrder()];
+    const [k1, k2] = [newKey(), newKey()];
+    await store('invoices', 'attach', String(a.id), '--key', k1, '--link', 'https://nfe.example.com/a1.pdf');
+    const file = join(dir, 'dry-run.csv');
+    writeFileSync(
+      file,
+      ['order_id,key,link', `${a.id},${k1},https://nfe.example.com/a1.pdf`, `${b.id},${k2},https://nfe.example.com/b1.pdf`, `${b.id},${k2},https://nfe.example.com/b1.pdf`, `1999999999,${newKey()},https://nfe.example.com/x.pdf`].join('\n'),
+    );
+    const r = await store('invoices', 'attach', '--file', file, '--dry-run', '--debug');
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^Would attach dry-run\.csv: 4 rows\.\n {2}invoices: 1 to attach, 2 already attached, 1 failed\n {2}writes: {3}1 would be sent\n {2}requests: \d+ sent/);
+    expect(r.stderr).toContain('dry-run.csv line 5: Order 1999999999 not found.');
+    expect(r.stderr).not.toMatch(/→ (POST|PUT) /);
+    expect(await storedInvoices(b.id)).toEqual([]);
+
+    const json = await store('invoices', 'attach', '--file', file, '--dry-run', '--json');
+    expect(JSON.parse(json.stdout)).toMatchObject({ dryRun: true, rows: 4, attached: 1, unchanged: 2, plannedWrites: 1, interrupted: false, failed: [{ line: 5, stage: 'plan' }] });
+    expect(await storedInvoices(b.id)).toEqual([]);
+  });
+
+  it('--resume skips the rows an interrupted run journaled; the summary counts them', async () => {
+    const [a, b] = [freshOrder(), freshOrder()];
+    const [k1, k2] = [newKey(), newKey()];
+    const file = join(dir, 'resume.csv');
+    writeFileSync(file, ['order_id,key,link', `${a.id},${k1},https://nfe.example.com/a.pdf`, `${b.id},${k2},https://nfe.example.com/b.pdf`, ''].join('\n'));
+    // What a run stopped by Ctrl-C after its first row leaves: begin, that row done, no end.
+    const earlier = await findEarlierRun({ kind: 'invoices', file, apiUrl: sandbox.apiUrl, storeId: sandbox.storeId, env });
+    mkdirSync(join(earlier.path, '..'), { recursive: true });
+    writeFileSync(earlier.path, `${JSON.stringify({ t: 'begin', at: 'then', file: 'resume.csv', pid: 1 })}\n${JSON.stringify({ t: 'done', key: '2', outcome: 'attached' })}\n`);
+
+    const resumed = await store('invoices', 'attach', '--file', file, '--resume', '--json');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 2, attached: 2, unchanged: 0, resumedRows: 1, earlierRunUnfinished: false, failed: [] });
+    // Line 2 was taken as done (the journal says so), so only line 3 was sent.
+    expect(await storedInvoices(a.id)).toEqual([]);
+    expect((await storedInvoices(b.id)).map((i) => i.key)).toEqual([k2]);
+
+    // That run finished: its journal is not resumed again, and a plain run sends what the store still lacks.
+    const plain = await store('invoices', 'attach', '--file', file);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).toBe('2 rows: 1 attached, 1 already attached, 0 failed.\n');
+    expect((await storedInvoices(a.id)).map((i) => i.key)).toEqual([k1]);
   });
 });

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
 import { createClient, type StoreClient } from '../../src/client/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { attachInvoicesFromFile, type InvoiceFileEvent, readInvoices } from '../../src/services/invoices.js';
+import { attachInvoicesFromFile as attachFile, type InvoiceFileEvent, type InvoiceFileOptions } from '../../src/services/invoice-file.js';
+import { readInvoices } from '../../src/services/invoices.js';
 import { accessKey } from '../helpers/sandbox.js';
 
 /**
@@ -39,6 +40,11 @@ let seq = 0;
 const newKey = () => accessKey(`35261112345678000199550080000${String(++seq).padStart(6, '0')}`);
 let next = 0;
 const freshOrder = () => orderIds[next++]!;
+
+/** The service as the command calls it: this sandbox's store, the journal and lock under the test's directory. */
+function attachInvoicesFromFile(c: StoreClient, path: string, onEvent?: (event: InvoiceFileEvent) => void, options: Partial<InvoiceFileOptions> = {}) {
+  return attachFile(c, path, { apiUrl: sandbox.apiUrl, storeId: sandbox.storeId, env: { XDG_STATE_HOME: join(dir, 'state') }, onEvent, ...options });
+}
 
 function file(name: string, text: string): string {
   const path = join(dir, name);
@@ -111,5 +117,40 @@ describe('attachInvoicesFromFile', () => {
     await expect(attachInvoicesFromFile(client, file('quote.csv', `order_id,key,link\n${freshOrder()},"${newKey()},x\n`))).rejects.toThrow(/^quote\.csv line \d+: /);
     const headerOnly = await attachInvoicesFromFile(client, file('header.csv', '\uFEFForder_id,key,link\r\n'));
     expect(headerOnly).toMatchObject({ rows: 0, attached: 0, failed: [] });
+  });
+
+  it('stops after the row in flight when interrupted; --resume sends only the rest, a plain run finds it all attached', async () => {
+    const orders = Array.from({ length: 3 }, freshOrder);
+    const keys = orders.map(() => newKey());
+    const path = file('interrupted.csv', ['order_id,key,link', ...orders.map((id, i) => `${id},${keys[i]},https://nfe.example.com/${id}.pdf`)].join('\n'));
+    const controller = new AbortController();
+    const first = await attachInvoicesFromFile(client, path, (e) => e.type === 'attached' && controller.abort(), { signal: controller.signal, concurrency: 1 });
+    expect(first).toMatchObject({ rows: 3, attached: 1, interrupted: true, failed: [] });
+
+    const notResumed = await attachInvoicesFromFile(client, path, undefined, { dryRun: true });
+    expect(notResumed).toMatchObject({ earlierRunUnfinished: true, attached: 2, unchanged: 1 });
+
+    const sent: number[] = [];
+    const resumed = await attachInvoicesFromFile(client, path, (e) => e.type !== 'failed' && sent.push(e.line), { resume: true });
+    expect(resumed).toMatchObject({ rows: 3, attached: 3, unchanged: 0, resumedRows: 1, interrupted: false, earlierRunUnfinished: false });
+    expect(sent).toEqual([3, 4]);
+    for (const [i, id] of orders.entries()) expect((await readInvoices(client, id)).invoices.map((v) => v.key)).toEqual([keys[i]]);
+
+    // The resumed run ended normally: there is nothing left to resume.
+    const again = await attachInvoicesFromFile(client, path, undefined, { resume: true });
+    expect(again).toMatchObject({ resumedRows: 0, attached: 0, unchanged: 3 });
+  });
+
+  it('writes the failed rows to --report as CSV, like import and sync', async () => {
+    const order = freshOrder();
+    const report = join(dir, 'report.csv');
+    const path = file('report-rows.csv', ['order_id,key,link', `${order},123,https://nfe.example.com/1.pdf`, `=1+1,${newKey()},https://nfe.example.com/2.pdf`].join('\n'));
+    const result = await attachInvoicesFromFile(client, path, undefined, { report });
+    expect(result.failed.map((f) => [f.line, f.key])).toEqual([[2, String(order)], [3, '=1+1']]);
+    const { readFileSync } = await import('node:fs');
+    const lines = readFileSync(report, 'utf8').trimEnd().split('\n');
+    expect(lines[0]).toBe('line,key,stage,reason');
+    // A cell a spreadsheet would run as a formula is kept inert.
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([`2,${order},validation`, `3,'=1+1,validation`]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { cliEnv } from '../helpers/sandbox.js';
 import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
@@ -25,7 +25,7 @@ interface LocationJson {
 
 let sandbox: RunningSandbox;
 let env: NodeJS.ProcessEnv;
-const store = (...args: string[]) => runCli(args, { env });
+const store = (...args: string[]) => runInProcess(args, { env });
 
 async function listJson(): Promise<LocationJson[]> {
   const res = await store('locations', 'list', '--json');
@@ -186,7 +186,7 @@ describe('store locations', () => {
   it('a blank name is refused before sending (exit 2); a rejected token says so (exit 4)', async () => {
     const [blank, token] = await Promise.all([
       store('locations', 'update', 'Local Palermo', '--name', ' ', '--debug'),
-      runCli(['locations', 'list'], { env: { ...env, STORE_TOKEN: 'not-the-token' } }),
+      runInProcess(['locations', 'list'], { env: { ...env, STORE_TOKEN: 'not-the-token' } }),
     ]);
     expect(blank.code).toBe(2);
     expect(blank.stderr).toContain('--name must not be empty in the main language (es_AR)');
@@ -239,7 +239,7 @@ describe('store locations create over the plan limit', () => {
   afterAll(() => limited?.sandbox.close());
 
   it('names the plan and its limit (exit 2)', async () => {
-    const res = await runCli(['locations', 'create', '--name', 'Tercera'], { env: limited.env });
+    const res = await runInProcess(['locations', 'create', '--name', 'Tercera'], { env: limited.env });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('The store\'s plan "b" allows 2 locations');
     expect(res.stdout).toBe('');

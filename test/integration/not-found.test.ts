@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { hasScript, plainText, runOnTerminal } from '../helpers/terminal.js';
 
 // A mistyped command is answered by src/hooks/command-not-found.ts: one sentence naming the typo and the
@@ -19,14 +19,14 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 describe('an unknown command', () => {
   it('is named on stderr with where to look, and exits 127 without a terminal', async () => {
-    const r = await runCli(['ordrs', 'list'], { env });
+    const r = await runInProcess(['ordrs', 'list'], { env });
     expect(r.code).toBe(127);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('Error: ordrs list is not a store command; did you mean `store orders list`? (`store help` lists the commands).\n');
   });
 
   it('inside a known topic points at that topic’s help', async () => {
-    const r = await runCli(['orders', 'lst'], { env });
+    const r = await runInProcess(['orders', 'lst'], { env });
     expect(r.code).toBe(127);
     expect(r.stderr).toBe('Error: orders lst is not a store command; did you mean `store orders list`? (`store help orders` lists the commands).\n');
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { clientFor, type TestSandbox, cliEnv } from '../helpers/sandbox.js';
 import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
@@ -9,7 +9,7 @@ import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 let sandbox: RunningSandbox;
 let api: TestSandbox;
 let env: NodeJS.ProcessEnv;
-const store = (...args: string[]) => runCli(args, { env });
+const store = (...args: string[]) => runInProcess(args, { env });
 
 interface OrderJson {
   id: number;

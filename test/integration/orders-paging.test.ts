@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { createClient } from '../../src/client/index.js';
 import { orderPages } from '../../src/services/orders.js';
 import { clientFor, cliEnv } from '../helpers/sandbox.js';
@@ -47,7 +47,7 @@ function listRequests(stderr: string): string[] {
 
 describe('store orders list --all', () => {
   it('sends ceil(1000/200) = 5 list requests and prints every order once, header once', async () => {
-    const r = await runCli(['orders', 'list', '--all', '--csv', '--debug'], { env });
+    const r = await runInProcess(['orders', 'list', '--all', '--csv', '--debug'], { env });
     expect(r.code).toBe(0);
     const requests = listRequests(r.stderr);
     expect(requests).toHaveLength(Math.ceil(ORDERS / 200));
@@ -87,7 +87,7 @@ describe('store orders list --all', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
-      const r = await runCli(['orders', 'list', '--all'], { env: { ...env, STORE_API_URL: proxyUrl }, onStdout: (text) => (printed = text) });
+      const r = await runInProcess(['orders', 'list', '--all'], { env: { ...env, STORE_API_URL: proxyUrl }, onStdout: (text) => (printed = text) });
       expect(r.code).toBe(0);
       expect(r.stdout.trimEnd().split('\n')).toHaveLength(ORDERS + 1);
     } finally {
@@ -98,13 +98,13 @@ describe('store orders list --all', () => {
   });
 
   it('TSV streams the same way; --limit 250 needs two requests', async () => {
-    const tsv = await runCli(['orders', 'list', '--all'], { env });
+    const tsv = await runInProcess(['orders', 'list', '--all'], { env });
     expect(tsv.code).toBe(0);
     const lines = tsv.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('id\tnumber\tstatus\tpayment_status\tshipping_status\tcreated_at\tcustomer\ttotal\tcurrency');
     expect(lines).toHaveLength(ORDERS + 1);
 
-    const limited = await runCli(['orders', 'list', '--limit', '250', '--json', '--debug'], { env });
+    const limited = await runInProcess(['orders', 'list', '--limit', '250', '--json', '--debug'], { env });
     expect(limited.code).toBe(0);
     expect(listRequests(limited.stderr)).toHaveLength(2);
     expect(JSON.parse(limited.stdout)).toHaveLength(250);

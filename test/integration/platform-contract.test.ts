@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReplayRequest, type ReplayServer, startReplayServer } from '../helpers/replay-server.js';
-import { type CliResult, runCli } from '../helpers/run-cli.js';
+import { type CliResult } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 /**
  * Issue 13, "Done when": every read command succeeds on a store whose responses follow the platform's
@@ -24,7 +25,7 @@ interface Run extends CliResult {
 
 async function cli(...args: string[]): Promise<Run> {
   const app = `Contract run ${++runs}`;
-  const result = await runCli(args, { env: { ...env, STORE_APP_NAME: app } });
+  const result = await runInProcess(args, { env: { ...env, STORE_APP_NAME: app } });
   const requests = store.requests.filter((r) => String(r.headers['user-agent'] ?? '').startsWith(`${app} (`));
   return { ...result, requests };
 }

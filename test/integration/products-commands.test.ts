@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { cliEnv, requestRecorder } from '../helpers/sandbox.js';
 import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
@@ -26,7 +26,7 @@ interface ProductJson {
 }
 
 let demo: { sandbox: RunningSandbox; env: NodeJS.ProcessEnv };
-const store = (...args: string[]) => runCli(args, { env: demo.env });
+const store = (...args: string[]) => runInProcess(args, { env: demo.env });
 
 beforeAll(async () => {
   demo = await sandboxEnv('demo');
@@ -228,7 +228,7 @@ describe('store products on a one-language store', () => {
   afterAll(() => plain?.sandbox.close());
 
   it('sends a plain name and puts --stock at the default location', async () => {
-    const res = await runCli(['products', 'create', '--name', 'Gorra', '--price', '4500', '--stock', '20', '--json'], { env: plain.env });
+    const res = await runInProcess(['products', 'create', '--name', 'Gorra', '--price', '4500', '--stock', '20', '--json'], { env: plain.env });
     expect(res.code).toBe(0);
     const product = JSON.parse(res.stdout) as ProductJson;
     expect(product.name).toEqual({ es: 'Gorra' });
@@ -238,9 +238,9 @@ describe('store products on a one-language store', () => {
 
   it('takes a plain category name, reads es= as the one language, and refuses a second language', async () => {
     const [category, keyed, twoLanguages] = await Promise.all([
-      runCli(['categories', 'create', '--name', 'Camisas', '--json'], { env: plain.env }),
-      runCli(['products', 'create', '--name', 'es=Camisa', '--json'], { env: plain.env }),
-      runCli(['products', 'create', '--name', 'es=Camisa', '--name', 'pt=Camisa', '--debug'], { env: plain.env }),
+      runInProcess(['categories', 'create', '--name', 'Camisas', '--json'], { env: plain.env }),
+      runInProcess(['products', 'create', '--name', 'es=Camisa', '--json'], { env: plain.env }),
+      runInProcess(['products', 'create', '--name', 'es=Camisa', '--name', 'pt=Camisa', '--debug'], { env: plain.env }),
     ]);
     expect(category.code).toBe(0);
     expect(JSON.parse(category.stdout)).toMatchObject({ name: { es: 'Camisas' }, parent: null });

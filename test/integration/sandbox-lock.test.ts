@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lockStateDir, StateDirInUseError } from '../../src/sandbox/state-dir.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 /** Locks of the shared sandbox (DESIGN.md §6): a lock left by a killed process never blocks the next start. */
 
@@ -35,7 +35,7 @@ describe('shared sandbox lock', () => {
   const root = mkdtempSync(join(tmpdir(), 'store-shared-lock-'));
   const env = { XDG_CONFIG_HOME: join(root, 'c'), XDG_STATE_HOME: join(root, 's'), XDG_DATA_HOME: join(root, 'd') };
   afterAll(async () => {
-    await runCli(['sandbox', 'stop'], { env });
+    await runInProcess(['sandbox', 'stop'], { env });
   });
 
   it('a sandbox.lock left by a dead process and a stale sandbox.json are replaced by a working server', async () => {
@@ -45,7 +45,7 @@ describe('shared sandbox lock', () => {
       join(env.XDG_STATE_HOME, 'store', 'sandbox.json'),
       JSON.stringify({ api_url: 'http://127.0.0.1:9', auth_url: 'http://127.0.0.1:9', store_id: 1, app_name: 'x', client_id: '1', client_secret: 's', access_token: 't', pid: deadPid() }),
     );
-    const res = await runCli(['sandbox', 'status', '--start', '--json'], { env });
+    const res = await runInProcess(['sandbox', 'status', '--start', '--json'], { env });
     expect(res.code, res.stderr).toBe(0);
     const status = JSON.parse(res.stdout);
     expect(status.running).toBe(true);
@@ -65,7 +65,7 @@ describe('recorded pid reused by another process', () => {
         join(env.XDG_STATE_HOME, 'store', 'sandbox.json'),
         JSON.stringify({ api_url: 'http://127.0.0.1:9', auth_url: 'http://127.0.0.1:9', store_id: 1, app_name: 'x', client_id: '1', client_secret: 's', access_token: 't', pid: other.pid }),
       );
-      const res = await runCli(['sandbox', 'stop'], { env });
+      const res = await runInProcess(['sandbox', 'stop'], { env });
       expect(res.code).toBe(0);
       expect(res.stderr).toMatch(/not running/);
       expect(other.exitCode).toBeNull();

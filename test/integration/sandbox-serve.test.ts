@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 /** `store sandbox serve` as a user runs it (DESIGN.md §6). Needs the build: npx tsc -p tsconfig.build.json && npx oclif manifest. */
 
@@ -89,7 +90,7 @@ describe('store sandbox serve', () => {
     const state = join(env.XDG_DATA_HOME!, 'shared-dir');
     const first = serve(['--state', state, '--json', '--seed', 'empty'], env);
     const info = JSON.parse(await first.firstLine);
-    const second = await runCli(['sandbox', 'serve', '--state', state, '--json'], { env });
+    const second = await runInProcess(['sandbox', 'serve', '--state', state, '--json'], { env });
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(String(info.pid));
     expect(second.stdout).toBe('');
@@ -101,7 +102,7 @@ describe('store sandbox serve', () => {
     const env = xdg();
     const first = serve(['--json', '--seed', 'empty', '--state', join(env.XDG_DATA_HOME!, 'one')], env);
     const port = new URL(JSON.parse(await first.firstLine).api_url).port;
-    const second = await runCli(['sandbox', 'serve', '--port', port, '--state', join(env.XDG_DATA_HOME!, 'two')], { env });
+    const second = await runInProcess(['sandbox', 'serve', '--port', port, '--state', join(env.XDG_DATA_HOME!, 'two')], { env });
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(port);
     expect(second.stderr).toContain('--port');
@@ -112,10 +113,10 @@ describe('store sandbox serve', () => {
 
   it('invalid --rate / --faults → exit 2 with one sentence', async () => {
     const env = xdg();
-    const rate = await runCli(['sandbox', 'serve', '--rate', 'fast'], { env });
+    const rate = await runInProcess(['sandbox', 'serve', '--rate', 'fast'], { env });
     expect(rate.code).toBe(2);
     expect(rate.stderr).toMatch(/--rate/);
-    const faults = await runCli(['sandbox', 'serve', '--faults', 'explode=1'], { env });
+    const faults = await runInProcess(['sandbox', 'serve', '--faults', 'explode=1'], { env });
     expect(faults.code).toBe(2);
     expect(faults.stderr).toMatch(/explode/);
     expect(existsSync(join(env.XDG_DATA_HOME!, 'store', 'sandbox', 'server.pid'))).toBe(false);

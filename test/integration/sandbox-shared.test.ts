@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 /** The shared local sandbox of DESIGN.md §6 through the real binary, with temp XDG dirs. */
 
@@ -29,11 +30,11 @@ function pidAlive(pid: number): boolean {
 
 describe('shared local sandbox', () => {
   afterAll(async () => {
-    await runCli(['sandbox', 'stop'], { env });
+    await runInProcess(['sandbox', 'stop'], { env });
   });
 
   it('status when nothing runs → running false (exit 0)', async () => {
-    const res = await runCli(['sandbox', 'status', '--json'], { env });
+    const res = await runInProcess(['sandbox', 'status', '--json'], { env });
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({ running: false, pid: null });
   });
@@ -73,7 +74,7 @@ describe('shared local sandbox', () => {
     const created = await fetch(`${base}/categories`, { method: 'POST', headers, body: JSON.stringify({ name: 'Temporary' }) });
     expect(created.status).toBeLessThan(300);
 
-    const reset = await runCli(['sandbox', 'reset', '--yes'], { env });
+    const reset = await runInProcess(['sandbox', 'reset', '--yes'], { env });
     expect(reset.code, reset.stderr).toBe(0);
     const after = JSON.parse(readFileSync(join(env.XDG_STATE_HOME, 'store', 'sandbox.json'), 'utf8'));
     expect(after.access_token).toBe(info.access_token);
@@ -84,20 +85,20 @@ describe('shared local sandbox', () => {
   });
 
   it('reset without --yes and without a terminal → exit 2', async () => {
-    const res = await runCli(['sandbox', 'reset'], { env });
+    const res = await runInProcess(['sandbox', 'reset'], { env });
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/--yes/);
   });
 
   it('stop stops it; status then says not running; a later --start starts it again with the same token', async () => {
     const info = JSON.parse(readFileSync(join(env.XDG_STATE_HOME, 'store', 'sandbox.json'), 'utf8'));
-    const stop = await runCli(['sandbox', 'stop'], { env });
+    const stop = await runInProcess(['sandbox', 'stop'], { env });
     expect(stop.code).toBe(0);
     expect(stop.stderr).toContain(String(info.pid));
     expect(pidAlive(info.pid)).toBe(false);
-    const status = await runCli(['sandbox', 'status', '--json'], { env });
+    const status = await runInProcess(['sandbox', 'status', '--json'], { env });
     expect(JSON.parse(status.stdout).running).toBe(false);
-    const again = await runCli(['sandbox', 'status', '--start', '--json'], { env });
+    const again = await runInProcess(['sandbox', 'status', '--start', '--json'], { env });
     expect(JSON.parse(again.stdout).running).toBe(true);
     const restarted = JSON.parse(readFileSync(join(env.XDG_STATE_HOME, 'store', 'sandbox.json'), 'utf8'));
     expect(restarted.access_token).toBe(info.access_token);
@@ -109,7 +110,7 @@ describe('shared local sandbox', () => {
     process.kill(info.pid, 'SIGKILL');
     const deadline = Date.now() + 5000;
     while (pidAlive(info.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const res = await runCli(['sandbox', 'status', '--start', '--json'], { env });
+    const res = await runInProcess(['sandbox', 'status', '--start', '--json'], { env });
     const now = JSON.parse(res.stdout);
     expect(now.running).toBe(true);
     expect(now.pid).not.toBe(info.pid);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 /**
  * Secrets never printed, by any path: every command of the oclif manifest runs (with --debug) against a
@@ -119,22 +119,17 @@ describe('a server that echoes the token back', () => {
       return { id, args: [...args, '--debug'] };
     });
     const leaks: string[] = [];
-    // A few at a time: each is a whole Node process.
-    for (let i = 0; i < runs.length; i += 6) {
-      await Promise.all(
-        runs.slice(i, i + 6).map(async ({ id, args }) => {
-          const r = await runCli(args, { env, input: id === 'auth:login' ? TOKEN : '', timeoutMs: 60_000 });
-          for (const [stream, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
-            if (text.includes(TOKEN)) leaks.push(`store ${args.join(' ')} printed the token on ${stream}:\n${text}`);
-          }
-        }),
-      );
+    for (const { id, args } of runs) {
+      const r = await runInProcess(args, { env, input: id === 'auth:login' ? TOKEN : '' });
+      for (const [stream, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
+        if (text.includes(TOKEN)) leaks.push(`store ${args.join(' ')} printed the token on ${stream}:\n${text}`);
+      }
     }
     expect(leaks).toEqual([]);
   }, 600_000);
 
   it('store api shows what the server said with the token and credential headers redacted', async () => {
-    const r = await runCli(['api', 'GET', '/store', '-i'], {
+    const r = await runInProcess(['api', 'GET', '/store', '-i'], {
       env: { STORE_TOKEN: TOKEN, STORE_ID: '1234', STORE_API_URL: url, XDG_CONFIG_HOME: join(dir, 'config2') },
     });
     expect(r.code, r.stderr).toBe(0);

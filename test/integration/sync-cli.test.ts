@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { clientFor, requestRecorder, writesOf } from '../helpers/sandbox.js';
 
 /** `store variants sync` against the demo store (three locations), counting the requests the sandbox receives. */
@@ -37,7 +37,7 @@ async function sync(csv: string, ...flags: string[]) {
   const file = join(dir, `feed-${Math.random().toString(36).slice(2)}.csv`);
   writeFileSync(file, csv);
   recorder.take();
-  const r = await runCli(['variants', 'sync', file, ...flags], { env: env() });
+  const r = await runInProcess(['variants', 'sync', file, ...flags], { env: env() });
   const received = recorder.take();
   return { ...r, received, writes: writesOf(received) };
 }

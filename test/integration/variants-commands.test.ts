@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { cliEnv } from '../helpers/sandbox.js';
 
 /** `store variants …` and `store variants custom-fields …` against the demo store. */
 
 let sandbox: RunningSandbox;
 let env: NodeJS.ProcessEnv;
-const store = (...args: string[]) => runCli(args, { env });
+const store = (...args: string[]) => runInProcess(args, { env });
 
 interface VariantJson {
   id: number;
@@ -194,7 +194,7 @@ describe('store variants custom-fields', () => {
 
     const [missingField, token] = await Promise.all([
       store('variants', 'custom-fields', 'update', 'Largo', '--name', 'Longitud'),
-      runCli(['variants', 'custom-fields', 'list'], { env: { ...env, STORE_TOKEN: 'not-the-token' } }),
+      runInProcess(['variants', 'custom-fields', 'list'], { env: { ...env, STORE_TOKEN: 'not-the-token' } }),
     ]);
     expect(missingField.code).toBe(1);
     expect(missingField.stderr).toContain('Custom field "Largo" not found');

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { cliEnv } from '../helpers/sandbox.js';
 
 /** `store webhooks add|list|update|delete` run as a user would, against an in-process sandbox on loopback. */
 
 let sandbox: RunningSandbox;
 let env: NodeJS.ProcessEnv;
-const store = (...args: string[]) => runCli(args, { env });
+const store = (...args: string[]) => runInProcess(args, { env });
 
 interface WebhookJson {
   id: number;

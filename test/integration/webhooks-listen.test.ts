@@ -4,18 +4,19 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { BIN, runCli } from '../helpers/run-cli.js';
+import { BIN } from '../helpers/run-cli.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { cliEnv } from '../helpers/sandbox.js';
 
 /**
- * `store webhooks listen` and `store webhooks trigger` end to end: the real binary, a sandbox in this process
- * delivering real signed notifications with fast retries, and `listen` running as a long-lived child process
- * whose stdout lines are read as they come.
+ * `store webhooks listen` and `store webhooks trigger` end to end: a sandbox in this process delivering real
+ * signed notifications with fast retries, `listen` running as a long-lived child process (the real binary, ended
+ * by signals) whose stdout lines are read as they come, and the other commands run in the test's process.
  */
 
 let sandbox: RunningSandbox;
 let env: NodeJS.ProcessEnv;
-const store = (...args: string[]) => runCli(args, { env });
+const store = (...args: string[]) => runInProcess(args, { env });
 
 interface Listener {
   child: ChildProcessWithoutNullStreams;
@@ -290,7 +291,7 @@ describe('store webhooks listen + trigger', () => {
 
   it("checks signatures with the profile's client secret when STORE_CLIENT_SECRET is not set", async () => {
     const { STORE_TOKEN: token, STORE_ID: storeId, STORE_API_URL: apiUrl, STORE_APP_NAME: appName, STORE_APP_ID: appId, STORE_CLIENT_SECRET: secret, ...xdg } = env;
-    const login = await runCli(
+    const login = await runInProcess(
       ['auth', 'login', '--with-token', '--profile', 'work', '--store-id', storeId!, '--api-url', apiUrl!, '--app-name', appName!, '--client-id', appId!, '--insecure-storage'],
       { env: { ...xdg, STORE_CLIENT_SECRET: secret }, input: `${token}\n` },
     );
@@ -308,7 +309,7 @@ describe('store webhooks listen + trigger', () => {
 
   it('refuses to listen without a client secret (exit 4) and to trigger what the sandbox cannot do (exit 2)', async () => {
     const { STORE_CLIENT_SECRET: _omitted, ...withoutSecret } = env;
-    const noSecret = await runCli(['webhooks', 'listen'], { env: { ...withoutSecret, STORE_CLIENT_SECRET: '' } });
+    const noSecret = await runInProcess(['webhooks', 'listen'], { env: { ...withoutSecret, STORE_CLIENT_SECRET: '' } });
     expect(noSecret.code).toBe(4);
     expect(noSecret.stderr).toContain('has no client secret to check signatures with; set STORE_CLIENT_SECRET');
 
@@ -330,7 +331,7 @@ describe('store webhooks listen + trigger', () => {
     await new Promise<void>((resolve) => notSandbox.listen(0, '127.0.0.1', resolve));
     try {
       const apiUrl = `http://127.0.0.1:${(notSandbox.address() as AddressInfo).port}`;
-      const res = await runCli(['webhooks', 'trigger', 'order/created'], { env: { ...env, STORE_API_URL: apiUrl } });
+      const res = await runInProcess(['webhooks', 'trigger', 'order/created'], { env: { ...env, STORE_API_URL: apiUrl } });
       expect(res.code).toBe(2);
       expect(res.stderr).toContain('`store webhooks trigger` works only on the sandbox');
       expect(res.stdout).toBe('');

@@ -13,7 +13,7 @@ import {
 } from '../../src/auth/config.js';
 import { resolveContext } from '../../src/auth/context.js';
 import { credentialsPath, fileBackend } from '../../src/auth/credentials.js';
-import { writeFileAtomic } from '../../src/util/files.js';
+import { writeFileAtomic } from '../../src/util/atomic-file.js';
 import { AuthError, UsageError } from '../../src/client/errors.js';
 
 let dir: string;

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type Catalog, formatRowError, readCatalog } from '../../src/services/import/catalog.js';
+import { formatRowError } from '../../src/services/bulk/row-error.js';
+import { type Catalog, readCatalog } from '../../src/services/import/catalog.js';
 
 const dir = (sub: string) => fileURLToPath(new URL(`../fixtures/csv/${sub}/`, import.meta.url));
 const malformed = (name: string) => `${dir('malformed')}${name}`;

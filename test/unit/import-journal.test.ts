@@ -2,22 +2,23 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } 
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Journal, journalPath, readJournal, stateDir, storeKey, summarizeJournal } from '../../src/services/import/journal.js';
-import { LockedError, acquireLock, lockKey, processStart } from '../../src/services/import/lock.js';
-import { pool } from '../../src/services/import/executor.js';
+import { Journal, journalPath, readJournal, stateDir, storeKey, summarizeJournal } from '../../src/services/bulk/journal.js';
+import { LockedError, acquireLock, lockKey, processStart } from '../../src/services/bulk/lock.js';
+import { pool } from '../../src/services/bulk/pool.js';
+import type { ImportJournalEntry } from '../../src/services/import/executor.js';
 
 describe('import journal', () => {
   it('lives under $XDG_STATE_HOME/store/imports, one file per store and file content', () => {
     expect(stateDir({ XDG_STATE_HOME: '/x/state' })).toBe('/x/state/store/imports');
-    const a = journalPath('/d', storeKey('http://127.0.0.1:1', 7), 'ab'.repeat(32));
-    const b = journalPath('/d', storeKey('http://127.0.0.1:2', 7), 'ab'.repeat(32));
+    const a = journalPath('/d', storeKey('http://127.0.0.1:1', 7), 'ab'.repeat(32), 'import');
+    const b = journalPath('/d', storeKey('http://127.0.0.1:2', 7), 'ab'.repeat(32), 'import');
     expect(a).not.toBe(b);
     expect(a).toMatch(/^\/d\/import-7-[0-9a-f]{8}-abababababababab\.jsonl$/);
   });
 
   it('appends entries, reads them back, and ignores a line torn by a crash', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'journal-')), 'sub', 'j.jsonl');
-    const journal = Journal.open(path, { append: false });
+    const journal = Journal.open<ImportJournalEntry>(path, { append: false });
     journal.append({ t: 'begin', at: 'now', file: 'f.csv', mode: 'upsert', pid: 1 });
     journal.append({ t: 'product', key: 'a', id: 1 });
     journal.append({ t: 'done', key: 'a', outcome: 'created' });

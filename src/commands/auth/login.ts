@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { io } from '../../output/io.js';
 import type { LoginResult, MissingValue } from '../../services/login.js';
 
 export default class Login extends BaseCommand<typeof Login> {
@@ -57,12 +58,12 @@ The token and client secret go to the OS keychain; where none answers (or with -
     const flags = this.flags;
     // With --with-token on a terminal the missing values are asked first, then the token is pasted; in a pipe
     // stdin carries the token, so nothing can be asked.
-    const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+    const interactive = Boolean(this.io.stdin.isTTY && this.io.stderr.isTTY);
     const { addSecret } = await import('../../output/secrets.js');
     addSecret(flags['client-secret']);
     const token = flags['with-token']
       ? async () => {
-          if (process.stdin.isTTY) this.note('Paste the token, then press Ctrl-D:');
+          if (this.io.stdin.isTTY) this.note('Paste the token, then press Ctrl-D:');
           const read = await readStdin();
           addSecret(read.trim());
           return read;
@@ -75,7 +76,7 @@ The token and client secret go to the OS keychain; where none answers (or with -
         throw new UsageError(`Missing --${missing.flag} (${missing.message}); pass it as a flag, as ${why}.`);
       }
       const { input, password } = await import('@inquirer/prompts');
-      const context = { output: process.stderr };
+      const context = { input: this.io.stdin, output: this.io.stderr };
       return missing.secret
         ? password({ message: missing.message, mask: true, validate: (value) => missing.validate?.(value.trim()) ?? true }, context)
         : input(
@@ -131,6 +132,6 @@ The token and client secret go to the OS keychain; where none answers (or with -
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of io().stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }

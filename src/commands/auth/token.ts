@@ -8,6 +8,6 @@ export default class Token extends BaseCommand<typeof Token> {
 
   async run(): Promise<void> {
     const ctx = await this.context();
-    process.stdout.write(`${ctx.token}\n`);
+    this.io.stdout.write(`${ctx.token}\n`);
   }
 }

@@ -31,7 +31,7 @@ export default class CategoriesList extends BaseCommand<typeof CategoriesList> {
       if (!this.jsonEnabled()) {
         const { categoryTreeText } = await import('../../views/categories.js');
         const text = categoryTreeText(tree);
-        if (text) process.stdout.write(text);
+        if (text) this.io.stdout.write(text);
         else this.note('The store has no categories yet; add one with `store categories create`.');
       }
       return tree;

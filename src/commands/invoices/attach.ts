@@ -1,18 +1,21 @@
 import { Args, Flags } from '@oclif/core';
-import { plural } from '../../output/format.js';
 import { BaseCommand } from '../../base-command.js';
-import type { AttachResult, FileAttachResult } from '../../services/invoices.js';
+import { BulkCommand } from '../../bulk-command.js';
+import type { FileAttachResult } from '../../services/invoice-file.js';
+import type { AttachResult } from '../../services/invoices.js';
 
-export default class InvoicesAttach extends BaseCommand<typeof InvoicesAttach> {
+export default class InvoicesAttach extends BulkCommand<typeof InvoicesAttach> {
   static summary = 'Attach a fiscal invoice to an order, or many from a CSV file.';
   static description = `The access key (44 digits, valid check digit) and the link (http or https) are checked before anything is sent. The invoice is added to the order's invoice list (metafield nfe/list); other invoices are kept, those of the list and an older nfe/key + nfe/link pair alike, and attaching a key the order already has (of either kind) changes nothing.
 
-With --file, every row of the CSV (columns order_id, key, link and optionally fulfillment_order_id; "," or ";" separated) is checked, the good rows are attached and the bad ones reported with their line and column. The exit code is 3 when some rows failed; --report writes them as CSV (line, key, stage, reason).`;
+With --file, every row of the CSV (columns order_id, key, link and optionally fulfillment_order_id; "," or ";" separated) is checked, the good rows are attached and the bad ones reported with their line and column. --dry-run checks the file and reads each order's invoices to tell what would be attached, sending no write. Every row attached is journaled under $XDG_STATE_HOME/store/imports/: after an interruption, run the same command with --resume to finish without sending the finished rows again. Exit codes: 2 when no row is valid or the file cannot be read, 3 when some rows failed (--report writes them as CSV: line, key, stage, reason), 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
 
   static examples = [
     '<%= config.bin %> invoices attach 1000000123 --key 35261112345678000199550010000001231000001235 --link https://nfe.example.com/123.pdf',
     '<%= config.bin %> invoices attach 1000000123 --key 35261112345678000199550010000001231000001235 --link https://nfe.example.com/123.pdf --fulfillment-order 01JD3Z6Q8R5M2K7N4P9T0V1W2X',
     '<%= config.bin %> invoices attach --file invoices.csv --report failed-invoices.csv',
+    '<%= config.bin %> invoices attach --file invoices.csv --dry-run',
+    '<%= config.bin %> invoices attach --file invoices.csv --resume',
   ];
 
   static enableJsonFlag = true;
@@ -28,19 +31,15 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
     'fulfillment-order': Flags.string({ description: 'Fulfillment order the invoice covers (optional).', exclusive: ['file'] }),
     file: Flags.string({ description: 'CSV file of invoices to attach (order_id, key, link[, fulfillment_order_id]); "-" for standard input.' }),
     report: Flags.string({ description: 'With --file: write the rows that failed to this CSV file.', dependsOn: ['file'] }),
+    'dry-run': Flags.boolean({ description: "With --file: check the file and read the orders' invoices; send no write.", dependsOn: ['file'] }),
+    resume: Flags.boolean({ description: 'With --file: continue an interrupted run of the same file from its journal.', dependsOn: ['file'] }),
   };
 
   async run(): Promise<AttachResult | FileAttachResult> {
     const { UsageError } = await import('../../client/errors.js');
     if (this.flags.file) {
       if (this.args.order_id !== undefined) throw new UsageError('Give either ORDER_ID with --key and --link, or --file, not both.');
-      const { seekableInput } = await import('../../services/input-file.js');
-      const input = await seekableInput(this.flags.file, '--file');
-      try {
-        return await this.attachFile(input.path, this.flags.file === '-' ? 'stdin' : this.flags.file);
-      } finally {
-        await input.dispose();
-      }
+      return this.attachFile(this.flags.file);
     }
     if (this.args.order_id === undefined) throw new UsageError('Give ORDER_ID with --key and --link, or --file FILE.');
     if (this.flags.key === undefined) throw new UsageError('--key is required: the 44-digit access key of the invoice.');
@@ -61,30 +60,45 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
     return result;
   }
 
-  /** `path` is what is read (a copy of a pipe); `shown` is the name the user gave, for messages. */
-  private async attachFile(path: string, shown: string): Promise<FileAttachResult> {
-    const { attachInvoicesFromFile, writeFailureReport } = await import('../../services/invoices.js');
-    const client = await this.client();
-    const progress = rowProgress();
-    let result: FileAttachResult;
-    try {
-      result = await attachInvoicesFromFile(client, path, (event) => {
-        if (event.type === 'sending') progress.start(event.total);
-        else if (event.type === 'failed') {
-          progress.interrupt(() =>
-            this.note(`${event.failure.stage === 'validation' ? 'Invalid' : 'Failed'}: ${prefix(shown, event.failure.line)}${event.failure.reason}`),
-          );
-          if (event.failure.stage === 'request') progress.tick();
-        } else progress.tick();
-      });
-    } finally {
-      progress.stop();
-    }
-    if (this.flags.report) await writeFailureReport(this.flags.report, result.failed);
-    const summary = `${result.rows} row${result.rows === 1 ? '' : 's'}: ${result.attached} attached, ${result.unchanged} already attached, ${result.failed.length} failed.`;
-    if (result.failed.length === 0) {
-      if (!this.jsonEnabled()) this.note(summary);
-      return result;
+  private async attachFile(file: string): Promise<FileAttachResult> {
+    const { attachInvoicesFromFile } = await import('../../services/invoice-file.js');
+    // Messages name the file the user gave; what is read may be a copy of standard input.
+    const shown = (file === '-' ? 'stdin' : file).split(/[\\/]/).pop() ?? file;
+    const { report } = this.flags;
+    return this.runBulk({
+      file,
+      flag: '--file',
+      label: 'attach',
+      unit: 'rows',
+      quiet: false,
+      report,
+      interruptedHint: 'Interrupted; the rows done are journaled. Run the same command with --resume to finish.',
+      run: ({ client, file: path, ...run }) =>
+        attachInvoicesFromFile(client, path, {
+          ...run,
+          dryRun: this.flags['dry-run'],
+          resume: this.flags.resume,
+          report,
+          onEvent: (event) => {
+            if (event.type !== 'failed') return;
+            const { failure } = event;
+            const what = failure.stage === 'validation' ? 'Invalid' : 'Failed';
+            this.note(`${this.io.stderr.isTTY ? '\r\u001B[2K' : ''}${what}: ${shown} line ${failure.line}: ${failure.reason}`);
+          },
+        }),
+      show: (result) => this.showFileResult(result),
+      failed: (result) => result.failed.length > 0,
+    });
+  }
+
+  /** The summary; when rows failed, the error the command ends with (exit 3, or 2 when no row was valid). */
+  private async showFileResult(result: FileAttachResult): Promise<void> {
+    const { invoicesDryRunLines, invoicesSentence } = await import('../../views/bulk.js');
+    if (result.dryRun && !this.jsonEnabled()) this.io.stdout.write(`${invoicesDryRunLines(result).join('\n')}\n`);
+    const summary = invoicesSentence(result);
+    if (result.failed.length === 0 || result.interrupted) {
+      if (!this.jsonEnabled() && !result.dryRun) this.note(summary);
+      return;
     }
     const { PartialFailureError, UsageError } = await import('../../client/errors.js');
     const where = this.flags.report ? `; the failed rows are in ${this.flags.report}` : '';
@@ -97,47 +111,4 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
     }
     throw error;
   }
-}
-
-function prefix(path: string, line: number): string {
-  const name = path.split(/[\\/]/).pop() ?? path;
-  return `${name} line ${line}: `;
-}
-
-/**
- * Rows sent so far (DESIGN.md §7): a bar on a terminal, else a line on stderr every 10 s so cron logs stay
- * short. Lines printed meanwhile (failed rows) go above the bar.
- */
-function rowProgress() {
-  const tty = Boolean(process.stderr.isTTY);
-  let bar: { start(total: number, value: number): void; increment(): void; stop(): void } | undefined;
-  let done = 0;
-  let total = 0;
-  let lastLog = Date.now();
-  return {
-    start(rows: number) {
-      total = rows;
-      if (!tty || rows === 0) return;
-      void import('cli-progress').then(({ default: progress }) => {
-        bar = new progress.SingleBar({ format: 'Attaching invoices [{bar}] {value}/{total} rows | ETA {eta_formatted}', stream: process.stderr, hideCursor: true });
-        bar.start(total, done);
-      });
-    },
-    tick() {
-      done++;
-      if (bar) bar.increment();
-      else if (!tty && Date.now() - lastLog >= 10_000) {
-        lastLog = Date.now();
-        process.stderr.write(`Attaching invoices: ${done}/${plural(total, 'row')}\n`);
-      }
-    },
-    interrupt(print: () => void) {
-      if (!bar) return print();
-      process.stderr.write('\r\u001B[2K');
-      print();
-    },
-    stop() {
-      bar?.stop();
-    },
-  };
 }

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
+import { io } from '../../output/io.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsReorder extends BaseCommand<typeof LocationsReorder> {
@@ -33,7 +34,7 @@ export default class LocationsReorder extends BaseCommand<typeof LocationsReorde
     let order = argv as string[];
     if (order.length === 0) {
       const { UsageError } = await import('../../client/errors.js');
-      if (!(process.stdin.isTTY && process.stderr.isTTY)) {
+      if (!(this.io.stdin.isTTY && this.io.stderr.isTTY)) {
         throw new UsageError('Give the location ids or names in priority order, e.g. `store locations reorder ID1 ID2`.');
       }
       order = await askOrder(await locationsByPriority(client));
@@ -58,7 +59,7 @@ async function askOrder(current: Location[]): Promise<string[]> {
         message: order.length === 0 ? 'Which location comes first?' : 'Which location comes next?',
         choices: left.map((l) => ({ name: `${localText(l.name)} (${l.id})`, value: l.id })),
       },
-      { output: process.stderr },
+      { input: io().stdin, output: io().stderr },
     );
     order.push(id);
     left.splice(left.findIndex((l) => l.id === id), 1);

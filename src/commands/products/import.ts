@@ -1,8 +1,9 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { BulkCommand } from '../../bulk-command.js';
 import type { ImportSummary } from '../../services/import/index.js';
 
-export default class ProductsImport extends BaseCommand<typeof ProductsImport> {
+export default class ProductsImport extends BulkCommand<typeof ProductsImport> {
   static summary = 'Import a catalog CSV: create what is missing, update only what differs, never delete.';
   static description = `The whole file is read and checked first: every error is listed with its line and column, and nothing is sent while a row is invalid (unless --skip-invalid). The store's catalog is then fetched once, the changes are planned per product and per variant, and sent at the store's rate limit. Re-importing an unchanged file sends no write.
 
@@ -39,69 +40,29 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
   };
 
   async run(): Promise<ImportSummary> {
-    const { seekableInput } = await import('../../services/input-file.js');
-    const input = await seekableInput(this.args.file);
-    try {
-      return await this.runOn(input.path);
-    } finally {
-      await input.dispose();
-    }
-  }
-
-  private async runOn(file: string): Promise<ImportSummary> {
-    const ctx = await this.context();
-    const { runImport, CatalogInvalidError } = await import('../../services/import/index.js');
-    const { formatRowError } = await import('../../services/import/catalog.js');
-    const { BULK_RETRIES, bulkProgress, printSummary, trapInterrupt, limitHeapGrowth } = await import('../../output/bulk.js');
-    limitHeapGrowth();
-
-    const client = await this.client({ retries: BULK_RETRIES });
-    const quiet = this.flags.quiet;
-    const progress = await bulkProgress(ctx, 'import', quiet);
-    let writing = false;
-    const interrupt = trapInterrupt(() => writing);
-    let summary: ImportSummary;
-    try {
-      summary = await runImport(client, {
-        file,
-        mode: this.flags.mode as 'upsert' | 'create' | 'update',
-        dryRun: this.flags['dry-run'],
-        skipInvalid: this.flags['skip-invalid'],
-        ignoreUnknownColumns: this.flags['ignore-unknown-columns'],
-        resume: this.flags.resume,
-        report: this.flags.report,
-        apiUrl: ctx.apiUrl,
-        storeId: ctx.storeId,
-        appId: ctx.appId,
-        signal: interrupt.signal,
-        onProgress: (event) => {
-          writing ||= event.phase === 'writing';
-          progress.update(event);
-        },
-      });
-    } catch (error) {
-      progress.stop();
-      if (error instanceof CatalogInvalidError) {
-        const shown = error.errors.slice(0, 200);
-        for (const e of shown) process.stderr.write(`${formatRowError(e)}\n`);
-        if (error.errors.length > shown.length) {
-          process.stderr.write(`… and ${error.errors.length - shown.length} more${this.flags.report ? ` (all in ${this.flags.report})` : '; --report FILE lists them all'}.\n`);
-        }
-      }
-      throw error;
-    } finally {
-      interrupt.dispose();
-    }
-    progress.stop();
-    if (!quiet || summary.failed > 0 || summary.interrupted) {
-      if (!this.jsonEnabled()) printSummary(summary, { quiet, report: this.flags.report });
-    }
-    if (summary.interrupted) {
-      process.stderr.write(`Interrupted; the work done is journaled. Run the same command with --resume to finish.\n`);
-      process.exitCode = interrupt.exitCode();
-    } else if (summary.failed > 0) {
-      process.exitCode = 3;
-    }
-    return summary;
+    const { runImport } = await import('../../services/import/index.js');
+    const { printImportSummary } = await import('../../views/bulk.js');
+    const { quiet, report } = this.flags;
+    return this.runBulk({
+      file: this.args.file,
+      label: 'import',
+      quiet,
+      report,
+      interruptedHint: 'Interrupted; the work done is journaled. Run the same command with --resume to finish.',
+      run: ({ client, ...run }) =>
+        runImport(client, {
+          ...run,
+          mode: this.flags.mode as 'upsert' | 'create' | 'update',
+          dryRun: this.flags['dry-run'],
+          skipInvalid: this.flags['skip-invalid'],
+          ignoreUnknownColumns: this.flags['ignore-unknown-columns'],
+          resume: this.flags.resume,
+          report,
+        }),
+      show: (summary) => {
+        if ((!quiet || summary.failed > 0 || summary.interrupted) && !this.jsonEnabled()) printImportSummary(summary, { quiet, report }, this.io.stdout, this.io.stderr);
+      },
+      failed: (summary) => summary.failed > 0,
+    });
   }
 }

@@ -14,11 +14,11 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   async run(): Promise<void> {
     const { UsageError } = await import('../../client/errors.js');
     if (!this.flags.yes) {
-      if (!process.stdin.isTTY || !process.stderr.isTTY) {
+      if (!this.io.stdin.isTTY || !this.io.stderr.isTTY) {
         throw new UsageError('Resetting the sandbox deletes its data; pass --yes to confirm.');
       }
       const { confirm } = await import('@inquirer/prompts');
-      const ok = await confirm({ message: 'Delete all sandbox data and restore the demo store?', default: false }, { output: process.stderr });
+      const ok = await confirm({ message: 'Delete all sandbox data and restore the demo store?', default: false }, { input: this.io.stdin, output: this.io.stderr });
       if (!ok) {
         this.note('Nothing was changed.');
         return;

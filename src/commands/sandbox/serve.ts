@@ -95,11 +95,14 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
         pid: process.pid,
       };
       const line = JSON.stringify(info);
-      if (flags['ready-file']) shared.writeAtomic(flags['ready-file'], `${line}\n`);
+      if (flags['ready-file']) {
+        const { writeFileAtomic } = await import('../../util/atomic-file.js');
+        await writeFileAtomic(flags['ready-file'], `${line}\n`);
+      }
       if (flags.json) {
-        process.stdout.write(`${line}\n`);
+        this.io.stdout.write(`${line}\n`);
       } else {
-        process.stdout.write(
+        this.io.stdout.write(
           [
             `API URL       ${info.api_url}  (requests go to ${info.api_url}/v1/${info.store_id}/…)`,
             `Auth URL      ${info.auth_url}`,

@@ -32,7 +32,7 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
     };
     if (!this.jsonEnabled()) {
       const { sandboxStatusText } = await import('../../views/sandbox.js');
-      process.stdout.write(sandboxStatusText(result));
+      this.io.stdout.write(sandboxStatusText(result));
       if (!info) this.note('It starts on the next command of the sandbox profile, or with `store sandbox status --start`.');
     }
     return result;

@@ -1,9 +1,9 @@
 import { Args, Flags } from '@oclif/core';
-import { plural } from '../../output/format.js';
 import { BaseCommand } from '../../base-command.js';
-import type { SyncSummary } from '../../services/sync.js';
+import { BulkCommand } from '../../bulk-command.js';
+import type { SyncSummary } from '../../services/sync/index.js';
 
-export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
+export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
   static summary = 'Sync stock and prices by SKU from a CSV feed; only the variants that differ are written.';
   static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price, promotional_price, cost. Only the columns present are compared and changed; an empty cell leaves the value as it is. SKUs the store does not have are reported, never created.
 
@@ -31,75 +31,27 @@ export default class VariantsSync extends BaseCommand<typeof VariantsSync> {
   };
 
   async run(): Promise<SyncSummary> {
-    const { seekableInput } = await import('../../services/input-file.js');
-    const input = await seekableInput(this.args.file);
-    try {
-      return await this.runOn(input.path);
-    } finally {
-      await input.dispose();
-    }
-  }
-
-  private async runOn(file: string): Promise<SyncSummary> {
-    const ctx = await this.context();
-    const { runSync, SyncInvalidError } = await import('../../services/sync.js');
-    const { formatRowError } = await import('../../services/import/catalog.js');
-    const { BULK_RETRIES, bulkProgress, trapInterrupt, limitHeapGrowth } = await import('../../output/bulk.js');
-    limitHeapGrowth();
-    const { formatDuration } = await import('../../output/progress.js');
-    const client = await this.client({ retries: BULK_RETRIES });
-    const quiet = this.flags.quiet;
-    const progress = await bulkProgress(ctx, 'sync', quiet, process.stderr, 'variants');
-    let writing = false;
-    const interrupt = trapInterrupt(() => writing);
-    let summary: SyncSummary;
-    try {
-      summary = await runSync(client, {
-        file,
-        zeroMissing: this.flags['zero-missing'],
-        force: this.flags.force,
-        dryRun: this.flags['dry-run'],
-        report: this.flags.report,
-        apiUrl: ctx.apiUrl,
-        storeId: ctx.storeId,
-        appId: ctx.appId,
-        signal: interrupt.signal,
-        onProgress: (event) => {
-          writing ||= event.phase === 'writing';
-          progress.update(event);
-        },
-      });
-    } catch (error) {
-      progress.stop();
-      if (error instanceof SyncInvalidError) for (const e of error.errors) process.stderr.write(`${formatRowError(e)}\n`);
-      throw error;
-    } finally {
-      interrupt.dispose();
-    }
-    progress.stop();
-    if (!quiet && !this.jsonEnabled()) {
-      const s = summary;
-      const verb = s.dryRun ? 'Would sync' : 'Synced';
-      const lines = [
-        `${verb} ${s.file}: ${plural(s.rows, 'row')}.`,
-        `  variants: ${s.updated} updated, ${s.unchanged} unchanged, ${s.notFound} not in the store, ${s.failed} failed${s.zeroed || this.flags['zero-missing'] ? `, ${s.zeroed} zeroed (not in the file)` : ''}`,
-        ...(s.dryRun ? [`  writes:   ${s.plannedWrites} would be sent`] : []),
-        `  requests: ${s.requests} sent (${s.retries} retried), ${s.rateLimited} × 429, ${formatDuration(s.seconds)}`,
-      ];
-      process.stdout.write(`${lines.join('\n')}\n`);
-    }
-    if (summary.notFound > 0 && !quiet) {
-      const list = summary.notFoundSkus.slice(0, 20).join(', ');
-      this.warnUser(`${summary.notFound === 1 ? '1 SKU is' : `${summary.notFound} SKUs are`} not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
-    }
-    const { terminalSafe } = await import('../../output/format.js');
-    for (const f of summary.failures.slice(0, 50)) process.stderr.write(`${terminalSafe(`${summary.file}, line ${f.line} (${f.key}): ${f.reason}`)}\n`);
-    if (summary.interrupted) {
-      process.stderr.write('Interrupted; run the same command again to finish (it only writes what still differs).\n');
-      process.exitCode = interrupt.exitCode();
-    } else if (summary.failed > 0) {
-      process.exitCode = 3;
-    }
-    return summary;
+    const { runSync } = await import('../../services/sync/index.js');
+    const { printFailures, syncSummaryLines } = await import('../../views/bulk.js');
+    const { quiet, report } = this.flags;
+    const zeroMissing = this.flags['zero-missing'];
+    return this.runBulk({
+      file: this.args.file,
+      label: 'sync',
+      unit: 'variants',
+      quiet,
+      report,
+      interruptedHint: 'Interrupted; run the same command again to finish (it only writes what still differs).',
+      run: ({ client, ...run }) => runSync(client, { ...run, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], report }),
+      show: (summary) => {
+        if (!quiet && !this.jsonEnabled()) this.io.stdout.write(`${syncSummaryLines(summary, zeroMissing).join('\n')}\n`);
+        if (summary.notFound > 0 && !quiet) {
+          const list = summary.notFoundSkus.slice(0, 20).join(', ');
+          this.warnUser(`${summary.notFound === 1 ? '1 SKU is' : `${summary.notFound} SKUs are`} not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
+        }
+        printFailures(summary.file, summary.failures, this.io.stderr);
+      },
+      failed: (summary) => summary.failed > 0,
+    });
   }
 }

@@ -91,13 +91,13 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
   /** Events on stdout as they arrive; everything else about requests on stderr. */
   private show(listener: WebhookListener): void {
     const json = this.jsonEnabled();
-    const tty = Boolean(process.stdout.isTTY);
+    const tty = Boolean(this.io.stdout.isTTY);
     listener.on('notification', (n: ReceivedNotification) => {
       if (json) {
-        process.stdout.write(`${JSON.stringify(n)}\n`);
+        this.io.stdout.write(`${JSON.stringify(n)}\n`);
         return;
       }
-      process.stdout.write(notificationLine(n, tty));
+      this.io.stdout.write(notificationLine(n, tty));
     });
     listener.on('refused', ({ status, reason }) => this.note(`Refused a request with ${status}: ${reason}.`));
     const about = (event: string, id: number | string | undefined) => (id === undefined ? event : `${event} ${id}`);

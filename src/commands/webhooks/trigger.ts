@@ -39,7 +39,7 @@ Events: \${WEBHOOK_EVENTS.join(', ')}.`;
     const result = await triggerEvent(client, event);
     if (!this.jsonEnabled()) {
       const { terminalSafe } = await import('../../output/format.js');
-      process.stdout.write(result.actions.map((a) => `${terminalSafe(a)}\n`).join(''));
+      this.io.stdout.write(result.actions.map((a) => `${terminalSafe(a)}\n`).join(''));
     }
     return result;
   }

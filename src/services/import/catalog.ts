@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { slug } from '../../platform/slug.js';
 import { readMoney } from '../money.js';
-import { readCsv } from './csv-source.js';
+import { readCsv } from '../bulk/csv.js';
+import type { RowError } from '../bulk/row-error.js';
 import {
   type Column,
   type ColumnField,
@@ -14,7 +15,7 @@ import {
 } from './dialects.js';
 
 /**
- * The catalog file read and validated (CSV.md §1): rows grouped into products, every value checked and
+ * The catalog file read and validated (docs/csv.md, "Catalog"): rows grouped into products, every value checked and
  * normalised, and every problem reported with file, line and column. Nothing here talks to the store;
  * checks that need the store (locations, custom fields, SKUs of other products) belong to the planner.
  */
@@ -55,17 +56,6 @@ export interface ProductSpec {
   variants: VariantSpec[];
 }
 
-export interface RowError {
-  file: string;
-  line: number;
-  /** 1-based column number and header, when the problem is in one cell. */
-  column?: number;
-  header?: string;
-  /** handle or SKU of the row, when known. */
-  key?: string;
-  message: string;
-}
-
 export interface Catalog {
   file: string;
   dialect: Dialect;
@@ -87,18 +77,13 @@ export interface ReadCatalogOptions {
 }
 
 /** A cell longer than this is almost certainly a broken file (a quote that swallowed many lines). */
-export const MAX_CELL_LENGTH = 65_535;
+const MAX_CELL_LENGTH = 65_535;
 
-/** Variants per product the store accepts (DESIGN.md §5.12). */
+/** Variants per product the store accepts (docs/api-rules.md §5.12). */
 export const MAX_VARIANTS = 1000;
 
 const DECIMAL = /^\d+(?:[.,]\d+)?$/;
 const INTEGER = /^\d+$/;
-
-export function formatRowError(error: RowError): string {
-  const where = error.column !== undefined ? `, column ${error.column}${error.header ? ` (${error.header})` : ''}` : '';
-  return `${error.file}, line ${error.line}${where}: ${error.message}`;
-}
 
 interface Row {
   line: number;
@@ -288,12 +273,72 @@ interface RowContext {
   fail: (e: Omit<RowError, 'file'>) => void;
 }
 
-function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexColumns>, dialect: Dialect, ctx: RowContext): void {
-  const { line, cells } = record;
-  const problems: Omit<RowError, 'file' | 'key'>[] = [];
-  const at = (column: Column, message: string) =>
-    problems.push({ line, column: column.index + 1, header: column.header, message });
+type Problem = Omit<RowError, 'file' | 'key'>;
+type ColumnIndex = ReturnType<typeof indexColumns>;
 
+/** One row being read: the product it belongs to, the variant it gives, and what it still has to settle. */
+interface RowState {
+  line: number;
+  dialect: Dialect;
+  draft: Draft | undefined;
+  variant: VariantSpec;
+  /** Shopify's Variant Price and Compare At Price, settled together once every cell is read. */
+  shopifyPrice?: string;
+  compareAt?: string;
+  optionNames: string[];
+  optionValues: string[];
+  at: (column: Column, message: string) => void;
+}
+
+function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dialect, ctx: RowContext): void {
+  const { line, cells } = record;
+  const problems: Problem[] = [];
+  const at = (column: Column, message: string) => problems.push({ line, column: column.index + 1, header: column.header, message });
+  checkCells(cells, columns, line, problems, at);
+  const cell = (column: Column | undefined): string => (column ? unescapeFormula((cells[column.index] ?? '').trim()) : '');
+  const key = productKey(idx, cell, line, problems, at);
+  // Shopify lists extra images of a product on rows of their own: handle and Image Src, nothing else.
+  const sku = cell(idx.sku);
+  const shopifyImageRow =
+    dialect === 'shopify' && sku === '' && idx.optionValues.every((c) => cell(c) === '') &&
+    columns.every((c) => c.field?.kind !== 'shopifyPrice' || cell(c) === '');
+
+  const draft = key ? draftOf(ctx.drafts, key, idx, line) : undefined;
+  draft?.spec.lines.push(line);
+  const row: RowState = {
+    line,
+    dialect,
+    draft,
+    variant: { line, sku, values: [], decimals: {}, texts: {}, stockAt: {}, custom: {} },
+    optionNames: [],
+    optionValues: [],
+    at,
+  };
+  for (const column of columns) {
+    const value = cell(column);
+    if (column.field && value !== '') readCell(row, column, column.field, value, ctx);
+  }
+  settleShopifyPrice(row);
+
+  if (!shopifyImageRow) {
+    draft?.variantLines.push(line);
+    if (draft) readOptions(draft, row, columns, idx, problems);
+    // A blank SKU is a variant without SKU (docs/platform.md §3: `sku: null` exists); it is matched by its product's
+    // handle and its option values, and its SKU is left as it is.
+    if (sku !== '') {
+      const earlier = ctx.skus.get(sku);
+      if (earlier !== undefined) at(idx.sku!, `SKU "${sku}" is already used on line ${earlier}; SKUs must be unique in the file`);
+      else ctx.skus.set(sku, line);
+    }
+  }
+
+  for (const p of problems) ctx.fail({ ...p, key: key || undefined });
+  if (problems.length > 0 && draft) draft.invalid = true;
+  if (!shopifyImageRow && draft && problems.length === 0) draft.spec.variants.push(compactVariant(row.variant));
+}
+
+/** The row's shape and its text: as many cells as the header, valid UTF-8, no cell of absurd length. */
+function checkCells(cells: string[], columns: Column[], line: number, problems: Problem[], at: (column: Column, message: string) => void): void {
   if (cells.length !== columns.length) {
     problems.push({
       line,
@@ -301,35 +346,39 @@ function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexCol
       message: `the row has ${cells.length} cells but the header has ${columns.length} columns`,
     });
   }
-  const cell = (column: Column | undefined): string => (column ? unescapeFormula((cells[column.index] ?? '').trim()) : '');
   for (const column of columns) {
     const raw = cells[column.index] ?? '';
     if (raw.includes('\uFFFD')) at(column, notUtf8);
     else if (raw.length > MAX_CELL_LENGTH) at(column, `the cell holds ${raw.length} characters; the limit is ${MAX_CELL_LENGTH}`);
   }
+}
 
-  // The product this row belongs to.
+/** The key of the product the row belongs to: its handle, or without a handle column the slug of its name. */
+function productKey(
+  idx: ColumnIndex,
+  cell: (column: Column | undefined) => string,
+  line: number,
+  problems: Problem[],
+  at: (column: Column, message: string) => void,
+): string {
   const handle = cell(idx.handle);
-  const mainName = cell(idx.names.find((c) => c.field?.kind === 'name' && c.field.lang === '') ?? idx.names[0]);
-  let key = handle;
-  if (!idx.handle) {
-    key = slug(mainName);
-    if (mainName === '') problems.push({ line, column: idx.names[0]!.index + 1, header: idx.names[0]!.header, message: 'the name is empty; without a handle column the name is the product key' });
-    else if (key === '') problems.push({ line, column: idx.names[0]!.index + 1, header: idx.names[0]!.header, message: `the name "${mainName}" gives an empty handle; add a handle column` });
-  } else if (handle === '') {
-    problems.push({ line, column: idx.handle.index + 1, header: idx.handle.header, message: 'the handle is empty; every row names its product' });
-  } else if (handle !== slug(handle)) {
-    at(idx.handle, `the handle "${handle}" is not a URL slug (lower case letters, digits and "-"; e.g. "${slug(handle)}")`);
+  if (idx.handle) {
+    if (handle === '') problems.push({ line, column: idx.handle.index + 1, header: idx.handle.header, message: 'the handle is empty; every row names its product' });
+    else if (handle !== slug(handle)) at(idx.handle, `the handle "${handle}" is not a URL slug (lower case letters, digits and "-"; e.g. "${slug(handle)}")`);
+    return handle;
   }
+  const nameColumn = idx.names[0]!;
+  const mainName = cell(idx.names.find((c) => c.field?.kind === 'name' && c.field.lang === '') ?? nameColumn);
+  const key = slug(mainName);
+  if (mainName === '') problems.push({ line, column: nameColumn.index + 1, header: nameColumn.header, message: 'the name is empty; without a handle column the name is the product key' });
+  else if (key === '') problems.push({ line, column: nameColumn.index + 1, header: nameColumn.header, message: `the name "${mainName}" gives an empty handle; add a handle column` });
+  return key;
+}
 
-  // Shopify lists extra images of a product on rows of their own: handle and Image Src, nothing else.
-  const sku = cell(idx.sku);
-  const shopifyImageRow =
-    dialect === 'shopify' && sku === '' && idx.optionValues.every((c) => cell(c) === '') &&
-    columns.every((c) => c.field?.kind !== 'shopifyPrice' || cell(c) === '');
-
-  let draft = key ? ctx.drafts.get(key) : undefined;
-  if (key && !draft && problems.every((p) => p.message !== 'the handle is empty; every row names its product')) {
+/** The product being gathered under `key`, started on its first row. */
+function draftOf(drafts: Map<string, Draft>, key: string, idx: ColumnIndex, line: number): Draft {
+  let draft = drafts.get(key);
+  if (!draft) {
     draft = {
       spec: {
         key,
@@ -349,132 +398,115 @@ function readRow(record: Row, columns: Column[], idx: ReturnType<typeof indexCol
       spellings: new Map(),
       variantLines: [],
     };
-    ctx.drafts.set(key, draft);
+    drafts.set(key, draft);
   }
-  draft?.spec.lines.push(line);
+  return draft;
+}
 
-  const variant: VariantSpec = { line, sku, values: [], decimals: {}, texts: {}, stockAt: {}, custom: {} };
-  let shopifyPrice: string | undefined;
-  let compareAt: string | undefined;
-  const optionNames: string[] = [];
-  const optionValues: string[] = [];
+/** One non-blank cell into the row's product or variant, by the field its column feeds. */
+function readCell(row: RowState, column: Column, field: ColumnField, value: string, ctx: RowContext): void {
+  switch (field.kind) {
+    case 'ignored':
+      ctx.ignoredWithData.add(column.index);
+      return;
+    case 'handle':
+    case 'sku':
+      return;
+    case 'name':
+    case 'description':
+    case 'categories':
+    case 'images':
+      return readProductCell(row, column, field, value);
+    case 'optionName':
+      row.optionNames[field.index] = value;
+      return;
+    case 'optionValue':
+      row.optionValues[field.index] = value;
+      return;
+    default:
+      return readVariantCell(row, column, field, value);
+  }
+}
 
-  for (const column of columns) {
-    const field = column.field;
-    const value = cell(column);
-    if (!field || value === '') continue;
-    switch (field.kind) {
-      case 'ignored':
-        ctx.ignoredWithData.add(column.index);
-        break;
-      case 'handle':
-      case 'sku':
-        break;
-      case 'name':
-      case 'description': {
-        if (draft) productValue(draft, `${field.kind}:${field.lang}`, value, column, line, at, () => {
-          draft!.spec[field.kind][field.lang] = value;
-        });
-        break;
-      }
-      case 'categories': {
-        const paths = value
-          .split(categorySeparator(dialect))
-          .map((p) => p.split('>').map((level) => level.trim()))
-          .filter((p) => p.some((level) => level !== ''));
-        if (paths.some((p) => p.includes(''))) {
-          at(column, `"${value}" has an empty category level (paths look like "Ropa > Camisas")`);
-          break;
-        }
-        if (draft) productValue(draft, 'categories', value, column, line, at, () => {
-          draft!.spec.categories = paths;
-        });
-        break;
-      }
-      case 'images': {
-        const urls = value.split('|').map((u) => u.trim()).filter(Boolean);
-        const bad = urls.find((u) => !/^https?:\/\/[^\s]+$/i.test(u));
-        if (bad) {
-          at(column, `"${bad}" is not an http(s) URL`);
-          break;
-        }
-        if (dialect === 'shopify') {
-          // One image per row: they add up.
-          if (draft) for (const u of urls) if (!draft.spec.images.includes(u)) draft.spec.images.push(u);
-        } else if (draft) {
-          productValue(draft, 'images', value, column, line, at, () => {
-            draft!.spec.images = urls;
-          });
-        }
-        break;
-      }
-      case 'optionName':
-        optionNames[field.index] = value;
-        break;
-      case 'optionValue':
-        optionValues[field.index] = value;
-        break;
-      case 'decimal': {
-        const parsed = MONEY_FIELDS.has(field.field) ? readMoney(value) : decimal(value);
-        if (typeof parsed !== 'string') at(column, parsed.error);
-        else variant.decimals[field.field] = parsed;
-        break;
-      }
-      case 'shopifyPrice':
-      case 'compareAtPrice': {
-        const parsed = readMoney(value);
-        if (typeof parsed !== 'string') at(column, parsed.error);
-        else if (field.kind === 'shopifyPrice') shopifyPrice = parsed;
-        else compareAt = parsed;
-        break;
-      }
-      case 'grams': {
-        const parsed = decimal(value);
-        if (typeof parsed !== 'string') at(column, parsed.error);
-        else variant.decimals.weight = trimDecimal(Number(parsed) / 1000);
-        break;
-      }
-      case 'text':
-        variant.texts[field.field] = value;
-        break;
-      case 'stock': {
-        const parsed = stock(value);
-        if (typeof parsed !== 'number') at(column, parsed.error);
-        else if (field.location) variant.stockAt[field.location] = parsed;
-        else variant.stock = parsed;
-        break;
-      }
-      case 'custom':
-        variant.custom[field.name] = value;
-        break;
+/** A product-level cell: names, descriptions, categories and images are the product's, given on any of its rows. */
+function readProductCell(row: RowState, column: Column, field: ColumnField & { kind: 'name' | 'description' | 'categories' | 'images' }, value: string): void {
+  const { draft, at, line } = row;
+  switch (field.kind) {
+    case 'name':
+    case 'description':
+      if (draft) productValue(draft, `${field.kind}:${field.lang}`, value, column, line, at, () => (draft.spec[field.kind][field.lang] = value));
+      return;
+    case 'categories': {
+      const paths = value
+        .split(categorySeparator(row.dialect))
+        .map((p) => p.split('>').map((level) => level.trim()))
+        .filter((p) => p.some((level) => level !== ''));
+      if (paths.some((p) => p.includes(''))) at(column, `"${value}" has an empty category level (paths look like "Ropa > Camisas")`);
+      else if (draft) productValue(draft, 'categories', value, column, line, at, () => (draft.spec.categories = paths));
+      return;
+    }
+    case 'images': {
+      const urls = value.split('|').map((u) => u.trim()).filter(Boolean);
+      const bad = urls.find((u) => !/^https?:\/\/[^\s]+$/i.test(u));
+      if (bad) at(column, `"${bad}" is not an http(s) URL`);
+      else if (!draft) return;
+      // Shopify gives one image per row: they add up.
+      else if (row.dialect === 'shopify') draft.spec.images.push(...urls.filter((u, i) => !draft.spec.images.includes(u) && urls.indexOf(u) === i));
+      else productValue(draft, 'images', value, column, line, at, () => (draft.spec.images = urls));
     }
   }
+}
 
-  if (shopifyPrice !== undefined) {
-    if (compareAt !== undefined && Number(compareAt) > Number(shopifyPrice)) {
-      variant.decimals.price = compareAt;
-      variant.decimals.promotional_price = shopifyPrice;
-    } else {
-      variant.decimals.price = shopifyPrice;
+/** A variant-level cell: amounts, measures, texts, stock and custom fields, checked and normalised. */
+function readVariantCell(row: RowState, column: Column, field: ColumnField, value: string): void {
+  const { variant, at } = row;
+  switch (field.kind) {
+    case 'decimal': {
+      const parsed = MONEY_FIELDS.has(field.field) ? readMoney(value) : decimal(value);
+      if (typeof parsed !== 'string') at(column, parsed.error);
+      else variant.decimals[field.field] = parsed;
+      return;
     }
-  }
-
-  if (!shopifyImageRow) draft?.variantLines.push(line);
-  if (!shopifyImageRow && draft) readOptions(draft, variant, optionNames, optionValues, dialect, columns, idx, line, at, problems);
-
-  // A blank SKU is a variant without SKU (platform.md §3: `sku: null` exists); it is matched by its product's
-  // handle and its option values, and its SKU is left as it is.
-  if (!shopifyImageRow) {
-    if (sku !== '') {
-      const earlier = ctx.skus.get(sku);
-      if (earlier !== undefined) at(idx.sku!, `SKU "${sku}" is already used on line ${earlier}; SKUs must be unique in the file`);
-      else ctx.skus.set(sku, line);
+    case 'shopifyPrice':
+    case 'compareAtPrice': {
+      const parsed = readMoney(value);
+      if (typeof parsed !== 'string') at(column, parsed.error);
+      else if (field.kind === 'shopifyPrice') row.shopifyPrice = parsed;
+      else row.compareAt = parsed;
+      return;
     }
+    case 'grams': {
+      const parsed = decimal(value);
+      if (typeof parsed !== 'string') at(column, parsed.error);
+      else variant.decimals.weight = trimDecimal(Number(parsed) / 1000);
+      return;
+    }
+    case 'text':
+      variant.texts[field.field] = value;
+      return;
+    case 'stock': {
+      const parsed = stock(value);
+      if (typeof parsed !== 'number') at(column, parsed.error);
+      else if (field.location) variant.stockAt[field.location] = parsed;
+      else variant.stock = parsed;
+      return;
+    }
+    case 'custom':
+      variant.custom[field.name] = value;
+      return;
   }
+}
 
-  for (const p of problems) ctx.fail({ ...p, key: key || undefined });
-  if (problems.length > 0 && draft) draft.invalid = true;
-  if (!shopifyImageRow && draft && problems.length === 0) draft.spec.variants.push(compactVariant(variant));
+/** Shopify: with a higher compare-at price, Variant Price is the promotional price and compare-at the price. */
+function settleShopifyPrice(row: RowState): void {
+  const { shopifyPrice, compareAt, variant } = row;
+  if (shopifyPrice === undefined) return;
+  if (compareAt !== undefined && Number(compareAt) > Number(shopifyPrice)) {
+    variant.decimals.price = compareAt;
+    variant.decimals.promotional_price = shopifyPrice;
+  } else {
+    variant.decimals.price = shopifyPrice;
+  }
 }
 
 const NOTHING = Object.freeze({});
@@ -509,46 +541,18 @@ function productValue(
   }
 }
 
-function readOptions(
-  draft: Draft,
-  variant: VariantSpec,
-  names: string[],
-  values: string[],
-  dialect: Dialect,
-  columns: Column[],
-  idx: ReturnType<typeof indexColumns>,
-  line: number,
-  at: (column: Column, message: string) => void,
-  problems: Omit<RowError, 'file' | 'key'>[],
-): void {
+/** The row's option names and values, checked against the product's earlier rows, as the variant's values. */
+function readOptions(draft: Draft, row: RowState, columns: Column[], idx: ColumnIndex, problems: Problem[]): void {
+  const { optionNames: names, optionValues: values, line } = row;
   // Shopify's placeholder option for a product without variations.
-  if (dialect === 'shopify' && (names[0] ?? '').toLowerCase() === 'title' && (values[0] ?? '').toLowerCase() === 'default title') {
+  if (row.dialect === 'shopify' && (names[0] ?? '').toLowerCase() === 'title' && (values[0] ?? '').toLowerCase() === 'default title') {
     names.length = 0;
     values.length = 0;
   }
   const spec = draft.spec;
   const first = spec.lines.length === 1;
-  if (first) {
-    const count = Math.max(names.length, values.length);
-    for (let i = 0; i < count; i++) {
-      if (!names[i]) {
-        const column = idx.optionNames.find((c) => c.field?.kind === 'optionName' && c.field.index === i) ?? idx.optionValues[i];
-        if (column) at(column, `option ${i + 1} has a value but no name`);
-        return;
-      }
-    }
-    spec.optionNames = names.slice(0, count);
-  } else {
-    for (let i = 0; i < names.length; i++) {
-      if (names[i] && names[i] !== spec.optionNames[i]) {
-        const column = idx.optionNames.find((c) => c.field?.kind === 'optionName' && c.field.index === i)!;
-        at(column, `option ${i + 1} is "${spec.optionNames[i] ?? ''}" on line ${spec.line} and "${names[i]}" here; a product's options are the same on every row`);
-        return;
-      }
-    }
-  }
-  const optionCount = spec.optionNames.length;
-  if (optionCount === 0) {
+  if (!optionNamesAgree(draft, names, values, idx, row.at)) return;
+  if (spec.optionNames.length === 0) {
     if (!first && spec.optionsGiven) {
       problems.push({
         line,
@@ -557,41 +561,93 @@ function readOptions(
     }
     return;
   }
-  for (let i = 0; i < optionCount; i++) {
-    if (!values[i]) {
-      const column = idx.optionValues.find((c) => c.field?.kind === 'optionValue' && c.field.index === i);
-      if (column) at(column, `the value of option "${spec.optionNames[i]}" is empty`);
-      else problems.push({ line, message: `no value column for option "${spec.optionNames[i]}"` });
-      return;
+  if (!optionValuesGiven(draft, values, columns, idx, line, row.at, problems)) return;
+  row.variant.values = values.slice(0, spec.optionNames.length);
+  if (!spellingsAgree(draft, row.variant.values, idx, line, row.at, problems)) return;
+  const combo = row.variant.values.join('\u0000');
+  const earlier = draft.combos.get(combo);
+  if (earlier !== undefined) {
+    problems.push({ line, message: `product "${spec.key}" already has the variant ${row.variant.values.join(' / ')} on line ${earlier}` });
+  } else {
+    draft.combos.set(combo, line);
+  }
+}
+
+/** The product's first row sets its option names; a later row may repeat them or leave them blank. */
+function optionNamesAgree(draft: Draft, names: string[], values: string[], idx: ColumnIndex, at: (column: Column, message: string) => void): boolean {
+  const spec = draft.spec;
+  const nameColumn = (i: number) => idx.optionNames.find((c) => c.field?.kind === 'optionName' && c.field.index === i);
+  if (spec.lines.length === 1) {
+    const count = Math.max(names.length, values.length);
+    for (let i = 0; i < count; i++) {
+      if (!names[i]) {
+        const column = nameColumn(i) ?? idx.optionValues[i];
+        if (column) at(column, `option ${i + 1} has a value but no name`);
+        return false;
+      }
+    }
+    spec.optionNames = names.slice(0, count);
+    return true;
+  }
+  for (let i = 0; i < names.length; i++) {
+    if (names[i] && names[i] !== spec.optionNames[i]) {
+      at(nameColumn(i)!, `option ${i + 1} is "${spec.optionNames[i] ?? ''}" on line ${spec.line} and "${names[i]}" here; a product's options are the same on every row`);
+      return false;
     }
   }
-  const extra = values.findIndex((v, i) => i >= optionCount && v);
+  return true;
+}
+
+/** A value for every option of the product, and none for an option it does not have. */
+function optionValuesGiven(
+  draft: Draft,
+  values: string[],
+  columns: Column[],
+  idx: ColumnIndex,
+  line: number,
+  at: (column: Column, message: string) => void,
+  problems: Problem[],
+): boolean {
+  const names = draft.spec.optionNames;
+  for (let i = 0; i < names.length; i++) {
+    if (!values[i]) {
+      const column = idx.optionValues.find((c) => c.field?.kind === 'optionValue' && c.field.index === i);
+      if (column) at(column, `the value of option "${names[i]}" is empty`);
+      else problems.push({ line, message: `no value column for option "${names[i]}"` });
+      return false;
+    }
+  }
+  const extra = values.findIndex((v, i) => i >= names.length && v);
   if (extra !== -1) {
     const column = columns.find((c) => c.field?.kind === 'optionValue' && c.field.index === extra)!;
     at(column, `a value for option ${extra + 1}, which the product does not have`);
-    return;
+    return false;
   }
-  variant.values = values.slice(0, optionCount);
-  for (let i = 0; i < optionCount; i++) {
-    const value = variant.values[i]!;
+  return true;
+}
+
+/** One spelling per option value within a product: the store does not tell values apart by case. */
+function spellingsAgree(
+  draft: Draft,
+  values: string[],
+  idx: ColumnIndex,
+  line: number,
+  at: (column: Column, message: string) => void,
+  problems: Problem[],
+): boolean {
+  for (const [i, value] of values.entries()) {
     const spelling = `${i}\u0000${value.toLowerCase()}`;
     const first = draft.spellings.get(spelling);
     if (!first) draft.spellings.set(spelling, { value, line });
     else if (first.value !== value) {
       const column = idx.optionValues.find((c) => c.field?.kind === 'optionValue' && c.field.index === i);
-      const message = `option "${spec.optionNames[i]}" is "${first.value}" on line ${first.line} and "${value}" here; the store does not tell values apart by case, so write one spelling`;
+      const message = `option "${draft.spec.optionNames[i]}" is "${first.value}" on line ${first.line} and "${value}" here; the store does not tell values apart by case, so write one spelling`;
       if (column) at(column, message);
       else problems.push({ line, message });
-      return;
+      return false;
     }
   }
-  const combo = variant.values.join('\u0000');
-  const earlier = draft.combos.get(combo);
-  if (earlier !== undefined) {
-    problems.push({ line, message: `product "${spec.key}" already has the variant ${variant.values.join(' / ')} on line ${earlier}` });
-  } else {
-    draft.combos.set(combo, line);
-  }
+  return true;
 }
 
 /**
@@ -612,7 +668,7 @@ export function decimal(text: string): string | { error: string } {
 const MONEY_FIELDS = new Set<DecimalField>(['price', 'promotional_price', 'cost']);
 
 /** A decimal string as the store writes money: two decimals at least, more only when needed. */
-export function trimDecimal(value: number): string {
+function trimDecimal(value: number): string {
   const fixed = value.toFixed(2);
   if (Number(fixed) === value) return fixed;
   return String(Number(value.toFixed(6)));

@@ -1,5 +1,5 @@
 /**
- * The header dialects of CSV.md §1: the canonical columns, the platform's admin export (Spanish and
+ * The header dialects of docs/csv.md ("Dialects"): the canonical columns, the platform's admin export (Spanish and
  * Portuguese) and a Shopify product export. A dialect turns each header cell into the catalog field it
  * feeds, or marks it as a column with no API counterpart (read, reported once, ignored).
  */
@@ -39,7 +39,7 @@ export interface Column {
 }
 
 /** Lower case, accents removed, spaces collapsed: how headers are compared. */
-export function normalizeHeader(text: string): string {
+function normalizeHeader(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

@@ -1,19 +1,21 @@
 import { createCategory, listCategories } from '../../api/categories.js';
 import { setVariantCustomFields } from '../../api/custom-fields.js';
-import { addProductImage, createProduct, findProductByHandle, getProduct, updateProduct } from '../../api/products.js';
+import { addProductImage, createProduct, findProductByHandle, getProduct, updateProduct, type ProductInput } from '../../api/products.js';
 import { createVariant, updateVariant } from '../../api/variants.js';
 import { AuthError, NetworkError, ServerError, StoreError } from '../../client/errors.js';
 import type { StoreClient } from '../../client/index.js';
-import type { Journal, JournalEntry } from './journal.js';
-import { type Body, type CategoryRef, type Plan, type ProductPlan, type Step, variantKey } from './planner.js';
+import type { Journal } from '../bulk/journal.js';
+import { executeItems } from '../bulk/executor.js';
+import { Interrupted, checkAbort, runPool } from '../bulk/pool.js';
+import { type CategoryCreate, type CategoryRef, type Plan, type ProductPlan, type Step, variantKey } from './planner.js';
 import { pickLocalized } from '../../api/read.js';
 import type { Variant } from '../../api/variants.js';
 import { localTexts } from '../catalog-input.js';
 
 /**
- * Runs an import plan through the HTTP core. Products go through a pool of workers (several requests in
- * flight, so the client's rate scheduler, not latency, sets the pace); the steps of one product run in
- * order (a product before its variants, images in file order). Every confirmed write is journaled.
+ * Runs an import plan through the HTTP core. Products go through the bulk worker pool; the steps of one
+ * product run in order (a product before its variants, images in file order). Every confirmed write is
+ * journaled.
  *
  * The client never repeats a POST that may have reached the server. When a create's answer is lost
  * (network error or 5xx after sending), the record is looked up — product by handle, variant by SKU, image
@@ -21,6 +23,14 @@ import { localTexts } from '../catalog-input.js';
  */
 
 export type Outcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'failed';
+
+/** What an import journals besides the begin, done and end of every bulk run: each write the store confirmed. */
+export type ImportJournalEntry =
+  | { t: 'category'; ref: string; id: number }
+  | { t: 'product'; key: string; id: number }
+  | { t: 'variant'; key: string; sku: string; id: number }
+  | { t: 'image'; key: string; src: string }
+  | { t: 'write'; key: string; what: string };
 
 export interface ProductResult {
   key: string;
@@ -42,7 +52,7 @@ export interface ExecuteProgress {
 
 export interface ExecuteOptions {
   concurrency?: number;
-  journal?: Journal;
+  journal?: Journal<ImportJournalEntry>;
   signal?: AbortSignal;
   onProgress?: (progress: ExecuteProgress) => void;
   /** Attempts of a create whose answer keeps getting lost. */
@@ -55,13 +65,19 @@ export interface ExecuteResult {
   interrupted: boolean;
 }
 
-export const DEFAULT_CONCURRENCY = 12;
-
 /** What the store's answers to one product's writes say about another writer (see concurrentWriterTraces). */
 interface ConcurrentWrites {
   nextImagePosition: number;
   imagesMoved: boolean;
   handleTaken: string | undefined;
+}
+
+/** What the steps of one product share while they run. */
+interface ProductRun {
+  plan: ProductPlan;
+  productId: number | undefined;
+  variantIds: Map<string, number>;
+  watch: ConcurrentWrites;
 }
 
 /** A create whose answer may have been lost: the server may or may not have committed it. */
@@ -73,105 +89,137 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
 }
 
-class Interrupted extends Error {}
+const PLANNED_OUTCOME = { create: 'created', update: 'updated', unchanged: 'unchanged', skip: 'skipped', fail: 'failed' } as const;
+
+/** The outcome a product's plan promises, before any of its writes is sent (what a dry run reports). */
+export function plannedOutcome(action: ProductPlan['action']): Outcome {
+  return PLANNED_OUTCOME[action];
+}
 
 export async function executePlan(client: StoreClient, plan: Plan, options: ExecuteOptions = {}): Promise<ExecuteResult> {
-  const journal = options.journal;
-  const log = (entry: JournalEntry) => journal?.append(entry);
-  // As many as the client's bulk retries of idempotent requests (BULK_RETRIES): a create whose answer is lost
-  // is looked up before it is sent again, so more attempts cost nothing but time, and with 6 a flaky hour
-  // still failed about one create in 50,000.
-  const attempts = options.createAttempts ?? 9;
-  const progress: ExecuteProgress = {
-    productsDone: 0,
-    productsTotal: plan.products.length,
-    writesDone: 0,
-    writesTotal: plan.writes,
-  };
-  const report = () => options.onProgress?.({ ...progress });
-  const wrote = () => {
-    progress.writesDone++;
-    report();
-  };
-  const checkAbort = () => {
-    if (options.signal?.aborted) throw new Interrupted();
-  };
+  const run = new PlanRun(client, plan, options);
+  const categories = await run.createCategories();
+  if (categories.interrupted) return { products: [], categoriesCreated: run.categoriesCreated, interrupted: true };
+  const { results, interrupted } = await executeItems(plan.products, options, async (p) => {
+    const result = await run.runProduct(p);
+    if (p.steps.length > 0 || p.action !== 'unchanged') run.log({ t: 'done', key: p.key, outcome: result.outcome });
+    run.productDone();
+    return result;
+  });
+  return { products: results, categoriesCreated: run.categoriesCreated, interrupted };
+}
+
+class PlanRun {
+  categoriesCreated = 0;
+  private readonly categoryIds = new Map<string, number>();
+  private readonly categoryFailures = new Map<string, string>();
+  private readonly progress: ExecuteProgress;
+  /**
+   * As many as the client's bulk retries of idempotent requests (BULK_RETRIES): a create whose answer is lost
+   * is looked up before it is sent again, so more attempts cost nothing but time, and with 6 a flaky hour
+   * still failed about one create in 50,000.
+   */
+  private readonly attempts: number;
+
+  constructor(
+    private readonly client: StoreClient,
+    private readonly plan: Plan,
+    private readonly options: ExecuteOptions,
+  ) {
+    this.attempts = options.createAttempts ?? 9;
+    this.progress = { productsDone: 0, productsTotal: plan.products.length, writesDone: 0, writesTotal: plan.writes };
+  }
+
+  log(entry: Parameters<Journal<ImportJournalEntry>['append']>[0]): void {
+    this.options.journal?.append(entry);
+  }
+
+  productDone(): void {
+    this.progress.productsDone++;
+    this.report();
+  }
+
+  private report(): void {
+    this.options.onProgress?.({ ...this.progress });
+  }
+
+  private wrote(): void {
+    this.progress.writesDone++;
+    this.report();
+  }
 
   /** A create that is looked up before being sent again when its answer is lost. */
-  async function create<T>(send: () => Promise<T>, lookup: () => Promise<T | undefined>): Promise<T> {
+  private async create<T>(send: () => Promise<T>, lookup: () => Promise<T | undefined>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await send();
       } catch (error) {
-        if (!outcomeUnknown(error) || attempt >= attempts) throw error;
+        if (!outcomeUnknown(error) || attempt >= this.attempts) throw error;
         const found = await lookup();
         if (found !== undefined) return found;
         await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
-        checkAbort();
+        checkAbort(this.options.signal);
       }
     }
   }
 
-  // Categories, parents first: one level at a time, the creates of a level in parallel.
-  const categoryIds = new Map<string, number>();
-  const categoryFailures = new Map<string, string>();
-  let categoriesCreated = 0;
-  const resolveRef = (ref: CategoryRef | null): number | null | undefined =>
-    ref === null ? null : typeof ref === 'number' ? ref : categoryIds.get(ref);
-  const depths = [...new Set(plan.categories.map((c) => c.depth))].sort((a, b) => a - b);
-  let interrupted = false;
-  try {
-    for (const depth of depths) {
-      const level = plan.categories.filter((c) => c.depth === depth);
-      await pool(level, options.concurrency ?? DEFAULT_CONCURRENCY, async (category) => {
-        checkAbort();
-        const parent = resolveRef(category.parent);
-        if (parent === undefined) {
-          categoryFailures.set(category.ref, categoryFailures.get(String(category.parent)) ?? `its parent could not be created`);
-          return;
-        }
-        try {
-          const created = await create(
-            () => createCategory(client, { name: category.name, parent }),
-            async () =>
-              (await listCategories(client)).find(
-                (c) =>
-                  c.parent === parent &&
-                  (typeof c.name === 'string' ? [c.name] : Object.values(c.name)).some((n) => n?.trim() === category.name),
-              ),
-          );
-          categoryIds.set(category.ref, created.id);
-          categoriesCreated++;
-          log({ t: 'category', ref: category.ref, id: created.id });
-          wrote();
-        } catch (error) {
-          if (error instanceof AuthError) throw error;
-          categoryFailures.set(category.ref, `category "${category.name}" could not be created: ${reasonOf(error)}`);
-        }
-      });
-    }
-  } catch (error) {
-    if (!(error instanceof Interrupted)) throw error;
-    interrupted = true;
+  private resolveRef(ref: CategoryRef | null): number | null | undefined {
+    return ref === null ? null : typeof ref === 'number' ? ref : this.categoryIds.get(ref);
   }
 
-  const results: ProductResult[] = [];
-  const resolveCategories = (refs: CategoryRef[] | undefined): number[] | undefined => {
+  private resolveCategories(refs: CategoryRef[] | undefined): number[] | undefined {
     if (!refs) return undefined;
     return refs.map((ref) => {
-      const id = resolveRef(ref);
+      const id = this.resolveRef(ref);
       if (id === undefined || id === null) {
-        throw new StoreError(categoryFailures.get(String(ref)) ?? `category ${String(ref)} could not be created`, 1);
+        throw new StoreError(this.categoryFailures.get(String(ref)) ?? `category ${String(ref)} could not be created`, 1);
       }
       return id;
     });
-  };
+  }
 
-  async function runProduct(p: ProductPlan): Promise<ProductResult> {
+  /** Categories, parents first: one level at a time, the creates of a level in parallel. */
+  async createCategories(): Promise<{ interrupted: boolean }> {
+    const depths = [...new Set(this.plan.categories.map((c) => c.depth))].sort((a, b) => a - b);
+    for (const depth of depths) {
+      const level = this.plan.categories.filter((c) => c.depth === depth);
+      const { interrupted } = await runPool(level, this.options, (category) => this.createCategory(category));
+      if (interrupted) return { interrupted };
+    }
+    return { interrupted: false };
+  }
+
+  private async createCategory(category: CategoryCreate): Promise<void> {
+    checkAbort(this.options.signal);
+    const parent = this.resolveRef(category.parent);
+    if (parent === undefined) {
+      this.categoryFailures.set(category.ref, this.categoryFailures.get(String(category.parent)) ?? `its parent could not be created`);
+      return;
+    }
+    try {
+      const created = await this.create(
+        () => createCategory(this.client, { name: category.name, parent }),
+        async () =>
+          (await listCategories(this.client)).find(
+            (c) => c.parent === parent && (typeof c.name === 'string' ? [c.name] : Object.values(c.name)).some((n) => n?.trim() === category.name),
+          ),
+      );
+      this.categoryIds.set(category.ref, created.id);
+      this.categoriesCreated++;
+      this.log({ t: 'category', ref: category.ref, id: created.id });
+      this.wrote();
+    } catch (error) {
+      if (error instanceof AuthError) throw error;
+      this.categoryFailures.set(category.ref, `category "${category.name}" could not be created: ${reasonOf(error)}`);
+    }
+  }
+
+  /** One product's steps in order; the first step that fails ends the product (later steps depend on it). */
+  async runProduct(p: ProductPlan): Promise<ProductResult> {
     const result: ProductResult = {
       key: p.key,
       line: p.line,
-      outcome: p.action === 'create' ? 'created' : p.action === 'update' ? 'updated' : p.action === 'skip' ? 'skipped' : p.action === 'fail' ? 'failed' : 'unchanged',
+      outcome: plannedOutcome(p.action),
       productId: p.productId,
       reason: p.reason,
       failures: p.rowFailures.map((f) => ({ ...f, stage: 'plan' as const })),
@@ -180,14 +228,17 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
       result.failures.push({ line: p.line, key: p.key, reason: p.reason ?? 'failed', stage: 'plan' });
     }
     if (p.steps.length === 0) return result;
-    let productId = p.productId;
-    const variantIds = new Map<string, number>();
-    const watch: ConcurrentWrites = { nextImagePosition: (p.imagesBefore ?? 0) + 1, imagesMoved: false, handleTaken: undefined };
+    const run: ProductRun = {
+      plan: p,
+      productId: p.productId,
+      variantIds: new Map(),
+      watch: { nextImagePosition: (p.imagesBefore ?? 0) + 1, imagesMoved: false, handleTaken: undefined },
+    };
     for (const step of p.steps) {
-      checkAbort();
+      checkAbort(this.options.signal);
       try {
-        productId = await runStep(step, p, productId, variantIds, watch);
-        wrote();
+        await this.runStep(step, run);
+        this.wrote();
       } catch (error) {
         if (error instanceof AuthError || error instanceof Interrupted) throw error;
         const line = 'line' in step ? step.line : p.line;
@@ -198,9 +249,9 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
         break;
       }
     }
-    result.productId = productId;
-    if (result.failures.length === 0 && productId !== undefined) {
-      for (const reason of await concurrentWriterTraces(p, productId, watch)) result.failures.push({ line: p.line, key: p.key, reason, stage: 'request' });
+    result.productId = run.productId;
+    if (result.failures.length === 0 && run.productId !== undefined) {
+      for (const reason of await this.concurrentWriterTraces(p, run.productId, run.watch)) result.failures.push({ line: p.line, key: p.key, reason, stage: 'request' });
     }
     if (result.failures.length > 0) result.outcome = 'failed';
     return result;
@@ -212,7 +263,7 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
    * plus those this run added, or named a created product other than its handle: only then is the product
    * read again, and images on it twice are reported.
    */
-  async function concurrentWriterTraces(p: ProductPlan, productId: number, watch: ConcurrentWrites): Promise<string[]> {
+  private async concurrentWriterTraces(p: ProductPlan, productId: number, watch: ConcurrentWrites): Promise<string[]> {
     const traces: string[] = [];
     if (watch.handleTaken) {
       traces.push(`the store named the new product "${watch.handleTaken}", not "${p.key}": another product took that handle meanwhile (a concurrent import?); check for a duplicate product`);
@@ -220,7 +271,7 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
     if (watch.imagesMoved) {
       const wanted = new Set(p.steps.flatMap((s) => (s.kind === 'addImage' ? [s.src] : [])));
       const counts = new Map<string, number>();
-      for (const image of (await getProduct(client, productId)).images) {
+      for (const image of (await getProduct(this.client, productId)).images) {
         if (image.src && wanted.has(image.src)) counts.set(image.src, (counts.get(image.src) ?? 0) + 1);
       }
       for (const [src, n] of counts) {
@@ -230,90 +281,87 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
     return traces;
   }
 
-  async function runStep(
-    step: Step,
-    p: ProductPlan,
-    productId: number | undefined,
-    variantIds: Map<string, number>,
-    watch: ConcurrentWrites,
-  ): Promise<number | undefined> {
+  private runStep(step: Step, run: ProductRun): Promise<void> {
     switch (step.kind) {
-      case 'createProduct': {
-        const body: Body = { ...step.body };
-        const categories = resolveCategories(step.categories);
-        if (categories) body.categories = categories;
-        const product = await create(
-          () => createProduct(client, body),
-          () => findProductByHandle(client, p.key),
-        );
-        log({ t: 'product', key: p.key, id: product.id });
-        rememberVariants(variantIds, product.variants);
-        const handles = typeof product.handle === 'string' ? [product.handle] : Object.values(product.handle ?? {});
-        if (handles.length > 0 && !handles.includes(p.key)) watch.handleTaken = handles.find((h): h is string => Boolean(h));
-        return product.id;
-      }
-      case 'updateProduct': {
-        const body: Body = { ...step.body };
-        const categories = resolveCategories(step.categories);
-        if (categories) body.categories = categories;
-        const product = await updateProduct(client, productId!, body);
-        rememberVariants(variantIds, product.variants);
-        log({ t: 'write', key: p.key, what: `product ${Object.keys(body).join(',')}` });
-        return productId;
-      }
-      case 'createVariant': {
-        // A variant without SKU is looked up by its option values (unique within the product).
-        const variant = await create(
-          () => createVariant(client, productId!, step.body),
-          async () =>
-            (await getProduct(client, productId!)).variants.find((v) => (step.sku ? v.sku === step.sku : hasOptions(v, step.options))),
-        );
-        variantIds.set(variantKey(step.sku, step.options), variant.id);
-        log({ t: 'variant', key: p.key, sku: step.sku, id: variant.id });
-        return productId;
-      }
+      case 'createProduct':
+        return this.createProduct(step, run);
+      case 'updateProduct':
+        return this.updateProduct(step, run);
+      case 'createVariant':
+        return this.createVariant(step, run);
       case 'updateVariant':
-        await updateVariant(client, productId!, step.variantId, step.body);
-        log({ t: 'write', key: p.key, what: `variant ${step.sku} ${Object.keys(step.body).join(',')}` });
-        return productId;
-      case 'addImage': {
-        const image = await create(
-          () => addProductImage(client, productId!, step.src),
-          async () => (await getProduct(client, productId!)).images.find((i) => i.src === step.src),
-        );
-        log({ t: 'image', key: p.key, src: step.src });
-        // Appended images take the next position; a later one means someone else added images meanwhile.
-        if (typeof image.position === 'number' && image.position > watch.nextImagePosition) watch.imagesMoved = true;
-        watch.nextImagePosition = Math.max(watch.nextImagePosition, typeof image.position === 'number' ? image.position : 0) + 1;
-        return productId;
-      }
-      case 'setCustomFields': {
-        const variantId = step.variantId ?? variantIds.get(variantKey(step.sku, step.options));
-        if (variantId === undefined) throw new StoreError(`variant ${step.sku} was not found after its creation`, 1);
-        await setVariantCustomFields(client, productId!, variantId, step.values);
-        log({ t: 'write', key: p.key, what: `custom fields of ${step.sku}` });
-        return productId;
-      }
+        return this.updateVariant(step, run);
+      case 'addImage':
+        return this.addImage(step, run);
+      case 'setCustomFields':
+        return this.setCustomFields(step, run);
     }
   }
 
-  if (!interrupted) {
-    try {
-      await pool(plan.products, options.concurrency ?? DEFAULT_CONCURRENCY, async (p) => {
-        const result = await runProduct(p);
-        results.push(result);
-        if (p.steps.length > 0 || p.action !== 'unchanged') log({ t: 'done', key: p.key, outcome: result.outcome });
-        progress.productsDone++;
-        report();
-      });
-    } catch (error) {
-      if (!(error instanceof Interrupted)) throw error;
-      interrupted = true;
-    }
+  /** The step's body with its category refs replaced by the ids the store gave. */
+  private productBody(step: Step & { kind: 'createProduct' | 'updateProduct' }): ProductInput {
+    const body: ProductInput = { ...step.body };
+    const categories = this.resolveCategories(step.categories);
+    if (categories) body.categories = categories;
+    return body;
   }
-  const order = new Map(plan.products.map((p, i) => [p.key, i]));
-  results.sort((a, b) => order.get(a.key)! - order.get(b.key)!);
-  return { products: results, categoriesCreated, interrupted };
+
+  private async createProduct(step: Step & { kind: 'createProduct' }, run: ProductRun): Promise<void> {
+    const key = run.plan.key;
+    const body = this.productBody(step);
+    const product = await this.create(
+      () => createProduct(this.client, body),
+      () => findProductByHandle(this.client, key),
+    );
+    this.log({ t: 'product', key, id: product.id });
+    rememberVariants(run.variantIds, product.variants);
+    const handles = typeof product.handle === 'string' ? [product.handle] : Object.values(product.handle ?? {});
+    if (handles.length > 0 && !handles.includes(key)) run.watch.handleTaken = handles.find((h): h is string => Boolean(h));
+    run.productId = product.id;
+  }
+
+  private async updateProduct(step: Step & { kind: 'updateProduct' }, run: ProductRun): Promise<void> {
+    const body = this.productBody(step);
+    const product = await updateProduct(this.client, run.productId!, body);
+    rememberVariants(run.variantIds, product.variants);
+    this.log({ t: 'write', key: run.plan.key, what: `product ${Object.keys(body).join(',')}` });
+  }
+
+  private async createVariant(step: Step & { kind: 'createVariant' }, run: ProductRun): Promise<void> {
+    const productId = run.productId!;
+    // A variant without SKU is looked up by its option values (unique within the product).
+    const variant = await this.create(
+      () => createVariant(this.client, productId, step.body),
+      async () => (await getProduct(this.client, productId)).variants.find((v) => (step.sku ? v.sku === step.sku : hasOptions(v, step.options))),
+    );
+    run.variantIds.set(variantKey(step.sku, step.options), variant.id);
+    this.log({ t: 'variant', key: run.plan.key, sku: step.sku, id: variant.id });
+  }
+
+  private async updateVariant(step: Step & { kind: 'updateVariant' }, run: ProductRun): Promise<void> {
+    await updateVariant(this.client, run.productId!, step.variantId, step.body);
+    this.log({ t: 'write', key: run.plan.key, what: `variant ${step.sku} ${Object.keys(step.body).join(',')}` });
+  }
+
+  private async addImage(step: Step & { kind: 'addImage' }, run: ProductRun): Promise<void> {
+    const productId = run.productId!;
+    const image = await this.create(
+      () => addProductImage(this.client, productId, step.src),
+      async () => (await getProduct(this.client, productId)).images.find((i) => i.src === step.src),
+    );
+    this.log({ t: 'image', key: run.plan.key, src: step.src });
+    // Appended images take the next position; a later one means someone else added images meanwhile.
+    const position = typeof image.position === 'number' ? image.position : 0;
+    if (position > run.watch.nextImagePosition) run.watch.imagesMoved = true;
+    run.watch.nextImagePosition = Math.max(run.watch.nextImagePosition, position) + 1;
+  }
+
+  private async setCustomFields(step: Step & { kind: 'setCustomFields' }, run: ProductRun): Promise<void> {
+    const variantId = step.variantId ?? run.variantIds.get(variantKey(step.sku, step.options));
+    if (variantId === undefined) throw new StoreError(`variant ${step.sku} was not found after its creation`, 1);
+    await setVariantCustomFields(this.client, run.productId!, variantId, step.values);
+    this.log({ t: 'write', key: run.plan.key, what: `custom fields of ${step.sku}` });
+  }
 }
 
 /** Ids of the variants a product reply holds, by SKU and, for those without one, by option values. */
@@ -327,25 +375,4 @@ function hasOptions(v: Variant, options: string[]): boolean {
     v.values.length === options.length &&
     v.values.every((value, i) => localTexts(value).some((t) => t.trim().toLowerCase() === options[i]!.trim().toLowerCase()))
   );
-}
-
-/**
- * Runs `work` over the items with at most `limit` at once. The first error stops new items from starting;
- * the ones already running finish, then it is thrown.
- */
-export async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const worker = async () => {
-    while (failure === undefined && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await work(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failure) throw failure.error;
 }

@@ -1,15 +1,15 @@
 import type { Category, Localized } from '../../api/categories.js';
 import type { CustomField } from '../../api/custom-fields.js';
 import type { Location } from '../../api/locations.js';
-import { type Product, categoryIdOf } from '../../api/products.js';
+import { type Product, type ProductInput, categoryIdOf } from '../../api/products.js';
 import type { StoreInfo } from '../../api/store.js';
-import type { Variant } from '../../api/variants.js';
+import type { Variant, VariantInput } from '../../api/variants.js';
 import { pickLocalized } from '../../api/read.js';
 import type { Catalog, ProductSpec, VariantSpec } from './catalog.js';
-import { DECIMAL_FIELDS, TEXT_FIELDS } from './dialects.js';
+import { DECIMAL_FIELDS, type DecimalField, TEXT_FIELDS, type TextField } from './dialects.js';
 
 /**
- * The import plan (CSV.md §1 matching rules): a pure function from the validated file and one snapshot of
+ * The import plan (docs/csv.md, "What an import does"): a pure function from the validated file and one snapshot of
  * the store to the writes that make the store match the file — creates for what is missing, updates of only
  * the fields that differ, nothing for what is equal. Nothing here does I/O, so every rule is unit-tested.
  */
@@ -37,13 +37,18 @@ export interface CategoryCreate {
   line: number;
 }
 
-export type Body = Record<string, unknown>;
+/** The fields of a variant a row sets, besides its SKU and stock (columns of DECIMAL_FIELDS and TEXT_FIELDS). */
+type VariantFields = { [F in DecimalField | TextField]?: string };
+type StockFields = Pick<VariantInput, 'stock' | 'inventory_levels'>;
+
+/** Product request bodies; the categories are sent as the ids `categories` resolves to once they exist. */
+export type ProductBody = Omit<ProductInput, 'categories'>;
 
 export type Step =
-  | { kind: 'createProduct'; body: Body; categories?: CategoryRef[] }
-  | { kind: 'updateProduct'; body: Body; categories?: CategoryRef[] }
-  | { kind: 'createVariant'; sku: string; line: number; body: Body; options: string[] }
-  | { kind: 'updateVariant'; sku: string; line: number; variantId: number; body: Body }
+  | { kind: 'createProduct'; body: ProductBody; categories?: CategoryRef[] }
+  | { kind: 'updateProduct'; body: ProductBody; categories?: CategoryRef[] }
+  | { kind: 'createVariant'; sku: string; line: number; body: VariantInput; options: string[] }
+  | { kind: 'updateVariant'; sku: string; line: number; variantId: number; body: VariantInput }
   | { kind: 'addImage'; src: string }
   | { kind: 'setCustomFields'; sku: string; line: number; variantId?: number; options: string[]; values: { id: string; value: string }[] };
 
@@ -56,12 +61,12 @@ export function variantKey(sku: string, options: string[]): string {
 }
 
 /** A variant as messages name it: its SKU, or its product and option values when it has no SKU. */
-export function variantLabel(productKey: string, v: Pick<VariantSpec, 'sku' | 'values'>): string {
+function variantLabel(productKey: string, v: Pick<VariantSpec, 'sku' | 'values'>): string {
   return v.sku || `${productKey} (${v.values.length ? v.values.join(' / ') : 'no SKU'})`;
 }
 
 /** The SKU a row sets, as request fields: none when the row leaves it blank. */
-function skuField(v: VariantSpec): Body {
+function skuField(v: VariantSpec): Pick<VariantInput, 'sku'> {
   return v.sku ? { sku: v.sku } : {};
 }
 
@@ -112,13 +117,13 @@ export interface Indexes {
   customByName: Map<string, CustomField>;
 }
 
-export function pathKey(levels: string[]): string {
+function pathKey(levels: string[]): string {
   return levels.map((l) => l.trim().toLowerCase()).join(' > ');
 }
 
 /**
  * The text of a localized value in one language, as a `name:<lang>` column holds it: that language or its
- * locale form (`pt` ↔ `pt_BR`). The main language falls back to any language that has text (platform.md
+ * locale form (`pt` ↔ `pt_BR`). The main language falls back to any language that has text (docs/platform.md
  * §0: an option named only in `en` on an `es` store is still named), so export writes it and import, reading
  * the same fallback, sees no change.
  */
@@ -154,7 +159,7 @@ function firstText(value: Localized): string {
 }
 
 /** The name a location is known by in a `stock:<location>` header: its id or any of its names. */
-export function locationKeys(location: Location): string[] {
+function locationKeys(location: Location): string[] {
   const names = typeof location.name === 'string' ? [location.name] : Object.values(location.name);
   return [location.id, ...names.filter((n): n is string => Boolean(n))].map((k) => k.trim().toLowerCase());
 }
@@ -286,17 +291,17 @@ function localizedDiffers(given: Record<string, string>, stored: Localized | nul
 }
 
 /** The variant fields a row sets, as request fields (stock handled apart). */
-function variantFields(v: VariantSpec): Body {
-  const body: Body = {};
+function variantFields(v: VariantSpec): VariantFields {
+  const body: VariantFields = {};
   for (const f of DECIMAL_FIELDS) if (v.decimals[f] !== undefined) body[f] = v.decimals[f];
   for (const f of TEXT_FIELDS) if (v.texts[f] !== undefined) body[f] = v.texts[f];
   return body;
 }
 
-function stockBody(v: VariantSpec, ix: Indexes, current?: Variant): Body {
+function stockBody(v: VariantSpec, ix: Indexes, current?: Variant): StockFields {
   const levels = new Map<string, number>();
   for (const [key, stock] of Object.entries(v.stockAt)) levels.set(ix.locationByKey.get(key.trim().toLowerCase())!.id, stock);
-  const body: Body = {};
+  const body: StockFields = {};
   if (levels.size === 0) {
     if (v.stock === undefined) return body;
     if (!current || stockAtDefault(current, ix) !== v.stock) body.stock = v.stock;
@@ -313,7 +318,7 @@ function stockBody(v: VariantSpec, ix: Indexes, current?: Variant): Body {
 
 /**
  * The stock at one location, or undefined when unknown: stock not managed, or `inventory_levels` absent (the
- * store did not say how the stock is split, platform.md §3; never read as zero). A location missing from
+ * store did not say how the stock is split, docs/platform.md §3; never read as zero). A location missing from
  * reported levels holds nothing.
  */
 function levelOf(variant: Variant, locationId: string): number | undefined {
@@ -321,7 +326,7 @@ function levelOf(variant: Variant, locationId: string): number | undefined {
   return variant.inventory_levels.find((l) => l.location_id === locationId)?.stock ?? 0;
 }
 
-export function stockAtDefault(variant: Variant, ix: Indexes): number | undefined {
+function stockAtDefault(variant: Variant, ix: Indexes): number | undefined {
   if (variant.stock === null || variant.stock === undefined) return undefined;
   if (!ix.defaultLocation || !variant.inventory_levels) return variant.stock;
   return levelOf(variant, ix.defaultLocation.id);
@@ -338,8 +343,8 @@ function customValues(v: VariantSpec, ix: Indexes, current?: Variant): { id: str
 }
 
 /** The request fields that make `current` match the row: only the fields the row gives and that differ. */
-export function variantDiff(v: VariantSpec, current: Variant, ix: Indexes): Body {
-  const body: Body = {};
+export function variantDiff(v: VariantSpec, current: Variant, ix: Indexes): VariantInput {
+  const body: VariantInput = {};
   for (const f of DECIMAL_FIELDS) {
     const given = v.decimals[f];
     if (given === undefined) continue;
@@ -389,7 +394,7 @@ function planCreate(
   if (!Object.values(spec.name).some(Boolean)) {
     return { ...base, action: 'fail', reason: `product ${spec.key} does not exist and its rows give no name to create it with` };
   }
-  const body: Body = { name: localizedBody(spec.name, ix), handle: spec.key };
+  const body: ProductBody = { name: localizedBody(spec.name, ix), handle: spec.key };
   if (Object.keys(spec.description).length > 0) body.description = localizedBody(spec.description, ix);
   const categories = resolveCategories(spec);
   const steps: Step[] = [];
@@ -412,7 +417,7 @@ function variantCreates(spec: ProductSpec, variants: VariantSpec[], ix: Indexes)
   const steps: Step[] = [];
   for (const v of variants) {
     const attributes = spec.optionNames.map((name, i) => ({ name, value: v.values[i]! }));
-    const body: Body = { ...skuField(v), attributes, ...variantFields(v), ...stockBody(v, ix) };
+    const body: VariantInput = { ...skuField(v), attributes, ...variantFields(v), ...stockBody(v, ix) };
     steps.push({ kind: 'createVariant', sku: v.sku, line: v.line, body, options: v.values });
   }
   // Custom field values go on once every variant exists (they need the variant's id).
@@ -434,44 +439,51 @@ function planUpdate(
   mode: Mode,
   resolveCategories: (spec: ProductSpec) => CategoryRef[] | undefined,
 ): ProductPlan {
-  const base = {
-    key: spec.key,
-    line: spec.line,
-    lines: spec.lines,
-    productId: product.id,
-    steps: [] as Step[],
-    rowFailures: [] as RowFailure[],
-  };
+  const base = { key: spec.key, line: spec.line, lines: spec.lines, productId: product.id, steps: [] as Step[], rowFailures: [] as RowFailure[] };
   if (mode === 'create') return { ...base, action: 'skip', reason: `product ${spec.key} already exists (--mode create)` };
-
-  const fileHasOptions = spec.optionNames.length > 0;
   const storeOptions = product.attributes.map((a) => textOf(a, ix.main, ix.main) || firstText(a));
+  const mismatch = optionsMismatch(spec, product, storeOptions);
+  if (mismatch) return { ...base, action: 'fail', reason: mismatch };
+
+  const steps: Step[] = [];
+  const update = productUpdate(spec, product, ix, resolveCategories);
+  if (update) steps.push(update);
+  const variants = planVariants(spec, product, storeOptions, ix);
+  steps.push(...variants.steps);
+  const srcs = new Set(product.images.map((i) => i.src));
+  for (const src of spec.images) if (!srcs.has(src)) steps.push({ kind: 'addImage', src });
+
+  const { rowFailures } = variants;
+  const action = steps.length > 0 ? 'update' : rowFailures.length > 0 ? 'fail' : 'unchanged';
+  return { ...base, action, steps, rowFailures, reason: rowFailures[0]?.reason, imagesBefore: product.images.length };
+}
+
+/** Why the file's options cannot apply to the store's product (a product's options are changed in the store). */
+function optionsMismatch(spec: ProductSpec, product: Product, storeOptions: string[]): string | undefined {
+  const fileHasOptions = spec.optionNames.length > 0;
   // A product created with variation whose variants were never posted (an interrupted import) has neither.
   if (spec.optionsGiven && product.variants.length > 0 && fileHasOptions !== storeOptions.length > 0) {
     const now = storeOptions.length > 0 ? `has variations (${storeOptions.join(', ')})` : 'has no variations';
     const file = fileHasOptions ? `gives it options (${spec.optionNames.join(', ')})` : 'gives it none';
-    return {
-      ...base,
-      action: 'fail',
-      reason: `product ${spec.key} ${now} in the store but the file ${file}; change it in the store first (delete and import again)`,
-    };
+    return `product ${spec.key} ${now} in the store but the file ${file}; change it in the store first (delete and import again)`;
   }
   if (storeOptions.length > 0 && fileHasOptions && spec.optionsGiven) {
     const same =
       storeOptions.length === spec.optionNames.length &&
       storeOptions.every((o, i) => o.trim().toLowerCase() === spec.optionNames[i]!.trim().toLowerCase());
-    if (!same) {
-      return {
-        ...base,
-        action: 'fail',
-        reason: `product ${spec.key} has the options ${storeOptions.join(', ')} in the store but ${spec.optionNames.join(', ')} in the file`,
-      };
-    }
+    if (!same) return `product ${spec.key} has the options ${storeOptions.join(', ')} in the store but ${spec.optionNames.join(', ')} in the file`;
   }
+  return undefined;
+}
 
-  const steps: Step[] = [];
-  const rowFailures: RowFailure[] = [];
-  const body: Body = {};
+/** The product's own fields that differ (names, descriptions, categories), as one update; none when all are equal. */
+function productUpdate(
+  spec: ProductSpec,
+  product: Product,
+  ix: Indexes,
+  resolveCategories: (spec: ProductSpec) => CategoryRef[] | undefined,
+): Step | undefined {
+  const body: ProductBody = {};
   if (localizedDiffers(spec.name, product.name, ix)) body.name = localizedBody(spec.name, ix);
   if (localizedDiffers(spec.description, product.description, ix)) body.description = localizedBody(spec.description, ix);
   let categories = resolveCategories(spec);
@@ -480,8 +492,17 @@ function planUpdate(
     const same = categories.length === current.length && categories.every((c) => typeof c === 'number' && current.includes(c));
     if (same) categories = undefined;
   }
-  if (Object.keys(body).length > 0 || categories) steps.push({ kind: 'updateProduct', body, categories });
+  return Object.keys(body).length > 0 || categories ? { kind: 'updateProduct', body, categories } : undefined;
+}
 
+/**
+ * The file's variants against the store's: each is matched (by SKU, else by option values), then updated
+ * where it differs or created; custom field values go last (a created variant needs its id first).
+ */
+function planVariants(spec: ProductSpec, product: Product, storeOptions: string[], ix: Indexes): { steps: Step[]; rowFailures: RowFailure[] } {
+  const fileHasOptions = spec.optionNames.length > 0;
+  const steps: Step[] = [];
+  const rowFailures: RowFailure[] = [];
   const toCreate: VariantSpec[] = [];
   const customSteps: Step[] = [];
   const byValues = new Map(product.variants.map((v) => [valuesKey(v.values.map((val) => textOf(val, ix.main, ix.main) || firstText(val))), v]));
@@ -526,9 +547,5 @@ function planUpdate(
     steps.push(...variantCreates(spec, toCreate, ix));
   }
   steps.push(...customSteps);
-  const srcs = new Set(product.images.map((i) => i.src));
-  for (const src of spec.images) if (!srcs.has(src)) steps.push({ kind: 'addImage', src });
-
-  const action = steps.length > 0 ? 'update' : rowFailures.length > 0 ? 'fail' : 'unchanged';
-  return { ...base, action, steps, rowFailures, reason: rowFailures[0]?.reason, imagesBefore: product.images.length };
+  return { steps, rowFailures };
 }

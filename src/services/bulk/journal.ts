@@ -1,28 +1,31 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { xdgDir } from '../../util/files.js';
 
 /**
- * The import journal: one append-only JSONL file per (store, file content) under
+ * The journal of a bulk run: one append-only JSONL file per (command, store, file content) under
  * `$XDG_STATE_HOME/store/imports/`. Every write the store confirmed is appended and fsync'd before the
  * next one is counted, so a run that is interrupted (Ctrl-C, SIGKILL, power loss) leaves an exact record
  * of what it did; `--resume` reads it back. The last line may be torn by a crash: it is ignored.
+ *
+ * Every run writes `begin`, one `done` per item finished (a product, an invoice row) and `end`; a command
+ * adds its own entries for the writes in between (`E`).
  */
 
-export type JournalEntry =
-  | { t: 'begin'; at: string; file: string; mode: string; pid: number }
-  | { t: 'category'; ref: string; id: number }
-  | { t: 'product'; key: string; id: number }
-  | { t: 'variant'; key: string; sku: string; id: number }
-  | { t: 'image'; key: string; src: string }
-  | { t: 'write'; key: string; what: string }
-  | { t: 'done'; key: string; outcome: 'created' | 'updated' | 'unchanged' | 'failed' | 'skipped' }
+export type RunEntry =
+  | { t: 'begin'; at: string; file: string; mode?: string; pid: number }
+  | { t: 'done'; key: string; outcome: string }
   | { t: 'end'; at: string; interrupted?: boolean };
 
+type DoneEntry = RunEntry & { t: 'done' };
+
+/** A line of the journal as read back: a run's entry or a command's own. */
+type JournalLine = { t: string; [field: string]: unknown };
+
+/** `$XDG_STATE_HOME/store/imports`: the journals and locks of the bulk commands. */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return join(base, 'store', 'imports');
+  return join(xdgDir('state', env), 'imports');
 }
 
 /** A short, file-name-safe key of one store on one API host. */
@@ -31,17 +34,17 @@ export function storeKey(apiUrl: string, storeId: string | number): string {
   return `${String(storeId).replace(/[^A-Za-z0-9_-]/g, '_')}-${host}`;
 }
 
-export async function hashFile(path: string): Promise<string> {
+async function hashFile(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
-export function journalPath(dir: string, store: string, fileHash: string, kind = 'import'): string {
+export function journalPath(dir: string, store: string, fileHash: string, kind: string): string {
   return join(dir, `${kind}-${store}-${fileHash.slice(0, 16)}.jsonl`);
 }
 
-export function readJournal(path: string): JournalEntry[] {
+export function readJournal(path: string): JournalLine[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -49,11 +52,11 @@ export function readJournal(path: string): JournalEntry[] {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const entries: JournalEntry[] = [];
+  const entries: JournalLine[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
-      entries.push(JSON.parse(line) as JournalEntry);
+      entries.push(JSON.parse(line) as JournalLine);
     } catch {
       // A line torn by a crash mid-write: everything before it is intact.
     }
@@ -63,16 +66,16 @@ export function readJournal(path: string): JournalEntry[] {
 
 /** What an earlier run of the same file recorded. */
 export interface JournalState {
-  /** Products finished, with their outcome. */
-  done: Map<string, JournalEntry & { t: 'done' }>;
+  /** Items finished (products, rows), with their outcome. */
+  done: Map<string, DoneEntry>;
   finished: boolean;
   entries: number;
 }
 
-export function summarizeJournal(entries: JournalEntry[]): JournalState {
-  const done = new Map<string, JournalEntry & { t: 'done' }>();
+export function summarizeJournal(entries: JournalLine[]): JournalState {
+  const done = new Map<string, DoneEntry>();
   let finished = false;
-  for (const entry of entries) {
+  for (const entry of entries as unknown as RunEntry[]) {
     if (entry.t === 'begin') finished = false;
     if (entry.t === 'done') done.set(entry.key, entry);
     if (entry.t === 'end') finished = !entry.interrupted;
@@ -93,7 +96,7 @@ function endsWithNewline(path: string): boolean {
   }
 }
 
-export class Journal {
+export class Journal<E extends { t: string } = RunEntry> {
   private fd: number | undefined;
 
   private constructor(
@@ -104,16 +107,16 @@ export class Journal {
   }
 
   /** Opens for appending (resume) or starts afresh. */
-  static open(path: string, opts: { append: boolean }): Journal {
+  static open<E extends { t: string } = RunEntry>(path: string, opts: { append: boolean }): Journal<E> {
     mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
     const fd = openSync(path, opts.append ? 'a' : 'w', 0o600);
-    const journal = new Journal(path, fd);
+    const journal = new Journal<E>(path, fd);
     // A line torn by a crash has no newline: the next entry must not be glued to it.
     if (opts.append && !endsWithNewline(path)) writeSync(fd, '\n');
     return journal;
   }
 
-  append(entry: JournalEntry): void {
+  append(entry: E | RunEntry): void {
     if (this.fd === undefined) return;
     writeSync(this.fd, `${JSON.stringify(entry)}\n`);
     fsyncSync(this.fd);
@@ -124,4 +127,28 @@ export class Journal {
     closeSync(this.fd);
     this.fd = undefined;
   }
+}
+
+/** Where this run journals, and what an earlier run of the same file by the same command left there. */
+export interface EarlierRun {
+  path: string;
+  /** An earlier run was interrupted (or crashed) before its end. */
+  unfinished: boolean;
+  /** That run's record, when `--resume` asks to continue it. */
+  resumed?: JournalState;
+}
+
+export async function findEarlierRun(options: {
+  kind: string;
+  file: string;
+  apiUrl: string;
+  storeId: string | number;
+  resume?: boolean;
+  env?: NodeJS.ProcessEnv;
+}): Promise<EarlierRun> {
+  const path = journalPath(stateDir(options.env), storeKey(options.apiUrl, options.storeId), await hashFile(options.file), options.kind);
+  // A journal that ended normally is a finished run, not one to resume: the store may have changed since.
+  const earlier = summarizeJournal(readJournal(path));
+  const unfinished = earlier.entries > 0 && !earlier.finished;
+  return { path, unfinished, resumed: options.resume && unfinished ? earlier : undefined };
 }

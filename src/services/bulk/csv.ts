@@ -3,7 +3,7 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse';
 
 /**
- * Reading a CSV file as records with their line numbers (CSV.md: UTF-8, BOM accepted, `,` or `;`
+ * Reading a CSV file as records with their line numbers (docs/csv.md: UTF-8, BOM accepted, `,` or `;`
  * detected, CRLF or LF). Text problems (bytes that are not UTF-8, NUL bytes, broken quoting) become
  * problems with a line and a column instead of exceptions, so that one pass reports every error.
  */
@@ -92,7 +92,7 @@ class Utf8Lines extends Transform {
 }
 
 /** The delimiter of the header line: whichever of `,` and `;` occurs more often outside quotes. */
-export function detectDelimiter(firstLine: string): Delimiter {
+function detectDelimiter(firstLine: string): Delimiter {
   let commas = 0;
   let semicolons = 0;
   let quoted = false;

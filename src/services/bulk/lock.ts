@@ -2,9 +2,11 @@ import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } f
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { StoreError } from '../../client/errors.js';
+import { stateDir } from './journal.js';
 
 /**
- * One bulk write (import or sync) per store at a time: a lock file created exclusively, holding the owner's
+ * One bulk write per store at a time (import and sync share a lock: both write the catalog; invoices attach has
+ * its own): a lock file created exclusively, holding the owner's
  * host, pid and process start time. It is keyed by the store and the app (lockKey), not by the API URL:
  * http://127.0.0.1:8080 and http://localhost:8080 are the same store. A lock whose process is gone (killed,
  * crashed), or whose pid now belongs to another process (started at another time), is stale and taken over.
@@ -25,10 +27,27 @@ interface LockOwner {
   command: string;
 }
 
-/** The lock file's name: the store and the app that write, whatever URL reached them. */
-export function lockKey(storeId: string | number, appId: string | undefined): string {
+/**
+ * The lock file's name: the store and the app that write, whatever URL reached them, and what they write
+ * (`scope`; none for the catalog).
+ */
+export function lockKey(storeId: string | number, appId: string | undefined, scope?: string): string {
   const safe = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
-  return `store-${safe(String(storeId))}-app-${safe(appId ?? '')}`;
+  return `store-${safe(String(storeId))}-app-${safe(appId ?? '')}${scope ? `-${safe(scope)}` : ''}`;
+}
+
+/** The store a bulk run writes to, as its lock and journal know it. */
+export interface BulkTarget {
+  apiUrl: string;
+  storeId: string | number;
+  /** The app writing: with the store id, the key of the lock (one run per store and app, whatever its URL). */
+  appId?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Takes the store's lock for `command` (e.g. "products import"), under the state directory. */
+export function lockStore(target: BulkTarget, command: string, scope?: string): StoreLock {
+  return acquireLock(stateDir(target.env), lockKey(target.storeId, target.appId, scope), command);
 }
 
 /**

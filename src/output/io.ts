@@ -1,0 +1,49 @@
+/**
+ * The streams a command reads and writes (gh's iostreams): the process's own by default; a test that runs
+ * commands in its own process (test/helpers/run-in-process.ts) gives each run its own, with the terminal it
+ * pretends to have. Everything in src/ that prints, reads stdin or asks whether it talks to a terminal goes
+ * through `io()`, so one switch redirects all of it.
+ */
+
+interface InputStream extends NodeJS.ReadableStream {
+  isTTY?: boolean;
+}
+
+export interface OutputStream extends NodeJS.WritableStream {
+  isTTY?: boolean;
+  /** The terminal's width, when it is one. */
+  columns?: number;
+}
+
+export interface IOStreams {
+  stdin: InputStream;
+  stdout: OutputStream;
+  stderr: OutputStream;
+  /** Forces colour on or off; otherwise NO_COLOR, FORCE_COLOR, TERM and whether the stream is a terminal decide. */
+  color?: boolean;
+}
+
+/** The process's streams, looked up when used: touching process.stdin opens it, which only readers should do. */
+export const processIO: IOStreams = {
+  get stdin() {
+    return process.stdin;
+  },
+  get stdout() {
+    return process.stdout;
+  },
+  get stderr() {
+    return process.stderr;
+  },
+};
+
+let active: IOStreams = processIO;
+
+/** The streams of the command running now. */
+export function io(): IOStreams {
+  return active;
+}
+
+/** Makes `streams` the ones every later write and read goes to (BaseCommand does it before parsing). */
+export function useIO(streams: IOStreams): void {
+  active = streams;
+}

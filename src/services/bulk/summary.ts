@@ -1,0 +1,27 @@
+import type { StoreClient } from '../../client/index.js';
+
+/** What every bulk run reports, whatever it writes (the summary of import, sync and invoices attach). */
+export interface BulkRunSummary {
+  /** The file's name, as messages name it. */
+  file: string;
+  dryRun: boolean;
+  /** Data rows read (the header not counted). */
+  rows: number;
+  /** Writes the plan holds (dry run) or held. */
+  plannedWrites: number;
+  requests: number;
+  retries: number;
+  rateLimited: number;
+  seconds: number;
+  /** Stopped by Ctrl-C or SIGTERM after the requests in flight. */
+  interrupted: boolean;
+}
+
+/** Fills in the request counts and the time taken, from `started` (Date.now() when the run began). */
+export function recordRequests(summary: BulkRunSummary, client: StoreClient, started: number): void {
+  const stats = client.stats();
+  summary.requests = stats.requests;
+  summary.retries = stats.retries;
+  summary.rateLimited = stats.rateLimited;
+  summary.seconds = Math.round((Date.now() - started) / 100) / 10;
+}

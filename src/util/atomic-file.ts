@@ -1,0 +1,152 @@
+import { type WriteStream, createWriteStream, rmSync } from 'node:fs';
+import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { finished } from 'node:stream/promises';
+
+/**
+ * A file written whole or not at all, the one way `store` replaces a file (an export, the config and
+ * credential files, the shared sandbox's record): the data goes to a temporary file in the same directory (so
+ * the final rename is atomic, on the same file system), is flushed to disk, and replaces the target only once
+ * everything was written. Whatever stops the writer first (a 401, the network, Ctrl-C, SIGKILL) leaves the
+ * previous file as it was and nothing partial under its name; a temporary file left by SIGKILL starts with "."
+ * and ends in ".tmp".
+ */
+
+/** The target cannot be written (no such directory, permission denied…): one sentence naming it. */
+export class CannotWriteError extends Error {}
+
+export interface AtomicFile {
+  /** Where the data goes until commit(). */
+  out: WriteStream;
+  /** Flushes to disk and renames over the target. */
+  commit(): Promise<void>;
+  /** Closes and removes the temporary file; the target is untouched. */
+  abort(): Promise<void>;
+}
+
+export interface AtomicOptions {
+  /**
+   * The file's mode, exactly (the umask aside), from the moment the temporary file exists: 0600 keeps a
+   * secret unreadable by others even for an instant. Default: the replaced file's mode, or 0666 less the umask.
+   */
+  mode?: number;
+  /** Creates a missing directory (mode 0700) instead of refusing. */
+  createDir?: boolean;
+}
+
+/** Temporary files still open, removed on SIGINT/SIGTERM before the process exits. */
+const pending = new Set<string>();
+const SIGNAL_EXIT = [['SIGINT', 130], ['SIGTERM', 143]] as const;
+const onSignal = SIGNAL_EXIT.map(([signal, code]) => [signal, () => removePendingAndExit(code)] as const);
+
+function removePendingAndExit(code: number): void {
+  for (const path of pending) {
+    try {
+      // Synchronous: the process ends right after.
+      rmSync(path, { force: true });
+    } catch {
+      // nothing more can be done on the way out
+    }
+  }
+  process.exit(code);
+}
+
+/** Only while a temporary file exists: a command's own Ctrl-C handling (clean-ups, a second Ctrl-C) stays its own. */
+function track(path: string): void {
+  if (pending.size === 0) for (const [signal, handler] of onSignal) process.on(signal, handler);
+  pending.add(path);
+}
+
+function untrack(path: string): void {
+  if (!pending.delete(path) || pending.size > 0) return;
+  for (const [signal, handler] of onSignal) process.off(signal, handler);
+}
+
+/**
+ * Opens `target` for an all-or-nothing write. A target that exists and is not a regular file (/dev/stdout,
+ * a pipe) is written directly: there is nothing to keep and it cannot be renamed over.
+ */
+export async function openAtomic(target: string, options: AtomicOptions = {}): Promise<AtomicFile> {
+  const path = resolve(target);
+  const dir = dirname(path);
+  if (options.createDir) await mkdir(dir, { recursive: true, mode: 0o700 });
+  const dirStat = await stat(dir).catch(() => undefined);
+  if (!dirStat) throw new CannotWriteError(`Cannot write ${target}: the directory ${dir} does not exist.`);
+  if (!dirStat.isDirectory()) throw new CannotWriteError(`Cannot write ${target}: ${dir} is not a directory.`);
+  const existing = await stat(path).catch(() => undefined);
+  if (existing?.isDirectory()) throw new CannotWriteError(`Cannot write ${target}: it is a directory.`);
+
+  if (existing && !existing.isFile()) {
+    const out = createWriteStream(path, { flags: 'a' });
+    await opened(out, target);
+    return { out, commit: async () => closed(out), abort: async () => void out.destroy() };
+  }
+
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.tmp`);
+  const mode = options.mode ?? (existing ? existing.mode & 0o777 : 0o666);
+  track(temp);
+  let handle: FileHandle;
+  try {
+    handle = await open(temp, 'wx', mode);
+  } catch (error) {
+    untrack(temp);
+    throw cannotWrite(target, error as NodeJS.ErrnoException);
+  }
+  // The handle outlives the stream: it is flushed to disk and closed at commit.
+  const out = handle.createWriteStream({ autoClose: false });
+  // A later write error (a full disk) rejects commit's `finished(out)`; without a listener it would crash the process.
+  out.on('error', () => undefined);
+  const discard = async () => {
+    out.destroy();
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    untrack(temp);
+  };
+  return {
+    out: out as unknown as WriteStream,
+    commit: async () => {
+      try {
+        if (!out.writableEnded) out.end();
+        await finished(out);
+        // The umask may have cleared bits of the mode asked for (or kept by the replaced file): set it exactly.
+        if (options.mode !== undefined || existing) await handle.chmod(mode);
+        await handle.sync();
+        // The stream holds the handle until it is destroyed (autoClose is off): closing would wait forever.
+        out.destroy();
+        await handle.close();
+        await rename(temp, path);
+        untrack(temp);
+      } catch (error) {
+        await discard();
+        throw error;
+      }
+    },
+    abort: discard,
+  };
+}
+
+/** Writes `data` to `path` all or nothing (see openAtomic); the directory is created if missing. */
+export async function writeFileAtomic(path: string, data: string, mode = 0o600): Promise<void> {
+  const file = await openAtomic(path, { mode, createDir: true });
+  file.out.end(data, 'utf8');
+  await file.commit();
+}
+
+function cannotWrite(target: string, error: NodeJS.ErrnoException): CannotWriteError {
+  const reason = error.code === 'EACCES' || error.code === 'EPERM' ? 'permission denied' : error.message;
+  return new CannotWriteError(`Cannot write ${target}: ${reason}.`);
+}
+
+function opened(out: WriteStream, target: string): Promise<void> {
+  // A later write error (a full disk) rejects the writer's `finished(out)`; without a listener it would crash the process.
+  out.on('error', () => undefined);
+  return new Promise((resolveOpen, reject) => {
+    out.once('open', () => resolveOpen());
+    out.once('error', (error: NodeJS.ErrnoException) => reject(cannotWrite(target, error)));
+  });
+}
+
+async function closed(out: WriteStream): Promise<void> {
+  if (!out.writableEnded) out.end();
+  await finished(out);
+}

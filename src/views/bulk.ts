@@ -1,0 +1,93 @@
+import type { ImportSummary } from '../services/import/index.js';
+import type { FileAttachResult } from '../services/invoice-file.js';
+import type { ReportRow } from '../services/bulk/report.js';
+import type { SyncSummary } from '../services/sync/index.js';
+import { plural, terminalSafe } from '../output/format.js';
+import { formatDuration } from '../output/progress.js';
+
+/**
+ * The summaries of the bulk commands: what a run did, in the same shape for each (a first line naming the
+ * file, one line of counts per kind of record, the writes a dry run would send, the requests and the time).
+ * The failed rows follow on stderr.
+ */
+
+function requestsLine(s: { requests: number; retries: number; rateLimited: number; seconds: number }, pad: string): string {
+  return `  requests:${pad}${s.requests} sent (${s.retries} retried), ${s.rateLimited} × 429, ${formatDuration(s.seconds)}`;
+}
+
+function importSummaryLines(s: ImportSummary): string[] {
+  const lines: string[] = [];
+  const verb = s.dryRun ? 'Would import' : 'Imported';
+  lines.push(`${verb} ${s.file} (${dialectName(s.dialect)}): ${plural(s.rows, 'row')}, ${plural(s.products, 'product')}.`);
+  const counts = [
+    `${s.created} created`,
+    `${s.updated} updated`,
+    `${s.unchanged} unchanged`,
+    ...(s.skipped ? [`${s.skipped} skipped`] : []),
+    `${s.failed} failed`,
+  ];
+  lines.push(`  products:   ${counts.join(', ')}${s.resumedProducts ? ` (${s.resumedProducts} finished by the interrupted run)` : ''}`);
+  if (s.categoriesCreated) lines.push(`  categories: ${s.categoriesCreated} ${s.dryRun ? 'to create' : 'created'}`);
+  if (s.dryRun) lines.push(`  writes:     ${s.plannedWrites} would be sent`);
+  lines.push(requestsLine(s, '   '));
+  if (s.ignoredColumns.length > 0) lines.push(`  not imported (no API counterpart): ${s.ignoredColumns.join(', ')}`);
+  return lines;
+}
+
+function dialectName(dialect: string): string {
+  return (
+    { canonical: 'canonical columns', 'admin-es': 'admin export, Spanish', 'admin-pt': 'admin export, Portuguese', shopify: 'Shopify export' } as Record<string, string>
+  )[dialect] ?? dialect;
+}
+
+export function printImportSummary(
+  s: ImportSummary,
+  opts: { quiet: boolean; report?: string },
+  out: NodeJS.WritableStream,
+  err: NodeJS.WritableStream,
+): void {
+  if (!opts.quiet) out.write(`${importSummaryLines(s).join('\n')}\n`);
+  if (s.earlierRunUnfinished && !opts.quiet) {
+    err.write('Note: an earlier run of this file was interrupted; what it did was found in the store and not sent again (--resume also keeps its counts).\n');
+  }
+  const shown = printFailures(s.file, s.failures, err);
+  if (s.failures.length > shown) err.write(`… and ${s.failures.length - shown} more failures.\n`);
+  if (s.failed > 0 && opts.report) err.write(`The failed rows are listed in ${opts.report}.\n`);
+}
+
+/** The first 50 failed rows, one line each ("file, line 3 (SKU): reason"); returns how many were shown. */
+export function printFailures(file: string, failures: ReportRow[], err: NodeJS.WritableStream): number {
+  const shown = failures.slice(0, 50);
+  for (const f of shown) {
+    err.write(terminalSafe(`${file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}`) + '\n');
+  }
+  return shown.length;
+}
+
+export function syncSummaryLines(s: SyncSummary, zeroMissing: boolean): string[] {
+  const verb = s.dryRun ? 'Would sync' : 'Synced';
+  return [
+    `${verb} ${s.file}: ${plural(s.rows, 'row')}.`,
+    `  variants: ${s.updated} updated, ${s.unchanged} unchanged, ${s.notFound} not in the store, ${s.failed} failed${s.zeroed || zeroMissing ? `, ${s.zeroed} zeroed (not in the file)` : ''}`,
+    ...(s.dryRun ? [`  writes:   ${s.plannedWrites} would be sent`] : []),
+    requestsLine(s, ' '),
+  ];
+}
+
+/** The one sentence of `invoices attach --file`, on stderr, and the subject of its error when rows failed. */
+export function invoicesSentence(s: FileAttachResult): string {
+  const counts = s.dryRun
+    ? `${s.attached} to attach, ${s.unchanged} already attached, ${s.failed.length} failed`
+    : `${s.attached} attached, ${s.unchanged} already attached, ${s.failed.length} failed`;
+  return `${plural(s.rows, 'row')}: ${counts}${s.resumedRows ? ` (${s.resumedRows} finished by the interrupted run)` : ''}.`;
+}
+
+/** A dry run of `invoices attach --file`, shaped like the summaries of import and sync. */
+export function invoicesDryRunLines(s: FileAttachResult): string[] {
+  return [
+    `Would attach ${s.file}: ${plural(s.rows, 'row')}.`,
+    `  invoices: ${s.attached} to attach, ${s.unchanged} already attached, ${s.failed.length} failed`,
+    `  writes:   ${s.plannedWrites} would be sent`,
+    requestsLine(s, ' '),
+  ];
+}
