@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { Bool, parseRecords, readAll, StringId, Text } from './read.js';
 import { parseReply } from './reply.js';
-import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../platform/custom-fields.js';
+import type { CustomFieldType } from '../platform/custom-fields.js';
 
 export { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../platform/custom-fields.js';
 

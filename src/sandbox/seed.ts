@@ -15,7 +15,6 @@ import type {
   ProductRecord,
   SandboxState,
   StoreData,
-  Tx,
   VariantRecord,
 } from './state.js';
 

@@ -1,7 +1,6 @@
 import { UsageError } from '../client/errors.js';
 import { EVENT_NAME, WEBHOOK_EVENTS, eventResource, isWebhookEvent, type WebhookEvent } from '../platform/webhook-events.js';
 import { RESERVED_WEBHOOK_HEADERS, isHeaderName } from '../platform/webhook-headers.js';
-import type { Webhook } from '../api/webhooks.js';
 import { isLoopbackHost } from '../util/loopback.js';
 import { asHttpUrl, type InputName } from './validate.js';
 

@@ -34,7 +34,7 @@ const updateSchema = z.object({
 });
 const valuesSchema = z.array(z.object({ id: z.string(), value: z.union([z.string(), z.number()]) }));
 
-export function presentCustomField(f: CustomFieldRecord) {
+function presentCustomField(f: CustomFieldRecord) {
   return {
     id: f.id,
     name: f.name,

@@ -18,7 +18,7 @@ import { TRACKING_STATUSES } from '../../platform/tracking-statuses.js';
 
 /** The fulfillment order routes (records and operations: store/fulfillment-orders.ts) and the documented record. */
 
-export function presentTrackingEvent(event: TrackingEventRecord) {
+function presentTrackingEvent(event: TrackingEventRecord) {
   return {
     id: event.id,
     status: event.status,

@@ -48,7 +48,7 @@ const prioritiesSchema = z.array(z.object({ id: z.string(), priority: z.number()
  * The documented location record (platform.md §7): `name` keyed by locale, `store_id` as a string, `priority`,
  * `address {…, verified_at}` (the sandbox verifies no address: null), `is_default`, `allows_pickup`.
  */
-export function presentLocation(storeId: number, l: LocationRecord) {
+function presentLocation(storeId: number, l: LocationRecord) {
   return {
     id: l.id,
     store_id: String(storeId),

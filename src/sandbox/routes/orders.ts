@@ -52,7 +52,7 @@ function billingOf(address: Address | null) {
 }
 
 /** The order record of platform.md §4. */
-export function presentOrder(order: OrderRecord, storeId: number) {
+function presentOrder(order: OrderRecord, storeId: number) {
   const asText = order.sent_as?.string_line_numbers === true;
   const num = (n: number) => (asText ? String(n) : n);
   return {

@@ -38,7 +38,7 @@ const imageSchema = z.object({
 });
 
 /** An image (platform.md §3): id, product_id, src, position, alt and timestamps. */
-export function presentImage(i: ImageRecord, product?: ProductRecord) {
+function presentImage(i: ImageRecord, product?: ProductRecord) {
   const compact = product?.compact_offset;
   return {
     id: i.id,
@@ -55,7 +55,7 @@ export function presentImage(i: ImageRecord, product?: ProductRecord) {
  * A product (platform.md §3): categories as full category records, images, full variants, and timestamps in
  * the offset form the record uses. A variant whose split is unreported carries no `inventory_levels`.
  */
-export function presentProduct(store: StoreData, p: ProductRecord) {
+function presentProduct(store: StoreData, p: ProductRecord) {
   const first = p.variants[0];
   const compact = p.compact_offset;
   const firstShown = first ? presentVariant(store, first, compact) : undefined;

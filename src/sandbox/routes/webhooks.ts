@@ -13,7 +13,7 @@ import { createWebhook, findDuplicate, headerErrors, updateWebhook, webhookUrlPr
  * registering app's client secret.
  */
 
-export function presentWebhook(w: WebhookRecord) {
+function presentWebhook(w: WebhookRecord) {
   return {
     id: w.id,
     event: w.event,

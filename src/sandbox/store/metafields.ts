@@ -39,7 +39,7 @@ function isHttpUrl(text: string): boolean {
  * Problems of an invoice list value, keyed by field (`value.1.key`), or undefined when it is valid.
  * A fulfillment order must belong to the owning order.
  */
-export function invoiceListErrors(store: StoreData, orderId: number, value: string): FieldErrors | undefined {
+function invoiceListErrors(store: StoreData, orderId: number, value: string): FieldErrors | undefined {
   let entries: unknown;
   try {
     entries = JSON.parse(value);

@@ -23,7 +23,7 @@ export function getProduct(store: StoreData, raw: string): ProductRecord {
   return product;
 }
 
-export function checkCategories(store: StoreData, ids: number[] | undefined): void {
+function checkCategories(store: StoreData, ids: number[] | undefined): void {
   ids?.forEach((id, i) => {
     if (!store.categories.has(id)) throw invalid(`categories.${i}`, `${id} is not a category of this store`);
   });
