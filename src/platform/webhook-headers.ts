@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+
 /**
  * The headers the platform sets on every webhook notification (platform.md §7): the signature (hex HMAC-SHA256
  * of the raw body keyed with the app's client secret) and the delivery id (the same on every retry). Used by
@@ -5,6 +7,11 @@
  */
 
 export const SIGNATURE_HEADER = 'x-linkedstore-hmac-sha256';
+
+/** The value of SIGNATURE_HEADER for a raw body: what the store sends and what a receiver must recompute. */
+export function webhookSignature(rawBody: string | Buffer, clientSecret: string | Buffer): string {
+  return createHmac('sha256', clientSecret).update(rawBody).digest('hex');
+}
 export const DELIVERY_ID_HEADER = 'x-store-delivery-id';
 
 /** Headers the delivery sets itself (lower case): a webhook's custom headers must not name them. */

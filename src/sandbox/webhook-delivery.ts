@@ -1,8 +1,8 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Clock } from '../platform/clock.js';
-import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from '../platform/webhook-headers.js';
+import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, webhookSignature } from '../platform/webhook-headers.js';
 
 /**
  * Webhook notifications (DESIGN.md §5.17; platform.md §7): a POST of `{store_id, event, id}` — without `id` for
@@ -63,10 +63,6 @@ const HISTORY_LIMIT = 200;
 /** Connections open at once per receiver host; more notifications wait their turn instead of flooding it. */
 const MAX_SOCKETS_PER_HOST = 16;
 
-export function signWebhookBody(rawBody: string, clientSecret: string): string {
-  return createHmac('sha256', clientSecret).update(rawBody).digest('hex');
-}
-
 interface Job {
   record: DeliveryRecord;
   body: string;
@@ -111,7 +107,7 @@ export class WebhookDeliverer {
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(body)),
       'user-agent': 'store-sandbox-webhooks',
-      [SIGNATURE_HEADER]: signWebhookBody(body, target.secret),
+      [SIGNATURE_HEADER]: webhookSignature(body, target.secret),
       [DELIVERY_ID_HEADER]: deliveryId,
     };
     const job: Job = {

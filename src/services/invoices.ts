@@ -5,6 +5,7 @@ import { createMetafield, findOrderMetafields, type Metafield, updateMetafield }
 import { UnexpectedReplyError } from '../api/reply.js';
 import { accessKeyCheckDigit } from '../platform/invoice-key.js';
 import { parseHttpUrl, parseOrderId, parseUlid } from './validate.js';
+import { INVOICE_LIST_KEY, INVOICE_NAMESPACE, INVOICE_PAIR_KEYS } from '../platform/invoice-metafields.js';
 
 /** An entry of the order's `nfe`/`list` metafield (docs/api-rules.md §5.16): how this CLI writes invoices. */
 export interface Invoice {
@@ -28,11 +29,6 @@ export interface InvoiceRequest extends Invoice {
   orderId: number;
 }
 
-const NAMESPACE = 'nfe';
-const KEY = 'list';
-/** The older pair's keys. */
-const PAIR_KEY = 'key';
-const PAIR_LINK = 'link';
 
 /**
  * A fiscal access key: 44 digits, the last a mod-11 check digit. Keys are often printed in groups of four,
@@ -92,10 +88,10 @@ export interface OrderInvoices {
  */
 export async function readInvoices(client: StoreClient, orderId: number, opts: { checkOrder?: boolean } = {}): Promise<OrderInvoices> {
   const [found] = await Promise.all([
-    findOrderMetafields(client, { ownerId: orderId, namespace: NAMESPACE }),
+    findOrderMetafields(client, { ownerId: orderId, namespace: INVOICE_NAMESPACE }),
     opts.checkOrder === false ? undefined : getOrder(client, orderId),
   ]);
-  const metafield = found.find((m) => m.key === KEY);
+  const metafield = found.find((m) => m.key === INVOICE_LIST_KEY);
   const invoices: ShownInvoice[] = [];
   const pair = olderPair(found);
   if (pair) invoices.push({ ...pair, kind: 'nfe/key+link' });
@@ -113,8 +109,8 @@ export async function readInvoices(client: StoreClient, orderId: number, opts: {
 
 /** The older documented way: `nfe`/`key` holds the access key and `nfe`/`link` the invoice's URL. */
 function olderPair(metafields: Metafield[]): Invoice | undefined {
-  const key = metafields.find((m) => m.key === PAIR_KEY)?.value?.trim();
-  const link = metafields.find((m) => m.key === PAIR_LINK)?.value?.trim();
+  const key = metafields.find((m) => m.key === INVOICE_PAIR_KEYS.key)?.value?.trim();
+  const link = metafields.find((m) => m.key === INVOICE_PAIR_KEYS.link)?.value?.trim();
   if (!key && !link) return undefined;
   return { key: key ?? '', link: link ?? '' };
 }
@@ -174,8 +170,8 @@ export async function attachInvoice(
   }
   try {
     await createMetafield(client, {
-      namespace: NAMESPACE,
-      key: KEY,
+      namespace: INVOICE_NAMESPACE,
+      key: INVOICE_LIST_KEY,
       value: JSON.stringify(listed),
       description: 'Invoices (fiscal documents) of the order',
       owner_resource: 'Order',

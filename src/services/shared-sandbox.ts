@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { xdgDir } from '../util/files.js';
 import { pidAlive } from '../util/process.js';
 
 /**
@@ -57,18 +57,13 @@ const IDLE_TIMEOUT_SECONDS = 1800;
 const HEALTH_TIMEOUT_MS = 2_000;
 const POLL_MS = 50;
 
-function home(env: NodeJS.ProcessEnv): string {
-  return env.HOME || os.homedir();
-}
-
 /** `$XDG_DATA_HOME/store/sandbox` (fallback `~/.local/share/store/sandbox`): the default state dir of `serve`. */
 export function defaultSandboxDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  const dataHome = env.XDG_DATA_HOME || path.join(home(env), '.local', 'share');
-  return path.join(dataHome, 'store', 'sandbox');
+  return path.join(xdgDir('data', env), 'sandbox');
 }
 
 export function sharedPaths(env: NodeJS.ProcessEnv = process.env): SharedPaths {
-  const stateHome = path.join(env.XDG_STATE_HOME || path.join(home(env), '.local', 'state'), 'store');
+  const stateHome = xdgDir('state', env);
   return {
     stateHome,
     infoFile: path.join(stateHome, 'sandbox.json'),

@@ -1,10 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { EVENT_NAME } from '../platform/webhook-events.js';
-import { DELIVERY_ID_HEADER, SIGNATURE_HEADER } from '../platform/webhook-headers.js';
+import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, webhookSignature } from '../platform/webhook-headers.js';
 import { NotFoundError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import { formatTimestamp } from './validate.js';
@@ -244,7 +244,7 @@ export class WebhookListener extends EventEmitter<ListenerEvents> {
   private checkSignature(header: string | string[] | undefined, raw: Buffer): void {
     const given = headerValue(header)?.trim().toLowerCase();
     if (!given) throw new Refusal(401, `no ${SIGNATURE_HEADER} header`);
-    const expected = Buffer.from(createHmac('sha256', this.secret).update(raw).digest('hex'), 'utf8');
+    const expected = Buffer.from(webhookSignature(raw, this.secret), 'utf8');
     const actual = Buffer.from(given, 'utf8');
     // timingSafeEqual needs equal lengths; a wrong length is as wrong as any other mismatch.
     if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) {

@@ -9,7 +9,7 @@ export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger>
 
 Events that no API request causes (order/packed, order/fulfilled, order/edited, order/pending, order/voided, order/unpacked after creating an order; app/suspended, app/resumed, domain/updated, theme/updated, cart/created, cart/updated) are emitted by the sandbox's own POST /sandbox/events, with the documented body (domain/updated has no id; theme/updated carries old_theme and new_theme). app/uninstalled cannot be triggered (it would revoke the CLI's own token; uninstall another app on the sandbox instead, see docs/sandbox.md). Refused on a real store, where it would change real data.
 
-Events: \${WEBHOOK_EVENTS.join(', ')}.`;
+Events: ${WEBHOOK_EVENTS.join(', ')}.`;
 
   static examples = [
     '<%= config.bin %> webhooks trigger order/created',

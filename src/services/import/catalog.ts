@@ -3,6 +3,7 @@ import { slug } from '../../platform/slug.js';
 import { readMoney } from '../money.js';
 import { readCsv } from '../bulk/csv.js';
 import type { RowError } from '../bulk/row-error.js';
+import { MAX_VARIANTS } from '../../platform/catalog.js';
 import {
   type Column,
   type ColumnField,
@@ -78,9 +79,6 @@ export interface ReadCatalogOptions {
 
 /** A cell longer than this is almost certainly a broken file (a quote that swallowed many lines). */
 const MAX_CELL_LENGTH = 65_535;
-
-/** Variants per product the store accepts (docs/api-rules.md §5.12). */
-export const MAX_VARIANTS = 1000;
 
 const DECIMAL = /^\d+(?:[.,]\d+)?$/;
 const INTEGER = /^\d+$/;
