@@ -77,7 +77,7 @@ export function asksForJson(argv: readonly string[]): boolean {
 
 /**
  * What every `store` command shares: the global flags, the profile's context and HTTP client,
- * rendering, and the mapping of errors to one sentence on stderr and an exit code (DESIGN.md §7).
+ * rendering, and the mapping of errors to one sentence on stderr and an exit code (docs/exit-codes.md).
  * Heavy modules (got, zod, the jq engine, …) are imported on first use so that help and --version stay fast.
  */
 export abstract class BaseCommand<T extends typeof Command> extends Command {
@@ -294,7 +294,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /**
-   * Every error ends here: one sentence on stderr (a JSON line with `--json`) and the exit code of DESIGN.md §7,
+   * Every error ends here: one sentence on stderr (a JSON line with `--json`) and the exit code of docs/exit-codes.md,
    * usage errors of oclif's parser included (exit 2); no stack traces for expected errors, nothing on stdout.
    */
   public async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {

@@ -23,7 +23,7 @@ export type Localized = z.infer<typeof LocalizedSchema>;
 export const OptionalLocalized = LocalizedSchema.nullish();
 
 /**
- * A category (platform.md §3): ids are numbers or numeric strings; everything else may be null. Products
+ * A category (docs/platform.md §3): ids are numbers or numeric strings; everything else may be null. Products
  * carry their categories as these full records.
  */
 export const CategorySchema = z.looseObject({

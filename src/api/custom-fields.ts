@@ -7,7 +7,7 @@ import type { CustomFieldType } from '../platform/custom-fields.js';
 export { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../platform/custom-fields.js';
 
 /**
- * A variant custom field definition (ids are UUIDs; platform.md §7: `owner_resource` is `product_variant`,
+ * A variant custom field definition (ids are UUIDs; docs/platform.md §7: `owner_resource` is `product_variant`,
  * `value_type` one of text, numeric, date, text_list). Null is read as absent; allowed values of any type
  * are read as their text.
  */

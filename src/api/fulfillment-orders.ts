@@ -23,7 +23,7 @@ export type TrackingEvent = z.infer<typeof TrackingEventSchema>;
 
 const Amount = z.looseObject({ value: Money, currency: Text }).nullish().catch(undefined);
 
-/** A list of which an odd entry is left out rather than failing the whole record (platform.md §0). */
+/** A list of which an odd entry is left out rather than failing the whole record (docs/platform.md §0). */
 function tolerantList<S extends z.ZodType>(item: S) {
   return z
     .array(z.unknown())
@@ -46,11 +46,11 @@ const LineItemSchema = z.looseObject({
 });
 
 /**
- * One shipment of an order from one source location (platform.md §5): ULID `id`, `number` as text, an
+ * One shipment of an order from one source location (docs/platform.md §5): ULID `id`, `number` as text, an
  * upper-case `status`, `line_items` with the variant and product ids nested as strings, `assigned_location`,
  * `tracking_info` and `tracking_events`. The order id is not in the body (it is in the path).
  *
- * Older records (DESIGN.md §5.15) had `location_id` and `products [{variant_id, quantity}]`; they are still read.
+ * Older records (docs/api-rules.md §5.15) had `location_id` and `products [{variant_id, quantity}]`; they are still read.
  */
 export const FulfillmentOrderSchema = z.looseObject({
   id: StringId,

@@ -23,7 +23,7 @@ export const AddressSchema = z.looseObject({
 export type Address = z.infer<typeof AddressSchema>;
 
 /**
- * A stock point (platform.md §7): ULID id, `name` keyed by locale (`es_AR`, `pt_BR`, `en_US`), `store_id` as a
+ * A stock point (docs/platform.md §7): ULID id, `name` keyed by locale (`es_AR`, `pt_BR`, `en_US`), `store_id` as a
  * string, `priority` (which decides the order in which orders take stock), `address {…, verified_at}`,
  * `is_default`; `allows_pickup` may be absent.
  */

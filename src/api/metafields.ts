@@ -4,7 +4,7 @@ import { Id, parseRecords, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
 /**
- * A generic record attached to an owner (platform.md §6): `id`, `namespace`, `key`, `value`, `description`,
+ * A generic record attached to an owner (docs/platform.md §6): `id`, `namespace`, `key`, `value`, `description`,
  * `owner_resource`, `owner_id`, timestamps. Invoices live in the order's `nfe` metafields.
  */
 export const MetafieldSchema = z.looseObject({

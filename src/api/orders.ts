@@ -6,7 +6,7 @@ import type { CancelReason, OrderStatus, PaymentStatus, ShippingStatus } from '.
 import { parseReply } from './reply.js';
 
 /**
- * Orders as the platform sends them (platform.md §4, docs/decisions.md "Orders as the platform sends them"):
+ * Orders as the platform sends them (docs/platform.md §4, docs/decisions.md "Orders as the platform sends them"):
  * status, payment and shipping are three separate states; payment is `gateway` + `payment_status` +
  * `payment_details`; shipping is a carrier code (`shipping`) with its option, costs and tracking fields.
  * Only what the commands use is checked; every other field passes through to `--json`.
@@ -20,7 +20,7 @@ export const OrderItemSchema = z.looseObject({
   variant_id: Id.nullish(),
   name: Localized,
   sku: Text,
-  // Not an id, so null is read as unknown (platform.md §0); a missing quantity counts as none.
+  // Not an id, so null is read as unknown (docs/platform.md §0); a missing quantity counts as none.
   quantity: Num.transform((n) => n ?? 0),
   price: Money,
 });
@@ -82,7 +82,7 @@ export const OrderSchema = z.looseObject({
 });
 export type Order = z.infer<typeof OrderSchema>;
 
-/** Filters of GET /orders (platform.md §4): timestamps are ISO 8601 with offset; `any` is the store's default. */
+/** Filters of GET /orders (docs/platform.md §4): timestamps are ISO 8601 with offset; `any` is the store's default. */
 export interface OrderFilters {
   status?: OrderStatus | 'any';
   payment_status?: PaymentStatus | 'any';

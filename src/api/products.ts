@@ -6,7 +6,7 @@ import { Id, Num, parseRecords, readAll, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 import { VariantSchema } from './variants.js';
 
-/** An image (platform.md §3): `alt` and the timestamps pass through to `--json`. */
+/** An image (docs/platform.md §3): `alt` and the timestamps pass through to `--json`. */
 export const ProductImageSchema = z.looseObject({
   id: Id,
   product_id: Id.optional(),
@@ -21,7 +21,7 @@ export type ProductImage = z.infer<typeof ProductImageSchema>;
 const ProductCategory = z.union([Id, CategorySchema]);
 
 /**
- * A product as GET returns it (platform.md §3): full variant records, images, localized option names
+ * A product as GET returns it (docs/platform.md §3): full variant records, images, localized option names
  * (`attributes`), a localized handle and its categories as full records (or ids). Product-level
  * price/sku/stock mirror the first variant.
  */
@@ -75,7 +75,7 @@ export interface ProductInput {
 }
 
 /**
- * Filters of GET /products (platform.md §3): `handle` finds one product, `q` searches name, description and
+ * Filters of GET /products (docs/platform.md §3): `handle` finds one product, `q` searches name, description and
  * SKU. There is no `sku` filter: the platform ignores an unknown parameter and answers with the whole
  * catalog, so one SKU is looked up with findProductBySku (GET /products/sku/{sku}).
  */

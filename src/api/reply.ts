@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { StoreError } from '../client/errors.js';
 
-/** The server answered 2xx with a body that is not the record we expect (exit 1, DESIGN.md §7). */
+/** The server answered 2xx with a body that is not the record we expect (exit 1, docs/exit-codes.md). */
 export class UnexpectedReplyError extends StoreError {
   constructor(what: string, detail: string) {
     super(`The store sent an unexpected ${what}: ${detail}.`, 1);

@@ -35,7 +35,7 @@ export const InventoryLevelSchema = z.looseObject({
 export type InventoryLevel = z.infer<typeof InventoryLevelSchema>;
 
 /**
- * A variant (platform.md §3). Money and measures are decimal strings (or null, read as absent); `sku` may be
+ * A variant (docs/platform.md §3). Money and measures are decimal strings (or null, read as absent); `sku` may be
  * null (a product without SKU); `values` are localized option values. `inventory_levels` may be absent: then
  * the split of the stock between locations is unknown, which is not the same as zero everywhere.
  */

@@ -8,7 +8,7 @@ export { WEBHOOK_EVENTS, eventResource, isDeletionEvent, isWebhookEvent } from '
 export type { WebhookEvent } from '../platform/webhook-events.js';
 
 /**
- * A registered webhook (platform.md §7): `id`, `event`, `url`, timestamps; `headers` may be absent. The store
+ * A registered webhook (docs/platform.md §7): `id`, `event`, `url`, timestamps; `headers` may be absent. The store
  * POSTs `{store_id, event, id?}` to `url` with `headers` on each event.
  */
 export const WebhookSchema = z.looseObject({

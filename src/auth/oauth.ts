@@ -1,6 +1,6 @@
 import { ApiError, AuthError, networkError, parseErrorBody } from '../client/errors.js';
 
-/** What `POST {auth_url}/apps/authorize/token` returns (DESIGN.md §5.18). */
+/** What `POST {auth_url}/apps/authorize/token` returns (docs/api-rules.md §5.18). */
 export interface TokenResponse {
   access_token: string;
   token_type: string;

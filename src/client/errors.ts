@@ -1,6 +1,6 @@
 /**
  * Typed errors of the CLI. Every error a command can end with is a StoreError: its `message` is one
- * sentence for stderr and its `exitCode` follows DESIGN.md §7.
+ * sentence for stderr and its `exitCode` follows docs/exit-codes.md.
  */
 export class StoreError extends Error {
   constructor(
@@ -152,7 +152,7 @@ function toFieldErrors(map: Record<string, unknown>): Record<string, string[]> {
   return out;
 }
 
-/** Reads the error body shapes of DESIGN.md §5.3, parsed or raw. */
+/** Reads the error body shapes of docs/api-rules.md §5.3, parsed or raw. */
 export function parseErrorBody(body: unknown): ParsedErrorBody {
   let value = body;
   if (typeof value === 'string') {

@@ -1,5 +1,5 @@
 /**
- * The HTTP core (DESIGN.md §3): the only module that uses got. One call of `request` is one logical
+ * The HTTP core (docs/decisions.md "HTTP client"): the only module that uses got. One call of `request` is one logical
  * request: got's retry machinery repeats it on transient failures, and every attempt first waits for its
  * slot in the rate scheduler shared by every client of the same (api_url, store, app) in the process.
  */
@@ -46,7 +46,7 @@ export interface ClientConfig {
    */
   warn?: (message: string) => void;
   /**
-   * Told the store's main language when a response names it (`x-main-language`, platform.md §1), so that
+   * Told the store's main language when a response names it (`x-main-language`, docs/platform.md §1), so that
    * localized text in lists is shown in it without asking GET /store.
    */
   onMainLanguage?: (language: string) => void;

@@ -1,6 +1,6 @@
 /**
  * Keeps secrets out of `--debug` lines: tokens, client secrets and OAuth codes must never reach a
- * terminal or a CI log (DESIGN.md §4).
+ * terminal or a CI log (docs/decisions.md "HTTP client").
  */
 const SECRET_KEYS = new Set([
   'access_token',

@@ -2,7 +2,7 @@ import type { Clock } from '../platform/clock.js';
 import { RATE_LIMIT_HEADERS, STANDARD_RATE } from '../platform/rate-limit.js';
 
 /**
- * The client's mirror of the server's leaky bucket (DESIGN.md §3, spec §8): it decides when each request
+ * The client's mirror of the server's leaky bucket (docs/decisions.md "HTTP client", docs/api-rules.md "Limits"): it decides when each request
  * may be sent so that a burst uses the bucket's capacity at once and the rest flows at the leak rate,
  * without 429s. Pure and clock-driven, so tests can replay it exactly with a FakeClock.
  *

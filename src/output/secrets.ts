@@ -1,5 +1,5 @@
 /**
- * The last line of defence of "secrets are never printed" (DESIGN.md §4): every write to stdout and stderr
+ * The last line of defence of "secrets are never printed" (docs/decisions.md "Profiles and credentials"): every write to stdout and stderr
  * of a command goes through here, and any known secret in it (the profile's token, a client secret, the
  * environment's STORE_TOKEN) is replaced, whichever path printed it: an error that quotes the server, a
  * `store api` body or header, a server that echoes the token back, `--debug`. Only `store auth token`,

@@ -1,4 +1,4 @@
-/** Limits of the platform's catalog (platform.md §3): options per product, variants per product. */
+/** Limits of the platform's catalog (docs/platform.md §3): options per product, variants per product. */
 
 /** A product has at most this many options (attributes); every variant gives one value per option. */
 export const MAX_OPTIONS = 3;

@@ -1,6 +1,6 @@
 /**
  * Fiscal access key of an invoice (Brazilian NF-e "chave de acesso"): 44 digits whose last digit is a
- * mod-11 check digit over the first 43 (DESIGN.md §5.16). Shared by the sandbox (422 on a bad key) and the
+ * mod-11 check digit over the first 43 (docs/api-rules.md §5.16). Shared by the sandbox (422 on a bad key) and the
  * client (checks before sending), so it stays pure and dependency-free.
  */
 

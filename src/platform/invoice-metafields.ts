@@ -1,5 +1,5 @@
 /**
- * Where an order's invoices live (platform.md §6): metafields of the order in namespace `nfe`. Key `list` holds
+ * Where an order's invoices live (docs/platform.md §6): metafields of the order in namespace `nfe`. Key `list` holds
  * a JSON array of `{key, link, fulfillment_order_id?}`; stores that used other apps hold the older form, a pair
  * of metafields with keys `key` (the access key) and `link` (its URL).
  */

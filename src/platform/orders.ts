@@ -1,6 +1,6 @@
 /**
- * The states of an order and the reasons it can be cancelled with (docs/spec-notes.md "Orders"; the platform's
- * API reference §4). Status, payment and shipping are three separate states. Shared by the client (flags,
+ * The states of an order and the reasons it can be cancelled with (docs/platform.md
+ * §4 "Orders"). Status, payment and shipping are three separate states. Shared by the client (flags,
  * validation) and the sandbox (records, filters); dependency-free so command modules can list them in help.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The platform's request rate (spec §8): one leaky bucket per (store, app) that leaks at a steady rate, and the
+ * The platform's request rate (docs/api-rules.md "Limits"): one leaky bucket per (store, app) that leaks at a steady rate, and the
  * headers that report it on every answer. The sandbox enforces it (sandbox/bucket.ts); the client paces itself
  * by the headers (client/scheduler.ts), assuming the standard rate until they say otherwise.
  */

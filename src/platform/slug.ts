@@ -1,5 +1,5 @@
 /**
- * The URL slug of a text (CSV.md §1): lower case, accents removed, runs of other characters → `-`, no `-` at
+ * The URL slug of a text (docs/csv.md "Catalog"): lower case, accents removed, runs of other characters → `-`, no `-` at
  * either end. The importer computes product keys with this same function, so both sides agree.
  */
 export function slug(text: string): string {

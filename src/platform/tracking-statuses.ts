@@ -1,5 +1,5 @@
 /**
- * The documented tracking event statuses (spec/platform.md §5; they replace DESIGN.md §5.15's six). A module
+ * The documented tracking event statuses (docs/platform.md §5; they replace docs/api-rules.md §5.15's six). A module
  * of its own, without zod, so that command flag definitions can name them without loading the schemas, and
  * shared by the client and the sandbox (src/platform/ holds facts about the platform that both use).
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook events the platform documents (spec/platform.md §7, which replaces DESIGN.md §5.17's list) and
+ * The webhook events the platform documents (docs/platform.md §7, which replaces docs/api-rules.md §5.17's list) and
  * helpers about them, for every webhooks command, the listener, the trigger and the sandbox (which accepts
  * exactly these). The list keeps growing on the platform, so the client never refuses a well-formed
  * `resource/action` name it does not know: it warns and lets the store answer. Dependency-free, so that

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * The headers the platform sets on every webhook notification (platform.md §7): the signature (hex HMAC-SHA256
+ * The headers the platform sets on every webhook notification (docs/platform.md §7): the signature (hex HMAC-SHA256
  * of the raw body keyed with the app's client secret) and the delivery id (the same on every retry). Used by
  * the sandbox's delivery, the `webhooks listen` receiver and both checks of a webhook's custom headers.
  */

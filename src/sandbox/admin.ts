@@ -15,13 +15,13 @@ import type { SandboxContext } from './context.js';
  *   POST /sandbox/apps   {name, redirect_url?, scopes?}                                → 201 {client_id, client_secret, …}
  *   POST /sandbox/apps/{client_id}/uninstall {store_id?}                                → 200 {store_id, app_id, …}
  *
- * Uninstalling is what the store owner does in the admin panel (spec §5: tokens stay valid "until the owner
+ * Uninstalling is what the store owner does in the admin panel (docs/api-rules.md "Authentication": tokens stay valid "until the owner
  * uninstalls the application"); it is the only way `app/uninstalled` is ever emitted.
  *
  *   POST /sandbox/events {event, store_id?, id?}                                      → 200 {store_id, event, id?, …}
  *
  * Emits one of the documented events that no API request of the sandbox causes (an order packed in the admin
- * panel, a theme or domain changed, a cart, an app suspended), with the body the platform sends (platform.md
+ * panel, a theme or domain changed, a cart, an app suspended), with the body the platform sends (docs/platform.md
  * §7): `domain/updated` without `id`, `theme/updated` with `old_theme` and `new_theme`. `webhooks trigger` uses it.
  */
 const NewStoreBody = z.strictObject({

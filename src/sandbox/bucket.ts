@@ -2,7 +2,7 @@ import type { Clock } from '../platform/clock.js';
 import { RATE_LIMIT_HEADERS, type RateConfig } from '../platform/rate-limit.js';
 
 /**
- * The platform's leaky bucket (spec §8, DESIGN.md §5.5), as a pure module on an injectable clock.
+ * The platform's leaky bucket (docs/api-rules.md "Limits" and §5.5), as a pure module on an injectable clock.
  * Each accepted request adds 1 to the level; the level drains at `leakPerSecond`.
  * A request that would overflow is refused and does not fill the bucket.
  */

@@ -10,7 +10,7 @@ import { STANDARD_RATE } from '../platform/rate-limit.js';
 import type { Localized, SandboxState, StoreData, TokenRecord } from './state.js';
 
 /**
- * The request pipeline shared by every API route (DESIGN.md §5.2–§5.8): User-Agent, authentication, the leaky
+ * The request pipeline shared by every API route (docs/api-rules.md §5.2–§5.8): User-Agent, authentication, the leaky
  * bucket, the JSON body rule, scopes, the error body, pagination, and the formats of money, timestamps and
  * localized fields. Route modules use the helpers below; the hooks are installed once by the server.
  */
@@ -121,7 +121,7 @@ export function isoTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
-/** A timestamp in one of the platform's two offset forms: `+00:00`, or `+0000` when `compact` (platform.md §0). */
+/** A timestamp in one of the platform's two offset forms: `+00:00`, or `+0000` when `compact` (docs/platform.md §0). */
 export function platformTime(ms: number, compact = false): string {
   const text = isoTime(ms);
   return compact ? text.replace(/\+00:00$/, '+0000') : text;
@@ -182,7 +182,7 @@ export function parseOptionalMoney(value: unknown, field: string): string | null
 }
 
 /**
- * A localized input (§5.8): a plain string is stored under the store's main language; an object must use the
+ * A localized input (docs/api-rules.md §5.8): a plain string is stored under the store's main language; an object must use the
  * store's languages. `base` is the current value, so an object updates only the languages it names.
  */
 export function toLocalized(store: StoreData, value: unknown, field: string, base: Localized = {}): Localized {
@@ -220,7 +220,7 @@ export function intParam(value: string | undefined, what: string): number {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Pagination (§5.4)
+// Pagination (docs/api-rules.md §5.4)
 
 
 /**
@@ -233,7 +233,7 @@ export function paginate<T, R>(req: FastifyRequest, reply: FastifyReply, items: 
   const perPage = pageNumber(query.per_page, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE);
   const total = items.length;
   // The platform answers an empty list (or a filter that matches nothing) with 404 "Last page is 0"
-  // (platform.md §1), and a page past the end with "Last page is N".
+  // (docs/platform.md §1), and a page past the end with "Last page is N".
   const last = Math.ceil(total / perPage);
   if (page > last) throw httpError(404, `Last page is ${last}`);
   reply.header('x-total-count', String(total));
@@ -263,7 +263,7 @@ function pageNumber(value: unknown, name: string, fallback: number, max: number)
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Rate limit (§5.5)
+// Rate limit (docs/api-rules.md §5.5)
 
 export type RateOption = BucketConfig | 'off' | undefined;
 
@@ -323,7 +323,7 @@ export function installPipeline(api: FastifyInstance, deps: PipelineDeps): void 
     if (!store) throw httpError(401, 'Invalid access token');
     req.auth = { token, storeId: record.store_id, appId: record.app_id, scopes: record.scopes };
     req.store = store;
-    // The platform names the store's main language on every response (platform.md §1).
+    // The platform names the store's main language on every response (docs/platform.md §1).
     reply.header('x-main-language', store.record.main_language);
     const bucket = deps.limiter.bucket(store, record.app_id);
     if (bucket) {

@@ -29,7 +29,7 @@ export interface RunningSandbox {
 }
 
 /**
- * Starts a sandbox (DESIGN.md §6). A state dir that already holds a state is replayed (seed is ignored); an
+ * Starts a sandbox (docs/sandbox.md). A state dir that already holds a state is replayed (seed is ignored); an
  * empty one, or none, starts with one app, one store and a token with every scope, plus the seed.
  */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {

@@ -4,7 +4,7 @@ import type { SandboxContext } from './context.js';
 import type { AppRecord, SandboxState, TokenRecord } from './state.js';
 
 /**
- * OAuth (DESIGN.md §5.18), served by the API server itself: auth_url is the same host root, and the OAuth
+ * OAuth (docs/api-rules.md §5.18), served by the API server itself: auth_url is the same host root, and the OAuth
  * paths (`/apps/...`) never collide with the API's `/v1/...`. Not rate-limited; errors use the OAuth body
  * `{error, error_description}`.
  *

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Change, JournalEntry, JournalSink, SandboxState } from './state.js';
 
 /**
- * Durable state (DESIGN.md §6): every committed mutation is one JSON line appended to `journal.jsonl` before the
+ * Durable state (docs/sandbox.md "Persistence"): every committed mutation is one JSON line appended to `journal.jsonl` before the
  * request is answered; now and then the whole state is compacted into `snapshot.jsonl` (temp file, fsync, rename,
  * directory fsync) and the journal is emptied. Start-up loads the snapshot, then replays the journal.
  *

@@ -30,7 +30,7 @@ import { seededRandom } from './random.js';
  * Demo orders for `--seed demo`: about a hundred orders over the last six weeks in every status, made with the
  * same operations as the API (stock taken by location priority, one fulfillment order per source location),
  * with shipments tracked, a few cancellations (most restocked) and a couple of invoices. The orders are in every
- * status, payment status and shipping status of platform.md §4, and carry the forms a real store's history has:
+ * status, payment status and shipping status of docs/platform.md §4, and carry the forms a real store's history has:
  * some 9-digit ids, some with order-line numbers as numeric strings, some with `+0000` timestamps. Runs after the
  * catalog seed, since the orders use its variants and locations. The choices come from a seeded generator, so
  * every demo store gets the same orders (only the random part of the ULIDs differs).
@@ -237,7 +237,7 @@ function attachInvoice(tx: Tx, store: StoreData, order: OrderRecord, rnd: () => 
 }
 
 /**
- * An invoice stored the older documented way (platform.md §6): two metafields of the order, namespace `nfe`,
+ * An invoice stored the older documented way (docs/platform.md §6): two metafields of the order, namespace `nfe`,
  * key `key` (the access key) and key `link` (its URL), as stores that used other apps hold them.
  */
 function attachOlderInvoicePair(tx: Tx, store: StoreData, order: OrderRecord, rnd: () => number): void {

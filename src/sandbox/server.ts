@@ -47,7 +47,7 @@ export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /**
  * Answers a request node's HTTP parser refused (bad framing, headers too large, a request that took too long)
- * with the error body of DESIGN.md §5.3 instead of fastify's own shape, then closes the connection, since the
+ * with the error body of docs/api-rules.md §5.3 instead of fastify's own shape, then closes the connection, since the
  * rest of what the client sent on it cannot be trusted.
  */
 function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {

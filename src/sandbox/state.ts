@@ -127,7 +127,7 @@ export interface VariantRecord {
   values: Localized[];
   inventory_levels: InventoryLevel[];
   /**
-   * The store does not report how this variant's stock is split between locations (platform.md §3): responses
+   * The store does not report how this variant's stock is split between locations (docs/platform.md §3): responses
    * omit `inventory_levels`, and the whole stock sits at the default location, so `stock` alone reads and sets
    * it. Cleared once a request sends `inventory_levels`.
    */

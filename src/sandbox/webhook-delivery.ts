@@ -5,7 +5,7 @@ import type { Clock } from '../platform/clock.js';
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, webhookSignature } from '../platform/webhook-headers.js';
 
 /**
- * Webhook notifications (DESIGN.md §5.17; platform.md §7): a POST of `{store_id, event, id}` — without `id` for
+ * Webhook notifications (docs/api-rules.md §5.17; docs/platform.md §7): a POST of `{store_id, event, id}` — without `id` for
  * some events (`domain/updated`), with more fields for others (`theme/updated`) — to the registered url with the
  * registered headers, signed with `x-linkedstore-hmac-sha256` (lowercase hex HMAC-SHA256 of the raw body,
  * keyed with the app's client secret) and identified by `x-store-delivery-id`, the same on every retry.

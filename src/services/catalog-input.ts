@@ -4,7 +4,7 @@ import { readMoney } from './money.js';
 
 /**
  * Parsing of the catalog flags before anything is sent: money and measures, stock, option pairs and
- * localized texts. Every error names the flag and exits 2 (DESIGN.md §7).
+ * localized texts. Every error names the flag and exits 2 (docs/exit-codes.md).
  */
 
 /**

@@ -40,7 +40,7 @@ export async function locationsByPriority(client: StoreClient): Promise<Location
 }
 
 /**
- * The store's main language, to show names keyed by locale in it (platform.md §7); undefined when the store
+ * The store's main language, to show names keyed by locale in it (docs/platform.md §7); undefined when the store
  * does not say, and then the first language present is shown.
  */
 export async function storeMainLanguage(client: StoreClient): Promise<string | undefined> {

@@ -84,7 +84,7 @@ const DEFAULT_PROFILE = 'default';
 const DEFAULT_APP_NAME = 'store-cli';
 
 /**
- * Logs a profile in by one of the flows of DESIGN.md §4 — sandbox, token from stdin, pasted code, or the
+ * Logs a profile in by one of the flows of docs/decisions.md "Profiles and credentials" — sandbox, token from stdin, pasted code, or the
  * browser with a loopback redirect — stores its secrets and makes it the default profile.
  */
 export async function login(options: LoginOptions): Promise<LoginResult> {
@@ -127,7 +127,7 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
       message: 'Store id',
       validate: (v) => (/^\d+$/.test(v) ? undefined : 'must be the store\'s number'),
     });
-    // The User-Agent must name the app the token was issued to (DESIGN.md §3): no made-up default.
+    // The User-Agent must name the app the token was issued to (docs/decisions.md "Profiles and credentials"): no made-up default.
     appId = await required(options.clientId ?? previous?.app_id, options.ask, {
       flag: 'client-id',
       message: 'App client id (the app the token was issued to)',

@@ -96,7 +96,7 @@ export interface FoundOrder<T> {
 }
 
 /**
- * The one order whose customer-facing `number` is this, found with the `q` filter (platform.md §4); undefined
+ * The one order whose customer-facing `number` is this, found with the `q` filter (docs/platform.md §4); undefined
  * when none or several have it.
  */
 export async function orderWithNumber(client: StoreClient, number: number): Promise<Order | undefined> {

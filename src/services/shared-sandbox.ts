@@ -8,7 +8,7 @@ import { xdgDir } from '../util/files.js';
 import { pidAlive } from '../util/process.js';
 
 /**
- * The shared local sandbox (DESIGN.md §6): one detached `store sandbox serve` per user, found through
+ * The shared local sandbox (docs/sandbox.md "The shared sandbox"): one detached `store sandbox serve` per user, found through
  * `$XDG_STATE_HOME/store/sandbox.json`, started on demand by the first command that needs it.
  *
  * Concurrent callers serialise on a lock file created exclusively (`sandbox.lock`, holding the owner's pid, so a

@@ -22,7 +22,7 @@ function validCalendarDate(y: number, m: number, d: number): boolean {
   return m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
 }
 
-/** `2026-11-21T14:05:00+00:00`: the timestamp form of DESIGN.md §5.7 (milliseconds kept only when present). */
+/** `2026-11-21T14:05:00+00:00`: the timestamp form of docs/api-rules.md §5.7 (milliseconds kept only when present). */
 export function formatTimestamp(date: Date): string {
   const iso = date.toISOString();
   const trimmed = iso.endsWith('.000Z') ? iso.slice(0, -5) : iso.slice(0, -1);
@@ -97,7 +97,7 @@ export function parseLongitude(name: InputName, value: string): number {
 }
 
 /**
- * An order id: a positive whole number of any length (platform.md §0: documented ids have 9 digits, the
+ * An order id: a positive whole number of any length (docs/platform.md §0: documented ids have 9 digits, the
  * sandbox's new ones 10). Its length is never held against it: whether it is an id, or the number the customer
  * sees, only the store can tell (services/orders.ts looks the number up after a 404).
  */
@@ -155,7 +155,7 @@ export interface ConfirmOptions {
 }
 
 /**
- * Destructive commands ask on a TTY and need `--yes` otherwise (DESIGN.md §7). Returns false when the
+ * Destructive commands ask on a TTY and need `--yes` otherwise (docs/decisions.md "Output"). Returns false when the
  * person answered no. The prompt library is loaded only when a question is actually asked.
  */
 export async function confirmOrYes(opts: ConfirmOptions): Promise<boolean> {

@@ -10,12 +10,12 @@ import type { StoreClient } from '../client/index.js';
 import { formatTimestamp } from './validate.js';
 
 /**
- * The receiver behind `store webhooks listen`: a node:http server on loopback that does what spec §6 asks of a
+ * The receiver behind `store webhooks listen`: a node:http server on loopback that does what docs/api-rules.md "Webhook notifications" asks of a
  * receiver: check the notification comes from the store (signature) and has the expected shape, fetch the
  * resource, and answer 200 only once that is done. It never prints: it emits `notification`, `refused`,
  * `duplicate`, `ignored` and `problem` events that the command renders.
  *
- * Delivery is at least once (DESIGN.md §5.17), so duplicates are dropped: a delivery id seen before, or, for a
+ * Delivery is at least once (docs/api-rules.md §5.17), so duplicates are dropped: a delivery id seen before, or, for a
  * sender that sends none, the same event and id again within `duplicateWindowMs`. A notification whose handling
  * failed (the resource could not be fetched, the forward target did not accept it) is answered with 5xx so the
  * store retries it; the retry is not printed twice.
@@ -33,7 +33,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te
 export interface Notification {
   store_id: number;
   event: string;
-  /** The resource's id; absent for some events (`domain/updated`, platform.md §7). */
+  /** The resource's id; absent for some events (`domain/updated`, docs/platform.md §7). */
   id?: number | string;
   /** What else the body carried (`theme/updated`: `old_theme`, `new_theme`); absent when nothing. */
   data?: Record<string, unknown>;
@@ -292,7 +292,7 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * `{store_id, event, id?}` (spec §6, platform.md §7): store_id an integer, id an integer or a ULID string, and
+ * `{store_id, event, id?}` (docs/api-rules.md "Webhook notifications", docs/platform.md §7): store_id an integer, id an integer or a ULID string, and
  * absent for some events (`domain/updated`); other fields (`theme/updated`'s `old_theme`, `new_theme`) are kept.
  */
 export function parseNotification(raw: Buffer): Notification {
@@ -304,7 +304,7 @@ export function parseNotification(raw: Buffer): Notification {
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Refusal(400, 'a body that is not a JSON object');
   const { store_id: rawStoreId, event, id, ...rest } = body as Record<string, unknown>;
-  // A numeric string is read as the number it holds (platform.md §0).
+  // A numeric string is read as the number it holds (docs/platform.md §0).
   const storeId = typeof rawStoreId === 'string' && /^\d+$/.test(rawStoreId) ? Number(rawStoreId) : rawStoreId;
   if (typeof storeId !== 'number' || !Number.isSafeInteger(storeId)) throw new Refusal(400, 'a notification without an integer store_id');
   if (typeof event !== 'string' || !EVENT_NAME.test(event)) throw new Refusal(400, 'a notification without an event such as order/created');
@@ -370,7 +370,7 @@ async function fetchAndSummarise(client: StoreClient, { event, id, data }: Notif
       const { getOrder } = await import('../api/orders.js');
       const order = await getOrder(client, numericId);
       const total = [order.total ?? order.price, order.currency].filter((p) => p !== undefined && p !== null && p !== '').join(' ');
-      // Status and payment are separate states on the platform (platform.md §4): "open/paid".
+      // Status and payment are separate states on the platform (docs/platform.md §4): "open/paid".
       const state = [order.status, order.payment_status].filter(Boolean).join('/');
       return { summary: `#${order.number ?? '?'} ${state}${total ? ` ${total}` : ''}`, resource: order };
     }

@@ -11,7 +11,7 @@ import { asHttpUrl, type InputName } from './validate.js';
  */
 
 /**
- * An event name of the form `resource/action` (platform.md §7). Any well-formed name is taken: the platform's
+ * An event name of the form `resource/action` (docs/platform.md §7). Any well-formed name is taken: the platform's
  * list keeps growing, so a name this CLI does not know is sent and the store decides (`undocumentedEvent`
  * says what to warn about).
  */

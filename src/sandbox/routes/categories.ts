@@ -5,7 +5,7 @@ import type { SandboxContext } from '../context.js';
 import type { CategoryRecord, StoreData } from '../state.js';
 import { createCategory, deleteCategory, isWithin, subcategories } from '../store/categories.js';
 
-/** The category routes (DESIGN.md §5.10; records and operations: store/categories.ts) and the documented record. */
+/** The category routes (docs/api-rules.md §5.10; records and operations: store/categories.ts) and the documented record. */
 
 const localizedInput = z.union([z.string(), z.record(z.string(), z.string())]);
 const categorySchema = z.object({

@@ -15,7 +15,7 @@ import {
   updateCustomField,
 } from '../store/custom-fields.js';
 
-/** The routes of variant custom fields and their values (DESIGN.md §5.13; records and operations: store/custom-fields.ts). */
+/** The routes of variant custom fields and their values (docs/api-rules.md §5.13; records and operations: store/custom-fields.ts). */
 
 const definitionSchema = z.object({
   name: z.string().trim().min(1),
@@ -39,7 +39,7 @@ function presentCustomField(f: CustomFieldRecord) {
     id: f.id,
     name: f.name,
     description: f.description,
-    // Definitions belong to variants (platform.md §7).
+    // Definitions belong to variants (docs/platform.md §7).
     owner_resource: 'product_variant',
     value_type: f.value_type,
     read_only: f.read_only,

@@ -41,7 +41,7 @@ type OrderView = {
   currency?: string;
   customer?: { name?: string; email?: string; phone?: string };
   products?: { product_id?: number; variant_id?: number; name?: string; sku?: string | null; price?: string }[];
-  /** The documented order's shipping (platform.md §4), or the earlier `{method, cost}`. */
+  /** The documented order's shipping (docs/platform.md §4), or the earlier `{method, cost}`. */
   shipping?: { carrier?: string; option?: string; cost_customer?: string; cost_owner?: string; method?: string; cost?: string };
   shipping_address?: Record<string, unknown> | null;
   shipping_tracking_number?: string | null;
@@ -50,7 +50,7 @@ type OrderView = {
 
 const PICKUP_METHOD = /retiro|pickup|pick-up/i;
 
-/** The documented fulfillment order record (platform.md §5). */
+/** The documented fulfillment order record (docs/platform.md §5). */
 export function presentFulfillmentOrder(store: StoreData, fo: FulfillmentOrderRecord) {
   const order = (store.orders.get(fo.order_id) ?? {}) as OrderView;
   const currency = order.currency ?? store.record.currency;

@@ -14,7 +14,7 @@ import {
 import { locationLimit } from '../../platform/plans.js';
 
 /**
- * Locations (DESIGN.md §5.9): ULID ids; the first location is the default; priorities order stock use;
+ * Locations (docs/api-rules.md §5.9): ULID ids; the first location is the default; priorities order stock use;
  * plan limits; DELETE refused while default or holding stock.
  */
 
@@ -45,7 +45,7 @@ const locationSchema = z.object({
 const prioritiesSchema = z.array(z.object({ id: z.string(), priority: z.number().int() }));
 
 /**
- * The documented location record (platform.md §7): `name` keyed by locale, `store_id` as a string, `priority`,
+ * The documented location record (docs/platform.md §7): `name` keyed by locale, `store_id` as a string, `priority`,
  * `address {…, verified_at}` (the sandbox verifies no address: null), `is_default`, `allows_pickup`.
  */
 function presentLocation(storeId: number, l: LocationRecord) {

@@ -51,7 +51,7 @@ function billingOf(address: Address | null) {
   };
 }
 
-/** The order record of platform.md §4. */
+/** The order record of docs/platform.md §4. */
 function presentOrder(order: OrderRecord, storeId: number) {
   const asText = order.sent_as?.string_line_numbers === true;
   const num = (n: number) => (asText ? String(n) : n);
@@ -238,7 +238,7 @@ const SHIPPING_FILTER: Record<ShippingStatus, ShippingStatus[]> = {
 };
 
 /**
- * GET /orders with the documented filters (platform.md §4). Unknown parameters (`channels`, `fields`, …) are
+ * GET /orders with the documented filters (docs/platform.md §4). Unknown parameters (`channels`, `fields`, …) are
  * ignored, as the platform does; a known filter with a value it cannot mean is a 422 naming it.
  */
 function orderFilter(req: FastifyRequest): OrderFilter {

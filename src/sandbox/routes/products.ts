@@ -16,7 +16,7 @@ import { presentVariant, showOption, variantFieldsSchema } from './variants.js';
 import { presentCategory } from './categories.js';
 
 /**
- * The product and product image routes (DESIGN.md §5.11; records and operations: store/products.ts), and the
+ * The product and product image routes (docs/api-rules.md §5.11; records and operations: store/products.ts), and the
  * documented product record.
  */
 
@@ -37,7 +37,7 @@ const imageSchema = z.object({
   alt: z.union([z.array(z.string()), z.string()]).optional(),
 });
 
-/** An image (platform.md §3): id, product_id, src, position, alt and timestamps. */
+/** An image (docs/platform.md §3): id, product_id, src, position, alt and timestamps. */
 function presentImage(i: ImageRecord, product?: ProductRecord) {
   const compact = product?.compact_offset;
   return {
@@ -52,7 +52,7 @@ function presentImage(i: ImageRecord, product?: ProductRecord) {
 }
 
 /**
- * A product (platform.md §3): categories as full category records, images, full variants, and timestamps in
+ * A product (docs/platform.md §3): categories as full category records, images, full variants, and timestamps in
  * the offset form the record uses. A variant whose split is unreported carries no `inventory_levels`.
  */
 function presentProduct(store: StoreData, p: ProductRecord) {
@@ -70,7 +70,7 @@ function presentProduct(store: StoreData, p: ProductRecord) {
       return category ? [presentCategory(store, category)] : [];
     }),
     published: p.published,
-    // Fields the platform sends that the sandbox does not model (platform.md §3).
+    // Fields the platform sends that the sandbox does not model (docs/platform.md §3).
     brand: null,
     video_url: null,
     free_shipping: false,
@@ -94,7 +94,7 @@ function searchable(value: Localized): string[] {
 }
 
 /**
- * The GET /products filters of platform.md §3 that the sandbox applies; any other parameter is ignored, as the
+ * The GET /products filters of docs/platform.md §3 that the sandbox applies; any other parameter is ignored, as the
  * platform ignores it (there is no `sku` filter: `GET /products/sku/{sku}` finds one SKU).
  */
 function filterProducts(store: StoreData, query: Record<string, string | undefined>): ProductRecord[] {

@@ -3,7 +3,7 @@ import type { SandboxContext } from '../context.js';
 import { PLAN_NAMES, isPlan } from '../../platform/plans.js';
 
 /**
- * `GET /store` in the platform's documented shape (platform.md §2): `main_language`, `main_currency`,
+ * `GET /store` in the platform's documented shape (docs/platform.md §2): `main_language`, `main_currency`,
  * `languages` keyed by code with `{currency, active}`, `plan_name`; the name and description localized.
  */
 export function register(api: FastifyInstance, _ctx: SandboxContext): void {

@@ -15,7 +15,7 @@ import {
 } from '../store/variants.js';
 
 /**
- * The variant routes (DESIGN.md §5.12; records and operations: store/variants.ts), the request schema of a
+ * The variant routes (docs/api-rules.md §5.12; records and operations: store/variants.ts), the request schema of a
  * variant's fields (which a product without variation takes too) and the documented variant record.
  */
 
@@ -49,14 +49,14 @@ const variantSchema = variantFieldsSchema.extend({
 
 /**
  * A localized option name or value as the platform sends it: every store language, or, when the main language
- * has no text, only the languages that have some (platform.md §0: an option named only in `pt`).
+ * has no text, only the languages that have some (docs/platform.md §0: an option named only in `pt`).
  */
 export function showOption(store: StoreData, value: Localized) {
   if (value[store.record.main_language]) return showLocalized(store, value);
   return Object.fromEntries(Object.entries(value).filter(([, text]) => text !== ''));
 }
 
-/** A variant (platform.md §3); `inventory_levels` is left out when the store does not report the split. */
+/** A variant (docs/platform.md §3); `inventory_levels` is left out when the store does not report the split. */
 export function presentVariant(store: StoreData, v: VariantRecord, compact = false) {
   const record = {
     id: v.id,

@@ -8,7 +8,7 @@ import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
 import { createWebhook, findDuplicate, headerErrors, updateWebhook, webhookUrlProblem } from '../store/webhooks.js';
 
 /**
- * Webhooks (DESIGN.md §5.17): the registration routes (records and rules: store/webhooks.ts), and delivery of
+ * Webhooks (docs/api-rules.md §5.17): the registration routes (records and rules: store/webhooks.ts), and delivery of
  * every event the routes emit through `ctx.emit` to the store's webhooks of that event, signed with the
  * registering app's client secret.
  */
@@ -18,7 +18,7 @@ function presentWebhook(w: WebhookRecord) {
     id: w.id,
     event: w.event,
     url: w.url,
-    // The platform leaves `headers` out of a webhook that has none (platform.md §7).
+    // The platform leaves `headers` out of a webhook that has none (docs/platform.md §7).
     ...(Object.keys(w.headers ?? {}).length > 0 ? { headers: { ...w.headers } } : {}),
     created_at: isoTime(w.created_at),
     updated_at: isoTime(w.updated_at),

@@ -1,7 +1,7 @@
 import type { CategoryRecord, Localized, StoreData, Tx } from '../state.js';
 import { slug } from '../../platform/slug.js';
 
-/** Categories (DESIGN.md §5.10): integer ids, parent null or an existing id, DELETE refused with subcategories. */
+/** Categories (docs/api-rules.md §5.10): integer ids, parent null or an existing id, DELETE refused with subcategories. */
 
 export function subcategories(store: StoreData, id: number): number[] {
   const ids: number[] = [];

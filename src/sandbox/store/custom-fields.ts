@@ -4,7 +4,7 @@ import type { CustomFieldRecord, ProductRecord, StoreData, Tx, VariantRecord } f
 import type { CustomFieldType } from '../../platform/custom-fields.js';
 
 /**
- * Variant custom fields (DESIGN.md §5.13): definitions, and their values on variants. Deleting a definition
+ * Variant custom fields (docs/api-rules.md §5.13): definitions, and their values on variants. Deleting a definition
  * deletes its values.
  */
 

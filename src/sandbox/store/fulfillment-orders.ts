@@ -3,7 +3,7 @@ import type { Collection, StoreData, Tx } from '../state.js';
 import type { TrackingStatus } from '../../platform/tracking-statuses.js';
 
 /**
- * Fulfillment orders (spec/platform.md §5, which replaces DESIGN.md §5.15's record): one shipment of an order
+ * Fulfillment orders (docs/platform.md §5, which replaces docs/api-rules.md §5.15's record): one shipment of an order
  * from one source location, made when the order is created (store/orders.ts), with its tracking events.
  *
  * Storage keeps what the sandbox needs to work (order id, location id, variant and quantity per line, events);

@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import type { Address, Localized, LocationRecord, StoreData, Tx } from '../state.js';
 
 /**
- * Locations (DESIGN.md §5.9): ULID ids; the first location is the default (exactly one is); priorities order
+ * Locations (docs/api-rules.md §5.9): ULID ids; the first location is the default (exactly one is); priorities order
  * stock use; a location is deleted only once it holds no stock.
  */
 

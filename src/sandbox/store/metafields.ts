@@ -5,7 +5,7 @@ import type { Collection, StoreData, Tx } from '../state.js';
 import { fulfillmentOrdersOf } from './fulfillment-orders.js';
 
 /**
- * Metafields of orders (DESIGN.md §5.16), the carrier of invoices: namespace `nfe`, key `list`, value a JSON
+ * Metafields of orders (docs/api-rules.md §5.16), the carrier of invoices: namespace `nfe`, key `list`, value a JSON
  * array of `{key, link, fulfillment_order_id?}`. One metafield per (owner, namespace, key): a second POST is
  * a 422 that points at PUT. Every write of an `nfe`/`list` value is validated entry by entry.
  */

@@ -6,7 +6,7 @@ import { createFulfillmentOrder, fulfillmentOrdersOf, fulfillmentOrdersOfOrder, 
 import type { OrderStatus, OrderStatusInput, PaymentStatus, ShippingStatus } from '../../platform/orders.js';
 
 /**
- * Orders as the platform documents them (platform.md §4; docs/decisions.md "Orders as the platform sends
+ * Orders as the platform documents them (docs/platform.md §4; docs/decisions.md "Orders as the platform sends
  * them"). New orders get 10-digit ids; the demo seed also makes 9-digit ones, as documented orders have.
  * `number` counts up from 100 per store.
  *
@@ -111,7 +111,7 @@ export type OrderRecord = {
   currency: string;
   language: string;
   /**
-   * The documented responses differ in form (platform.md §0, §4): line ids and quantities as numeric strings,
+   * The documented responses differ in form (docs/platform.md §0, §4): line ids and quantities as numeric strings,
    * timestamps with a `+0000` offset. The demo seed sends some orders so, as a real store's history does.
    */
   sent_as?: { string_line_numbers?: boolean; compact_offset?: boolean };
@@ -121,7 +121,7 @@ export function ordersOf(store: StoreData): Collection<OrderRecord> {
   return store.orders as unknown as Collection<OrderRecord>;
 }
 
-/** An order as a state written before platform.md §4 holds it: `paid` as a status, `payments`, `shipping {method, cost}`. */
+/** An order as a state written before docs/platform.md §4 holds it: `paid` as a status, `payments`, `shipping {method, cost}`. */
 type EarlierOrder = {
   status: string;
   payments?: { method: string; status: PaymentStatus }[];
@@ -131,7 +131,7 @@ type EarlierOrder = {
 };
 
 /**
- * Brings an order of a state directory written before platform.md §4 to the documented record, in place, the
+ * Brings an order of a state directory written before docs/platform.md §4 to the documented record, in place, the
  * first time it is read (a sandbox keeps its state across versions).
  */
 export function upgradeOrder(order: OrderRecord): OrderRecord {
@@ -172,7 +172,7 @@ export interface NewOrder {
   payment?: Partial<Payment>;
 }
 
-/** How the seed varies an order's form and id (platform.md §0: documented orders have 9-digit ids). */
+/** How the seed varies an order's form and id (docs/platform.md §0: documented orders have 9-digit ids). */
 export interface OrderForm {
   shortId?: boolean;
   sentAs?: OrderRecord['sent_as'];

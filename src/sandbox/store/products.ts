@@ -11,7 +11,7 @@ import {
 } from './variants.js';
 
 /**
- * Products (DESIGN.md §5.11) and their images. A create with sku/price/stock/inventory_levels makes a product
+ * Products (docs/api-rules.md §5.11) and their images. A create with sku/price/stock/inventory_levels makes a product
  * without variation (one variant without values holds them); without them, a product with variation whose
  * variants are posted afterwards. Product-level price/sku/stock mirror the first variant.
  */

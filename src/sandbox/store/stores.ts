@@ -4,7 +4,7 @@ import type { AppRecord, SandboxState, Tx } from '../state.js';
 
 /** Apps and stores of the sandbox: made at first start (seed.ts) and through the admin endpoints (admin.ts). */
 
-/** The CLI's browser login listens here (DESIGN.md §4), so it is the demo app's registered redirect URL. */
+/** The CLI's browser login listens here (docs/decisions.md "Profiles and credentials"), so it is the demo app's registered redirect URL. */
 const SANDBOX_REDIRECT_URL = 'http://127.0.0.1:8976/callback';
 const FIRST_STORE_ID = 1_000_001;
 const FIRST_APP_ID = 5_001;

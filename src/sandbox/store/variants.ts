@@ -5,7 +5,7 @@ import { MAX_OPTIONS, MAX_VARIANTS } from '../../platform/catalog.js';
 import { blankAddress } from './locations.js';
 
 /**
- * Variants (DESIGN.md §5.12) and the variant logic products share: building a variant from a request's fields,
+ * Variants (docs/api-rules.md §5.12) and the variant logic products share: building a variant from a request's fields,
  * stock per location, option (attribute) rules. The variant routes and the product routes both use it.
  */
 

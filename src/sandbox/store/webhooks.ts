@@ -3,7 +3,7 @@ import type { StoreData, Tx, WebhookRecord } from '../state.js';
 import { RESERVED_WEBHOOK_HEADERS, isHeaderName } from '../../platform/webhook-headers.js';
 import { isLoopbackHost } from '../../util/loopback.js';
 
-/** Webhooks (DESIGN.md §5.17): registered per app; the rules of their URL and custom headers. */
+/** Webhooks (docs/api-rules.md §5.17): registered per app; the rules of their URL and custom headers. */
 
 /** https anywhere; http only on loopback (the sandbox's allowance for local receivers like `webhooks listen`). */
 export function webhookUrlProblem(text: string): string | undefined {
