@@ -144,4 +144,33 @@ describe('architecture', () => {
     );
     expect(packages).toEqual([]);
   });
+
+  /**
+   * Which top-level part of src/ may import which: the table of docs/architecture.md, so the document and the
+   * code cannot drift apart. A part may always import its own files.
+   */
+  it('each part of src/ imports only the parts docs/architecture.md allows it', () => {
+    const allowed: Record<string, string[]> = {
+      commands: ['base-command', 'bulk-command', 'flags', 'views', 'output', 'services', 'auth', 'api', 'client', 'platform', 'util', 'sandbox'],
+      'base-command': ['flags', 'output', 'auth', 'api', 'client', 'platform'],
+      'bulk-command': ['base-command', 'output', 'services', 'client'],
+      hooks: ['base-command', 'output'],
+      views: ['base-command', 'flags', 'output', 'services', 'api', 'client', 'platform'],
+      flags: ['services', 'platform'],
+      services: ['output', 'auth', 'api', 'client', 'platform', 'util'],
+      output: ['services', 'auth', 'client', 'platform'],
+      auth: ['services', 'client', 'util'],
+      api: ['client', 'platform', 'util'],
+      client: ['platform', 'util'],
+      platform: [],
+      util: [],
+      sandbox: ['platform', 'util'],
+    };
+    const part = (file: string) => file.replace(/^src\//, '').split('/')[0]!.replace(/\.ts$/, '');
+    const offenders = edges
+      .filter((e) => part(e.from) !== part(e.to))
+      .filter((e) => !(allowed[part(e.from)] ?? []).includes(part(e.to)))
+      .map((e) => `${e.from} → ${e.to}`);
+    expect(offenders).toEqual([]);
+  });
 });
