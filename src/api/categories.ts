@@ -22,6 +22,12 @@ export type Localized = z.infer<typeof LocalizedSchema>;
 /** A localized text that may be null or absent on odd records: read as no text. */
 export const OptionalLocalized = LocalizedSchema.nullish();
 
+/** A list of localized texts (option names, option values); a missing list is empty and a null entry no text. */
+export const LocalizedList = z
+  .array(LocalizedSchema.nullable())
+  .nullish()
+  .transform((list) => (list ?? []).map((text) => text ?? {}));
+
 /**
  * A category (docs/platform.md §3): ids are numbers or numeric strings; everything else may be null. Products
  * carry their categories as these full records.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { NotFoundError } from '../client/errors.js';
-import { CategorySchema, type Localized, LocalizedSchema, OptionalLocalized } from './categories.js';
+import { CategorySchema, type Localized, LocalizedList, LocalizedSchema, OptionalLocalized } from './categories.js';
 import { Id, Num, parseRecords, readAll, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 import { VariantSchema } from './variants.js';
@@ -30,10 +30,7 @@ export const ProductSchema = z.looseObject({
   name: LocalizedSchema.nullish().transform((v): Localized => v ?? {}),
   description: OptionalLocalized,
   handle: OptionalLocalized,
-  attributes: z
-    .array(LocalizedSchema.nullable())
-    .nullish()
-    .transform((v) => (v ?? []).map((a) => a ?? {})),
+  attributes: LocalizedList,
   variants: z.array(VariantSchema).nullish().transform((v) => v ?? []),
   images: z.array(ProductImageSchema).nullish().transform((v) => v ?? []),
   categories: z.array(ProductCategory).nullish().transform((v) => v ?? []),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { LocalizedSchema } from './categories.js';
+import { LocalizedList } from './categories.js';
 import { Id, readAll, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
@@ -58,10 +58,7 @@ export const VariantSchema = z.looseObject({
   mpn: NullableText,
   age_group: NullableText,
   gender: NullableText,
-  values: z
-    .array(LocalizedSchema.nullable())
-    .nullish()
-    .transform((v) => (v ?? []).map((value) => value ?? {})),
+  values: LocalizedList,
   inventory_levels: z
     .array(InventoryLevelSchema)
     .nullish()
