@@ -12,7 +12,6 @@ import { parseReply } from './reply.js';
  * Only what the commands use is checked; every other field passes through to `--json`.
  */
 
-
 /** An order line. `product_id`, `variant_id` and `quantity` come as numbers or numeric strings; `sku` may be absent. */
 export const OrderItemSchema = z.looseObject({
   id: Id.optional(),
@@ -24,7 +23,6 @@ export const OrderItemSchema = z.looseObject({
   quantity: Num.transform((n) => n ?? 0),
   price: Money,
 });
-export type OrderItem = z.infer<typeof OrderItemSchema>;
 
 const CustomerSchema = z
   .looseObject({ id: Id.nullish(), name: Text, email: Text, phone: Text, identification: Text })

@@ -48,7 +48,6 @@ export const Text = z
 export const Localized = z
   .union([z.string(), z.record(z.string(), z.union([z.string(), z.null(), z.number()]).optional()), z.null()])
   .optional();
-export type LocalizedValue = z.infer<typeof Localized>;
 
 /** A timestamp as sent: kept as text; `parseTimestamp` reads both offset forms. */
 export const Timestamp = Text;
@@ -114,12 +113,6 @@ export function pickLocalized(value: unknown, mainLanguage: string | undefined =
     if (sameLanguage) return String(sameLanguage[1]);
   }
   return String(texts[0]![1]);
-}
-
-/** What a list read could not show: the records skipped and the first reason, for one warning. */
-export interface SkippedRecords {
-  count: number;
-  reason: string;
 }
 
 /**

@@ -73,7 +73,3 @@ export async function getStore(client: StoreClient): Promise<StoreInfo> {
   return storeInfo(parseReply(StoreRecordSchema, res.body, 'store record'), Array.isArray(header) ? header[0] : header);
 }
 
-/** A localized field as the store expects it: a plain string on a one-language store, else keyed by language. */
-export function isMultilingual(store: Pick<StoreInfo, 'languages'>): boolean {
-  return store.languages.length > 1;
-}

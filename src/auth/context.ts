@@ -24,11 +24,11 @@ export interface ResolveOptions {
 }
 
 /** The profile name reported when the credentials come from `STORE_TOKEN` / `STORE_ID`. */
-export const ENV_PROFILE = 'env';
+const ENV_PROFILE = 'env';
 
 const DEFAULT_APP_NAME = 'store-cli';
 
-export const LOGIN_HINT = 'run `store auth login` (or `store auth login --sandbox` to try the local sandbox)';
+const LOGIN_HINT = 'run `store auth login` (or `store auth login --sandbox` to try the local sandbox)';
 
 /**
  * Resolves the store, app and token a command uses. `STORE_TOKEN` + `STORE_ID` win over any profile;

@@ -20,7 +20,7 @@ export interface SecretBackend {
 }
 
 export const KEYCHAIN_SERVICE = 'store-cli';
-export const KEYCHAIN_TIMEOUT_MS = 3000;
+const KEYCHAIN_TIMEOUT_MS = 3000;
 
 /** A keychain that does not answer (no Secret Service, locked, denied, or too slow). */
 /** Read by bin/run.js: set when something left behind would keep the process alive after the command. */
@@ -37,7 +37,7 @@ export function credentialsPath(env: Env = process.env): string {
   return join(configDir(env), 'credentials.json');
 }
 
-export function plainTextWarning(env: Env = process.env): string {
+function plainTextWarning(env: Env = process.env): string {
   return `Secrets are stored in plain text in ${credentialsPath(env)} (mode 0600).`;
 }
 
@@ -166,7 +166,7 @@ export interface CredentialOptions {
   keychain?: KeychainOptions;
 }
 
-export function backendFor(store: SecretsStore, options: CredentialOptions = {}): SecretBackend {
+function backendFor(store: SecretsStore, options: CredentialOptions = {}): SecretBackend {
   return store === 'keychain' ? keychainBackend(options.keychain) : fileBackend(options.env);
 }
 

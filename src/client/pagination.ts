@@ -47,7 +47,7 @@ function pageOf(url: string): number | undefined {
  * The platform answers an empty list, a filter that matches nothing and a page past the end with
  * 404 "Last page is N" (N is 0 for an empty list): every list read takes it as "no items", not as an error.
  */
-export function isPastLastPage(error: unknown): boolean {
+function isPastLastPage(error: unknown): boolean {
   return error instanceof NotFoundError && /last page is \d+/i.test(error.description ?? '');
 }
 
@@ -76,7 +76,7 @@ export async function readPage<T>(get: GetFn, path: string, query: Query = {}): 
 }
 
 /** x-total-count: every item matching the filters; undefined when absent or not a number. */
-export function totalCount(headers: ResponseHeaders): number | undefined {
+function totalCount(headers: ResponseHeaders): number | undefined {
   const raw = headerValue(headers, 'x-total-count');
   if (raw === undefined || raw.trim() === '') return undefined;
   const total = Number(raw);

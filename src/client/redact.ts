@@ -48,7 +48,7 @@ export function redactUrl(url: string): string {
 /** Headers that carry credentials: Authorization, Authentication, Cookie, Set-Cookie, X-Api-Key, X-Auth-Token… */
 const SECRET_HEADER = /authori[sz]ation|authentication|cookie|api[-_]?key|token|secret|password|session/i;
 
-export function isSecretHeader(name: string): boolean {
+function isSecretHeader(name: string): boolean {
   return SECRET_HEADER.test(name);
 }
 

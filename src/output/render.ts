@@ -26,7 +26,7 @@ export async function renderRows<Row>(
 }
 
 /** "created_at" → "CREATED AT": a table's header names the same field as the JSON and TSV header. */
-export function tableHeader(field: string): string {
+function tableHeader(field: string): string {
   return field.replace(/_/g, ' ').toUpperCase();
 }
 

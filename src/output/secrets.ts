@@ -21,7 +21,7 @@ export function addSecret(value: string | undefined): void {
 }
 
 /** `text` with every known secret replaced. */
-export function scrub(text: string): string {
+function scrub(text: string): string {
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;

@@ -42,7 +42,7 @@ const NewAppBody = z.strictObject({
 const UninstallBody = z.strictObject({ store_id: z.number().int().optional() });
 
 /** Documented events that no API request of the sandbox causes; the others are triggered by doing the real thing. */
-export const ADMIN_EVENTS = [
+const ADMIN_EVENTS = [
   'order/packed',
   'order/fulfilled',
   'order/edited',

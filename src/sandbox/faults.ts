@@ -103,7 +103,7 @@ function latencyRange(value: string): [number, number] {
   return [min, max];
 }
 
-export function hasFaults(config: FaultConfig): boolean {
+function hasFaults(config: FaultConfig): boolean {
   return config.serverError > 0 || config.reset > 0 || config.lost > 0 || config.latencyMs[1] > 0;
 }
 

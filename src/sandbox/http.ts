@@ -16,7 +16,7 @@ import type { Localized, SandboxState, StoreData, TokenRecord } from './state.js
  */
 
 export type ScopeName = 'products' | 'orders' | 'locations' | 'fulfillment_orders' | 'webhooks';
-export const SCOPE_NAMES: ScopeName[] = ['products', 'orders', 'locations', 'fulfillment_orders', 'webhooks'];
+const SCOPE_NAMES: ScopeName[] = ['products', 'orders', 'locations', 'fulfillment_orders', 'webhooks'];
 export const ALL_SCOPES: string[] = SCOPE_NAMES.flatMap((s) => [`read_${s}`, `write_${s}`]);
 
 export interface AuthInfo {
@@ -78,7 +78,7 @@ export function errorBody(status: number, description: string, fieldErrors?: Fie
   return body;
 }
 
-export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
+function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
   return reply.code(error.status).type('application/json').send(errorBody(error.status, error.description, error.fieldErrors));
 }

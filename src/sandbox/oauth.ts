@@ -16,7 +16,7 @@ import type { AppRecord, SandboxState, TokenRecord } from './state.js';
  * on the clock; exchanging one issues a new token and revokes the app's previous tokens on that store.
  */
 
-export const DEFAULT_CODE_TTL_SECONDS = 300;
+const DEFAULT_CODE_TTL_SECONDS = 300;
 
 export function registerOAuth(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;

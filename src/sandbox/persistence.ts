@@ -167,7 +167,7 @@ function fsyncDir(dir: string): void {
  * Directory 0700, files 0600, whatever the umask or an older version left (a data directory made before
  * this rule keeps working, tightened on its next start). Best effort: a file system without modes is left as is.
  */
-export function restrictToOwner(dir: string): void {
+function restrictToOwner(dir: string): void {
   try {
     fs.chmodSync(dir, 0o700);
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

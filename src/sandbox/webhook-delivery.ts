@@ -55,9 +55,9 @@ export interface DeliveryOptions {
   onAttempt?: (record: DeliveryRecord) => void;
 }
 
-export const DEFAULT_RETRY_BASE_MS = 1_000;
-export const DEFAULT_MAX_ATTEMPTS = 8;
-export const DELIVERY_TIMEOUT_MS = 3_000;
+const DEFAULT_RETRY_BASE_MS = 1_000;
+const DEFAULT_MAX_ATTEMPTS = 8;
+const DELIVERY_TIMEOUT_MS = 3_000;
 /** How many finished deliveries are kept for inspection. */
 const HISTORY_LIMIT = 200;
 /** Connections open at once per receiver host; more notifications wait their turn instead of flooding it. */

@@ -12,7 +12,7 @@ import {
 import { getStore, type StoreInfo } from '../api/store.js';
 import { localText, localTexts, mergeLocalized, parseLocalized, withDescription } from './catalog-input.js';
 
-export const PATH_SEPARATOR = ' > ';
+const PATH_SEPARATOR = ' > ';
 
 /** A category with its full path ("Ropa > Camisas") and depth, in the store's main language. */
 export interface CategoryRow {

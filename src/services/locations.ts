@@ -57,7 +57,7 @@ export async function locationsToShow(client: StoreClient): Promise<{ locations:
   return { locations, mainLanguage };
 }
 
-export function sortByPriority(locations: Location[]): Location[] {
+function sortByPriority(locations: Location[]): Location[] {
   // A location without a priority goes last.
   const rank = (l: Location) => l.priority ?? Number.MAX_SAFE_INTEGER;
   return [...locations].sort((a, b) => rank(a) - rank(b));

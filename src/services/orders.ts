@@ -99,7 +99,7 @@ export interface FoundOrder<T> {
  * The one order whose customer-facing `number` is this, found with the `q` filter (docs/platform.md §4); undefined
  * when none or several have it.
  */
-export async function orderWithNumber(client: StoreClient, number: number): Promise<Order | undefined> {
+async function orderWithNumber(client: StoreClient, number: number): Promise<Order | undefined> {
   const { orders } = await listOrdersPage(client, { q: String(number) }, 1, 50);
   const matches = orders.filter((o) => o.number === number);
   return matches.length === 1 ? matches[0] : undefined;
@@ -128,7 +128,7 @@ async function byIdOrNumber<T>(
 }
 
 /** The order with its fulfillment orders and attached invoices, fetched side by side. */
-export async function orderDetails(client: StoreClient, orderId: number): Promise<OrderDetails> {
+async function orderDetails(client: StoreClient, orderId: number): Promise<OrderDetails> {
   const [order, fulfillmentOrders, invoices] = await Promise.all([
     getOrder(client, orderId),
     listFulfillmentOrders(client, orderId),
@@ -251,7 +251,7 @@ export interface TrackingFields {
 }
 
 /** Checks the tracking flags and builds the event body; `now` fills `happened_at` when a new event has none. */
-export function trackingInput(fields: TrackingFields, opts: { now?: Date } = {}): TrackingEventInput {
+function trackingInput(fields: TrackingFields, opts: { now?: Date } = {}): TrackingEventInput {
   const input: TrackingEventInput = {};
   if (fields.status !== undefined) {
     if (!(TRACKING_STATUSES as readonly string[]).includes(fields.status)) {

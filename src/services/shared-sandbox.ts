@@ -62,7 +62,7 @@ export function defaultSandboxDataDir(env: NodeJS.ProcessEnv = process.env): str
   return path.join(xdgDir('data', env), 'sandbox');
 }
 
-export function sharedPaths(env: NodeJS.ProcessEnv = process.env): SharedPaths {
+function sharedPaths(env: NodeJS.ProcessEnv = process.env): SharedPaths {
   const stateHome = xdgDir('state', env);
   return {
     stateHome,
@@ -71,11 +71,6 @@ export function sharedPaths(env: NodeJS.ProcessEnv = process.env): SharedPaths {
     logFile: path.join(stateHome, 'sandbox.log'),
     dataDir: defaultSandboxDataDir(env),
   };
-}
-
-/** The recorded line of the shared sandbox, whether or not it still answers. */
-export function readSharedSandbox(opts: SharedOptions = {}): SandboxInfo | undefined {
-  return readInfo(sharedPaths(opts.env ?? process.env).infoFile);
 }
 
 function readInfo(file: string): SandboxInfo | undefined {
@@ -88,7 +83,7 @@ function readInfo(file: string): SandboxInfo | undefined {
 }
 
 /** True when the server of `info` answers an authenticated request (a 429 counts: it is alive, just busy). */
-export async function sandboxAnswers(info: SandboxInfo, timeoutMs = HEALTH_TIMEOUT_MS): Promise<boolean> {
+async function sandboxAnswers(info: SandboxInfo, timeoutMs = HEALTH_TIMEOUT_MS): Promise<boolean> {
   try {
     const res = await fetch(`${info.api_url.replace(/\/+$/, '')}/v1/${info.store_id}/store`, {
       headers: {

@@ -80,7 +80,7 @@ function normalizeOffset(raw: string | undefined): string | undefined {
 }
 
 /** A decimal number within [min, max], e.g. a latitude. */
-export function parseNumberInRange(name: InputName, value: string, min: number, max: number, what = 'a number'): number {
+function parseNumberInRange(name: InputName, value: string, min: number, max: number, what = 'a number'): number {
   const text = value.trim();
   const number = /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isFinite(number)) throw new UsageError(`${name} "${value}" is not ${what}; use a decimal number between ${min} and ${max}.`);

@@ -295,7 +295,7 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
  * `{store_id, event, id?}` (docs/api-rules.md "Webhook notifications", docs/platform.md §7): store_id an integer, id an integer or a ULID string, and
  * absent for some events (`domain/updated`); other fields (`theme/updated`'s `old_theme`, `new_theme`) are kept.
  */
-export function parseNotification(raw: Buffer): Notification {
+function parseNotification(raw: Buffer): Notification {
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));

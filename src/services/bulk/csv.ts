@@ -120,7 +120,7 @@ async function sniff(path: string): Promise<Buffer> {
  * "little-endian" or "big-endian" when the head of the file is UTF-16 text: a byte order mark, or (without
  * one) text whose every other byte is NUL, as ASCII looks in UTF-16. Undefined for anything else.
  */
-export function utf16Of(head: Buffer): string | undefined {
+function utf16Of(head: Buffer): string | undefined {
   if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'little-endian';
   if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'big-endian';
   const pairs = Math.min(256, Math.floor(head.length / 2));

@@ -59,7 +59,7 @@ export class CatalogInvalidError extends FileInvalidError {
 }
 
 /** The file does not fit the store (unknown location or custom field column…): nothing was sent (exit 2). */
-export class PlanRefusedError extends StoreError {
+class PlanRefusedError extends StoreError {
   constructor(readonly problems: string[]) {
     super(`${problems[0]!}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''} Nothing was sent.`, 2);
   }
