@@ -6,7 +6,7 @@ import { Entry } from '@napi-rs/keyring';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from '../../src/platform/clock.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { registerSecret, type CliResult } from '../helpers/run-cli.js';
+import { registerSecret, runCli, type CliResult } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
@@ -53,8 +53,9 @@ beforeEach(async () => {
   };
 });
 
-async function store(args: string[], extra: { env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
-  const result = await runInProcess(args, { env: { ...env, ...extra.env }, input: extra.input });
+async function store(args: string[], extra: { env?: NodeJS.ProcessEnv; input?: string; ownProcess?: boolean } = {}): Promise<CliResult> {
+  const run = extra.ownProcess ? runCli : runInProcess;
+  const result = await run(args, { env: { ...env, ...extra.env }, input: extra.input });
   if (args[0] !== 'auth' || args[1] !== 'token') outputs.push(result.stdout, result.stderr);
   return result;
 }
@@ -383,11 +384,13 @@ describe('store auth login --with-token, list, switch, logout', () => {
   });
 
   it('without a keychain, falls back to the 0600 file with a warning saying so', async () => {
-    // A session bus address that leads nowhere: the keychain cannot answer, whatever this machine has.
+    // A session bus address that leads nowhere: the keychain cannot answer, whatever this machine has. The
+    // keychain client keeps the bus it first connected to for the life of the process, so these runs are
+    // processes of their own (in the test process, a Secret Service found earlier would still answer).
     const noKeychain = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' };
     const login = await store(
       ['auth', 'login', '--profile', 'plain', '--with-token', '--store-id', String(sandbox.storeId), '--api-url', sandbox.apiUrl, ...tokenApp()],
-      { input: sandbox.accessToken, env: noKeychain },
+      { input: sandbox.accessToken, env: noKeychain, ownProcess: true },
     );
     expect(login.code).toBe(0);
     const credentials = join(env.XDG_CONFIG_HOME!, 'store', 'credentials.json');
@@ -396,11 +399,11 @@ describe('store auth login --with-token, list, switch, logout', () => {
     );
     expect((await stat(credentials)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(credentials, 'utf8'))).toEqual({ plain: { token: sandbox.accessToken } });
-    const status = await store(['auth', 'status'], { env: noKeychain });
+    const status = await store(['auth', 'status'], { env: noKeychain, ownProcess: true });
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/Token kept in\s+credentials file/);
 
-    expect((await store(['auth', 'logout'], { env: noKeychain })).code).toBe(0);
+    expect((await store(['auth', 'logout'], { env: noKeychain, ownProcess: true })).code).toBe(0);
     expect(JSON.parse(await readFile(credentials, 'utf8'))).toEqual({});
   });
 
