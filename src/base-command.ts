@@ -8,6 +8,7 @@ import { io, processIO, useIO, type IOStreams } from './output/io.js';
 import { addSecret, guardOutput } from './output/secrets.js';
 import { colorEnabled, isTTY, paint, terminalWidth } from './output/terminal.js';
 import type { Clock } from './platform/clock.js';
+import { SIGNAL_EXIT_CODES } from './util/process.js';
 
 /** A titled list under a record in a detail view (an order's items, a product's variants). */
 export interface DetailSection {
@@ -299,7 +300,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   public async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     if (err.name === 'ExitPromptError') {
-      process.exitCode = 130;
+      process.exitCode = SIGNAL_EXIT_CODES.SIGINT;
       return;
     }
     // this.exit(n): the command has said what it had to say.

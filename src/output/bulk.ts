@@ -2,6 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { StoreContext } from '../auth/context.js';
 import type { Clock } from '../platform/clock.js';
 import { schedulerFor } from '../client/index.js';
+import { SIGNAL_EXIT_CODES, type StopSignal } from '../util/process.js';
 import { io, type OutputStream } from './io.js';
 import { ProgressView } from './progress.js';
 
@@ -41,9 +42,6 @@ export async function bulkProgress(
   return new ProgressView({ stream, tty, quiet, label, unit, bucket: () => scheduler.snapshot(), SingleBar });
 }
 
-/** The exit code of a run ended by a signal: 128 + its number, as a shell reports it. */
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
-type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
 
 /**
  * While writing, the first Ctrl-C or SIGTERM asks the running work to stop after its current requests (the

@@ -2,6 +2,7 @@ import { type WriteStream, createWriteStream, rmSync } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { SIGNAL_EXIT_CODES, type StopSignal } from './process.js';
 
 /**
  * A file written whole or not at all, the one way `store` replaces a file (an export, the config and
@@ -36,8 +37,9 @@ export interface AtomicOptions {
 
 /** Temporary files still open, removed on SIGINT/SIGTERM before the process exits. */
 const pending = new Set<string>();
-const SIGNAL_EXIT = [['SIGINT', 130], ['SIGTERM', 143]] as const;
-const onSignal = SIGNAL_EXIT.map(([signal, code]) => [signal, () => removePendingAndExit(code)] as const);
+const onSignal = (Object.entries(SIGNAL_EXIT_CODES) as [StopSignal, number][]).map(
+  ([signal, code]) => [signal, () => removePendingAndExit(code)] as const,
+);
 
 function removePendingAndExit(code: number): void {
   for (const path of pending) {

@@ -21,3 +21,7 @@ export function pidAlive(pid: number | undefined): boolean {
   }
   return !/^\d+ \(.*\) Z /s.test(stat);
 }
+
+/** The exit code of a run ended by a stop signal: 128 + its number, as a shell reports it (docs/exit-codes.md). */
+export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+export type StopSignal = keyof typeof SIGNAL_EXIT_CODES;

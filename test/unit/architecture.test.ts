@@ -152,13 +152,13 @@ describe('architecture', () => {
   it('each part of src/ imports only the parts docs/architecture.md allows it', () => {
     const allowed: Record<string, string[]> = {
       commands: ['base-command', 'bulk-command', 'flags', 'views', 'output', 'services', 'auth', 'api', 'client', 'platform', 'util', 'sandbox'],
-      'base-command': ['flags', 'output', 'auth', 'api', 'client', 'platform'],
+      'base-command': ['flags', 'output', 'auth', 'api', 'client', 'platform', 'util'],
       'bulk-command': ['base-command', 'output', 'services', 'client'],
       hooks: ['base-command', 'output'],
       views: ['base-command', 'flags', 'output', 'services', 'api', 'client', 'platform'],
       flags: ['services', 'platform'],
       services: ['output', 'auth', 'api', 'client', 'platform', 'util'],
-      output: ['services', 'auth', 'client', 'platform'],
+      output: ['services', 'auth', 'client', 'platform', 'util'],
       auth: ['services', 'client', 'util'],
       api: ['client', 'platform', 'util'],
       client: ['platform', 'util'],

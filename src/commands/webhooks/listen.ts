@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
 import { BaseCommand } from '../../base-command.js';
 import { notificationLine } from '../../views/webhooks.js';
+import { SIGNAL_EXIT_CODES } from '../../util/process.js';
 import type { ReceivedNotification, WebhookListener } from '../../services/webhooks-listener.js';
 
 export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
@@ -78,7 +79,7 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
       process.once('SIGTERM', () => resolve('SIGTERM'));
     });
     // A second Ctrl-C while the webhooks are being removed gives up on the removal.
-    process.once('SIGINT', () => process.exit(130));
+    process.once('SIGINT', () => process.exit(SIGNAL_EXIT_CODES.SIGINT));
     this.note(`Stopping (${signal}).`);
     const { removed, failed } = await session.close();
     if (removed.length > 0) this.note(`Removed ${removed.length} webhook${removed.length === 1 ? '' : 's'}.`);
