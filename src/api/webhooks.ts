@@ -3,6 +3,7 @@ import type { StoreClient } from '../client/index.js';
 import { Id, readAll, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 import { isLoopbackHost } from '../util/loopback.js';
+import { withoutTrailingSlash } from '../util/url.js';
 
 export { WEBHOOK_EVENTS, eventResource, isDeletionEvent, isWebhookEvent } from '../platform/webhook-events.js';
 export type { WebhookEvent } from '../platform/webhook-events.js';
@@ -67,7 +68,7 @@ export async function isSandboxHost(client: StoreClient, apiUrl: string): Promis
   }
   if (!isLoopbackHost(host)) return false;
   try {
-    const res = await client.request<unknown>({ method: 'GET', path: `${apiUrl.replace(/\/+$/, '')}/sandbox/status` });
+    const res = await client.request<unknown>({ method: 'GET', path: `${withoutTrailingSlash(apiUrl)}/sandbox/status` });
     return SandboxStatusSchema.safeParse(res.body).success;
   } catch {
     return false;

@@ -2,6 +2,7 @@ import { AuthError, UsageError } from '../client/errors.js';
 import { readConfig, saveProfile, SANDBOX_PROFILE, selectProfileName, type Profile } from './config.js';
 import { KeychainUnavailableError, loadSecrets, type KeychainOptions } from './credentials.js';
 import type { Env } from '../util/files.js';
+import { withoutTrailingSlash } from '../util/url.js';
 
 /** Everything a command needs to talk to one store. */
 export interface StoreContext {
@@ -79,7 +80,7 @@ function fromEnv(env: Env, profile: Profile | undefined): StoreContext {
   return {
     profile: ENV_PROFILE,
     storeId: env.STORE_ID,
-    apiUrl: stripSlash(apiUrl),
+    apiUrl: withoutTrailingSlash(apiUrl),
     authUrl: optionalUrl(env.STORE_AUTH_URL || profile?.auth_url),
     appName: env.STORE_APP_NAME || profile?.app_name || DEFAULT_APP_NAME,
     appId: env.STORE_APP_ID || profile?.app_id || DEFAULT_APP_NAME,
@@ -114,7 +115,7 @@ async function fromProfile(
   return {
     profile: name,
     storeId: profile.store_id,
-    apiUrl: stripSlash(profile.api_url),
+    apiUrl: withoutTrailingSlash(profile.api_url),
     authUrl: optionalUrl(profile.auth_url),
     appName: profile.app_name,
     appId: profile.app_id,
@@ -139,8 +140,8 @@ async function sandboxContext(name: string, profile: Profile | undefined, env: E
   return {
     profile: name,
     storeId: String(info.store_id),
-    apiUrl: stripSlash(info.api_url),
-    authUrl: stripSlash(info.auth_url),
+    apiUrl: withoutTrailingSlash(info.api_url),
+    authUrl: withoutTrailingSlash(info.auth_url),
     appName: info.app_name,
     appId: info.client_id,
     token: info.access_token,
@@ -160,8 +161,8 @@ export function sandboxProfile(info: {
 }): Profile {
   return {
     store_id: String(info.store_id),
-    api_url: stripSlash(info.api_url),
-    auth_url: stripSlash(info.auth_url),
+    api_url: withoutTrailingSlash(info.api_url),
+    auth_url: withoutTrailingSlash(info.auth_url),
     app_name: info.app_name,
     app_id: info.client_id,
     scopes: [],
@@ -170,10 +171,6 @@ export function sandboxProfile(info: {
   };
 }
 
-function stripSlash(url: string): string {
-  return url.replace(/\/+$/, '');
-}
-
 function optionalUrl(url: string | undefined): string | undefined {
-  return url ? stripSlash(url) : undefined;
+  return url ? withoutTrailingSlash(url) : undefined;
 }

@@ -1,4 +1,5 @@
 import { ApiError, AuthError, networkError, parseErrorBody } from '../client/errors.js';
+import { withoutTrailingSlash } from '../util/url.js';
 
 /** What `POST {auth_url}/apps/authorize/token` returns (docs/api-rules.md §5.18). */
 export interface TokenResponse {
@@ -10,7 +11,7 @@ export interface TokenResponse {
 }
 
 export function authorizeUrl(options: { authUrl: string; appId: string; state: string; redirectUri?: string }): string {
-  const url = new URL(`${options.authUrl.replace(/\/+$/, '')}/apps/${encodeURIComponent(options.appId)}/authorize`);
+  const url = new URL(`${withoutTrailingSlash(options.authUrl)}/apps/${encodeURIComponent(options.appId)}/authorize`);
   url.searchParams.set('state', options.state);
   if (options.redirectUri) url.searchParams.set('redirect_uri', options.redirectUri);
   return url.toString();
@@ -31,7 +32,7 @@ export interface ExchangeOptions {
  * is not rate-limited, and a code is single use, so a retry could only fail.
  */
 export async function exchangeCode(options: ExchangeOptions): Promise<TokenResponse> {
-  const url = `${options.authUrl.replace(/\/+$/, '')}/apps/authorize/token`;
+  const url = `${withoutTrailingSlash(options.authUrl)}/apps/authorize/token`;
   options.debug?.(`POST ${url}`);
   let response: Response;
   try {

@@ -23,6 +23,7 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { RateScheduler, keepAliveClock, type ResponseHeaders } from './scheduler.js';
+import { withoutTrailingSlash } from '../util/url.js';
 
 export type { Page, Query, QueryValue } from './pagination.js';
 export type { ResponseHeaders } from './scheduler.js';
@@ -114,7 +115,7 @@ export function schedulerFor(apiUrl: string, storeId: string | number, appId: st
     byKey = new Map();
     schedulers.set(clock, byKey);
   }
-  const key = `${apiUrl.replace(/\/+$/, '')}|${storeId}|${appId}`;
+  const key = `${withoutTrailingSlash(apiUrl)}|${storeId}|${appId}`;
   let scheduler = byKey.get(key);
   if (!scheduler) {
     scheduler = new RateScheduler({ clock });
@@ -175,7 +176,7 @@ class HttpCore {
   private mainLanguage?: string;
 
   constructor(private readonly config: ClientConfig) {
-    const apiRoot = config.apiUrl.replace(/\/+$/, '');
+    const apiRoot = withoutTrailingSlash(config.apiUrl);
     this.baseUrl = `${apiRoot}/v1/${config.storeId}`;
     this.origin = new URL(apiRoot).origin;
     this.scheduler = schedulerFor(apiRoot, config.storeId, config.appId, config.clock ?? keepAliveClock);

@@ -36,7 +36,7 @@ export async function bulkProgress(
   /** The clock the command's client was made with (BaseCommand's factory), so that this is its bucket. */
   clock?: Clock,
 ): Promise<ProgressView> {
-  const scheduler = schedulerFor(ctx.apiUrl.replace(/\/+$/, ''), ctx.storeId, ctx.appId, clock);
+  const scheduler = schedulerFor(ctx.apiUrl, ctx.storeId, ctx.appId, clock);
   const tty = Boolean(stream.isTTY);
   const SingleBar = tty && !quiet ? (await import('cli-progress')).default.SingleBar : undefined;
   return new ProgressView({ stream, tty, quiet, label, unit, bucket: () => scheduler.snapshot(), SingleBar });

@@ -25,6 +25,7 @@ import type { Env } from '../util/files.js';
 import type { StoreClient } from '../client/index.js';
 import { DEFAULT_CALLBACK_PORT, listenForCallback } from '../auth/loopback.js';
 import { authorizeUrl, exchangeCode, parseScopes, type TokenResponse } from '../auth/oauth.js';
+import { withoutTrailingSlash } from '../util/url.js';
 
 /** A value the login needs and no flag gave: the command asks for it on a TTY, else fails naming the flag. */
 export interface MissingValue {
@@ -170,8 +171,8 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
 
   const fields = {
     store_id: storeId,
-    api_url: apiUrl.replace(/\/+$/, ''),
-    auth_url: authUrl?.replace(/\/+$/, ''),
+    api_url: withoutTrailingSlash(apiUrl),
+    auth_url: authUrl && withoutTrailingSlash(authUrl),
     app_name: appName ?? DEFAULT_APP_NAME,
     app_id: appId,
     scopes,
@@ -289,7 +290,7 @@ function urlProblem(value: string): string | undefined {
 async function checkToken(target: { apiUrl: string; storeId: string; token: string; appName: string; appId: string; debug?: (line: string) => void }): Promise<void> {
   const { createClient } = await import('../client/index.js');
   const { getStore } = await import('../api/store.js');
-  const client = createClient({ ...target, apiUrl: target.apiUrl.replace(/\/+$/, ''), retries: 1 });
+  const client = createClient({ ...target, apiUrl: withoutTrailingSlash(target.apiUrl), retries: 1 });
   try {
     await getStore(client);
   } catch (error) {

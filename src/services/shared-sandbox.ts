@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { xdgDir } from '../util/files.js';
 import { pidAlive } from '../util/process.js';
+import { withoutTrailingSlash } from '../util/url.js';
 
 /**
  * The shared local sandbox (docs/sandbox.md "The shared sandbox"): one detached `store sandbox serve` per user, found through
@@ -85,7 +86,7 @@ function readInfo(file: string): SandboxInfo | undefined {
 /** True when the server of `info` answers an authenticated request (a 429 counts: it is alive, just busy). */
 async function sandboxAnswers(info: SandboxInfo, timeoutMs = HEALTH_TIMEOUT_MS): Promise<boolean> {
   try {
-    const res = await fetch(`${info.api_url.replace(/\/+$/, '')}/v1/${info.store_id}/store`, {
+    const res = await fetch(`${withoutTrailingSlash(info.api_url)}/v1/${info.store_id}/store`, {
       headers: {
         authentication: `bearer ${info.access_token}`,
         'user-agent': `${info.app_name} (${info.client_id})`,

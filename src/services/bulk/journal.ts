@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { xdgDir } from '../../util/files.js';
+import { withoutTrailingSlash } from '../../util/url.js';
 
 /**
  * The journal of a bulk run: one append-only JSONL file per (command, store, file content) under
@@ -30,7 +31,7 @@ export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /** A short, file-name-safe key of one store on one API host. */
 export function storeKey(apiUrl: string, storeId: string | number): string {
-  const host = createHash('sha256').update(apiUrl.replace(/\/+$/, '')).digest('hex').slice(0, 8);
+  const host = createHash('sha256').update(withoutTrailingSlash(apiUrl)).digest('hex').slice(0, 8);
   return `${String(storeId).replace(/[^A-Za-z0-9_-]/g, '_')}-${host}`;
 }
 
