@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../base-command.js';
-import { io } from '../output/io.js';
+import { readStdin } from '../output/io.js';
 
 export default class Api extends BaseCommand<typeof Api> {
   static summary = 'Make an authenticated request to any path of the store API.';
@@ -75,10 +75,4 @@ export default class Api extends BaseCommand<typeof Api> {
     }
     this.io.stdout.write(`${lines.join('\n')}\n\n`);
   }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of io().stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,6 +1,6 @@
 import type { Hook } from '@oclif/core';
 import { asksForJson, writeError } from '../base-command.js';
-import { io } from '../output/io.js';
+import { canPrompt, io } from '../output/io.js';
 
 /**
  * What oclif does with a command line that names no command (replaces @oclif/plugin-not-found, which ran its
@@ -36,7 +36,7 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   const topic = config.findTopic(words[0]!) ? ` ${words[0]}` : '';
   const offered = suggestion ? suggestion.replaceAll(':', ' ') : undefined;
 
-  if (offered && io().stdin.isTTY && io().stderr.isTTY && !json) {
+  if (offered && canPrompt() && !json) {
     io().stderr.write(`${typed} is not a ${config.bin} command.\n`);
     const { confirm } = await import('@inquirer/prompts');
     const yes = await confirm({ message: `Did you mean ${config.bin} ${offered}?`, default: false }, { input: io().stdin, output: io().stderr }).catch(() => false);

@@ -47,3 +47,15 @@ export function io(): IOStreams {
 export function useIO(streams: IOStreams): void {
   active = streams;
 }
+
+/** Whether a question can be asked: someone types on stdin and reads stderr, where prompts go (stdout may be piped). */
+export function canPrompt(): boolean {
+  return Boolean(active.stdin.isTTY && active.stderr.isTTY);
+}
+
+/** All of standard input, as text. */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of active.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/client/errors.js';
+import { confirmOrYes } from '../../src/output/prompt.js';
 import {
-  confirmOrYes,
   formatTimestamp,
   parseDate,
   parseHttpUrl,

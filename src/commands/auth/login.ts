@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
-import { io } from '../../output/io.js';
+import { canPrompt, readStdin } from '../../output/io.js';
 import type { LoginResult, MissingValue } from '../../services/login.js';
 
 export default class Login extends BaseCommand<typeof Login> {
@@ -58,7 +58,7 @@ The token and client secret go to the OS keychain; where none answers (or with -
     const flags = this.flags;
     // With --with-token on a terminal the missing values are asked first, then the token is pasted; in a pipe
     // stdin carries the token, so nothing can be asked.
-    const interactive = Boolean(this.io.stdin.isTTY && this.io.stderr.isTTY);
+    const interactive = canPrompt();
     const { addSecret } = await import('../../output/secrets.js');
     addSecret(flags['client-secret']);
     const token = flags['with-token']
@@ -128,10 +128,4 @@ The token and client secret go to the OS keychain; where none answers (or with -
     this.note(`Logged in to store ${result.storeId} as profile "${result.profile}" (now the default; ${where}).`);
     return result;
   }
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of io().stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -20,7 +20,8 @@ export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelet
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ id: number; deleted: boolean }> {
-    const { confirmOrYes, parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/validate.js');
+    const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseIntegerId(this.args.id, 'ID', 'category');
     if (!(await confirmOrYes({ message: `Delete category ${id}?`, yes: this.flags.yes, action: 'Deleting a category' }))) {
       this.note('Nothing deleted.');

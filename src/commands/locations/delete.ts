@@ -20,7 +20,7 @@ export default class LocationsDelete extends BaseCommand<typeof LocationsDelete>
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ id: string; deleted: boolean }> {
-    const { confirmOrYes } = await import('../../services/validate.js');
+    const { confirmOrYes } = await import('../../output/prompt.js');
     const ok = await confirmOrYes({
       message: `Delete location ${this.args.location}?`,
       yes: this.flags.yes,

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
 import { BaseCommand } from '../../base-command.js';
-import { io } from '../../output/io.js';
+import { canPrompt, io } from '../../output/io.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class LocationsReorder extends BaseCommand<typeof LocationsReorder> {
@@ -34,7 +34,7 @@ export default class LocationsReorder extends BaseCommand<typeof LocationsReorde
     let order = argv as string[];
     if (order.length === 0) {
       const { UsageError } = await import('../../client/errors.js');
-      if (!(this.io.stdin.isTTY && this.io.stderr.isTTY)) {
+      if (!canPrompt()) {
         throw new UsageError('Give the location ids or names in priority order, e.g. `store locations reorder ID1 ID2`.');
       }
       order = await askOrder(await locationsByPriority(client));

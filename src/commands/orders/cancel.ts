@@ -30,7 +30,8 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
   };
 
   async run(): Promise<Order | undefined> {
-    const { parseOrderId, confirmOrYes } = await import('../../services/validate.js');
+    const { parseOrderId } = await import('../../services/validate.js');
+    const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseOrderId(this.args.id);
     const { orderToCancel, cancelOrderById } = await import('../../services/orders.js');
     const { totalLabel } = await import('../../views/orders.js');

@@ -19,7 +19,8 @@ export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ id: number; deleted: boolean }> {
-    const { confirmOrYes, parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/validate.js');
+    const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseIntegerId(this.args.id, 'ID', 'product');
     const ok = await confirmOrYes({
       message: `Delete product ${id} with its variants and images?`,

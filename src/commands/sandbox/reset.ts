@@ -12,17 +12,11 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   };
 
   async run(): Promise<void> {
-    const { UsageError } = await import('../../client/errors.js');
-    if (!this.flags.yes) {
-      if (!this.io.stdin.isTTY || !this.io.stderr.isTTY) {
-        throw new UsageError('Resetting the sandbox deletes its data; pass --yes to confirm.');
-      }
-      const { confirm } = await import('@inquirer/prompts');
-      const ok = await confirm({ message: 'Delete all sandbox data and restore the demo store?', default: false }, { input: this.io.stdin, output: this.io.stderr });
-      if (!ok) {
-        this.note('Nothing was changed.');
-        return;
-      }
+    const { confirmOrYes } = await import('../../output/prompt.js');
+    const message = 'Delete all sandbox data and restore the demo store?';
+    if (!(await confirmOrYes({ message, yes: this.flags.yes, action: 'Resetting the sandbox (it deletes its data)' }))) {
+      this.note('Nothing was changed.');
+      return;
     }
     const { resetSharedSandbox } = await import('../../services/shared-sandbox.js');
     const { resetStateDir } = await import('../../sandbox/state-dir.js');

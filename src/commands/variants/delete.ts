@@ -17,7 +17,8 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ product_id: number; id: number; deleted: boolean }> {
-    const { confirmOrYes, parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/validate.js');
+    const { confirmOrYes } = await import('../../output/prompt.js');
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const ok = await confirmOrYes({

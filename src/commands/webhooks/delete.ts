@@ -19,7 +19,8 @@ export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ id: number; deleted: boolean }> {
-    const { confirmOrYes, parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/validate.js');
+    const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseIntegerId(this.args.id, 'ID', 'webhook');
     const ok = await confirmOrYes({ message: `Delete webhook ${id}?`, yes: this.flags.yes, action: 'Deleting a webhook' });
     if (!ok) {

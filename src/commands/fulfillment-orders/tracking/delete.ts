@@ -20,7 +20,8 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
   };
 
   async run(): Promise<{ id: string; deleted: boolean }> {
-    const { parseOrderId, parseUlid, confirmOrYes } = await import('../../../services/validate.js');
+    const { parseOrderId, parseUlid } = await import('../../../services/validate.js');
+    const { confirmOrYes } = await import('../../../output/prompt.js');
     const orderId = parseOrderId(this.args.order_id);
     const foId = parseUlid(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID', 'fulfillment order');
     const eventId = this.args.event_id.trim();

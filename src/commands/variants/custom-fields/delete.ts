@@ -19,7 +19,7 @@ export default class CustomFieldsDelete extends BaseCommand<typeof CustomFieldsD
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ id: string; deleted: boolean }> {
-    const { confirmOrYes } = await import('../../../services/validate.js');
+    const { confirmOrYes } = await import('../../../output/prompt.js');
     const ok = await confirmOrYes({
       message: `Delete custom field ${this.args.field} and its value on every variant?`,
       yes: this.flags.yes,
