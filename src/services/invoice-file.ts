@@ -169,6 +169,8 @@ function rowError(error: unknown): StoreError {
 
 /** --dry-run: each order's invoices read once; a row attaches unless its key is there (or on an earlier row). */
 async function planAttach(client: StoreClient, orders: GoodRow[][], result: FileAttachResult, fail: (failure: RowFailure) => void): Promise<void> {
+  // Rows an earlier run finished are already in result.attached (skipResumed): only these would be sent.
+  let toAttach = 0;
   await executeItems(orders, { concurrency: ORDER_CONCURRENCY }, async (rows) => {
     const orderId = rows[0]!.request.orderId;
     let keys: Set<string>;
@@ -181,11 +183,14 @@ async function planAttach(client: StoreClient, orders: GoodRow[][], result: File
     }
     for (const { request } of rows) {
       if (keys.has(request.key)) result.unchanged++;
-      else result.attached++;
+      else {
+        result.attached++;
+        toAttach++;
+      }
       keys.add(request.key);
     }
   });
-  result.plannedWrites = result.attached;
+  result.plannedWrites = toAttach;
 }
 
 async function sendRows(

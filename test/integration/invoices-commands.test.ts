@@ -292,6 +292,11 @@ describe('store invoices attach --file --dry-run / --resume', () => {
     mkdirSync(join(earlier.path, '..'), { recursive: true });
     writeFileSync(earlier.path, `${JSON.stringify({ t: 'begin', at: 'then', file: 'resume.csv', pid: 1 })}\n${JSON.stringify({ t: 'done', key: '2', outcome: 'attached' })}\n`);
 
+    // A dry run of the resume counts the journaled row as done, not as a write it would send.
+    const dry = await store('invoices', 'attach', '--file', file, '--resume', '--dry-run', '--json');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dryRun: true, rows: 2, attached: 2, resumedRows: 1, plannedWrites: 1 });
+
     const resumed = await store('invoices', 'attach', '--file', file, '--resume', '--json');
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 2, attached: 2, unchanged: 0, resumedRows: 1, earlierRunUnfinished: false, failed: [] });
