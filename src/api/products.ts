@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { NotFoundError } from '../client/errors.js';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
 import { CategorySchema, type Localized, LocalizedList, LocalizedSchema, OptionalLocalized } from './categories.js';
 import { Id, Num, parseRecords, readAll, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
@@ -99,13 +100,13 @@ export async function listProducts(
   opts: { page?: number; perPage?: number; query?: ProductQuery } = {},
 ): Promise<ProductPage> {
   const page = opts.page ?? 1;
-  const query = { ...compact(opts.query), page, per_page: opts.perPage ?? 30 };
+  const query = { ...compact(opts.query), page, per_page: opts.perPage ?? DEFAULT_PER_PAGE };
   const res = await client.page<unknown>('/products', query);
   return { products: readProducts(client, res.items), page, total: res.total };
 }
 
 /** Every page of products (200 at a time unless told), as they arrive: lists, exports and syncs over large catalogs. */
-export async function* productPages(client: StoreClient, query?: ProductQuery, perPage = 200): AsyncGenerator<ProductPage> {
+export async function* productPages(client: StoreClient, query?: ProductQuery, perPage = MAX_PER_PAGE): AsyncGenerator<ProductPage> {
   for await (const page of client.paginate<unknown>('/products', compact(query), { perPage })) {
     yield { products: readProducts(client, page.items), page: page.page, total: page.total };
   }
@@ -113,7 +114,7 @@ export async function* productPages(client: StoreClient, query?: ProductQuery, p
 
 /** The product with this handle (in any language), or undefined. */
 export async function findProductByHandle(client: StoreClient, handle: string): Promise<Product | undefined> {
-  const { products } = await listProducts(client, { query: { handle }, perPage: 200 });
+  const { products } = await listProducts(client, { query: { handle }, perPage: MAX_PER_PAGE });
   return products[0];
 }
 

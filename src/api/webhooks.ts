@@ -62,7 +62,7 @@ const SandboxStatusSchema = z.looseObject({ status: z.literal('ok') });
 export async function isSandboxHost(client: StoreClient, apiUrl: string): Promise<boolean> {
   let host: string;
   try {
-    host = new URL(apiUrl).hostname.replace(/^\[|\]$/g, '');
+    host = new URL(apiUrl).hostname;
   } catch {
     return false;
   }

@@ -1,3 +1,5 @@
+import { hasHighRate } from './plans.js';
+
 /**
  * The platform's request rate (docs/api-rules.md "Limits"): one leaky bucket per (store, app) that leaks at a steady rate, and the
  * headers that report it on every answer. The sandbox enforces it (sandbox/bucket.ts); the client paces itself
@@ -10,8 +12,13 @@ export interface RateConfig {
 }
 
 export const STANDARD_RATE: RateConfig = { capacity: 40, leakPerSecond: 2 };
-/** Plans `next` and `evolution` get the rate multiplied by 10 (see plans.ts). */
-export const HIGH_PLAN_RATE: RateConfig = { capacity: STANDARD_RATE.capacity * 10, leakPerSecond: STANDARD_RATE.leakPerSecond * 10 };
+
+/** The bucket of a store on `plan`: the plans with the high rate (plans.ts: next, evolution) get `base` ×10. */
+export function planRate(plan: string, base: RateConfig = STANDARD_RATE): RateConfig {
+  return hasHighRate(plan) ? { capacity: base.capacity * 10, leakPerSecond: base.leakPerSecond * 10 } : base;
+}
+
+export const HIGH_PLAN_RATE: RateConfig = planRate('next');
 
 /** The bucket's capacity, the requests left before it is full, and the ms until it is empty. */
 export const RATE_LIMIT_HEADERS = {

@@ -5,8 +5,7 @@ import { LeakyBucket, rateLimitHeaders, type BucketConfig } from './bucket.js';
 import type { Clock } from '../platform/clock.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
 import { MONEY_LIMIT } from '../platform/money.js';
-import { hasHighRate } from '../platform/plans.js';
-import { STANDARD_RATE } from '../platform/rate-limit.js';
+import { planRate, STANDARD_RATE } from '../platform/rate-limit.js';
 import type { Localized, SandboxState, StoreData, TokenRecord } from './state.js';
 
 /**
@@ -282,9 +281,7 @@ export class RateLimiter {
 
   bucket(store: StoreData, appId: string): LeakyBucket | undefined {
     if (this.rate === 'off') return undefined;
-    const high = hasHighRate(store.record.plan);
-    const base = this.rate ?? STANDARD_RATE;
-    const config = high ? { capacity: base.capacity * 10, leakPerSecond: base.leakPerSecond * 10 } : base;
+    const config = planRate(store.record.plan, this.rate ?? STANDARD_RATE);
     const key = `${store.id}:${appId}`;
     let bucket = this.buckets.get(key);
     if (!bucket) this.buckets.set(key, (bucket = new LeakyBucket(config, this.clock)));

@@ -1,4 +1,5 @@
 import type { Clock } from '../platform/clock.js';
+import type { CustomFieldType } from '../platform/custom-fields.js';
 
 /**
  * The sandbox's whole state, in memory, with every change recorded as a journal entry.
@@ -171,7 +172,6 @@ export interface ProductRecord {
   compact_offset?: boolean;
 }
 
-export type CustomFieldType = 'text' | 'numeric' | 'date' | 'text_list';
 
 export interface CustomFieldRecord {
   id: string;

@@ -160,9 +160,6 @@ export function updateTrackingEvent(
 }
 
 export function deleteTrackingEvent(tx: Tx, store: StoreData, fo: FulfillmentOrderRecord, eventId: string): void {
-  fo.tracking_events.splice(
-    fo.tracking_events.findIndex((e) => e.id === eventId),
-    1,
-  );
+  fo.tracking_events = fo.tracking_events.filter((e) => e.id !== eventId);
   touch(tx, store, fo);
 }

@@ -2,6 +2,7 @@ import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } f
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { StoreError } from '../../client/errors.js';
+import { pidAlive } from '../../util/process.js';
 import { stateDir } from './journal.js';
 
 /**
@@ -66,20 +67,10 @@ export function processStart(pid: number): string | undefined {
 
 /** The owner still runs: its pid is alive and, where start times are known, is the same process. */
 function running(owner: LockOwner): boolean {
-  if (!alive(owner.pid)) return false;
+  if (!pidAlive(owner.pid)) return false;
   if (owner.started === undefined) return true;
   const now = processStart(owner.pid);
   return now === undefined || now === owner.started;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function readOwner(path: string): LockOwner | undefined {
