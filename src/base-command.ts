@@ -4,7 +4,7 @@ import type { ClientConfig, StoreClient } from './client/index.js';
 import { GLOBAL_FLAGS, RECORD_FLAGS } from './flags/common.js';
 import type { Column } from './output/format.js';
 import { chooseFormat, terminalSafe } from './output/format.js';
-import { io, processIO, useIO, type IOStreams } from './output/io.js';
+import { io, type IOStreams } from './output/io.js';
 import { addSecret, guardOutput } from './output/secrets.js';
 import { colorEnabled, isTTY, paint, terminalWidth } from './output/terminal.js';
 import type { Clock } from './platform/clock.js';
@@ -23,12 +23,11 @@ export function section<Row>(title: string, rows: Row[], columns: Column<Row>[])
 }
 
 /**
- * What a command takes from outside itself (gh's Factory): its streams, and how it finds its profile and
- * reaches the store. The binary uses the process's; a test that runs commands in its own process
- * (test/helpers/run-in-process.ts) gives each run its own streams and its own rate-scheduler clock.
+ * What a command takes from outside itself (gh's Factory), besides its streams (`io()` of output/io.ts): how
+ * it finds its profile and reaches the store. The binary uses the process's; a test that runs commands in its
+ * own process (test/helpers/run-in-process.ts) gives each run its own streams and rate-scheduler clock.
  */
 interface Factory {
-  io: IOStreams;
   /** The rate scheduler's clock; each clock keeps its own bucket per store (the client's default when unset). */
   clock?: Clock;
   /** The profile's context: store, API URL, credentials (environment overrides first). */
@@ -37,7 +36,6 @@ interface Factory {
 }
 
 export const processFactory: Factory = {
-  io: processIO,
   context: (profile) => import('./auth/context.js').then(({ resolveContext }) => resolveContext({ profile })),
   createClient: (config) => import('./client/index.js').then(({ createClient }) => createClient(config)),
 };
@@ -108,8 +106,6 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private cachedClient?: Promise<StoreClient>;
 
   public async init(): Promise<void> {
-    // First: a usage error of the parse below is written to these streams too.
-    useIO(this.factory.io);
     // Printing the token is `store auth token`'s job; every other command has known secrets scrubbed from its output.
     if (this.id !== 'auth:token') guardOutput();
     await super.init();
@@ -134,7 +130,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** The command's stdin, stdout and stderr. */
   protected get io(): IOStreams {
-    return this.factory.io;
+    return io();
   }
 
   /** JSON output: `--json` or `--jq` on a command that prints records. */

@@ -43,7 +43,7 @@ export function io(): IOStreams {
   return active;
 }
 
-/** Makes `streams` the ones every later write and read goes to (BaseCommand does it before parsing). */
+/** Makes `streams` the ones every later write and read goes to (the in-process test runner, around each run). */
 export function useIO(streams: IOStreams): void {
   active = streams;
 }

@@ -126,7 +126,7 @@ async function runOnce(args: string[], opts: InProcessOptions): Promise<CliResul
   secrets.forgetSecrets();
   read.setDisplayLanguage(undefined);
   io.useIO(streams);
-  base.BaseCommand.factory = { ...base.processFactory, io: streams, clock: { ...scheduler.keepAliveClock } };
+  base.BaseCommand.factory = { ...base.processFactory, clock: { ...scheduler.keepAliveClock } };
   try {
     // A new oclif Config each run (about 2 ms from the manifest), as each process has: one reused across runs
     // is reloaded by oclif from the first, which stops finding commands after a `--help` run.
