@@ -1,6 +1,13 @@
 import { Flags } from '@oclif/core';
 import type { Order } from '../../api/orders.js';
-import type { OrderStatus, PaymentStatus, ShippingStatus } from '../../platform/orders.js';
+import {
+  ORDER_STATUSES,
+  PAYMENT_STATUSES,
+  SHIPPING_STATUSES,
+  type OrderStatus,
+  type PaymentStatus,
+  type ShippingStatus,
+} from '../../platform/orders.js';
 import { csvFlag, pagingFlags } from '../../flags/common.js';
 import { PagedListCommand } from '../../views/paged-list.js';
 
@@ -22,15 +29,15 @@ export default class OrdersList extends PagedListCommand<typeof OrdersList> {
   static flags = {
     status: Flags.string({
       description: 'Only orders with this status (paid is read as --payment-status paid).',
-      options: ['open', 'closed', 'cancelled', 'any', 'paid'],
+      options: [...ORDER_STATUSES, 'any', 'paid'],
     }),
     'payment-status': Flags.string({
       description: 'Only orders with this payment status.',
-      options: ['pending', 'authorized', 'paid', 'abandoned', 'refunded', 'voided', 'any'],
+      options: [...PAYMENT_STATUSES, 'any'],
     }),
     'shipping-status': Flags.string({
       description: 'Only orders with this shipping status (unshipped and shipped are older names of unfulfilled and fulfilled).',
-      options: ['unpacked', 'unfulfilled', 'fulfilled', 'unshipped', 'shipped', 'any'],
+      options: [...SHIPPING_STATUSES, 'any'],
     }),
     'created-after': Flags.string({ description: 'Only orders created at or after this time (ISO 8601, or YYYY-MM-DD for the start of that day, UTC).' }),
     'created-before': Flags.string({ description: 'Only orders created before this time (ISO 8601, or YYYY-MM-DD for the start of that day, UTC).' }),

@@ -1,5 +1,5 @@
-import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { productIdArg } from '../../flags/catalog.js';
 import { yesFlag } from '../../flags/common.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -13,7 +13,7 @@ export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
   static jsonFields = jsonFields.deleted;
 
   static args = {
-    id: Args.string({ description: 'Product id.', required: true }),
+    id: productIdArg,
   };
 
   static flags = { yes: yesFlag };

@@ -1,6 +1,6 @@
-import { Args } from '@oclif/core';
 import type { Product } from '../../api/products.js';
 import { BaseCommand } from '../../base-command.js';
+import { productIdArg } from '../../flags/catalog.js';
 
 export default class ProductsGet extends BaseCommand<typeof ProductsGet> {
   static summary = 'Show one product with its variants.';
@@ -10,7 +10,7 @@ export default class ProductsGet extends BaseCommand<typeof ProductsGet> {
   static baseFlags = BaseCommand.recordFlags;
 
   static args = {
-    id: Args.string({ description: 'Product id.', required: true }),
+    id: productIdArg,
   };
 
   async run(): Promise<Product> {

@@ -1,7 +1,7 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
 import { BaseCommand } from '../../base-command.js';
-import { localizedFlag, priceStockFlags, productFieldsFrom } from '../../flags/catalog.js';
+import { localizedFlag, priceStockFlags, productFieldsFrom, productIdArg } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
@@ -19,7 +19,7 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
   static jsonFields = jsonFields.product;
 
   static args = {
-    id: Args.string({ description: 'Product id.', required: true }),
+    id: productIdArg,
   };
 
   static flags = {
