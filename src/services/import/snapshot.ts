@@ -9,13 +9,14 @@ import { DECIMAL_FIELDS, TEXT_FIELDS } from './dialects.js';
 import type { StoreSnapshot } from './planner.js';
 
 /**
- * The store as the planner needs it, fetched once: every product with its variants (200 per page), the
- * category tree, the locations, the custom field definitions and the store's languages.
+ * The store as a bulk planner needs it, fetched once: every product with its variants (200 per page), the
+ * store's languages, and — unless `options` leaves them out (sync needs neither categories nor custom fields,
+ * and locations only for stock) — the category tree, the locations and the custom field definitions.
  */
 export async function fetchSnapshot(
   client: StoreClient,
   onPage?: (loaded: number, total: number | undefined) => void,
-  options: { customFields?: boolean } = {},
+  options: { categories?: boolean; locations?: boolean; customFields?: boolean } = {},
 ): Promise<StoreSnapshot> {
   const productsP = (async () => {
     const products: Product[] = [];
@@ -28,8 +29,8 @@ export async function fetchSnapshot(
   const [store, products, categories, locations, customFields] = await Promise.all([
     getStore(client),
     productsP,
-    listCategories(client),
-    listLocations(client),
+    options.categories === false ? Promise.resolve([]) : listCategories(client),
+    options.locations === false ? Promise.resolve([]) : listLocations(client),
     options.customFields === false ? Promise.resolve([]) : listCustomFields(client),
   ]);
   return { store, products, categories, locations, customFields };

@@ -1,7 +1,4 @@
 import { basename } from 'node:path';
-import { listLocations } from '../../api/locations.js';
-import { type Product, productPages } from '../../api/products.js';
-import { getStore } from '../../api/store.js';
 import { updateVariant } from '../../api/variants.js';
 import { AuthError } from '../../client/errors.js';
 import type { StoreClient } from '../../client/index.js';
@@ -12,7 +9,7 @@ import { type BulkProgress, type ProgressStep, progressEmitter } from '../bulk/p
 import { type ReportRow, writeReport } from '../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../bulk/row-error.js';
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
-import type { StoreSnapshot } from '../import/planner.js';
+import { fetchSnapshot } from '../import/snapshot.js';
 import { type SyncFeed, readSyncFile } from './feed.js';
 import { type SyncPlan, type SyncWrite, planSync } from './planner.js';
 
@@ -61,7 +58,12 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
   const lock = options.dryRun ? undefined : lockStore(options, 'variants sync');
   try {
     emit({ phase: 'fetching', done: 0, writesDone: 0, writesTotal: 0 });
-    const snapshot = await fetchSyncSnapshot(client, feed, options, emit);
+    const needsLocations = feed.locationColumns.length > 0 || feed.rows.some((r) => r.stock !== undefined) || options.zeroMissing;
+    const snapshot = await fetchSnapshot(
+      client,
+      (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }),
+      { categories: false, locations: Boolean(needsLocations), customFields: false },
+    );
     const plan = planSync(file, feed, snapshot, options);
     const summary = baseSummary(file, feed, plan, options);
     if (options.dryRun) for (const w of plan.writes) w.zero ? summary.zeroed++ : summary.updated++;
@@ -72,28 +74,6 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
   } finally {
     lock?.release();
   }
-}
-
-/** The store as the sync planner needs it: every product with its variants, and the locations when stock is synced. */
-async function fetchSyncSnapshot(
-  client: StoreClient,
-  feed: SyncFeed,
-  options: SyncOptions,
-  emit: (step: ProgressStep) => void,
-): Promise<StoreSnapshot> {
-  const products: Product[] = [];
-  const needsLocations = feed.locationColumns.length > 0 || feed.rows.some((r) => r.stock !== undefined) || options.zeroMissing;
-  const [store, locations] = await Promise.all([
-    getStore(client),
-    needsLocations ? listLocations(client) : Promise.resolve([]),
-    (async () => {
-      for await (const page of productPages(client)) {
-        products.push(...page.products);
-        emit({ phase: 'fetching', done: products.length, total: page.total, writesDone: 0, writesTotal: 0 });
-      }
-    })(),
-  ]);
-  return { store, products, categories: [], locations, customFields: [] };
 }
 
 /** One PUT per write; a write that fails is reported and the others go ahead (a rejected token stops them all). */
