@@ -50,18 +50,17 @@ export function printImportSummary(
   if (s.earlierRunUnfinished && !opts.quiet) {
     err.write('Note: an earlier run of this file was interrupted; what it did was found in the store and not sent again (--resume also keeps its counts).\n');
   }
-  const shown = printFailures(s.file, s.failures, err);
-  if (s.failures.length > shown) err.write(`… and ${s.failures.length - shown} more failures.\n`);
-  if (s.failed > 0 && opts.report) err.write(`The failed rows are listed in ${opts.report}.\n`);
+  printFailures(s.file, s.failures, err, opts.report);
 }
 
-/** The first 50 failed rows, one line each ("file, line 3 (SKU): reason"); returns how many were shown. */
-export function printFailures(file: string, failures: ReportRow[], err: NodeJS.WritableStream): number {
+/** The first 50 failed rows, one line each ("file, line 3 (SKU): reason"), how many more, and where all are. */
+export function printFailures(file: string, failures: ReportRow[], err: NodeJS.WritableStream, report?: string): void {
   const shown = failures.slice(0, 50);
   for (const f of shown) {
     err.write(terminalSafe(`${file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}`) + '\n');
   }
-  return shown.length;
+  if (failures.length > shown.length) err.write(`… and ${failures.length - shown.length} more failures.\n`);
+  if (failures.length > 0 && report) err.write(`The failed rows are listed in ${report}.\n`);
 }
 
 export function syncSummaryLines(s: SyncSummary, zeroMissing: boolean): string[] {

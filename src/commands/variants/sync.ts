@@ -49,7 +49,7 @@ export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
           const list = summary.notFoundSkus.slice(0, 20).join(', ');
           this.warnUser(`${summary.notFound === 1 ? '1 SKU is' : `${summary.notFound} SKUs are`} not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
         }
-        printFailures(summary.file, summary.failures, this.io.stderr);
+        printFailures(summary.file, summary.failures, this.io.stderr, report);
       },
       failed: (summary) => summary.failed > 0,
     });
