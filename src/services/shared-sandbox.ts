@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { xdgDir } from '../util/files.js';
+import { claimPidFile } from '../util/pid-file.js';
 import { pidAlive } from '../util/process.js';
 import { withoutTrailingSlash } from '../util/url.js';
 
@@ -182,45 +183,20 @@ function readText(file: string): string {
 type LockResult = { release: () => void } | { info: SandboxInfo };
 
 /**
- * Takes `sandbox.lock` (created exclusively). A lock whose owner pid is gone is stale and taken over. While
- * waiting, `check` may find that the owner finished the job, which ends the wait.
+ * Takes `sandbox.lock` (a pid file: util/pid-file.ts), waiting while a live process holds it. While waiting,
+ * `check` may find that the owner finished the job, which ends the wait.
  */
 async function acquireLock(paths: SharedPaths, deadline: number, check: () => Promise<SandboxInfo | undefined>): Promise<LockResult> {
   fs.mkdirSync(paths.stateHome, { recursive: true, mode: 0o700 });
   for (;;) {
-    try {
-      const fd = fs.openSync(paths.lockFile, 'wx', 0o600);
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      return { release: () => fs.rmSync(paths.lockFile, { force: true }) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const owner = Number(readText(paths.lockFile).trim());
-    // An empty file is a lock being written right now, unless it stays empty (its owner died in between).
-    if (owner ? !pidAlive(owner) : lockAgeMs(paths.lockFile) > 5_000) {
-      removeIfOwnedBy(paths.lockFile, owner);
-      continue;
-    }
+    const claim = claimPidFile(paths.lockFile);
+    if ('release' in claim) return claim;
     const info = await check();
     if (info) return { info };
     if (Date.now() > deadline) {
-      throw new SharedSandboxError(`Timed out waiting for the sandbox lock ${paths.lockFile} (held by process ${owner || 'unknown'}).`);
+      throw new SharedSandboxError(`Timed out waiting for the sandbox lock ${paths.lockFile} (held by process ${claim.holder || 'unknown'}).`);
     }
     await sleep(POLL_MS * 2);
-  }
-}
-
-/** Removes a stale lock only if it still names the dead owner (another waiter may have replaced it). */
-function removeIfOwnedBy(file: string, owner: number): void {
-  if (Number(readText(file).trim()) === owner) fs.rmSync(file, { force: true });
-}
-
-function lockAgeMs(file: string): number {
-  try {
-    return Date.now() - fs.statSync(file).mtimeMs;
-  } catch {
-    return 0;
   }
 }
 
