@@ -48,6 +48,14 @@ const ROW_ERRORS_SHOWN = 200;
  */
 export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<T> {
   protected async runBulk<S extends BulkRunSummary>(spec: BulkSpec<S>): Promise<S> {
+    // A --report that cannot be written is said before any work, not after it (when the summary would be lost).
+    if (spec.report) {
+      const { CannotWriteError, checkWritable } = await import('./util/atomic-file.js');
+      const { UsageError } = await import('./client/errors.js');
+      await checkWritable(spec.report).catch((error: unknown) => {
+        throw error instanceof CannotWriteError ? new UsageError(`--report: ${error.message}`) : error;
+      });
+    }
     const { seekableInput } = await import('./services/input-file.js');
     const input = await seekableInput(spec.file, spec.flag);
     try {

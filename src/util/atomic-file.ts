@@ -64,6 +64,16 @@ function untrack(path: string): void {
   for (const [signal, handler] of onSignal) process.off(signal, handler);
 }
 
+/** Fails with one sentence when `target` cannot be written: its directory is missing or is not one, or it is a directory. */
+export async function checkWritable(target: string): Promise<void> {
+  const path = resolve(target);
+  const dir = dirname(path);
+  const dirStat = await stat(dir).catch(() => undefined);
+  if (!dirStat) throw new CannotWriteError(`Cannot write ${target}: the directory ${dir} does not exist.`);
+  if (!dirStat.isDirectory()) throw new CannotWriteError(`Cannot write ${target}: ${dir} is not a directory.`);
+  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw new CannotWriteError(`Cannot write ${target}: it is a directory.`);
+}
+
 /**
  * Opens `target` for an all-or-nothing write. A target that exists and is not a regular file (/dev/stdout,
  * a pipe) is written directly: there is nothing to keep and it cannot be renamed over.
@@ -72,11 +82,8 @@ export async function openAtomic(target: string, options: AtomicOptions = {}): P
   const path = resolve(target);
   const dir = dirname(path);
   if (options.createDir) await mkdir(dir, { recursive: true, mode: 0o700 });
-  const dirStat = await stat(dir).catch(() => undefined);
-  if (!dirStat) throw new CannotWriteError(`Cannot write ${target}: the directory ${dir} does not exist.`);
-  if (!dirStat.isDirectory()) throw new CannotWriteError(`Cannot write ${target}: ${dir} is not a directory.`);
+  await checkWritable(target);
   const existing = await stat(path).catch(() => undefined);
-  if (existing?.isDirectory()) throw new CannotWriteError(`Cannot write ${target}: it is a directory.`);
 
   if (existing && !existing.isFile()) {
     const out = createWriteStream(path, { flags: 'a' });

@@ -206,6 +206,15 @@ describe('invalid input sends nothing', () => {
     expect(count(r.sent, 'POST', /^\/products$/)).toBe(1);
     expect(readFileSync(report, 'utf8')).toMatch(/^line,key,stage,reason\n3,roto,validation,"column 4 \(price\): ""diez"" is not a number/);
   });
+
+  it('a --report in a directory that does not exist is refused before any request (exit 2), not after the work', async () => {
+    const file = join(dir, 'report-nowhere.csv');
+    writeFileSync(file, 'handle,name,sku,price,stock\nnowhere,Nowhere,NOWHERE-1,10,1\n');
+    const r = await importCli(file, '--report', join(dir, 'missing-dir', 'failed.csv'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: --report: Cannot write .*failed\.csv: the directory .*missing-dir does not exist\.\n$/);
+    expect(r.sent).toEqual([]);
+  });
 });
 
 describe('the matching rules of CSV.md, end to end', () => {

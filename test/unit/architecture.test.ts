@@ -153,7 +153,7 @@ describe('architecture', () => {
     const allowed: Record<string, string[]> = {
       commands: ['base-command', 'bulk-command', 'flags', 'views', 'output', 'services', 'auth', 'api', 'client', 'platform', 'util', 'sandbox'],
       'base-command': ['flags', 'output', 'auth', 'api', 'client', 'platform', 'util'],
-      'bulk-command': ['base-command', 'output', 'services', 'client'],
+      'bulk-command': ['base-command', 'output', 'services', 'client', 'util'],
       hooks: ['base-command', 'output'],
       views: ['base-command', 'flags', 'output', 'services', 'api', 'client', 'platform'],
       flags: ['services', 'platform'],

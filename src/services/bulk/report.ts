@@ -1,7 +1,6 @@
-import { createWriteStream } from 'node:fs';
-import { finished } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { escapeFormula } from '../../output/format.js';
+import { openAtomic } from '../../util/atomic-file.js';
 
 /** One failed row of `--report FILE` (docs/csv.md, "Reports"), for every bulk command. */
 export interface ReportRow {
@@ -12,16 +11,16 @@ export interface ReportRow {
   reason: string;
 }
 
-/** Writes the failed rows, by line, as CSV: line, key, stage, reason. */
+/** Writes the failed rows, by line, as CSV: line, key, stage, reason; all or nothing, like every file `store` replaces. */
 export async function writeReport(path: string, rows: ReportRow[]): Promise<void> {
-  const out = createWriteStream(path);
+  const file = await openAtomic(path);
   const csv = stringify({ header: true, columns: ['line', 'key', 'stage', 'reason'] });
-  csv.pipe(out);
+  csv.pipe(file.out);
   const sorted = [...rows].sort((a, b) => a.line - b.line);
   // Cells echo the input file, which a spreadsheet would run as formulas: keep them inert.
   for (const row of sorted) {
     csv.write([String(row.line), escapeFormula(row.key), row.stage, escapeFormula(row.reason)]);
   }
   csv.end();
-  await finished(out);
+  await file.commit();
 }
