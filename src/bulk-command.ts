@@ -13,6 +13,8 @@ export interface BulkRun extends BulkTarget {
   /** Aborted by the first Ctrl-C or SIGTERM while writing: stop after the requests in flight. */
   signal: AbortSignal;
   onProgress(event: BulkProgress): void;
+  /** Says one line on stderr during the run, clear of the progress bar. */
+  log(line: string): void;
 }
 
 export interface BulkSpec<S extends BulkRunSummary> {
@@ -86,6 +88,7 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
           writing ||= event.phase === 'writing';
           progress.update(event);
         },
+        log: (line) => progress.log(line),
       });
     } catch (error) {
       progress.stop();

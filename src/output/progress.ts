@@ -69,6 +69,11 @@ export class ProgressView {
     return rate > 0 ? left / rate : Number.POSITIVE_INFINITY;
   }
 
+  /** A line said while the bar may be on screen: the bar's line is cleared first, and drawn again at the next update. */
+  log(line: string): void {
+    this.opts.stream.write(`${this.bar ? '\r\u001B[2K' : ''}${line}\n`);
+  }
+
   update(event: BulkProgress): void {
     if (this.opts.quiet) return;
     if (this.opts.tty && this.opts.SingleBar) {

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { BulkCommand } from '../../bulk-command.js';
+import { terminalSafe } from '../../output/format.js';
 import type { FileAttachResult } from '../../services/invoice-file.js';
 import type { AttachResult } from '../../services/invoices.js';
 
@@ -73,7 +74,7 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
       quiet: false,
       report,
       interruptedHint: 'Interrupted; the rows done are journaled. Run the same command with --resume to finish.',
-      run: ({ client, file: path, ...run }) =>
+      run: ({ client, file: path, log, ...run }) =>
         attachInvoicesFromFile(client, path, {
           ...run,
           dryRun: this.flags['dry-run'],
@@ -83,7 +84,7 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
             if (event.type !== 'failed') return;
             const { failure } = event;
             const what = failure.stage === 'validation' ? 'Invalid' : 'Failed';
-            this.note(`${this.io.stderr.isTTY ? '\r\u001B[2K' : ''}${what}: ${shown} line ${failure.line}: ${failure.reason}`);
+            log(terminalSafe(`${what}: ${shown} line ${failure.line}: ${failure.reason}`));
           },
         }),
       show: (result) => this.showFileResult(result),
