@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import type { CategoryFields } from '../services/categories.js';
 import type { LocationFields } from '../services/locations.js';
 import type { ProductFields } from '../services/products.js';
-import type { VariantFields } from '../services/variants.js';
+import type { PriceStockFields, VariantFields } from '../services/variants.js';
 
 /**
  * Flag definitions shared by the catalog commands (create and update take the same fields), and how their
@@ -129,6 +129,19 @@ export const variantOnlyFlags = {
 
 type PriceStockFlagValues = { [K in keyof typeof priceStockFlags]?: K extends 'stock-at' ? string[] : string };
 
+/** The money, SKU, stock and weight flags, as products and variants take them alike. */
+function priceStockFieldsFrom(flags: PriceStockFlagValues): PriceStockFields {
+  return {
+    price: flags.price,
+    promotionalPrice: flags['promotional-price'],
+    cost: flags.cost,
+    sku: flags.sku,
+    stock: flags.stock,
+    stockAt: flags['stock-at'],
+    weight: flags.weight,
+  };
+}
+
 type ProductFlagValues = PriceStockFlagValues & {
   name?: string[];
   description?: string[];
@@ -144,13 +157,7 @@ export function productFieldsFrom(flags: ProductFlagValues): ProductFields {
     description: flags.description,
     handle: flags.handle,
     categories: flags.category,
-    price: flags.price,
-    promotionalPrice: flags['promotional-price'],
-    cost: flags.cost,
-    sku: flags.sku,
-    stock: flags.stock,
-    stockAt: flags['stock-at'],
-    weight: flags.weight,
+    ...priceStockFieldsFrom(flags),
     published: flags.published,
     images: flags.image,
   };
@@ -170,13 +177,7 @@ type VariantFlagValues = PriceStockFlagValues & {
 
 export function variantFieldsFrom(flags: VariantFlagValues): VariantFields {
   return {
-    price: flags.price,
-    promotionalPrice: flags['promotional-price'],
-    cost: flags.cost,
-    sku: flags.sku,
-    stock: flags.stock,
-    stockAt: flags['stock-at'],
-    weight: flags.weight,
+    ...priceStockFieldsFrom(flags),
     width: flags.width,
     height: flags.height,
     depth: flags.depth,
