@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, parseMoney, parseTime, refuseFields } from '../http.js';
+import { httpError, intParam, invalid, notFound, paginate, parseBody, parseMoney, parseTime, platformTime, refuseFields } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { StoreData } from '../state.js';
 import {
@@ -31,9 +31,7 @@ import { MONEY_LIMIT } from '../../platform/money.js';
 /** The order routes (records and operations: store/orders.ts) and the documented order record. */
 
 function time(order: OrderRecord, ms: number | null): string | null {
-  if (ms === null) return null;
-  const text = isoTime(ms);
-  return order.sent_as?.compact_offset ? text.replace(/\+00:00$/, '+0000') : text;
+  return ms === null ? null : platformTime(ms, order.sent_as?.compact_offset);
 }
 
 function billingOf(address: Address | null) {

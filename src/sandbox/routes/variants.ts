@@ -109,7 +109,11 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const body = parseBody(variantSchema, req.body);
     const options = checkNewVariant(store, product, body);
     const createdLocations: string[] = [];
-    const variant = state.mutate('variant.create', (tx) => createVariant(tx, store, product, options, body, createdLocations));
+    const variant = state.mutate('variant.create', (tx) => {
+      const created = createVariant(tx, store, product, options, body, createdLocations);
+      tx.put(store.products, product);
+      return created;
+    });
     for (const id of createdLocations) ctx.emit('location/created', store.id, id);
     ctx.emit('product/updated', store.id, product.id);
     return reply.code(201).send(presentVariant(store, variant, product.compact_offset));

@@ -5,7 +5,7 @@ import {
   applyVariantFields,
   checkStockInput,
   checkVariantFields,
-  createSingleVariant,
+  createVariant,
   hasVariantFields,
   type VariantFields,
 } from './variants.js';
@@ -124,7 +124,7 @@ export function createProduct(
     created_at: now,
     updated_at: now,
   };
-  if (checked.withoutVariation) createSingleVariant(tx, store, p, { ...input, image_id: undefined }, createdLocations);
+  if (checked.withoutVariation) createVariant(tx, store, p, { values: [] }, { ...input, image_id: undefined }, createdLocations);
   return tx.put(store.products, p);
 }
 
@@ -179,7 +179,7 @@ export function updateProduct(
   if (change.variantFields) {
     const v = product.variants[0];
     if (v) applyVariantFields(tx, store, product, v, input, createdLocations);
-    else createSingleVariant(tx, store, product, input, createdLocations);
+    else createVariant(tx, store, product, { values: [] }, input, createdLocations);
   }
   product.updated_at = tx.now();
   return tx.put(store.products, product);

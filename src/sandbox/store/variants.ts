@@ -1,8 +1,7 @@
-import { ulid } from 'ulid';
 import { httpError, intParam, invalid, mainText, notFound, parseMoney, parseOptionalMoney, toLocalized } from '../http.js';
 import type { InventoryLevel, Localized, ProductRecord, StoreData, Tx, VariantRecord } from '../state.js';
 import { MAX_OPTIONS, MAX_VARIANTS } from '../../platform/catalog.js';
-import { blankAddress } from './locations.js';
+import { createLocation } from './locations.js';
 
 /**
  * Variants (docs/api-rules.md §5.12) and the variant logic products share: building a variant from a request's fields,
@@ -68,16 +67,11 @@ function measure(value: string | number | null | undefined, field: string, curre
 function defaultLocationId(tx: Tx, store: StoreData, created: string[]): string {
   const existing = store.defaultLocation();
   if (existing) return existing.id;
-  const now = tx.now();
-  const location = tx.put(store.locations, {
-    id: ulid(now),
+  const location = createLocation(tx, store, {
     name: { [`${store.record.main_language}_${store.record.country}`]: 'Principal' },
-    address: blankAddress({ code: store.record.country, name: '' }),
+    address: { country: { code: store.record.country } },
     is_default: true,
-    allows_pickup: false,
     priority: 0,
-    created_at: now,
-    updated_at: now,
   });
   created.push(location.id);
   return location.id;
@@ -240,20 +234,6 @@ function checkUnique(store: StoreData, product: ProductRecord, values: Localized
   }
 }
 
-/** The one variant of a product without variation (made from the product's own variant fields). */
-export function createSingleVariant(
-  tx: Tx,
-  store: StoreData,
-  product: ProductRecord,
-  fields: VariantFields,
-  createdLocations: string[],
-): VariantRecord {
-  const v = newVariant(tx, store, product, []);
-  applyVariantFields(tx, store, product, v, fields, createdLocations);
-  product.variants.push(v);
-  return v;
-}
-
 export function getVariant(store: StoreData, product: ProductRecord, raw: string): VariantRecord {
   const id = intParam(raw, 'Variant');
   const variant = product.variants.find((v) => v.id === id);
@@ -274,7 +254,10 @@ export function checkNewVariant(store: StoreData, product: ProductRecord, input:
   return resolved;
 }
 
-/** Adds a variant checked by `checkNewVariant`; ids of locations made to hold its stock go to `createdLocations`. */
+/**
+ * Adds a variant checked by `checkNewVariant` (a product without variation: `{ values: [] }`); ids of locations
+ * made to hold its stock go to `createdLocations`. The caller puts the product.
+ */
 export function createVariant(
   tx: Tx,
   store: StoreData,
@@ -287,7 +270,6 @@ export function createVariant(
   const v = newVariant(tx, store, product, options.values);
   applyVariantFields(tx, store, product, v, fields, createdLocations);
   product.variants.push(v);
-  tx.put(store.products, product);
   return v;
 }
 
