@@ -45,6 +45,11 @@ export function terminalSafe(text: string): string {
 }
 
 /** A cell as text: null/undefined empty, objects as compact JSON, localized objects as their first value; terminal-safe. */
+/** Columns that show a field of the row as it is, each headed by the field's name. */
+export function fieldColumns<Row>(...keys: (keyof Row & string)[]): Column<Row>[] {
+  return keys.map((key) => ({ header: key, get: (row: Row) => row[key] }));
+}
+
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return terminalSafe(value);

@@ -1,15 +1,12 @@
 import type { Category } from '../api/categories.js';
 import { pickLocalized } from '../api/read.js';
-import { type Column, terminalSafe } from '../output/format.js';
+import { type Column, fieldColumns, terminalSafe } from '../output/format.js';
 import type { CategoryNode, CategoryRow } from '../services/categories.js';
 
 /** Categories as the commands show them: with their path ("Ropa > Camisas"), texts in the main language. */
 
 export const categoryColumns: Column<CategoryRow>[] = [
-  { header: 'id', get: (r) => r.id },
-  { header: 'name', get: (r) => r.name },
-  { header: 'parent', get: (r) => r.parent ?? '' },
-  { header: 'path', get: (r) => r.path },
+  ...fieldColumns<CategoryRow>('id', 'name', 'parent', 'path'),
 ];
 
 /** The tree as indented lines ("Ropa", "  Camisas", …) with ids. */

@@ -9,7 +9,7 @@ import {
 } from '../api/fulfillment-orders.js';
 import { pickLocalized } from '../api/read.js';
 import { type DetailSection, section } from '../base-command.js';
-import type { Column } from '../output/format.js';
+import { type Column, fieldColumns } from '../output/format.js';
 
 /**
  * Fulfillment orders as the commands show them (docs/platform.md §5): the documented record's lines, source
@@ -76,14 +76,7 @@ function placeLabel(place: unknown): string {
 
 /** `fulfillment-orders list`: one row per shipment. */
 export const fulfillmentOrderColumns: Column<FulfillmentOrderRow>[] = [
-  { header: 'id', get: (row) => row.id },
-  { header: 'number', get: (row) => row.number },
-  { header: 'status', get: (row) => row.status },
-  { header: 'location', get: (row) => row.location },
-  { header: 'items', get: (row) => row.items },
-  { header: 'tracking', get: (row) => row.tracking },
-  { header: 'events', get: (row) => row.events },
-  { header: 'last_event', get: (row) => row.last_event },
+  ...fieldColumns<FulfillmentOrderRow>('id', 'number', 'status', 'location', 'items', 'tracking', 'events', 'last_event'),
 ];
 
 /** The shipments under an order (`orders get`): the list's columns without the number and the event count. */
@@ -111,17 +104,13 @@ export function fulfillmentOrderFields(fo: FulfillmentOrder, orderId: number, ma
 const itemColumns: Column<FulfillmentItem & { label: string }>[] = [
   { header: 'variant', get: (item) => item.variant_id },
   { header: 'product', get: (item) => item.product_id },
-  { header: 'sku', get: (item) => item.sku },
+  { header: 'sku', get: (row) => row.sku },
   { header: 'name', get: (item) => item.label },
-  { header: 'quantity', get: (item) => item.quantity },
-  { header: 'unit_price', get: (item) => item.unit_price },
+  ...fieldColumns<FulfillmentItem & { label: string }>('quantity', 'unit_price'),
 ];
 
 const trackingEventColumns: Column<TrackingEvent>[] = [
-  { header: 'id', get: (e) => e.id },
-  { header: 'status', get: (e) => e.status },
-  { header: 'happened_at', get: (e) => e.happened_at },
-  { header: 'description', get: (e) => e.description },
+  ...fieldColumns<TrackingEvent>('id', 'status', 'happened_at', 'description'),
   { header: 'address', get: (e) => placeLabel(e.address) },
   { header: 'lat_lon', get: (e) => (e.geolocation?.latitude !== undefined ? `${e.geolocation.latitude},${e.geolocation.longitude ?? ''}` : '') },
   { header: 'estimated_delivery', get: (e) => e.estimated_delivery_at },

@@ -1,7 +1,7 @@
 import type { Order } from '../api/orders.js';
 import { pickLocalized } from '../api/read.js';
 import { type DetailSection, section } from '../base-command.js';
-import type { Column } from '../output/format.js';
+import { type Column, fieldColumns } from '../output/format.js';
 import type { OrderDetails } from '../services/orders.js';
 import { fulfillmentOrderRow, fulfillmentOrderSectionColumns } from './fulfillment-orders.js';
 import { invoiceColumns } from './invoices.js';
@@ -62,15 +62,10 @@ function trackingLabel(order: Order): string {
  * `customer` is the customer's name and email.
  */
 export const orderColumns: Column<Order>[] = [
-  { header: 'id', get: (o) => o.id },
-  { header: 'number', get: (o) => o.number },
-  { header: 'status', get: (o) => o.status },
-  { header: 'payment_status', get: (o) => o.payment_status },
-  { header: 'shipping_status', get: (o) => o.shipping_status },
-  { header: 'created_at', get: (o) => o.created_at },
+  ...fieldColumns<Order>('id', 'number', 'status', 'payment_status', 'shipping_status', 'created_at'),
   { header: 'customer', get: (o) => customerLabel(o) },
   { header: 'total', get: (o) => o.total ?? o.price },
-  { header: 'currency', get: (o) => o.currency },
+  { header: 'currency', get: (row) => row.currency },
 ];
 
 /** The "key value" lines of one order (`orders get`, `orders create`, `orders update`). */
@@ -101,10 +96,9 @@ export function orderRecordFields(order: Order): [string, unknown][] {
 /** The item lines of an order. */
 export const orderItemColumns: Column<Order['products'][number]>[] = [
   { header: 'variant', get: (p) => p.variant_id },
-  { header: 'sku', get: (p) => p.sku ?? '' },
+  { header: 'sku', get: (row) => row.sku },
   { header: 'name', get: (p) => pickLocalized(p.name) },
-  { header: 'quantity', get: (p) => p.quantity },
-  { header: 'price', get: (p) => p.price },
+  ...fieldColumns<Order['products'][number]>('quantity', 'price'),
 ];
 
 /** The sections under an order on `orders get`: its items, shipments and invoices. */

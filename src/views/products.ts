@@ -1,7 +1,7 @@
 import type { Product, ProductImage } from '../api/products.js';
 import { pickLocalized } from '../api/read.js';
 import { type DetailSection, section } from '../base-command.js';
-import type { Column } from '../output/format.js';
+import { type Column, fieldColumns } from '../output/format.js';
 import { variantColumns } from './variants.js';
 
 /** Products as the commands show them; texts in the store's main language (the first key the store returns). */
@@ -14,7 +14,7 @@ function productStock(p: Product): string {
 }
 
 export const productColumns: Column<Product>[] = [
-  { header: 'id', get: (p) => p.id },
+  { header: 'id', get: (row) => row.id },
   { header: 'name', get: (p) => pickLocalized(p.name) },
   { header: 'handle', get: (p) => pickLocalized(p.handle) },
   { header: 'sku', get: (p) => p.variants[0]?.sku ?? '', shrink: false },
@@ -44,7 +44,5 @@ export function productSections(p: Product): DetailSection[] {
 }
 
 export const imageColumns: Column<ProductImage>[] = [
-  { header: 'id', get: (i) => i.id },
-  { header: 'position', get: (i) => i.position ?? '' },
-  { header: 'src', get: (i) => i.src },
+  ...fieldColumns<ProductImage>('id', 'position', 'src'),
 ];

@@ -2,7 +2,7 @@ import type { CustomField } from '../api/custom-fields.js';
 import type { Location } from '../api/locations.js';
 import { pickLocalized } from '../api/read.js';
 import type { Variant } from '../api/variants.js';
-import type { Column } from '../output/format.js';
+import { type Column, fieldColumns } from '../output/format.js';
 import type { StockLevel, VariantFieldValue } from '../services/variants.js';
 
 /** Variants and their custom fields as the commands show them; option values in the store's main language. */
@@ -12,11 +12,10 @@ export function variantOptions(v: Variant): string {
 }
 
 export const variantColumns: Column<Variant>[] = [
-  { header: 'id', get: (v) => v.id },
+  { header: 'id', get: (row) => row.id },
   { header: 'options', get: variantOptions },
   { header: 'sku', get: (v) => v.sku ?? '', shrink: false },
-  { header: 'price', get: (v) => v.price ?? '' },
-  { header: 'promotional_price', get: (v) => v.promotional_price ?? '' },
+  ...fieldColumns<Variant>('price', 'promotional_price'),
   { header: 'stock', get: (v) => (v.stock_management === false || v.stock === null ? '∞' : v.stock ?? '') },
 ];
 
@@ -58,16 +57,13 @@ export function variantFields(v: Variant, levels: StockLevel[] = [], customField
 }
 
 export const customFieldColumns: Column<CustomField>[] = [
-  { header: 'id', get: (f) => f.id },
-  { header: 'name', get: (f) => f.name },
+  ...fieldColumns<CustomField>('id', 'name'),
   { header: 'type', get: (f) => f.value_type },
   { header: 'read_only', get: (f) => (f.read_only ? 'yes' : '') },
   { header: 'values', get: (f) => (f.values ?? []).join(', ') },
-  { header: 'description', get: (f) => f.description ?? '' },
+  { header: 'description', get: (row) => row.description },
 ];
 
 export const fieldValueColumns: Column<VariantFieldValue>[] = [
-  { header: 'id', get: (f) => f.id },
-  { header: 'name', get: (f) => f.name },
-  { header: 'value', get: (f) => f.value },
+  ...fieldColumns<VariantFieldValue>('id', 'name', 'value'),
 ];

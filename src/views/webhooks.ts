@@ -1,5 +1,5 @@
 import type { Webhook } from '../api/webhooks.js';
-import { type Column, cellText } from '../output/format.js';
+import { cellText, type Column, fieldColumns } from '../output/format.js';
 import type { ReceivedNotification } from '../services/webhooks-listener.js';
 
 /** Names only: custom headers often carry a receiver's key, and tables end up in screenshots (`--json` has all). */
@@ -9,11 +9,9 @@ function headerNames(headers: Webhook['headers']): string {
 
 /** `webhooks list`, and the webhook `add` and `update` print. */
 export const webhookColumns: Column<Webhook>[] = [
-  { header: 'id', get: (w) => w.id },
-  { header: 'event', get: (w) => w.event },
-  { header: 'url', get: (w) => w.url },
+  ...fieldColumns<Webhook>('id', 'event', 'url'),
   { header: 'headers', get: (w) => headerNames(w.headers) },
-  { header: 'created_at', get: (w) => w.created_at },
+  { header: 'created_at', get: (row) => row.created_at },
 ];
 
 /** One notification `webhooks listen` received: aligned columns on a terminal, tab-separated when piped. */
