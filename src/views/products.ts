@@ -2,14 +2,14 @@ import type { Product, ProductImage } from '../api/products.js';
 import { pickLocalized } from '../api/read.js';
 import { type DetailSection, section } from '../base-command.js';
 import { type Column, fieldColumns } from '../output/format.js';
-import { variantColumns } from './variants.js';
+import { tracksStock, variantColumns } from './variants.js';
 
 /** Products as the commands show them; texts in the store's main language (the first key the store returns). */
 
 /** Total stock of a product, or "∞" when a variant does not track stock. */
 function productStock(p: Product): string {
   if (p.variants.length === 0) return '';
-  if (p.variants.some((v) => v.stock === null || v.stock === undefined || v.stock_management === false)) return '∞';
+  if (!p.variants.every(tracksStock)) return '∞';
   return String(p.variants.reduce((sum, v) => sum + (v.stock ?? 0), 0));
 }
 

@@ -11,25 +11,29 @@ export function variantOptions(v: Variant): string {
   return v.values.map((value) => pickLocalized(value)).join(' / ');
 }
 
+/** Whether the store counts the variant's stock (null stock, or stock management off: unlimited). */
+export function tracksStock(v: Variant): boolean {
+  return v.stock_management !== false && v.stock !== null && v.stock !== undefined;
+}
+
 export const variantColumns: Column<Variant>[] = [
   { header: 'id', get: (row) => row.id },
   { header: 'options', get: variantOptions },
   { header: 'sku', get: (v) => v.sku ?? '', shrink: false },
   ...fieldColumns<Variant>('price', 'promotional_price'),
-  { header: 'stock', get: (v) => (v.stock_management === false || v.stock === null ? '∞' : v.stock ?? '') },
+  { header: 'stock', get: (v) => (tracksStock(v) ? v.stock : '∞') },
 ];
 
 /** Options and SKU, then the stock at each location (priority order) and the total. */
 export function variantStockColumns(locations: Location[]): Column<Variant>[] {
-  const tracked = (v: Variant) => v.stock_management !== false && v.stock !== null;
   return [
     ...variantColumns.slice(0, 3),
     ...locations.map((l): Column<Variant> => ({
       header: pickLocalized(l.name),
       // No inventory_levels: the store did not say how the stock is split, so the cell stays blank (not 0).
-      get: (v) => (!tracked(v) ? '∞' : v.inventory_levels ? (v.inventory_levels.find((level) => level.location_id === l.id)?.stock ?? 0) : ''),
+      get: (v) => (!tracksStock(v) ? '∞' : v.inventory_levels ? (v.inventory_levels.find((level) => level.location_id === l.id)?.stock ?? 0) : ''),
     })),
-    { header: 'total', get: (v) => (tracked(v) ? v.stock ?? '' : '∞') },
+    { header: 'total', get: (v) => (tracksStock(v) ? v.stock : '∞') },
   ];
 }
 
@@ -42,7 +46,7 @@ export function variantFields(v: Variant, levels: StockLevel[] = [], customField
     ['Price', v.price ?? ''],
     ['Promotional price', v.promotional_price ?? ''],
     ['Cost', v.cost ?? ''],
-    ['Stock', v.stock_management === false || v.stock === null ? 'not tracked' : v.stock ?? ''],
+    ['Stock', tracksStock(v) ? v.stock : 'not tracked'],
     ...levels.map((l): [string, unknown] => [`  at ${l.location}`, l.stock]),
     ['Weight', v.weight ?? ''],
     ['Size (w×h×d)', [v.width, v.height, v.depth].some((x) => x !== null && x !== undefined) ? [v.width ?? '', v.height ?? '', v.depth ?? ''].join(' × ') : ''],
