@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 /**
  * How a command's records become text: a table on a TTY, tab-separated lines when piped, `--csv`
  * (formula-escaped) and `--json` (printed by oclif from the command's return value).
@@ -72,16 +71,6 @@ export function escapeFormula(text: string): string {
 /** TSV: tabs and newlines inside a cell would break the line structure, so they become spaces. */
 export function toTsvLine(cells: string[]): string {
   return cells.map((c) => c.replace(/[\t\r\n]+/g, ' ')).join('\t');
-}
-
-/** Loaded on the first CSV line: most commands never write CSV, and start-up time counts. */
-let csvStringify: typeof import('csv-stringify/sync').stringify | undefined;
-
-/** One CSV line (formula-escaped), written by csv-stringify like export and the failure reports. */
-export function toCsvLine(cells: string[]): string {
-  csvStringify ??= (createRequire(import.meta.url)('csv-stringify/sync') as typeof import('csv-stringify/sync')).stringify;
-  // A lone CR ends a line for some readers: quoted like LF.
-  return csvStringify([cells.map(escapeFormula)], { record_delimiter: 'unix', quoted_match: /\r/ }).replace(/\n$/, '');
 }
 
 const ANSI_SEQUENCE = /\u001B\[[0-9;?]*[A-Za-z]/g;

@@ -1,4 +1,11 @@
-import { type Column, type OutputFormat, cellText, displayWidth, fitColumns, terminalSafe, toCsvLine, toTsvLine, truncateToWidth } from './format.js';
+import { stringify } from 'csv-stringify/sync';
+import { type Column, type OutputFormat, cellText, displayWidth, escapeFormula, fitColumns, terminalSafe, toTsvLine, truncateToWidth } from './format.js';
+
+/** One CSV line (formula-escaped), written by csv-stringify like export and the failure reports. */
+export function toCsvLine(cells: string[]): string {
+  // A lone CR ends a line for some readers: quoted like LF.
+  return stringify([cells.map(escapeFormula)], { record_delimiter: 'unix', quoted_match: /\r/ }).replace(/\n$/, '');
+}
 
 /**
  * Writes rows in the chosen format. Tables need every row to size their columns; tsv and csv stream,

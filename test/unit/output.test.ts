@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, chooseFormat, escapeFormula, terminalSafe, toCsvLine, toTsvLine } from '../../src/output/format.js';
+import { cellText, chooseFormat, escapeFormula, terminalSafe, toTsvLine } from '../../src/output/format.js';
+import { toCsvLine } from '../../src/output/render.js';
 import { renderRecord } from '../../src/output/render.js';
 import { renderRows } from '../../src/output/render.js';
 import { colorEnabled } from '../../src/output/terminal.js';
