@@ -49,7 +49,6 @@ interface Layout {
   main: string;
   /** The languages of localized columns (`name:es`…); the main language alone on a store with one. */
   langs: string[];
-  multilingual: boolean;
   paths: Map<number, string[]>;
   locations: Location[];
   defaultLocation: Location | undefined;
@@ -108,7 +107,6 @@ async function storeLayout(client: StoreClient, format: ExportFormat): Promise<S
     format,
     main,
     langs: store.languages.length > 1 ? store.languages : [main],
-    multilingual: store.languages.length > 1,
     paths: categoryPaths(categories, main),
     locations,
     defaultLocation: locations.find((l) => l.is_default) ?? locations[0],
@@ -145,7 +143,7 @@ function locationLabel(layout: Layout, id: string): string {
 }
 
 function canonicalHeader(layout: Layout): string[] {
-  const localized = (field: string) => (layout.multilingual ? layout.langs.map((l) => `${field}:${l}`) : [field]);
+  const localized = (field: string) => (layout.langs.length > 1 ? layout.langs.map((l) => `${field}:${l}`) : [field]);
   return [
     'handle',
     ...localized('name'),

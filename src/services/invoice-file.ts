@@ -6,7 +6,7 @@ import { executeItems } from './bulk/executor.js';
 import { type EarlierRun, Journal, findEarlierRun } from './bulk/journal.js';
 import { type BulkTarget, lockStore } from './bulk/lock.js';
 import { checkAbort } from './bulk/pool.js';
-import { type BulkProgress, progressEmitter } from './bulk/progress.js';
+import { type BulkProgress, type ProgressStep, progressEmitter } from './bulk/progress.js';
 import { type ReportRow, writeReport } from './bulk/report.js';
 import { type BulkRunSummary, recordRequests } from './bulk/summary.js';
 import { type InvoiceRequest, attachInvoice, invoiceRequest, readInvoices } from './invoices.js';
@@ -19,14 +19,12 @@ import { type InvoiceRequest, attachInvoice, invoiceRequest, readInvoices } from
  * reads each order's invoices and tells what would be attached.
  */
 
-/** A failed row of the file; the key is its order_id. */
-export type RowFailure = ReportRow & { stage: 'validation' | 'plan' | 'request' };
-
 export interface FileAttachResult extends BulkRunSummary {
   /** Rows attached (with --dry-run: to attach), those finished by an interrupted run included. */
   attached: number;
   unchanged: number;
-  failed: RowFailure[];
+  /** The failed rows; a row's key is its order_id. */
+  failed: ReportRow[];
   /** Rows finished by an earlier, interrupted run of the same file (--resume). */
   resumedRows: number;
   earlierRunUnfinished: boolean;
@@ -35,7 +33,7 @@ export interface FileAttachResult extends BulkRunSummary {
 
 export type InvoiceFileEvent =
   | { type: 'attached' | 'unchanged'; line: number; orderId: number; key: string }
-  | { type: 'failed'; failure: RowFailure };
+  | { type: 'failed'; failure: ReportRow };
 
 export interface InvoiceFileOptions extends BulkTarget {
   dryRun?: boolean;
@@ -64,7 +62,7 @@ export async function attachInvoicesFromFile(client: StoreClient, path: string, 
   const started = Date.now();
   const file = basename(path);
   const result: FileAttachResult = { ...emptyResult(file), dryRun: Boolean(options.dryRun) };
-  const fail = (failure: RowFailure) => {
+  const fail = (failure: ReportRow) => {
     result.failed.push(failure);
     options.onEvent?.({ type: 'failed', failure });
   };
@@ -79,7 +77,7 @@ export async function attachInvoicesFromFile(client: StoreClient, path: string, 
     const orders = byOrder(toSend);
     result.plannedWrites = toSend.length;
     if (options.dryRun) await planAttach(client, orders, result, fail);
-    else await sendRows(client, orders, earlier, options, result, fail);
+    else await sendRows(client, orders, earlier, options, emit, result, fail);
   } finally {
     lock?.release();
   }
@@ -109,7 +107,7 @@ function emptyResult(file: string): FileAttachResult {
 }
 
 /** Checks every row; the bad ones are failed (stage validation), the good ones returned in file order. */
-async function readGoodRows(path: string, result: FileAttachResult, fail: (failure: RowFailure) => void): Promise<GoodRow[]> {
+async function readGoodRows(path: string, result: FileAttachResult, fail: (failure: ReportRow) => void): Promise<GoodRow[]> {
   const good: GoodRow[] = [];
   const keyLines = new Map<string, { line: number; orderId: number }>();
   for await (const { line, cells, problem } of readInvoiceRows(path)) {
@@ -168,7 +166,7 @@ function rowError(error: unknown): StoreError {
 }
 
 /** --dry-run: each order's invoices read once; a row attaches unless its key is there (or on an earlier row). */
-async function planAttach(client: StoreClient, orders: GoodRow[][], result: FileAttachResult, fail: (failure: RowFailure) => void): Promise<void> {
+async function planAttach(client: StoreClient, orders: GoodRow[][], result: FileAttachResult, fail: (failure: ReportRow) => void): Promise<void> {
   // Rows an earlier run finished are already in result.attached (skipResumed): only these would be sent.
   let toAttach = 0;
   await executeItems(orders, { concurrency: ORDER_CONCURRENCY }, async (rows) => {
@@ -198,11 +196,11 @@ async function sendRows(
   orders: GoodRow[][],
   earlier: EarlierRun,
   options: InvoiceFileOptions,
+  emit: (step: ProgressStep) => void,
   result: FileAttachResult,
-  fail: (failure: RowFailure) => void,
+  fail: (failure: ReportRow) => void,
 ): Promise<void> {
   const journal = Journal.open(earlier.path, { append: Boolean(earlier.resumed) });
-  const emit = progressEmitter(client, options.onProgress);
   const total = result.plannedWrites;
   let done = 0;
   const finished = () => {

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { BulkCommand } from '../../bulk-command.js';
@@ -63,8 +64,6 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
 
   private async attachFile(file: string): Promise<FileAttachResult> {
     const { attachInvoicesFromFile } = await import('../../services/invoice-file.js');
-    // Messages name the file the user gave; what is read may be a copy of standard input.
-    const shown = (file === '-' ? 'stdin' : file).split(/[\\/]/).pop() ?? file;
     const { report } = this.flags;
     return this.runBulk({
       file,
@@ -84,7 +83,8 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
             if (event.type !== 'failed') return;
             const { failure } = event;
             const what = failure.stage === 'validation' ? 'Invalid' : 'Failed';
-            log(terminalSafe(`${what}: ${shown} line ${failure.line}: ${failure.reason}`));
+            // The copy of standard input is named "stdin", so the name is the one messages use.
+            log(terminalSafe(`${what}: ${basename(path)} line ${failure.line}: ${failure.reason}`));
           },
         }),
       show: (result) => this.showFileResult(result),
