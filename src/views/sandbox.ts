@@ -22,3 +22,20 @@ export function sandboxStatusText(status: SandboxStatusResult): string {
     '',
   ].join('\n');
 }
+
+/** `sandbox serve`, once the port is bound: where the API is and the demo app's credentials (they open only it). */
+export function sandboxServeText(
+  info: { api_url: string; auth_url: string; store_id: number; app_name: string; client_id: string; client_secret: string; access_token: string },
+  stateDir: string,
+): string {
+  return [
+    `API URL       ${info.api_url}  (requests go to ${info.api_url}/v1/${info.store_id}/…)`,
+    `Auth URL      ${info.auth_url}`,
+    `Store id      ${info.store_id}`,
+    `App           ${info.app_name} (client id ${info.client_id})`,
+    `Client secret ${info.client_secret}`,
+    `Access token  ${info.access_token}`,
+    `State         ${stateDir}`,
+    '',
+  ].join('\n');
+}

@@ -102,18 +102,8 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
       if (flags.json) {
         this.io.stdout.write(`${line}\n`);
       } else {
-        this.io.stdout.write(
-          [
-            `API URL       ${info.api_url}  (requests go to ${info.api_url}/v1/${info.store_id}/…)`,
-            `Auth URL      ${info.auth_url}`,
-            `Store id      ${info.store_id}`,
-            `App           ${info.app_name} (client id ${info.client_id})`,
-            `Client secret ${info.client_secret}`,
-            `Access token  ${info.access_token}`,
-            `State         ${stateDir}`,
-            '',
-          ].join('\n'),
-        );
+        const { sandboxServeText } = await import('../../views/sandbox.js');
+        this.io.stdout.write(sandboxServeText(info, stateDir));
         this.note('The sandbox is running; press Ctrl-C to stop it.');
       }
 
