@@ -1,6 +1,5 @@
 import { open, stat } from 'node:fs/promises';
 import { UsageError, unreadableFile } from '../client/errors.js';
-import { io } from '../output/io.js';
 
 /**
  * Checks of user input made before anything is sent, shared by the commands of every topic. Each one
