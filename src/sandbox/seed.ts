@@ -5,6 +5,7 @@ import { seedOrders } from './seed-orders.js';
 import { seededRandom } from './random.js';
 import { blankAddress } from './store/locations.js';
 import { createApp, createStore } from './store/stores.js';
+import { variantRecord } from './store/variants.js';
 import { locationLimit } from '../platform/plans.js';
 import { slug } from '../platform/slug.js';
 import type {
@@ -218,32 +219,22 @@ function seedDemo(state: SandboxState, store: StoreData): void {
         }));
         const mat = materialOf[p.sku];
         const total = levels.reduce((sum, l) => sum + l.stock, 0);
+        const variantValues = values.map((v, i) => {
+          const only = p.options![i]!.only;
+          return only ? { [only]: v } : { es: v, pt: v, en: v };
+        });
         return {
-          id: tx.nextId(store, 'variant'),
-          product_id: id,
-          image_id: null,
+          ...variantRecord(tx.nextId(store, 'variant'), id, variantValues, created),
           sku: p.withoutSku ? null : values.length ? `${p.sku}-${values.map((v) => slug(v).toUpperCase()).join('-')}` : p.sku,
           price: p.price.toFixed(2),
           promotional_price: p.categories.includes(7) ? Math.round(p.price * 0.8).toFixed(2) : null,
           cost: Math.round(p.price * 0.45).toFixed(2),
           stock_management: p.sku !== 'GIFT-CARD',
           weight: '0.40',
-          width: null,
-          height: null,
-          depth: null,
-          mpn: null,
-          barcode: null,
-          age_group: null,
-          gender: null,
-          values: values.map((v, i) => {
-            const only = p.options![i]!.only;
-            return only ? { [only]: v } : { es: v, pt: v, en: v };
-          }),
           // An unreported split keeps the whole stock at the default location (see VariantRecord).
           inventory_levels: p.sku === 'GIFT-CARD' ? [] : p.levelsUnreported && locations[0] ? [{ location_id: locations[0].id, stock: total }] : levels,
           ...(p.levelsUnreported ? { levels_unreported: true } : {}),
           custom_fields: mat ? [{ id: material, value: mat }] : [],
-          created_at: created,
           updated_at: created + position * 1000,
         };
       });

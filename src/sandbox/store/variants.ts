@@ -152,10 +152,14 @@ export function checkVariantFields(product: ProductRecord, f: VariantFields): vo
 }
 
 function newVariant(tx: Tx, store: StoreData, product: ProductRecord, values: Localized[]): VariantRecord {
-  const now = tx.now();
+  return variantRecord(tx.nextId(store, 'variant'), product.id, values, tx.now());
+}
+
+/** A variant with nothing set but its option values: the fields of a new variant before its input is applied. */
+export function variantRecord(id: number, productId: number, values: Localized[], at: number): VariantRecord {
   return {
-    id: tx.nextId(store, 'variant'),
-    product_id: product.id,
+    id,
+    product_id: productId,
     image_id: null,
     sku: null,
     price: '0.00',
@@ -173,8 +177,8 @@ function newVariant(tx: Tx, store: StoreData, product: ProductRecord, values: Lo
     values,
     inventory_levels: [] as InventoryLevel[],
     custom_fields: [],
-    created_at: now,
-    updated_at: now,
+    created_at: at,
+    updated_at: at,
   };
 }
 
