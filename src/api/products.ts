@@ -5,7 +5,7 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
 import { CategorySchema, type Localized, LocalizedList, LocalizedSchema, OptionalLocalized } from './categories.js';
 import { Id, Num, parseRecords, readAll, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
-import { VariantSchema } from './variants.js';
+import { type VariantInput, VariantSchema } from './variants.js';
 
 /** An image (docs/platform.md §3): `alt` and the timestamps pass through to `--json`. */
 export const ProductImageSchema = z.looseObject({
@@ -49,23 +49,13 @@ export function categoryIdOf(category: Product['categories'][number]): number {
  * The writable fields of a product. On create, sku/price/stock/inventory_levels make a product without
  * variation (one variant holds them); without them the product waits for variants to be posted.
  */
-export interface ProductInput {
+export interface ProductInput
+  extends Pick<VariantInput, 'sku' | 'price' | 'cost' | 'stock' | 'inventory_levels' | 'weight' | 'width' | 'height' | 'depth' | 'mpn' | 'age_group' | 'gender'> {
   name?: Localized;
   description?: Localized;
   handle?: Localized;
-  price?: string;
+  /** Not null here: a new product has no promotional price to remove. */
   promotional_price?: string;
-  cost?: string;
-  sku?: string;
-  stock?: number;
-  inventory_levels?: { location_id: string; stock: number }[];
-  weight?: string;
-  width?: string;
-  height?: string;
-  depth?: string;
-  mpn?: string;
-  age_group?: string;
-  gender?: string;
   categories?: number[];
   /** Must be empty at creation: images are added with addProductImage. */
   images?: [];
