@@ -142,12 +142,14 @@ export function checkNewProduct(store: StoreData, input: ProductInput): NewProdu
   const draft = { id: 0, attributes, images: [], variants: [] } as unknown as ProductRecord;
   checkOptionNames(store, attributes);
   const productLevel = hasVariantFields(input as unknown as Record<string, unknown>);
-  if (input.variants !== undefined && productLevel) {
+  // An empty `variants` beside the seed's product-level fields is the seed's form.
+  const given = input.variants !== undefined && (input.variants.length > 0 || !productLevel) ? input.variants : undefined;
+  if (given !== undefined && productLevel) {
     throw invalid('variants', 'give price, stock and SKU on the variants or on the product (a product without variation), not both');
   }
   let variants: NewProduct['variants'] = [];
-  if (input.variants !== undefined) {
-    variants = input.variants.map((v, i) => {
+  if (given !== undefined) {
+    variants = given.map((v, i) => {
       const prefix = `variants.${i}.`;
       const values = (v.values ?? []).map((value, j) => toLocalized(store, value, `${prefix}values.${j}`));
       if (values.length !== attributes.length) {
