@@ -115,6 +115,10 @@ describe('platform.md §8 POST /products with attributes, variants and images', 
     const seedForm = await t.post('/products', { name: `Seed ${uniq()}`, sku: `SF-${uniq()}`, price: 7, stock: 3 });
     expect(seedForm.status, seedForm.text).toBe(201);
     expect(seedForm.body.variants[0]).toMatchObject({ values: [], price: '7.00', stock: 3 });
+    const seedFormEmptyList = await t.post('/products', { name: `Seed ${uniq()}`, sku: `SE-${uniq()}`, price: 8, stock: 1, variants: [] });
+    expect(seedFormEmptyList.status, seedFormEmptyList.text).toBe(201);
+    expect(seedFormEmptyList.body.variants).toHaveLength(1);
+    expect(seedFormEmptyList.body.variants[0]).toMatchObject({ values: [], price: '8.00', stock: 1 });
   });
 
   it('422 envelopes of the limits: more than 1,000 variants, more than 250 images; nothing is created', async () => {
