@@ -10,16 +10,23 @@ import { colorEnabled, isTTY, paint, terminalWidth } from './output/terminal.js'
 import type { Clock } from './platform/clock.js';
 import { SIGNAL_EXIT_CODES } from './util/process.js';
 
-/** A titled list under a record in a detail view (an order's items, a product's variants). */
+/** A titled part under a record in a detail view: a list (an order's items) or labelled lines (its shipping address). */
 export interface DetailSection {
   title: string;
   rows: unknown[];
   columns: Column<never>[];
+  /** Labelled lines instead of a list. */
+  fields?: [string, unknown][];
 }
 
 /** Builds a section, keeping the row type of its columns checked against its rows. */
 export function section<Row>(title: string, rows: Row[], columns: Column<Row>[]): DetailSection {
   return { title, rows, columns: columns as Column<never>[] };
+}
+
+/** A section of labelled lines ("Shipping address": name, street, city…). */
+export function fieldSection(title: string, fields: [string, unknown][]): DetailSection {
+  return { title, rows: [], columns: [], fields };
 }
 
 /**
@@ -258,25 +265,32 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const format = chooseFormat({ json: this.jsonEnabled(), csv: opts.csv }, isTTY());
     if (format === 'json') return;
     const { renderRows } = await import('./output/render.js');
-    await renderRows(rows, columns, format, (text) => this.io.stdout.write(text), {
+    const width = terminalWidth();
+    const { hidden } = await renderRows(rows, columns, format, (text) => this.io.stdout.write(text), {
       header: opts.header,
       color: colorEnabled(),
-      width: format === 'table' ? terminalWidth() : undefined,
+      width: format === 'table' ? width : undefined,
+      wide: Boolean((this.flags as { wide?: boolean }).wide),
     });
+    if (hidden.length > 0) this.note(`Not shown at ${width} columns: ${hidden.join(', ')} (--wide shows every column, --json every field).`);
   }
 
   /**
-   * One record as aligned "key value" lines, then its sections as titled lists. Prints nothing with `--json`,
-   * where the command's result is printed instead.
+   * One record as aligned "key value" lines (long values wrapped to the terminal), then its sections: titled
+   * lists, or titled labelled lines. Prints nothing with `--json`, where the command's result is printed instead.
    */
   protected async renderDetail(fields: [string, unknown][], sections: DetailSection[] = []): Promise<void> {
     if (this.jsonEnabled()) return;
     const { renderRecord } = await import('./output/render.js');
     const write = (text: string) => this.io.stdout.write(text);
-    renderRecord(fields, write);
-    for (const { title, rows, columns } of sections) {
+    const tty = isTTY();
+    const opts = tty ? { width: terminalWidth(), now: Date.now() } : {};
+    renderRecord(fields, write, opts);
+    for (const { title, rows, columns, fields: lines } of sections) {
       write(`\n${title}\n`);
-      if (rows.length === 0) write('  (none)\n');
+      if (lines && lines.length > 0) renderRecord(lines, write, { ...opts, indent: 2 });
+      else if (lines) write('  (none)\n');
+      else if (rows.length === 0) write('  (none)\n');
       else await this.renderList(rows as never[], columns);
     }
   }

@@ -1,7 +1,7 @@
 import type { Order } from '../api/orders.js';
 import { pickLocalized } from '../api/read.js';
 import { type DetailSection, section } from '../base-command.js';
-import { type Column, fieldColumns } from '../output/format.js';
+import type { Column } from '../output/format.js';
 import type { OrderDetails } from '../services/orders.js';
 import { fulfillmentOrderRow, fulfillmentOrderSectionColumns } from './fulfillment-orders.js';
 import { invoiceColumns } from './invoices.js';
@@ -62,10 +62,15 @@ function trackingLabel(order: Order): string {
  * `customer` is the customer's name and email.
  */
 export const orderColumns: Column<Order>[] = [
-  ...fieldColumns<Order>('id', 'number', 'status', 'payment_status', 'shipping_status', 'created_at'),
-  { header: 'customer', get: (o) => customerLabel(o) },
-  { header: 'total', get: (o) => o.total ?? o.price },
-  { header: 'currency', get: (row) => row.currency },
+  { header: 'id', get: (o) => o.id, kind: 'id' },
+  { header: 'number', get: (o) => o.number, kind: 'id' },
+  { header: 'status', get: (o) => o.status, kind: 'state' },
+  { header: 'payment_status', label: 'payment', get: (o) => o.payment_status, kind: 'state', priority: 1 },
+  { header: 'shipping_status', label: 'shipping', get: (o) => o.shipping_status, kind: 'state', priority: 2 },
+  { header: 'created_at', label: 'created', get: (o) => o.created_at, kind: 'time', priority: 3 },
+  { header: 'customer', get: (o) => customerLabel(o), kind: 'text' },
+  { header: 'total', get: (o) => o.total ?? o.price, show: totalLabel, kind: 'money' },
+  { header: 'currency', get: (row) => row.currency, only: 'machine' },
 ];
 
 /** The "key value" lines of one order (`orders get`, `orders create`, `orders update`). */
@@ -95,10 +100,11 @@ export function orderRecordFields(order: Order): [string, unknown][] {
 
 /** The item lines of an order. */
 export const orderItemColumns: Column<Order['products'][number]>[] = [
-  { header: 'variant', get: (p) => p.variant_id },
-  { header: 'sku', get: (row) => row.sku },
-  { header: 'name', get: (p) => pickLocalized(p.name) },
-  ...fieldColumns<Order['products'][number]>('quantity', 'price'),
+  { header: 'variant', get: (p) => p.variant_id, kind: 'id', priority: 1 },
+  { header: 'sku', get: (row) => row.sku, kind: 'id' },
+  { header: 'name', get: (p) => pickLocalized(p.name), kind: 'text' },
+  { header: 'quantity', label: 'qty', get: (p) => p.quantity, kind: 'count' },
+  { header: 'price', get: (p) => p.price, kind: 'money' },
 ];
 
 /** The sections under an order on `orders get`: its items, shipments and invoices. */
