@@ -272,7 +272,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       width: format === 'table' ? width : undefined,
       wide: Boolean((this.flags as { wide?: boolean }).wide),
     });
-    if (hidden.length > 0) this.note(`Not shown at ${width} columns: ${hidden.join(', ')} (--wide shows every column, --json every field).`);
+    if (hidden.length > 0) {
+      const { wrapText } = await import('./output/render.js');
+      this.note(wrapText(`Hidden to fit: ${hidden.join(', ')} (--wide or --json to see them).`, width).join('\n'));
+    }
   }
 
   /**
