@@ -17,11 +17,16 @@ export interface DetailSection {
   columns: Column<never>[];
   /** Labelled lines instead of a list. */
   fields?: [string, unknown][];
+  /**
+   * On a terminal, each row as labelled lines (long values wrapped) instead of a table row: for the few,
+   * wide rows under a record (an order's shipments and invoices). Piped, the rows are TSV like any list.
+   */
+  rowsAsRecords?: boolean;
 }
 
 /** Builds a section, keeping the row type of its columns checked against its rows. */
-export function section<Row>(title: string, rows: Row[], columns: Column<Row>[]): DetailSection {
-  return { title, rows, columns: columns as Column<never>[] };
+export function section<Row>(title: string, rows: Row[], columns: Column<Row>[], opts: { rowsAsRecords?: boolean } = {}): DetailSection {
+  return { title, rows, columns: columns as Column<never>[], ...opts };
 }
 
 /** A section of labelled lines ("Shipping address": name, street, city…). */
@@ -289,12 +294,17 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const tty = isTTY();
     const opts = tty ? { width: terminalWidth(), now: Date.now() } : {};
     renderRecord(fields, write, opts);
-    for (const { title, rows, columns, fields: lines } of sections) {
+    for (const { title, rows, columns, fields: lines, rowsAsRecords } of sections) {
       write(`\n${title}\n`);
       if (lines && lines.length > 0) renderRecord(lines, write, { ...opts, indent: 2 });
-      else if (lines) write('  (none)\n');
-      else if (rows.length === 0) write('  (none)\n');
-      else await this.renderList(rows as never[], columns);
+      else if (lines || rows.length === 0) write('  (none)\n');
+      else if (rowsAsRecords && tty) {
+        const { recordOfRow } = await import('./output/render.js');
+        rows.forEach((row, i) => {
+          if (i > 0) write('\n');
+          renderRecord(recordOfRow(row as never, columns), write, { ...opts, indent: 2 });
+        });
+      } else await this.renderList(rows as never[], columns);
     }
   }
 

@@ -122,6 +122,14 @@ function tableText<Row>(cells: string[][], columns: Column<Row>[], opts: { color
   return { text, hidden: columns.filter((_, i) => !shown.includes(i)).map((c) => c.header) };
 }
 
+/** A table's row as a record's labelled lines (its table headers in lower case, empty cells left out). */
+export function recordOfRow<Row>(row: Row, columns: Column<Row>[]): [string, unknown][] {
+  return columns
+    .filter((c) => c.only !== 'machine')
+    .map((c): [string, unknown] => [(c.label ?? c.header.replace(/_/g, ' ')).toLowerCase(), c.show ? c.show(row) : c.get(row)])
+    .filter(([, value]) => value !== undefined && value !== null && value !== '');
+}
+
 /** How a record is drawn: its values wrapped to `width`, timestamps relative to `now` when given (a terminal). */
 export interface RecordOptions {
   width?: number;

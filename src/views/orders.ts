@@ -1,6 +1,6 @@
 import type { Order } from '../api/orders.js';
 import { pickLocalized } from '../api/read.js';
-import { type DetailSection, section } from '../base-command.js';
+import { type DetailSection, fieldSection, section } from '../base-command.js';
 import type { Column } from '../output/format.js';
 import type { OrderDetails } from '../services/orders.js';
 import { fulfillmentOrderRow, fulfillmentOrderSectionColumns } from './fulfillment-orders.js';
@@ -107,11 +107,60 @@ export const orderItemColumns: Column<Order['products'][number]>[] = [
   { header: 'price', get: (p) => p.price, kind: 'money' },
 ];
 
-/** The sections under an order on `orders get`: its items, shipments and invoices. */
+/** A field of the record the schema does not name (it passes through untouched): text when it is text or a number. */
+function textField(record: unknown, key: string): string {
+  const value = record && typeof record === 'object' ? (record as Record<string, unknown>)[key] : undefined;
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number') return String(value);
+  // A province or country may come as {code, name}.
+  if (value && typeof value === 'object') return textField(value, 'name') || textField(value, 'code');
+  return '';
+}
+
+/** "Av. Corrientes 1234, piso 5\nPalermo, C1043 Buenos Aires, Buenos Aires, AR" from the address fields (prefix "billing_" for the flat ones). */
+function addressText(record: unknown, prefix = ''): string {
+  const field = (key: string) => textField(record, `${prefix}${key}`);
+  const floor = field('floor');
+  const street = [[field('address'), field('number')].filter(Boolean).join(' '), floor].filter(Boolean).join(', ');
+  const place = [field('locality'), [field('zipcode'), field('city')].filter(Boolean).join(' '), field('province'), field('country')].filter(Boolean).join(', ');
+  return [street, place].filter(Boolean).join('\n');
+}
+
+/** Labelled lines with the empty ones left out. */
+function present(fields: [string, string][]): [string, unknown][] {
+  return fields.filter(([, value]) => value !== '');
+}
+
+/** Where the order goes (docs/platform.md §4 `shipping_address {…}`): name, address, phone; none for a pickup. */
+export function shippingAddressFields(order: Order): [string, unknown][] {
+  const address = (order as Record<string, unknown>).shipping_address;
+  if (!address || typeof address !== 'object') return [];
+  return present([
+    ['name', textField(address, 'name')],
+    ['address', addressText(address)],
+    ['phone', textField(address, 'phone')],
+  ]);
+}
+
+/** Who is billed (the flat `billing_*` fields and the customer's identification: a DNI, CUIT or CPF). */
+export function billingFields(order: Order): [string, unknown][] {
+  return present([
+    ['name', textField(order, 'billing_name')],
+    ['document', order.customer?.identification ?? ''],
+    ['address', addressText(order, 'billing_')],
+    ['phone', textField(order, 'billing_phone')],
+  ]);
+}
+
+/** The sections under an order on `orders get`: where it goes, who pays, its items, shipments and invoices. */
 export function orderSections({ order, fulfillment_orders: fos, invoices }: OrderDetails): DetailSection[] {
+  const shipping = shippingAddressFields(order);
+  const billing = billingFields(order);
   return [
+    ...(shipping.length > 0 ? [fieldSection('Shipping address', shipping)] : []),
+    ...(billing.length > 0 ? [fieldSection('Billing', billing)] : []),
     section('Items', order.products, orderItemColumns),
-    section('Fulfillment orders', fos.map((fo) => fulfillmentOrderRow(fo)), fulfillmentOrderSectionColumns),
-    section('Invoices', invoices, invoiceColumns),
+    section('Fulfillment orders', fos.map((fo) => fulfillmentOrderRow(fo)), fulfillmentOrderSectionColumns, { rowsAsRecords: true }),
+    section('Invoices', invoices, invoiceColumns, { rowsAsRecords: true }),
   ];
 }
