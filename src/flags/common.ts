@@ -40,7 +40,7 @@ export const RECORD_FLAGS = {
     helpValue: 'EXPR',
   }),
   wide: Flags.boolean({
-    description: 'Show every column of a table, nothing cut (a narrow terminal otherwise drops the least needed ones).',
+    description: 'Show every column of a table, nothing cut (else a narrow terminal drops some).',
     helpGroup: 'GLOBAL',
   }),
 };
