@@ -163,7 +163,9 @@ function recordValue(value: unknown, opts: RecordOptions): string {
   const iso = normalizeTimestamp(value);
   const date = /^\d{4}-\d{2}-\d{2}[T ]\d/.test(iso) ? parseTimestamp(iso) : undefined;
   if (!date) return cellText(value);
-  return cellText(opts.now !== undefined ? `${iso} (${relativeTime(date, opts.now, opts.timeZone)})` : iso);
+  const relative = opts.now !== undefined ? relativeTime(date, opts.now, opts.timeZone) : undefined;
+  // An old date says nothing the timestamp does not: only "3h ago" and "yesterday 14:05" are added.
+  return cellText(relative && !/^\d/.test(relative) ? `${iso} (${relative})` : iso);
 }
 
 /** Text in lines of at most `width` terminal columns: broken at spaces, a word longer than a line broken where it ends. */

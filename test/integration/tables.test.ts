@@ -175,6 +175,34 @@ describe.runIf(hasScript)('tables on an 80-column terminal', () => {
   });
 });
 
+describe.runIf(hasScript)('record pages on an 80-column terminal', () => {
+  it('orders get: the shipping address and billing name and document, long values wrapped and never cut', async () => {
+    const order = (
+      await api.get<{
+        id: number;
+        customer: { identification?: string | null };
+        shipping_address: { name: string; address: string; city: string } | null;
+        billing_name: string | null;
+      }>(`/orders/${orderId}`)
+    ).body;
+    const lines = await onTerminal(['orders', 'get', String(orderId)], 80);
+    expectFits(lines, 80);
+    const text = lines.join('\n');
+    expect(order.shipping_address).not.toBeNull();
+    const shipping = text.split('\nShipping address\n')[1]!.split('\nBilling\n')[0]!;
+    expect(shipping).toMatch(new RegExp(`^  name +${order.shipping_address!.name}$`, 'm'));
+    expect(shipping).toContain(order.shipping_address!.address);
+    expect(shipping).toContain(order.shipping_address!.city);
+    const billing = text.split('\nBilling\n')[1]!.split('\nItems\n')[0]!;
+    if (order.billing_name) expect(billing).toMatch(new RegExp(`^  name +${order.billing_name}$`, 'm'));
+    if (order.customer.identification) expect(billing).toMatch(new RegExp(`^  document +${order.customer.identification}$`, 'm'));
+    // The shipment's location and tracking URL are whole: written as labelled lines, not a cut table row.
+    const fo = (await api.get<{ tracking_info: { url?: string } | null; assigned_location?: { name?: unknown } }>(`/orders/${orderId}/fulfillment-orders/${foId}`)).body;
+    expect(text).not.toMatch(/^Fulfillment orders\nID /m);
+    if (fo.tracking_info?.url) expect(lines.map((l) => l.trim()).join(' ')).toContain(fo.tracking_info.url);
+  });
+});
+
 describe.runIf(hasScript)('colour on a terminal', () => {
   it('states are coloured unless NO_COLOR is set', async () => {
     const coloured = await runOnTerminal(['orders', 'list', '--limit', '30'], { ...env, NO_COLOR: '' }, [], { columns: 120 });
