@@ -63,12 +63,15 @@ export function terminalSafe(text: string): string {
   });
 }
 
-/** A cell as text: null/undefined empty, objects as compact JSON, localized objects as their first value; terminal-safe. */
-/** Columns that show a field of the row as it is, each headed by the field's name. */
+/**
+ * Columns that show a field of the row as it is, each headed by the field's name: never dropped, their kind
+ * guessed from the cells. A list view says more (`kind`, `priority`) so that a narrow terminal can drop some.
+ */
 export function fieldColumns<Row>(...keys: (keyof Row & string)[]): Column<Row>[] {
   return keys.map((key) => ({ header: key, get: (row: Row) => row[key] }));
 }
 
+/** A cell as text: null/undefined empty, objects as compact JSON, localized objects as their first value; terminal-safe. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return terminalSafe(value);

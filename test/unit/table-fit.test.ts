@@ -3,6 +3,7 @@ import { describeError } from '../../src/client/errors.js';
 import fc from 'fast-check';
 import { cellText, displayWidth, layoutTable, minimumTableWidth, plural, relativeTime, truncateToWidth } from '../../src/output/format.js';
 import { renderRecord, renderRows, wrapText } from '../../src/output/render.js';
+import { colorEnabled } from '../../src/output/terminal.js';
 
 describe('tables fitted to the terminal', () => {
   it('measures what a terminal shows: colour codes none, accents one, CJK and emoji two', () => {
@@ -129,6 +130,15 @@ describe('times, money and states in a table', () => {
     expect(coloured).toContain('\u001B[31mcancelled\u001B[39m');
     expect(coloured).toContain('\u001B[32mpaid\u001B[39m');
     expect(coloured.replace(/\u001B\[[0-9;]*m/g, '')).toBe(plain);
+  });
+
+  it('colour is on only for a terminal without NO_COLOR: a pipe gets none, and TSV never', async () => {
+    expect(colorEnabled({ isTTY: true } as NodeJS.WriteStream, {})).toBe(true);
+    expect(colorEnabled({ isTTY: true } as NodeJS.WriteStream, { NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled({ isTTY: false } as NodeJS.WriteStream, {})).toBe(false);
+    let tsv = '';
+    await renderRows(rows, columns, 'tsv', (t) => (tsv += t), { color: true });
+    expect(tsv).not.toContain('\u001B');
   });
 
   it('TSV and CSV: every timestamp in one ISO 8601 form with its offset, the currency in its own column', async () => {
