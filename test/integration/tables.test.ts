@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/format.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { clientFor, cliEnv, type TestSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { clientFor, cliEnv, ISO_WITH_OFFSET, type TestSandbox } from '../helpers/sandbox.js';
 import { hasScript, plainText, runOnTerminal } from '../helpers/terminal.js';
 
 /**
@@ -200,6 +201,17 @@ describe.runIf(hasScript)('record pages on an 80-column terminal', () => {
     const fo = (await api.get<{ tracking_info: { url?: string } | null; assigned_location?: { name?: unknown } }>(`/orders/${orderId}/fulfillment-orders/${foId}`)).body;
     expect(text).not.toMatch(/^Fulfillment orders\nID /m);
     if (fo.tracking_info?.url) expect(lines.map((l) => l.trim()).join(' ')).toContain(fo.tracking_info.url);
+  });
+});
+
+describe('machine output keeps one form', () => {
+  it('TSV writes every timestamp ISO 8601 with a +00:00 offset; --json passes the record through as the store sent it', async () => {
+    const orders = (await api.get<{ id: number; created_at: string }[]>('/orders', { query: { per_page: 30 } })).body;
+    const tsv = await runInProcess(['orders', 'list'], { env });
+    const created = tsv.stdout.trimEnd().split('\n').slice(1).map((l) => l.split('\t')[5]);
+    for (const t of created) expect(t).toMatch(ISO_WITH_OFFSET);
+    const json = JSON.parse((await runInProcess(['orders', 'list', '--json', 'id,created_at'], { env })).stdout) as { created_at: string }[];
+    expect(json.map((o) => o.created_at)).toEqual(orders.map((o) => o.created_at));
   });
 });
 
