@@ -289,7 +289,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   protected async renderDetail(fields: [string, unknown][], sections: DetailSection[] = []): Promise<void> {
     if (this.jsonEnabled()) return;
-    const { renderRecord } = await import('./output/render.js');
+    const { recordOfRow, renderRecord } = await import('./output/render.js');
     const write = (text: string) => this.io.stdout.write(text);
     const tty = isTTY();
     const opts = tty ? { width: terminalWidth(), now: Date.now() } : {};
@@ -299,7 +299,6 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       if (lines && lines.length > 0) renderRecord(lines, write, { ...opts, indent: 2 });
       else if (lines || rows.length === 0) write('  (none)\n');
       else if (rowsAsRecords && tty) {
-        const { recordOfRow } = await import('./output/render.js');
         rows.forEach((row, i) => {
           if (i > 0) write('\n');
           renderRecord(recordOfRow(row as never, columns), write, { ...opts, indent: 2 });
