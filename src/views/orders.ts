@@ -107,6 +107,12 @@ export const orderItemColumns: Column<Order['products'][number]>[] = [
   { header: 'price', get: (p) => p.price, kind: 'money' },
 ];
 
+/** The item lines with each price in the order's currency (a table shows `12500.00 ARS`; TSV keeps the amount alone). */
+function orderItemColumnsIn(currency: string | undefined): Column<Order['products'][number]>[] {
+  if (!currency) return orderItemColumns;
+  return orderItemColumns.map((c) => (c.kind === 'money' ? { ...c, show: (p) => (p.price ? `${p.price} ${currency}` : '') } : c));
+}
+
 /** A field of the record the schema does not name (it passes through untouched): text when it is text or a number. */
 function textField(record: unknown, key: string): string {
   const value = record && typeof record === 'object' ? (record as Record<string, unknown>)[key] : undefined;
@@ -159,7 +165,7 @@ export function orderSections({ order, fulfillment_orders: fos, invoices }: Orde
   return [
     ...(shipping.length > 0 ? [fieldSection('Shipping address', shipping)] : []),
     ...(billing.length > 0 ? [fieldSection('Billing', billing)] : []),
-    section('Items', order.products, orderItemColumns),
+    section('Items', order.products, orderItemColumnsIn(order.currency)),
     section('Fulfillment orders', fos.map((fo) => fulfillmentOrderRow(fo)), fulfillmentOrderSectionColumns, { rowsAsRecords: true }),
     section('Invoices', invoices, invoiceColumns, { rowsAsRecords: true }),
   ];
