@@ -11,8 +11,8 @@ export interface Column<Row> {
   get: (row: Row) => unknown;
   /** A table's header when the field's name is long for what it holds ("PAYMENT" over payment_status); never cut. */
   label?: string;
-  /** What a table shows when it differs from the field (a total with its currency). */
-  show?: (row: Row) => unknown;
+  /** What a table shows when it differs from the field (a total with its currency); `time` writes a timestamp as the table does. */
+  show?: (row: Row, table: { time: (timestamp: string) => string }) => unknown;
   /** Shown only in a table (`table`), or only in TSV and CSV (`machine`: a currency a table shows beside the total). */
   only?: 'table' | 'machine';
   /**

@@ -77,10 +77,12 @@ function machineCell<Row>(column: Column<Row>, row: Row): string {
 }
 
 function tableCell<Row>(column: Column<Row>, row: Row, now: number, timeZone?: string): string {
-  const text = cellText(column.show ? column.show(row) : column.get(row)).replace(/[\t\r\n]+/g, ' ');
-  if (column.kind !== 'time') return text;
-  const date = parseTimestamp(text);
-  return date ? relativeTime(date, now, timeZone) : text;
+  const time = (timestamp: string) => {
+    const date = parseTimestamp(timestamp);
+    return date ? relativeTime(date, now, timeZone) : timestamp;
+  };
+  const text = cellText(column.show ? column.show(row, { time }) : column.get(row)).replace(/[\t\r\n]+/g, ' ');
+  return column.kind === 'time' ? time(text) : text;
 }
 
 /** "created_at" → "CREATED AT": a table's header names the same field as the JSON and TSV header. */
@@ -126,7 +128,7 @@ function tableText<Row>(cells: string[][], columns: Column<Row>[], opts: { color
 export function recordOfRow<Row>(row: Row, columns: Column<Row>[]): [string, unknown][] {
   return columns
     .filter((c) => c.only !== 'machine')
-    .map((c): [string, unknown] => [(c.label ?? c.header.replace(/_/g, ' ')).toLowerCase(), c.show ? c.show(row) : c.get(row)])
+    .map((c): [string, unknown] => [(c.label ?? c.header.replace(/_/g, ' ')).toLowerCase(), c.show ? c.show(row, { time: normalizeTimestamp }) : c.get(row)])
     .filter(([, value]) => value !== undefined && value !== null && value !== '');
 }
 

@@ -31,9 +31,9 @@ function trackingLabel(fo: FulfillmentOrder): string {
   return [info.code, info.url].filter(Boolean).join(' ');
 }
 
-function lastEventLabel(events: TrackingEvent[] | null | undefined): string {
+function lastEventLabel(events: TrackingEvent[] | null | undefined, time: (timestamp: string) => string = (t) => t): string {
   const last = events?.at(-1);
-  return last ? [last.status, last.happened_at].filter(Boolean).join(' ') : '';
+  return last ? [last.status, last.happened_at ? time(last.happened_at) : undefined].filter(Boolean).join(' ') : '';
 }
 
 /** One row per shipment, for `fulfillment-orders list` and the section of `orders get`. */
@@ -46,6 +46,8 @@ export interface FulfillmentOrderRow {
   tracking: string;
   events: number;
   last_event: string;
+  /** The shipment's tracking events, for a table to write the last one's time its way (not a column). */
+  tracking_events: TrackingEvent[];
 }
 
 export function fulfillmentOrderRow(fo: FulfillmentOrder, mainLanguage?: string): FulfillmentOrderRow {
@@ -58,6 +60,7 @@ export function fulfillmentOrderRow(fo: FulfillmentOrder, mainLanguage?: string)
     tracking: trackingLabel(fo),
     events: fo.tracking_events?.length ?? 0,
     last_event: lastEventLabel(fo.tracking_events),
+    tracking_events: fo.tracking_events ?? [],
   };
 }
 
@@ -83,7 +86,7 @@ export const fulfillmentOrderColumns: Column<FulfillmentOrderRow>[] = [
   { header: 'items', get: (r) => r.items, kind: 'count', priority: 2 },
   { header: 'tracking', get: (r) => r.tracking, kind: 'text', priority: 1 },
   { header: 'events', get: (r) => r.events, kind: 'count', priority: 3 },
-  { header: 'last_event', get: (r) => r.last_event, kind: 'text', priority: 1 },
+  { header: 'last_event', get: (r) => r.last_event, show: (r, table) => lastEventLabel(r.tracking_events, table.time), kind: 'text', priority: 1 },
 ];
 
 /** The shipments under an order (`orders get`): the list's columns without the number and the event count. */
