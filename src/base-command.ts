@@ -10,16 +10,28 @@ import { colorEnabled, isTTY, paint, terminalWidth } from './output/terminal.js'
 import type { Clock } from './platform/clock.js';
 import { SIGNAL_EXIT_CODES } from './util/process.js';
 
-/** A titled list under a record in a detail view (an order's items, a product's variants). */
+/** A titled part under a record in a detail view: a list (an order's items) or labelled lines (its shipping address). */
 export interface DetailSection {
   title: string;
   rows: unknown[];
   columns: Column<never>[];
+  /** Labelled lines instead of a list. */
+  fields?: [string, unknown][];
+  /**
+   * On a terminal, each row as labelled lines (long values wrapped) instead of a table row: for the few,
+   * wide rows under a record (an order's shipments and invoices). Piped, the rows are TSV like any list.
+   */
+  rowsAsRecords?: boolean;
 }
 
 /** Builds a section, keeping the row type of its columns checked against its rows. */
-export function section<Row>(title: string, rows: Row[], columns: Column<Row>[]): DetailSection {
-  return { title, rows, columns: columns as Column<never>[] };
+export function section<Row>(title: string, rows: Row[], columns: Column<Row>[], opts: { rowsAsRecords?: boolean } = {}): DetailSection {
+  return { title, rows, columns: columns as Column<never>[], ...opts };
+}
+
+/** A section of labelled lines ("Shipping address": name, street, city…). */
+export function fieldSection(title: string, fields: [string, unknown][]): DetailSection {
+  return { title, rows: [], columns: [], fields };
 }
 
 /**
@@ -258,26 +270,40 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const format = chooseFormat({ json: this.jsonEnabled(), csv: opts.csv }, isTTY());
     if (format === 'json') return;
     const { renderRows } = await import('./output/render.js');
-    await renderRows(rows, columns, format, (text) => this.io.stdout.write(text), {
+    const width = terminalWidth();
+    const { hidden } = await renderRows(rows, columns, format, (text) => this.io.stdout.write(text), {
       header: opts.header,
       color: colorEnabled(),
-      width: format === 'table' ? terminalWidth() : undefined,
+      width: format === 'table' ? width : undefined,
+      wide: Boolean((this.flags as { wide?: boolean }).wide),
     });
+    if (hidden.length > 0) {
+      const { wrapText } = await import('./output/render.js');
+      this.note(wrapText(`Hidden to fit: ${hidden.join(', ')} (--wide or --json to see them).`, width).join('\n'));
+    }
   }
 
   /**
-   * One record as aligned "key value" lines, then its sections as titled lists. Prints nothing with `--json`,
-   * where the command's result is printed instead.
+   * One record as aligned "key value" lines (long values wrapped to the terminal), then its sections: titled
+   * lists, or titled labelled lines. Prints nothing with `--json`, where the command's result is printed instead.
    */
   protected async renderDetail(fields: [string, unknown][], sections: DetailSection[] = []): Promise<void> {
     if (this.jsonEnabled()) return;
-    const { renderRecord } = await import('./output/render.js');
+    const { recordOfRow, renderRecord } = await import('./output/render.js');
     const write = (text: string) => this.io.stdout.write(text);
-    renderRecord(fields, write);
-    for (const { title, rows, columns } of sections) {
+    const tty = isTTY();
+    const opts = tty ? { width: terminalWidth(), now: Date.now() } : {};
+    renderRecord(fields, write, opts);
+    for (const { title, rows, columns, fields: lines, rowsAsRecords } of sections) {
       write(`\n${title}\n`);
-      if (rows.length === 0) write('  (none)\n');
-      else await this.renderList(rows as never[], columns);
+      if (lines && lines.length > 0) renderRecord(lines, write, { ...opts, indent: 2 });
+      else if (lines || rows.length === 0) write('  (none)\n');
+      else if (rowsAsRecords && tty) {
+        rows.forEach((row, i) => {
+          if (i > 0) write('\n');
+          renderRecord(recordOfRow(row as never, columns), write, { ...opts, indent: 2 });
+        });
+      } else await this.renderList(rows as never[], columns);
     }
   }
 

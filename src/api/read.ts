@@ -52,16 +52,8 @@ export const Localized = z
 /** A timestamp as sent: kept as text; `parseTimestamp` reads both offset forms. */
 export const Timestamp = Text;
 
-/**
- * A timestamp with either offset form: `2022-02-23T12:25:18+0000` and `2013-01-03T09:11:51-03:00`
- * (JavaScript's Date parser only knows the second). Undefined when it is not a timestamp.
- */
-export function parseTimestamp(value: string | null | undefined): Date | undefined {
-  if (!value) return undefined;
-  const normalized = value.trim().replace(/([+-]\d{2})(\d{2})$/, '$1:$2').replace(/ /, 'T');
-  const date = new Date(normalized);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
+/** Read with either offset form (docs/platform.md §0). */
+export { parseTimestamp } from '../platform/timestamps.js';
 
 /** A boolean that some records send as "true"/"false", 1/0 or null. */
 export const Bool = z

@@ -39,6 +39,10 @@ export const RECORD_FLAGS = {
     helpGroup: 'GLOBAL',
     helpValue: 'EXPR',
   }),
+  wide: Flags.boolean({
+    description: 'Show every column of a table, nothing cut (else a narrow terminal drops some).',
+    helpGroup: 'GLOBAL',
+  }),
 };
 
 /** `--csv` of every command that lists records (a table on a terminal and TSV when piped otherwise). */

@@ -9,12 +9,32 @@ export interface Column<Row> {
    */
   header: string;
   get: (row: Row) => unknown;
+  /** A table's header when the field's name is long for what it holds ("PAYMENT" over payment_status); never cut. */
+  label?: string;
+  /** What a table shows when it differs from the field (a total with its currency); `time` writes a timestamp as the table does. */
+  show?: (row: Row, table: { time: (timestamp: string) => string }) => unknown;
+  /** Shown only in a table (`table`), or only in TSV and CSV (`machine`: a currency a table shows beside the total). */
+  only?: 'table' | 'machine';
+  /**
+   * What the cells hold, which says how a table draws them: `id` (ids, numbers, SKUs), `state` (one word,
+   * coloured), `money` and `count` (right-aligned) are never cut; `time` is relative on a terminal and ISO 8601
+   * with offset elsewhere; `text` (names, customers, descriptions) takes what is left and is cut with "…".
+   * Unset: guessed from the cells as before (ids, numbers and amounts never cut, other text may be).
+   */
+  kind?: ColumnKind;
+  /**
+   * Which columns a narrow terminal drops first: 0 (the default) never, then the highest number first. Identifying
+   * columns (id, number, SKU, status, total) and the main free text stay at 0.
+   */
+  priority?: number;
   /**
    * Whether a table may cut this column's cells with "…" to fit the terminal. Unset: text may be cut, but a
    * column whose every cell is an id, a number, an amount or a timestamp never is.
    */
   shrink?: boolean;
 }
+
+export type ColumnKind = 'id' | 'state' | 'money' | 'count' | 'time' | 'text';
 
 export type OutputFormat = 'table' | 'tsv' | 'csv' | 'json';
 
@@ -43,12 +63,15 @@ export function terminalSafe(text: string): string {
   });
 }
 
-/** A cell as text: null/undefined empty, objects as compact JSON, localized objects as their first value; terminal-safe. */
-/** Columns that show a field of the row as it is, each headed by the field's name. */
+/**
+ * Columns that show a field of the row as it is, each headed by the field's name: never dropped, their kind
+ * guessed from the cells. A list view says more (`kind`, `priority`) so that a narrow terminal can drop some.
+ */
 export function fieldColumns<Row>(...keys: (keyof Row & string)[]): Column<Row>[] {
   return keys.map((key) => ({ header: key, get: (row: Row) => row[key] }));
 }
 
+/** A cell as text: null/undefined empty, objects as compact JSON, localized objects as their first value; terminal-safe. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return terminalSafe(value);
@@ -73,12 +96,15 @@ export function toTsvLine(cells: string[]): string {
   return cells.map((c) => c.replace(/[\t\r\n]+/g, ' ')).join('\t');
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const ANSI_SEQUENCE = /\u001B\[[0-9;?]*[A-Za-z]/g;
 const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
 const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Extended_Pictographic}\u3000-\u303F\uFF00-\uFF60\uFFE0-\uFFE6]/u;
 
 /** Columns a text takes on a terminal: colour codes take none, combining marks none, CJK and emoji two. */
 export function displayWidth(text: string): number {
+  // Printable ASCII, most cells: one column a character.
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const ch of text.replace(ANSI_SEQUENCE, '')) {
     if (ZERO_WIDTH.test(ch)) continue;
@@ -102,55 +128,165 @@ export function truncateToWidth(text: string, width: number): string {
   return `${out}…`;
 }
 
-/** Cells never cut: ids, numbers, amounts with their currency, ULIDs, UUIDs. */
+/** Cells never cut when a column says nothing of its kind: ids, numbers, amounts with their currency, ULIDs, UUIDs. */
 const WHOLE_VALUE = /^(?:[-+]?\d[\d.,]*(?: [A-Z]{3})?|[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
-/** Cells cut only when the text columns alone cannot make room: timestamps and one short word (a status). */
+/** …nor timestamps and one short word (a status). */
 const SHORT_VALUE = /^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\S{1,12})$/;
 
-/** The narrowest a column is cut to: its first letters and the ellipsis still say something. */
-const MIN_WIDTH = 5;
+/** The narrowest free text is cut to (unless its header is wider: headers are never cut). */
+export const TEXT_MIN_WIDTH = 5;
+/**
+ * The width free text is given before a lower-priority column is dropped: a narrow terminal drops whole
+ * columns until what is left fits with each text column this wide (or its natural width); only then is text cut.
+ */
+export const TEXT_COMFORT_WIDTH = 15;
+
+/** How one column may give way on a narrow terminal. */
+export interface ColumnFit {
+  /** Free text, cut with "…"; otherwise the column is shown whole or not at all. */
+  cut: boolean;
+  /** 0: always shown; higher numbers are dropped first (ties: the rightmost first). */
+  priority: number;
+}
+
+/** Which columns a table shows (indexes into the columns given, in order) and how wide each is. */
+export interface TableLayout {
+  shown: number[];
+  widths: number[];
+}
+
+/** Whether a column with no declared kind may be cut: free text may, ids, amounts, timestamps and single words not. */
+export function guessCut(cells: string[][], i: number, shrink?: boolean): boolean {
+  if (shrink !== undefined) return shrink;
+  const filled = cells.map((row) => row[i] ?? '').filter((c) => c !== '');
+  return !filled.every((c) => WHOLE_VALUE.test(c) || SHORT_VALUE.test(c));
+}
 
 /**
- * Column widths for a table on a terminal `maxWidth` columns wide, like gh: when the natural widths do not fit,
- * the widest column that may shrink gives up one column at a time, down to 5 (its header is cut too). A
- * header wider than its column's data gives first, then free text; timestamps and one-word values (a status) only when the text cannot make room; ids,
- * numbers and amounts never (nor a column marked `shrink: false`). Returns the natural widths when they fit,
- * and the narrowest allowed when nothing more can give (the lines are then longer than the terminal).
+ * Lays a table out on a terminal `maxWidth` columns wide (docs/decisions.md "Tables that fit"). Headers are never
+ * cut, nor any column that is not free text. When the columns do not fit, the lowest-priority ones are dropped
+ * whole (priority 0 never; empty ones first) until what is left fits with each text column at `TEXT_COMFORT_WIDTH`; then the free
+ * text shares what is left, the widest cut first, down to `TEXT_MIN_WIDTH`. `wide` shows every column whole.
+ * The table fits whenever the terminal is at least `minimumTableWidth` wide; narrower, lines are longer.
  */
-export function fitColumns(cells: string[][], headers: string[], shrinkable: (boolean | undefined)[], maxWidth: number, gap = 2): number[] {
-  const widths = headers.map((h, i) => Math.max(displayWidth(h), ...cells.map((row) => displayWidth(row[i] ?? ''))));
-  const every = (i: number, pattern: RegExp) => cells.every((row) => (row[i] ?? '') === '' || pattern.test(row[i]!));
-  // 0: never cut; 1: cut last; 2: cut first.
-  const tier = headers.map((_, i) => {
-    if (shrinkable[i] === false) return 0;
-    if (shrinkable[i] === true) return 2;
-    // A column with nothing in it is as wide as its header: that can give.
-    if (cells.every((row) => (row[i] ?? '') === '')) return 1;
-    if (every(i, WHOLE_VALUE)) return 0;
-    return every(i, SHORT_VALUE) ? 1 : 2;
-  });
-  const dataWidths = headers.map((_, i) => Math.max(MIN_WIDTH, ...cells.map((row) => displayWidth(row[i] ?? ''))));
-  let excess = widths.reduce((a, b) => a + b, 0) + gap * Math.max(0, widths.length - 1) - maxWidth;
-  // Whatever a column can give, widest first: first a header longer than its data ("CURRENCY" over "ARS"),
-  // which costs no data, then free text, then timestamps and single words.
-  const give = (floorOf: (i: number) => number, allowed: (i: number) => boolean) => {
-    while (excess > 0) {
-      let widest = -1;
-      for (let i = 0; i < widths.length; i++) {
-        if (allowed(i) && widths[i]! > floorOf(i) && (widest === -1 || widths[i]! > widths[widest]!)) widest = i;
-      }
-      if (widest === -1) return;
-      widths[widest]!--;
-      excess--;
+export function layoutTable(headers: string[], cells: string[][], fits: ColumnFit[], maxWidth: number, opts: { wide?: boolean; gap?: number } = {}): TableLayout {
+  const gap = opts.gap ?? 2;
+  const headerWidths = headers.map(displayWidth);
+  const natural = headers.map((_, i) => Math.max(headerWidths[i]!, ...cells.map((row) => displayWidth(row[i] ?? ''))));
+  const all = headers.map((_, i) => i);
+  if (opts.wide) return { shown: all, widths: natural };
+  const floorAt = (limit: number) => (i: number) => (fits[i]!.cut ? Math.min(natural[i]!, Math.max(headerWidths[i]!, limit)) : natural[i]!);
+  const comfort = floorAt(TEXT_COMFORT_WIDTH);
+  const floor = floorAt(TEXT_MIN_WIDTH);
+  const total = (shown: number[], width: (i: number) => number) => shown.reduce((sum, i) => sum + width(i), 0) + gap * Math.max(0, shown.length - 1);
+  let shown = all;
+  // A droppable column with nothing in it goes before any text is cut.
+  const empty = (i: number) => fits[i]!.priority > 0 && cells.every((row) => (row[i] ?? '') === '');
+  while (total(shown, (i) => natural[i]!) > maxWidth && shown.some(empty)) {
+    const drop = shown.filter(empty).at(-1);
+    shown = shown.filter((i) => i !== drop);
+  }
+  while (total(shown, (i) => natural[i]!) > maxWidth && total(shown, comfort) > maxWidth) {
+    let drop = -1;
+    for (const i of shown) if (fits[i]!.priority > 0 && (drop === -1 || fits[i]!.priority >= fits[drop]!.priority)) drop = i;
+    if (drop === -1) break;
+    shown = shown.filter((i) => i !== drop);
+  }
+  const widths = shown.map((i) => natural[i]!);
+  let excess = total(shown, (i) => natural[i]!) - maxWidth;
+  while (excess > 0) {
+    let widest = -1;
+    for (let k = 0; k < shown.length; k++) {
+      if (widths[k]! > floor(shown[k]!) && (widest === -1 || widths[k]! > widths[widest]!)) widest = k;
     }
+    if (widest === -1) break;
+    widths[widest]!--;
+    excess--;
+  }
+  return { shown, widths };
+}
+
+/** The narrowest terminal on which `layoutTable` fits these columns: those never dropped, text at its narrowest. */
+export function minimumTableWidth(headers: string[], cells: string[][], fits: ColumnFit[], gap = 2): number {
+  const kept = headers.map((_, i) => i).filter((i) => fits[i]!.priority === 0);
+  const width = (i: number) => {
+    const head = displayWidth(headers[i]!);
+    const natural = Math.max(head, ...cells.map((row) => displayWidth(row[i] ?? '')));
+    return fits[i]!.cut ? Math.min(natural, Math.max(head, TEXT_MIN_WIDTH)) : natural;
   };
-  give((i) => dataWidths[i]!, () => true);
-  give(() => MIN_WIDTH, (i) => tier[i] === 2);
-  give(() => MIN_WIDTH, (i) => tier[i] === 1);
-  return widths;
+  return kept.reduce((sum, i) => sum + width(i), 0) + gap * Math.max(0, kept.length - 1);
 }
 
 /** "1 product", "2 products"; `many` for words whose plural is not the word plus "s" ("1 category", "2 categories"). */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The parts of a moment as a clock in `timeZone` (the machine's when unset) shows them. */
+const formatters = new Map<string | undefined, Intl.DateTimeFormat>();
+
+function localParts(date: Date, timeZone?: string): { day: string; time: string } {
+  // Making a formatter costs far more than using one: one per zone, kept (10,000 rows read in milliseconds).
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    formatters.set(timeZone, formatter);
+  }
+  const parts = Object.fromEntries(formatter.formatToParts(date).map((p) => [p.type, p.value]));
+  return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+let lastDays: { now: number; timeZone?: string; today: string; yesterday: string } | undefined;
+
+/** Today's and yesterday's dates at `now` (kept for the next call: a table asks with one `now` for every row). */
+function daysOf(now: number, timeZone?: string): { today: string; yesterday: string } {
+  if (lastDays?.now !== now || lastDays.timeZone !== timeZone) {
+    lastDays = { now, timeZone, today: localParts(new Date(now), timeZone).day, yesterday: localParts(new Date(now - 86_400_000), timeZone).day };
+  }
+  return lastDays;
+}
+
+/**
+ * A moment as a person at a terminal reads it, relative to `now`: "just now", "12m ago", "3h ago" (the same
+ * day), "yesterday 14:05", then the date ("2026-11-20"); a moment ahead of `now` (another clock) as date and time.
+ */
+export function relativeTime(date: Date, now: number, timeZone?: string): string {
+  const seconds = Math.floor((now - date.getTime()) / 1000);
+  const then = localParts(date, timeZone);
+  if (seconds < -60) return `${then.day} ${then.time}`;
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  const { today, yesterday } = daysOf(now, timeZone);
+  if (then.day === today) return `${Math.floor(seconds / 3600)}h ago`;
+  // Around a daylight-saving change "24 h before" can land two days back; the hour count still reads right.
+  if (then.day === yesterday) return `yesterday ${then.time}`;
+  return then.day;
+}
+
+/** Which colour a state is drawn in on a terminal: done green, waiting yellow, stopped or lost red. */
+const STATE_COLOURS: Record<string, 'green' | 'yellow' | 'red'> = {
+  paid: 'green',
+  fulfilled: 'green',
+  shipped: 'green',
+  dispatched: 'green',
+  delivered: 'green',
+  ready_for_pickup: 'green',
+  pending: 'yellow',
+  authorized: 'yellow',
+  unpacked: 'yellow',
+  packed: 'yellow',
+  unfulfilled: 'yellow',
+  unshipped: 'yellow',
+  cancelled: 'red',
+  voided: 'red',
+  refunded: 'red',
+  abandoned: 'red',
+  lost: 'red',
+  failure: 'red',
+  returned_to_sender: 'red',
+  delivery_attempt_failed: 'red',
+};
+
+export function stateColour(state: string): 'green' | 'yellow' | 'red' | undefined {
+  return STATE_COLOURS[state.toLowerCase()];
 }

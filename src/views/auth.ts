@@ -3,12 +3,12 @@ import type { Column } from '../output/format.js';
 
 /** `auth list`: one row per profile, the default one marked with *. */
 export const profileColumns: Column<ProfileSummary>[] = [
-  { header: 'default', get: (p) => (p.default ? '*' : '') },
-  { header: 'profile', get: (p) => p.name },
-  { header: 'store', get: (p) => p.storeId },
-  { header: 'app', get: (p) => `${p.appName} (${p.appId})` },
-  { header: 'api', get: (p) => p.apiUrl },
-  { header: 'secrets', get: (p) => p.secretsStore },
+  { header: 'default', get: (p) => (p.default ? '*' : ''), kind: 'id' },
+  { header: 'profile', get: (p) => p.name, kind: 'id' },
+  { header: 'store', get: (p) => p.storeId, kind: 'id' },
+  { header: 'app', get: (p) => `${p.appName} (${p.appId})`, kind: 'text', priority: 2 },
+  { header: 'api', get: (p) => p.apiUrl, kind: 'text', priority: 1 },
+  { header: 'secrets', get: (p) => p.secretsStore, kind: 'id', priority: 3 },
 ];
 
 const SOURCES: Record<AuthStatus['tokenSource'], string> = {

@@ -1,12 +1,15 @@
 import type { Category } from '../api/categories.js';
 import { pickLocalized } from '../api/read.js';
-import { type Column, fieldColumns, terminalSafe } from '../output/format.js';
+import { type Column, terminalSafe } from '../output/format.js';
 import type { CategoryNode, CategoryRow } from '../services/categories.js';
 
 /** Categories as the commands show them: with their path ("Ropa > Camisas"), texts in the main language. */
 
 export const categoryColumns: Column<CategoryRow>[] = [
-  ...fieldColumns<CategoryRow>('id', 'name', 'parent', 'path'),
+  { header: 'id', get: (c) => c.id, kind: 'id' },
+  { header: 'name', get: (c) => c.name, kind: 'text' },
+  { header: 'parent', get: (c) => c.parent, kind: 'id', priority: 2 },
+  { header: 'path', get: (c) => c.path, kind: 'text', priority: 1 },
 ];
 
 /** The tree as indented lines ("Ropa", "  Camisas", …) with ids. */

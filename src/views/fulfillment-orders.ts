@@ -9,7 +9,7 @@ import {
 } from '../api/fulfillment-orders.js';
 import { pickLocalized } from '../api/read.js';
 import { type DetailSection, section } from '../base-command.js';
-import { type Column, fieldColumns } from '../output/format.js';
+import type { Column } from '../output/format.js';
 
 /**
  * Fulfillment orders as the commands show them (docs/platform.md §5): the documented record's lines, source
@@ -31,9 +31,9 @@ function trackingLabel(fo: FulfillmentOrder): string {
   return [info.code, info.url].filter(Boolean).join(' ');
 }
 
-function lastEventLabel(events: TrackingEvent[] | null | undefined): string {
+function lastEventLabel(events: TrackingEvent[] | null | undefined, time: (timestamp: string) => string = (t) => t): string {
   const last = events?.at(-1);
-  return last ? [last.status, last.happened_at].filter(Boolean).join(' ') : '';
+  return last ? [last.status, last.happened_at ? time(last.happened_at) : undefined].filter(Boolean).join(' ') : '';
 }
 
 /** One row per shipment, for `fulfillment-orders list` and the section of `orders get`. */
@@ -46,6 +46,8 @@ export interface FulfillmentOrderRow {
   tracking: string;
   events: number;
   last_event: string;
+  /** The shipment's tracking events, for a table to write the last one's time its way (not a column). */
+  tracking_events: TrackingEvent[];
 }
 
 export function fulfillmentOrderRow(fo: FulfillmentOrder, mainLanguage?: string): FulfillmentOrderRow {
@@ -58,6 +60,7 @@ export function fulfillmentOrderRow(fo: FulfillmentOrder, mainLanguage?: string)
     tracking: trackingLabel(fo),
     events: fo.tracking_events?.length ?? 0,
     last_event: lastEventLabel(fo.tracking_events),
+    tracking_events: fo.tracking_events ?? [],
   };
 }
 
@@ -76,7 +79,14 @@ function placeLabel(place: unknown): string {
 
 /** `fulfillment-orders list`: one row per shipment. */
 export const fulfillmentOrderColumns: Column<FulfillmentOrderRow>[] = [
-  ...fieldColumns<FulfillmentOrderRow>('id', 'number', 'status', 'location', 'items', 'tracking', 'events', 'last_event'),
+  { header: 'id', get: (r) => r.id, kind: 'id' },
+  { header: 'number', get: (r) => r.number, kind: 'id' },
+  { header: 'status', get: (r) => r.status, kind: 'state' },
+  { header: 'location', get: (r) => r.location, kind: 'text' },
+  { header: 'items', get: (r) => r.items, kind: 'count', priority: 2 },
+  { header: 'tracking', get: (r) => r.tracking, kind: 'text', priority: 1 },
+  { header: 'events', get: (r) => r.events, kind: 'count', priority: 3 },
+  { header: 'last_event', get: (r) => r.last_event, show: (r, table) => lastEventLabel(r.tracking_events, table.time), kind: 'text', priority: 1 },
 ];
 
 /** The shipments under an order (`orders get`): the list's columns without the number and the event count. */
@@ -102,18 +112,22 @@ export function fulfillmentOrderFields(fo: FulfillmentOrder, orderId: number, ma
 }
 
 const itemColumns: Column<FulfillmentItem & { label: string }>[] = [
-  { header: 'variant', get: (item) => item.variant_id },
-  { header: 'product', get: (item) => item.product_id },
-  { header: 'sku', get: (row) => row.sku },
-  { header: 'name', get: (item) => item.label },
-  ...fieldColumns<FulfillmentItem & { label: string }>('quantity', 'unit_price'),
+  { header: 'variant', get: (item) => item.variant_id, kind: 'id', priority: 1 },
+  { header: 'product', get: (item) => item.product_id, kind: 'id', priority: 2 },
+  { header: 'sku', get: (row) => row.sku, kind: 'id' },
+  { header: 'name', get: (item) => item.label, kind: 'text' },
+  { header: 'quantity', label: 'qty', get: (item) => item.quantity, kind: 'count' },
+  { header: 'unit_price', label: 'price', get: (item) => item.unit_price, show: (item) => [item.unit_price, item.currency].filter(Boolean).join(' '), kind: 'money' },
 ];
 
 const trackingEventColumns: Column<TrackingEvent>[] = [
-  ...fieldColumns<TrackingEvent>('id', 'status', 'happened_at', 'description'),
-  { header: 'address', get: (e) => placeLabel(e.address) },
-  { header: 'lat_lon', get: (e) => (e.geolocation?.latitude !== undefined ? `${e.geolocation.latitude},${e.geolocation.longitude ?? ''}` : '') },
-  { header: 'estimated_delivery', get: (e) => e.estimated_delivery_at },
+  { header: 'id', get: (e) => e.id, kind: 'id', priority: 4 },
+  { header: 'status', get: (e) => e.status, kind: 'state' },
+  { header: 'happened_at', label: 'when', get: (e) => e.happened_at, kind: 'time' },
+  { header: 'description', get: (e) => e.description, kind: 'text' },
+  { header: 'address', get: (e) => placeLabel(e.address), kind: 'text', priority: 1 },
+  { header: 'lat_lon', get: (e) => (e.geolocation?.latitude !== undefined ? `${e.geolocation.latitude},${e.geolocation.longitude ?? ''}` : ''), kind: 'id', priority: 3 },
+  { header: 'estimated_delivery', label: 'eta', get: (e) => e.estimated_delivery_at, kind: 'time', priority: 2 },
 ];
 
 /** The sections of `fulfillment-orders get`: the items, then the tracking events. */

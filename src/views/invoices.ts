@@ -1,7 +1,10 @@
-import { type Column, fieldColumns } from '../output/format.js';
+import type { Column } from '../output/format.js';
 import type { ShownInvoice } from '../services/invoices.js';
 
 /** `invoices list` and the Invoices section of `orders get`: both kinds, marked in the kind column. */
 export const invoiceColumns: Column<ShownInvoice>[] = [
-  ...fieldColumns<ShownInvoice>('kind', 'key', 'link', 'fulfillment_order_id'),
+  { header: 'kind', get: (i) => i.kind, kind: 'id' },
+  { header: 'key', get: (i) => i.key, kind: 'id' },
+  { header: 'link', get: (i) => i.link, kind: 'text', priority: 1 },
+  { header: 'fulfillment_order_id', label: 'fulfillment order', get: (i) => i.fulfillment_order_id, kind: 'id', priority: 2 },
 ];

@@ -7,12 +7,12 @@ import type { Column } from '../output/format.js';
 /** Location columns with the name in the store's main language (docs/platform.md §7: names are keyed by locale). */
 export function locationColumnsFor(mainLanguage?: string): Column<Location>[] {
   return [
-    { header: 'priority', get: (l) => l.priority },
-    { header: 'id', get: (l) => l.id },
-    { header: 'name', get: (l) => pickLocalized(l.name, mainLanguage) },
-    { header: 'default', get: (l) => (l.is_default ? 'yes' : '') },
-    { header: 'pickup', get: (l) => (l.allows_pickup ? 'yes' : '') },
-    { header: 'city', get: (l) => l.address?.city ?? '' },
+    { header: 'priority', get: (l) => l.priority, kind: 'count', priority: 2 },
+    { header: 'id', get: (l) => l.id, kind: 'id' },
+    { header: 'name', get: (l) => pickLocalized(l.name, mainLanguage), kind: 'text' },
+    { header: 'default', get: (l) => (l.is_default ? 'yes' : ''), kind: 'id', priority: 1 },
+    { header: 'pickup', get: (l) => (l.allows_pickup ? 'yes' : ''), kind: 'id', priority: 2 },
+    { header: 'city', get: (l) => l.address?.city ?? '', kind: 'text', priority: 3 },
   ];
 }
 

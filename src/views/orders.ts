@@ -1,7 +1,7 @@
 import type { Order } from '../api/orders.js';
 import { pickLocalized } from '../api/read.js';
-import { type DetailSection, section } from '../base-command.js';
-import { type Column, fieldColumns } from '../output/format.js';
+import { type DetailSection, fieldSection, section } from '../base-command.js';
+import type { Column } from '../output/format.js';
 import type { OrderDetails } from '../services/orders.js';
 import { fulfillmentOrderRow, fulfillmentOrderSectionColumns } from './fulfillment-orders.js';
 import { invoiceColumns } from './invoices.js';
@@ -62,10 +62,15 @@ function trackingLabel(order: Order): string {
  * `customer` is the customer's name and email.
  */
 export const orderColumns: Column<Order>[] = [
-  ...fieldColumns<Order>('id', 'number', 'status', 'payment_status', 'shipping_status', 'created_at'),
-  { header: 'customer', get: (o) => customerLabel(o) },
-  { header: 'total', get: (o) => o.total ?? o.price },
-  { header: 'currency', get: (row) => row.currency },
+  { header: 'id', get: (o) => o.id, kind: 'id' },
+  { header: 'number', get: (o) => o.number, kind: 'id' },
+  { header: 'status', get: (o) => o.status, kind: 'state' },
+  { header: 'payment_status', label: 'payment', get: (o) => o.payment_status, kind: 'state', priority: 1 },
+  { header: 'shipping_status', label: 'shipping', get: (o) => o.shipping_status, kind: 'state', priority: 2 },
+  { header: 'created_at', label: 'created', get: (o) => o.created_at, kind: 'time', priority: 3 },
+  { header: 'customer', get: (o) => customerLabel(o), kind: 'text' },
+  { header: 'total', get: (o) => o.total ?? o.price, show: totalLabel, kind: 'money' },
+  { header: 'currency', get: (row) => row.currency, only: 'machine' },
 ];
 
 /** The "key value" lines of one order (`orders get`, `orders create`, `orders update`). */
@@ -95,17 +100,73 @@ export function orderRecordFields(order: Order): [string, unknown][] {
 
 /** The item lines of an order. */
 export const orderItemColumns: Column<Order['products'][number]>[] = [
-  { header: 'variant', get: (p) => p.variant_id },
-  { header: 'sku', get: (row) => row.sku },
-  { header: 'name', get: (p) => pickLocalized(p.name) },
-  ...fieldColumns<Order['products'][number]>('quantity', 'price'),
+  { header: 'variant', get: (p) => p.variant_id, kind: 'id', priority: 1 },
+  { header: 'sku', get: (row) => row.sku, kind: 'id' },
+  { header: 'name', get: (p) => pickLocalized(p.name), kind: 'text' },
+  { header: 'quantity', label: 'qty', get: (p) => p.quantity, kind: 'count' },
+  { header: 'price', get: (p) => p.price, kind: 'money' },
 ];
 
-/** The sections under an order on `orders get`: its items, shipments and invoices. */
+/** The item lines with each price in the order's currency (a table shows `12500.00 ARS`; TSV keeps the amount alone). */
+function orderItemColumnsIn(currency: string | undefined): Column<Order['products'][number]>[] {
+  if (!currency) return orderItemColumns;
+  return orderItemColumns.map((c) => (c.kind === 'money' ? { ...c, show: (p) => (p.price ? `${p.price} ${currency}` : '') } : c));
+}
+
+/** A field of the record the schema does not name (it passes through untouched): text when it is text or a number. */
+function textField(record: unknown, key: string): string {
+  const value = record && typeof record === 'object' ? (record as Record<string, unknown>)[key] : undefined;
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number') return String(value);
+  // A province or country may come as {code, name}.
+  if (value && typeof value === 'object') return textField(value, 'name') || textField(value, 'code');
+  return '';
+}
+
+/** "Av. Corrientes 1234, piso 5\nPalermo, C1043 Buenos Aires, Buenos Aires, AR" from the address fields (prefix "billing_" for the flat ones). */
+function addressText(record: unknown, prefix = ''): string {
+  const field = (key: string) => textField(record, `${prefix}${key}`);
+  const floor = field('floor');
+  const street = [[field('address'), field('number')].filter(Boolean).join(' '), floor].filter(Boolean).join(', ');
+  const place = [field('locality'), [field('zipcode'), field('city')].filter(Boolean).join(' '), field('province'), field('country')].filter(Boolean).join(', ');
+  return [street, place].filter(Boolean).join('\n');
+}
+
+/** Labelled lines with the empty ones left out. */
+function present(fields: [string, string][]): [string, unknown][] {
+  return fields.filter(([, value]) => value !== '');
+}
+
+/** Where the order goes (docs/platform.md §4 `shipping_address {…}`): name, address, phone; none for a pickup. */
+export function shippingAddressFields(order: Order): [string, unknown][] {
+  const address = (order as Record<string, unknown>).shipping_address;
+  if (!address || typeof address !== 'object') return [];
+  return present([
+    ['name', textField(address, 'name')],
+    ['address', addressText(address)],
+    ['phone', textField(address, 'phone')],
+  ]);
+}
+
+/** Who is billed (the flat `billing_*` fields and the customer's identification: a DNI, CUIT or CPF). */
+export function billingFields(order: Order): [string, unknown][] {
+  return present([
+    ['name', textField(order, 'billing_name')],
+    ['document', order.customer?.identification ?? ''],
+    ['address', addressText(order, 'billing_')],
+    ['phone', textField(order, 'billing_phone')],
+  ]);
+}
+
+/** The sections under an order on `orders get`: where it goes, who pays, its items, shipments and invoices. */
 export function orderSections({ order, fulfillment_orders: fos, invoices }: OrderDetails): DetailSection[] {
+  const shipping = shippingAddressFields(order);
+  const billing = billingFields(order);
   return [
-    section('Items', order.products, orderItemColumns),
-    section('Fulfillment orders', fos.map((fo) => fulfillmentOrderRow(fo)), fulfillmentOrderSectionColumns),
-    section('Invoices', invoices, invoiceColumns),
+    ...(shipping.length > 0 ? [fieldSection('Shipping address', shipping)] : []),
+    ...(billing.length > 0 ? [fieldSection('Billing', billing)] : []),
+    section('Items', order.products, orderItemColumnsIn(order.currency)),
+    section('Fulfillment orders', fos.map((fo) => fulfillmentOrderRow(fo)), fulfillmentOrderSectionColumns, { rowsAsRecords: true }),
+    section('Invoices', invoices, invoiceColumns, { rowsAsRecords: true }),
   ];
 }

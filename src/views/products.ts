@@ -1,7 +1,7 @@
 import type { Product, ProductImage } from '../api/products.js';
 import { pickLocalized } from '../api/read.js';
 import { type DetailSection, section } from '../base-command.js';
-import { type Column, fieldColumns } from '../output/format.js';
+import type { Column } from '../output/format.js';
 import { tracksStock, variantColumns } from './variants.js';
 
 /** Products as the commands show them; texts in the store's main language (the first key the store returns). */
@@ -14,13 +14,13 @@ function productStock(p: Product): string {
 }
 
 export const productColumns: Column<Product>[] = [
-  { header: 'id', get: (row) => row.id },
-  { header: 'name', get: (p) => pickLocalized(p.name) },
-  { header: 'handle', get: (p) => pickLocalized(p.handle) },
-  { header: 'sku', get: (p) => p.variants[0]?.sku ?? '', shrink: false },
-  { header: 'price', get: (p) => p.variants[0]?.price ?? '' },
-  { header: 'stock', get: productStock },
-  { header: 'variants', get: (p) => p.variants.length },
+  { header: 'id', get: (row) => row.id, kind: 'id' },
+  { header: 'name', get: (p) => pickLocalized(p.name), kind: 'text' },
+  { header: 'handle', get: (p) => pickLocalized(p.handle), kind: 'text', priority: 2 },
+  { header: 'sku', get: (p) => p.variants[0]?.sku ?? '', kind: 'id' },
+  { header: 'price', get: (p) => p.variants[0]?.price ?? '', kind: 'money' },
+  { header: 'stock', get: productStock, kind: 'count' },
+  { header: 'variants', get: (p) => p.variants.length, kind: 'count', priority: 1 },
 ];
 
 export function productFields(p: Product): [string, unknown][] {
@@ -44,5 +44,7 @@ export function productSections(p: Product): DetailSection[] {
 }
 
 export const imageColumns: Column<ProductImage>[] = [
-  ...fieldColumns<ProductImage>('id', 'position', 'src'),
+  { header: 'id', get: (i) => i.id, kind: 'id' },
+  { header: 'position', get: (i) => i.position, kind: 'count' },
+  { header: 'src', get: (i) => i.src, kind: 'text' },
 ];

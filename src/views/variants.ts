@@ -2,7 +2,7 @@ import type { CustomField } from '../api/custom-fields.js';
 import type { Location } from '../api/locations.js';
 import { pickLocalized } from '../api/read.js';
 import type { Variant } from '../api/variants.js';
-import { type Column, fieldColumns } from '../output/format.js';
+import type { Column } from '../output/format.js';
 import type { StockLevel, VariantFieldValue } from '../services/variants.js';
 
 /** Variants and their custom fields as the commands show them; option values in the store's main language. */
@@ -17,11 +17,12 @@ export function tracksStock(v: Variant): boolean {
 }
 
 export const variantColumns: Column<Variant>[] = [
-  { header: 'id', get: (row) => row.id },
-  { header: 'options', get: variantOptions },
-  { header: 'sku', get: (v) => v.sku ?? '', shrink: false },
-  ...fieldColumns<Variant>('price', 'promotional_price'),
-  { header: 'stock', get: (v) => (tracksStock(v) ? v.stock : '∞') },
+  { header: 'id', get: (row) => row.id, kind: 'id' },
+  { header: 'options', get: variantOptions, kind: 'text' },
+  { header: 'sku', get: (v) => v.sku ?? '', kind: 'id' },
+  { header: 'price', get: (v) => v.price, kind: 'money' },
+  { header: 'promotional_price', label: 'promo', get: (v) => v.promotional_price, kind: 'money', priority: 1 },
+  { header: 'stock', get: (v) => (tracksStock(v) ? v.stock : '∞'), kind: 'count' },
 ];
 
 /** Options and SKU, then the stock at each location (priority order) and the total. */
@@ -30,10 +31,12 @@ export function variantStockColumns(locations: Location[]): Column<Variant>[] {
     ...variantColumns.slice(0, 3),
     ...locations.map((l): Column<Variant> => ({
       header: pickLocalized(l.name),
+      kind: 'count',
+      priority: 1,
       // No inventory_levels: the store did not say how the stock is split, so the cell stays blank (not 0).
       get: (v) => (!tracksStock(v) ? '∞' : v.inventory_levels ? (v.inventory_levels.find((level) => level.location_id === l.id)?.stock ?? 0) : ''),
     })),
-    { header: 'total', get: (v) => (tracksStock(v) ? v.stock : '∞') },
+    { header: 'total', get: (v) => (tracksStock(v) ? v.stock : '∞'), kind: 'count' },
   ];
 }
 
@@ -61,13 +64,16 @@ export function variantFields(v: Variant, levels: StockLevel[] = [], customField
 }
 
 export const customFieldColumns: Column<CustomField>[] = [
-  ...fieldColumns<CustomField>('id', 'name'),
-  { header: 'type', get: (f) => f.value_type },
-  { header: 'read_only', get: (f) => (f.read_only ? 'yes' : '') },
-  { header: 'values', get: (f) => (f.values ?? []).join(', ') },
-  { header: 'description', get: (row) => row.description },
+  { header: 'id', get: (f) => f.id, kind: 'id' },
+  { header: 'name', get: (f) => f.name, kind: 'text' },
+  { header: 'type', get: (f) => f.value_type, kind: 'id' },
+  { header: 'read_only', get: (f) => (f.read_only ? 'yes' : ''), kind: 'id', priority: 2 },
+  { header: 'values', get: (f) => (f.values ?? []).join(', '), kind: 'text', priority: 1 },
+  { header: 'description', get: (row) => row.description, kind: 'text', priority: 3 },
 ];
 
 export const fieldValueColumns: Column<VariantFieldValue>[] = [
-  ...fieldColumns<VariantFieldValue>('id', 'name', 'value'),
+  { header: 'id', get: (f) => f.id, kind: 'id' },
+  { header: 'name', get: (f) => f.name, kind: 'text' },
+  { header: 'value', get: (f) => f.value, kind: 'text' },
 ];

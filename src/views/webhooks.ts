@@ -1,5 +1,5 @@
 import type { Webhook } from '../api/webhooks.js';
-import { cellText, type Column, fieldColumns } from '../output/format.js';
+import { cellText, type Column } from '../output/format.js';
 import type { ReceivedNotification } from '../services/webhooks-listener.js';
 
 /** Names only: custom headers often carry a receiver's key, and tables end up in screenshots (`--json` has all). */
@@ -9,9 +9,11 @@ function headerNames(headers: Webhook['headers']): string {
 
 /** `webhooks list`, and the webhook `add` and `update` print. */
 export const webhookColumns: Column<Webhook>[] = [
-  ...fieldColumns<Webhook>('id', 'event', 'url'),
-  { header: 'headers', get: (w) => headerNames(w.headers) },
-  { header: 'created_at', get: (row) => row.created_at },
+  { header: 'id', get: (w) => w.id, kind: 'id' },
+  { header: 'event', get: (w) => w.event, kind: 'id' },
+  { header: 'url', get: (w) => w.url, kind: 'text' },
+  { header: 'headers', get: (w) => headerNames(w.headers), kind: 'text', priority: 2 },
+  { header: 'created_at', label: 'created', get: (row) => row.created_at, kind: 'time', priority: 1 },
 ];
 
 /** One notification `webhooks listen` received: aligned columns on a terminal, tab-separated when piped. */

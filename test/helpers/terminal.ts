@@ -21,9 +21,12 @@ export function runOnTerminal(
   args: string[],
   env: NodeJS.ProcessEnv,
   answers: { when: string | RegExp; send: string }[] = [],
+  terminal: { columns?: number } = {},
 ): Promise<{ code: number | null; output: string }> {
   const quote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
-  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
+  // A terminal of that width, as a window would be: the CLI reads it from the pty (COLUMNS is not set).
+  const size = terminal.columns ? `stty cols ${terminal.columns} rows 50 && ` : '';
+  const command = size + [process.execPath, BIN, ...args].map(quote).join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', ...env } });
     let output = '';

@@ -96,15 +96,16 @@ describe('tables fit the terminal', () => {
     const lines = plainText(r.output).split('\n').filter(Boolean);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
     const header = lines.find((l) => l.startsWith('ID'))!;
-    expect(header).toMatch(/^ID\s+NUMB.*\sTOTAL\s/);
+    expect(header).toMatch(/^ID\s+NUMBER\s.*\sTOTAL$/);
     const rows = lines.filter((l) => /^\d{9,10} /.test(l));
     expect(rows).toHaveLength(30);
     expect(rows.some((l) => l.includes('…'))).toBe(true);
-    const orders = (await api.get<{ id: number; total: string }[]>('/orders', { query: { per_page: 30 } })).body;
+    const orders = (await api.get<{ id: number; total: string; currency: string }[]>('/orders', { query: { per_page: 30 } })).body;
     for (const [i, row] of rows.entries()) {
-      // Ids and amounts are never cut, and stay under their headers.
+      // Ids and amounts are never cut; amounts end under the end of their header, with their currency.
       expect(row.startsWith(`${orders[i]!.id} `)).toBe(true);
-      expect(row.slice(header.indexOf('TOTAL')).split(/\s+/)[0]).toBe(orders[i]!.total);
+      expect(row.endsWith(` ${orders[i]!.total} ${orders[i]!.currency}`)).toBe(true);
+      expect([...row].length).toBe([...header].length);
     }
   });
 
