@@ -22,8 +22,8 @@ import { formatTimestamp } from './validate.js';
  * already yielded (an order created within that second, or one that moved) has them skipped by id.
  *
  * More than 10,000 matching orders created within one second cannot be read past the cap by time: the
- * reader then splits that second by `status` (open, closed, cancelled), and fails with one sentence when a
- * status alone still has more.
+ * reader then splits that second by `status` (open, closed, cancelled), goes on with the window ending a
+ * millisecond before it, and fails with one sentence when a status alone still has more in that second.
  *
  * `total` is x-total-count of the first request: every order matching the filters when the read began.
  * Used by `orders list --all`/`--limit`, `orders export`, and readers of everything updated since a time
@@ -107,7 +107,8 @@ async function* windowsOf(
         const second = { ...filters, status, created_at_min: formatTimestamp(new Date(boundary)), created_at_max: formatTimestamp(new Date(max)) } as OrderFilters;
         yield* windowsOf(client, second, perPage, seen, false);
       }
-      max = boundary;
+      // Just before that second (a millisecond before: a store reading the end as inclusive or exclusive alike).
+      max = boundary - 1;
     } else {
       max = next;
     }
