@@ -27,7 +27,7 @@ import {
 import { readInvoices, type ShownInvoice } from './invoices.js';
 import { allOrders } from './all-orders.js';
 import type { ListPage, Paging } from './paging.js';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, ORDER_QUERY_LIMIT } from '../platform/pagination.js';
 import { readMoney } from './money.js';
 import { formatTimestamp, parseDate, parseLatitude, parseLongitude, parseOrderId } from './validate.js';
 
@@ -135,7 +135,13 @@ export function orderFilters(flags: OrderFilterFlags): { filters: OrderFilters; 
  */
 export async function* orderPages(client: StoreClient, filters: OrderFilters, paging: Paging): AsyncGenerator<ListPage<Order>> {
   if (paging.page !== undefined) {
-    const { orders, total } = await listOrdersPage(client, filters, paging.page, paging.perPage ?? DEFAULT_PER_PAGE);
+    const perPage = paging.perPage ?? DEFAULT_PER_PAGE;
+    if ((paging.page - 1) * perPage >= ORDER_QUERY_LIMIT) {
+      throw new UsageError(
+        `--page ${paging.page} starts past the ${ORDER_QUERY_LIMIT.toLocaleString('en-US')}th order, and the store serves only the first ${ORDER_QUERY_LIMIT.toLocaleString('en-US')} results of a query; use --all, or narrow the query (e.g. --created-before).`,
+      );
+    }
+    const { orders, total } = await listOrdersPage(client, filters, paging.page, perPage);
     yield { items: orders, total };
     return;
   }

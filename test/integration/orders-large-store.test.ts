@@ -191,6 +191,7 @@ describe('every filter of GET /orders, against the independent server', () => {
       [['--updated-after', 'last tuesday'], /^Error: --updated-after "last tuesday" is not a date/],
       [['--since-id', 'x'], /^Error: --since-id "x" is not an order id/],
       [['--total-min', '10', '--total-max', '5'], /^Error: --total-min \(10.00\) is more than --total-max \(5.00\)/],
+      [['--page', '51', '--per-page', '200'], /^Error: --page 51 starts past the 10,000th order, and the store serves only the first 10,000 results of a query; use --all/],
     ] as const) {
       const r = await runInProcess(['orders', 'list', ...args], { env });
       expect(r.code).toBe(2);
