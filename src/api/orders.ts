@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { Id, Localized, Money, Num, parseRecords, Text, Timestamp } from './read.js';
 import type { CancelReason, OrderStatus, PaymentStatus, ShippingStatus } from '../platform/orders.js';
 import { parseReply } from './reply.js';
@@ -87,6 +86,21 @@ export interface OrderFilters {
   shipping_status?: ShippingStatus | 'any';
   created_at_min?: string;
   created_at_max?: string;
+  updated_at_min?: string;
+  updated_at_max?: string;
+  /** Decimal amounts, inclusive. */
+  total_min?: string;
+  total_max?: string;
+  /** Comma-separated customer ids. */
+  customer_ids?: string;
+  /** Comma-separated sales channels (`store`, `api`, `form`, `meli`, `pos`…). */
+  channels?: string;
+  /** Comma-separated payment methods (`credit_card`, `bank_transfer`…): not in platform.md §4, from the newer API reference. */
+  payment_methods?: string;
+  /** A payment provider (the gateway: `mercadopago`…): not in platform.md §4, from the newer API reference. */
+  payment_provider?: string;
+  /** Only orders with a larger id. */
+  since_id?: number;
   /** An order number, or text in the customer's name or email. */
   q?: string;
 }
@@ -96,6 +110,8 @@ export interface OrderPage {
   page: number;
   /** x-total-count: every order matching the filters. */
   total?: number;
+  /** How many records the page held, the ones left out as unreadable included (a short page ends a list). */
+  received: number;
 }
 
 function readList(client: StoreClient, items: unknown): Order[] {
@@ -105,14 +121,7 @@ function readList(client: StoreClient, items: unknown): Order[] {
 /** One page of orders, newest first; the empty-list 404 is an empty page. */
 export async function listOrdersPage(client: StoreClient, filters: OrderFilters, page: number, perPage: number): Promise<OrderPage> {
   const res = await client.page<unknown>('/orders', { ...filters, page, per_page: perPage });
-  return { orders: readList(client, res.items), page, total: res.total };
-}
-
-/** Every page of orders (following the Link header), as the pages arrive. */
-export async function* paginateOrders(client: StoreClient, filters: OrderFilters, perPage = MAX_PER_PAGE): AsyncGenerator<OrderPage> {
-  for await (const page of client.paginate<unknown>('/orders', { ...filters }, { perPage })) {
-    yield { orders: readList(client, page.items), page: page.page, total: page.total };
-  }
+  return { orders: readList(client, res.items), page, total: res.total, received: res.items.length };
 }
 
 export async function getOrder(client: StoreClient, orderId: number): Promise<Order> {
