@@ -68,7 +68,10 @@ export function syncSummaryLines(s: SyncSummary, zeroMissing: boolean): string[]
   return [
     `${verb} ${s.file}: ${plural(s.rows, 'row')}.`,
     `  variants: ${s.updated} updated, ${s.unchanged} unchanged, ${s.notFound} not in the store, ${s.failed} failed${s.zeroed || zeroMissing ? `, ${s.zeroed} zeroed (not in the file)` : ''}`,
-    ...(s.dryRun ? [`  writes:   ${s.plannedWrites} would be sent`] : []),
+    ...(s.resumedRows || s.replanned
+      ? [`  resumed:  ${s.resumedRows} finished by the interrupted run${s.replanned ? `, ${s.replanned} changed in the store since and written again` : ''}`]
+      : []),
+    ...(s.dryRun ? [`  writes:   ${s.plannedWrites} variants would be written in ${plural(s.plannedRequests, 'request')}`] : []),
     requestsLine(s, ' '),
   ];
 }
