@@ -27,6 +27,7 @@ function importSummaryLines(s: ImportSummary): string[] {
     `${s.failed} failed`,
   ];
   lines.push(`  products:   ${counts.join(', ')}${s.resumedProducts ? ` (${s.resumedProducts} finished by the interrupted run)` : ''}`);
+  if (s.replanned) lines.push(`  resumed:    ${plural(s.replanned, 'product')} the interrupted run finished differ in the store now: written again`);
   if (s.categoriesCreated) lines.push(`  categories: ${s.categoriesCreated} ${s.dryRun ? 'to create' : 'created'}`);
   if (s.dryRun) lines.push(`  writes:     ${s.plannedWrites} would be sent`);
   lines.push(requestsLine(s, '   '));

@@ -8,7 +8,7 @@ import { type BulkProgress, type ProgressStep, progressEmitter } from '../bulk/p
 import { type ReportRow, writeReport } from '../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../bulk/row-error.js';
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
-import { fetchSnapshot } from '../import/snapshot.js';
+import { SYNC_PRODUCT_FIELDS, fetchSnapshot } from '../import/snapshot.js';
 import { type SyncFeed, readSyncFile } from './feed.js';
 import { type SyncPlan, type SyncWrite, planSync } from './planner.js';
 
@@ -71,7 +71,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
     const snapshot = await fetchSnapshot(
       client,
       (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }),
-      { categories: false, locations: Boolean(needsLocations), customFields: false },
+      { categories: false, locations: Boolean(needsLocations), customFields: false, productFields: SYNC_PRODUCT_FIELDS },
     );
     const plan = planSync(file, feed, snapshot, options);
     const summary = baseSummary(file, feed, plan, options);
