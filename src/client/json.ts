@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * Request bodies as JSON text. A decimal the platform wants as a JSON number (`price` in PATCH
  * /products/stock-price, docs/platform.md §8) is wrapped in a DecimalNumber and written as its own decimal
@@ -13,19 +15,17 @@ export class DecimalNumber {
   }
 }
 
-/** A marker JSON.stringify cannot produce from user text: NUL is escaped as \u0000 in every JSON string. */
-const MARK = '\u0000decimal:';
-const MARKED = /"\\u0000decimal:(-?\d+(?:\.\d+)?)"/g;
-
 /** JSON.stringify, with every DecimalNumber written as a bare number literal of its text. */
 export function stringifyBody(value: unknown): string {
+  // The marker starts with NUL (escaped as \u0000 in JSON) and a fresh nonce: no text of the body can carry it.
+  const nonce = randomBytes(6).toString('hex');
   let marked = false;
   const text = JSON.stringify(value, (_key, v: unknown) => {
     if (v instanceof DecimalNumber) {
       marked = true;
-      return `${MARK}${v.text}`;
+      return `\u0000${nonce}:${v.text}`;
     }
     return v;
   });
-  return marked ? text.replace(MARKED, '$1') : text;
+  return marked ? text.replace(new RegExp(`"\\\\u0000${nonce}:(-?\\d+(?:\\.\\d+)?)"`, 'g'), '$1') : text;
 }
