@@ -10,8 +10,8 @@
  *   await store.close();
  *
  * Routes below /v1/{storeId} (token checked on each; no rate limit):
- *   GET    /store, /locations, /categories, /products (page, per_page ≤ 200, handle, fields; an empty list or a
- *          page past the end is 404 "Last page is N"), /products/{id} (fields), /products/sku/{sku}
+ *   GET    /store, /locations, /categories, /products (page, per_page ≤ 200, handle, fields; x-total-count and
+ *          Link; an empty list or a page past the end is 404 "Last page is N"), /products/{id} (fields), /products/sku/{sku}
  *   POST   /categories; /products with attributes, variants and images (§8; ≤ 1,000 variants, ≤ 250 images,
  *          422 otherwise), or the seed's form (sku/price/stock on the product); /products/{id}/variants
  *          (values or attributes [{name, value}]); /products/{id}/images
@@ -201,7 +201,14 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
     if (perPage > 200) throw envelope(422, 'per_page must be at most 200');
     const last = Math.ceil(items.length / perPage);
     if (page > last) throw envelope(404, `Last page is ${last}`);
-    send(res, request, 200, items.slice((page - 1) * perPage, page * perPage), { 'x-total-count': String(items.length) });
+    // Link with absolute URLs, rel="next" on every page but the last (as the platform sends).
+    const link = (n: number, rel: string) => {
+      const url = new URL(`${store.url}${request.path}`);
+      for (const [k, v] of Object.entries({ ...query, page: String(n), per_page: String(perPage) })) url.searchParams.set(k, v);
+      return `<${url.toString()}>; rel="${rel}"`;
+    };
+    const links = [...(page < last ? [link(page + 1, 'next')] : []), link(1, 'first'), link(last, 'last')];
+    send(res, request, 200, items.slice((page - 1) * perPage, page * perPage), { 'x-total-count': String(items.length), link: links.join(', ') });
   };
 
   function createProduct(body: Record<string, unknown>): StoreProduct {

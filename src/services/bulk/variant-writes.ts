@@ -90,6 +90,8 @@ export interface VariantWriteOptions {
   onDone?: (write: VariantWrite) => void;
   /** A write the store refused or did not confirm. */
   onFailed?: (write: VariantWrite, reason: string) => void;
+  /** After the outcomes of one request are given (onDone/onFailed): e.g. journal them with one fsync. */
+  onRequestSettled?: () => void;
   /** The store has no batch endpoints: from now on one request per variant. Called once. */
   onFallback?: (message: string) => void;
 }
@@ -117,6 +119,14 @@ export class VariantWriter {
   }
 
   private async sendBatch(batch: WriteBatch): Promise<void> {
+    try {
+      await this.trySend(batch);
+    } finally {
+      this.options.onRequestSettled?.();
+    }
+  }
+
+  private async trySend(batch: WriteBatch): Promise<void> {
     checkAbort(this.options.signal);
     if (this.perRecord) return this.sendEach(batch.writes);
     try {
@@ -137,7 +147,7 @@ export class VariantWriter {
   private async bisect(batch: WriteBatch): Promise<void> {
     const half = Math.ceil(batch.writes.length / 2);
     for (const writes of [batch.writes.slice(0, half), batch.writes.slice(half)]) {
-      await this.sendBatch({ ...batch, writes });
+      await this.trySend({ ...batch, writes });
     }
   }
 
@@ -169,6 +179,7 @@ export class VariantWriter {
       try {
         await updateVariant(this.client, w.productId, w.variantId, w.body);
         this.options.onDone?.(w);
+        this.options.onRequestSettled?.();
       } catch (error) {
         if (error instanceof AuthError || error instanceof Interrupted) throw error;
         this.options.onFailed?.(w, reasonOf(error));

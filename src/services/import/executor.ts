@@ -254,11 +254,18 @@ class PlanRun {
       const p = productOf.get(w)!;
       const result = byKey.get(p.key)!;
       if (failure) result.failures.push({ line: w.line, key: w.key || p.key, reason: failure, stage: 'request' });
-      else this.log({ t: 'write', key: p.key, what: `variant ${w.key} ${Object.keys(w.body).join(',')}` });
+      else confirmed.push({ t: 'write', key: p.key, what: `variant ${w.key} ${Object.keys(w.body).join(',')}` });
       this.wrote();
       const left = pending.get(p.key)! - 1;
       pending.set(p.key, left);
-      if (left === 0) finish(p, result);
+      if (left === 0) finished.push(() => finish(p, result));
+    };
+    // What one request confirmed is journaled together, with one fsync; then the products it finished.
+    const confirmed: ImportJournalEntry[] = [];
+    const finished: (() => void)[] = [];
+    const settled = () => {
+      this.options.journal?.appendAll(confirmed.splice(0));
+      for (const done of finished.splice(0)) done();
     };
     const locations = this.plan.locations ?? [];
     const writer = new VariantWriter(this.client, {
@@ -267,6 +274,7 @@ class PlanRun {
       defaultLocationId: (locations.find((l) => l.is_default) ?? locations[0])?.id,
       multiLocation: locations.length > 1,
       onFallback: (message) => this.client.warn(message),
+      onRequestSettled: settled,
       onDone: (w) => settle(w),
       onFailed: (w, reason) => settle(w, reason),
     });

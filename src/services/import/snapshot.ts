@@ -16,7 +16,7 @@ import type { StoreSnapshot } from './planner.js';
 export async function fetchSnapshot(
   client: StoreClient,
   onPage?: (loaded: number, total: number | undefined) => void,
-  options: { categories?: boolean; locations?: boolean; customFields?: boolean; productFields?: readonly string[] } = {},
+  options: { store?: boolean; categories?: boolean; locations?: boolean; customFields?: boolean; productFields?: readonly string[] } = {},
 ): Promise<StoreSnapshot> {
   const fields = (options.productFields ?? IMPORT_PRODUCT_FIELDS).join(',');
   const productsP = (async () => {
@@ -28,7 +28,8 @@ export async function fetchSnapshot(
     return products;
   })();
   const [store, products, categories, locations, customFields] = await Promise.all([
-    getStore(client),
+    // Sync matches by SKU alone: the store's languages are not needed.
+    options.store === false ? Promise.resolve({ languages: [], main_language: '' }) : getStore(client),
     productsP,
     options.categories === false ? Promise.resolve([]) : listCategories(client),
     options.locations === false ? Promise.resolve([]) : listLocations(client),

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { StoreClient } from '../../client/index.js';
-import { type EarlierRun, Journal, findEarlierRun } from '../bulk/journal.js';
+import { type EarlierRun, Journal, type RunEntry, findEarlierRun } from '../bulk/journal.js';
 import { type BulkTarget, lockStore } from '../bulk/lock.js';
 import { type VariantWrite, VariantWriter, minimumRequests } from '../bulk/variant-writes.js';
 import type { StoreSnapshot } from '../import/planner.js';
@@ -71,7 +71,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
     const snapshot = await fetchSnapshot(
       client,
       (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }),
-      { categories: false, locations: Boolean(needsLocations), customFields: false, productFields: SYNC_PRODUCT_FIELDS },
+      { store: false, categories: false, locations: Boolean(needsLocations), customFields: false, productFields: SYNC_PRODUCT_FIELDS },
     );
     const plan = planSync(file, feed, snapshot, options);
     const summary = baseSummary(file, feed, plan, options);
@@ -121,16 +121,19 @@ async function sendWrites(
   progress();
   const zeroed = new Set(writes.filter((w) => w.zero).map((w) => w.variant.id));
   const defaultLocation = snapshot.locations.find((l) => l.is_default) ?? snapshot.locations[0];
+  // The variants a request confirmed are journaled together, with one fsync.
+  const confirmed: RunEntry[] = [];
   const writer = new VariantWriter(client, {
     signal: options.signal,
     concurrency: options.concurrency,
     defaultLocationId: defaultLocation?.id,
     multiLocation: snapshot.locations.length > 1,
     onFallback: (message) => client.warn(message),
+    onRequestSettled: () => journal.appendAll(confirmed.splice(0)),
     onDone: (w) => {
       const zero = zeroed.has(w.variantId);
       zero ? summary.zeroed++ : summary.updated++;
-      journal.append({ t: 'done', key: w.key, outcome: zero ? 'zeroed' : 'updated' });
+      confirmed.push({ t: 'done', key: w.key, outcome: zero ? 'zeroed' : 'updated' });
       done++;
       progress();
     },
