@@ -16,6 +16,9 @@ import { seededRandom } from './random.js';
  *   latency=A-B  … by a uniform random delay between A and B milliseconds.
  *   seed=N       seed of the pseudo-random sequence (integer, default 1): the same seed and the same order of
  *                requests give the same faults.
+ *   variant-fail=P        in `PATCH /products/stock-price`, each variant fails (`"success": false`, nothing
+ *                         written for it) with probability P while the rest of the batch succeeds.
+ *   variant-fail-sku=A|B  … every variant whose SKU is one of A, B (separated by `|`) fails.
  *
  * At most one of 5xx, reset and lost happens to a request, so their sum must not exceed 1. An empty SPEC or
  * `off` injects nothing. Faults apply to the API (`/v1/…`), never to the OAuth endpoints, so a test can
@@ -28,6 +31,10 @@ export interface FaultConfig {
   lost: number;
   latencyMs: [number, number];
   seed: number;
+  /** Probability that one variant of a stock-price batch fails (per-variant answer `success: false`). */
+  variantFail: number;
+  /** SKUs whose variants always fail in a stock-price batch. */
+  variantFailSkus: string[];
 }
 
 export type FaultKind = 'none' | '5xx' | 'reset' | 'lost';
@@ -52,11 +59,11 @@ const REASONS: Record<number, string> = {
 };
 
 export function parseFaults(spec: string | undefined): FaultConfig {
-  const config: FaultConfig = { serverError: 0, reset: 0, lost: 0, latencyMs: [0, 0], seed: 1 };
+  const config: FaultConfig = { serverError: 0, reset: 0, lost: 0, latencyMs: [0, 0], seed: 1, variantFail: 0, variantFailSkus: [] };
   const text = (spec ?? '').trim();
   if (text === '' || text === 'off') return config;
   for (const part of text.split(',')) {
-    const match = /^\s*([a-z0-9]+)\s*=\s*(\S+)\s*$/i.exec(part);
+    const match = /^\s*([a-z0-9-]+)\s*=\s*(\S+)\s*$/i.exec(part);
     if (!match) throw new FaultSpecError(`Invalid fault "${part.trim()}": expected name=value, e.g. 5xx=0.1.`);
     const [, name, value] = match;
     switch (name.toLowerCase()) {
@@ -76,8 +83,16 @@ export function parseFaults(spec: string | undefined): FaultConfig {
         if (!/^-?\d+$/.test(value)) throw new FaultSpecError(`Invalid fault seed "${value}": expected an integer.`);
         config.seed = Number(value);
         break;
+      case 'variant-fail':
+        config.variantFail = probability(name, value);
+        break;
+      case 'variant-fail-sku':
+        config.variantFailSkus = value.split('|').filter((sku) => sku !== '');
+        break;
       default:
-        throw new FaultSpecError(`Unknown fault "${name}": use 5xx, reset, lost, latency or seed.`);
+        throw new FaultSpecError(
+          `Unknown fault "${name}": use 5xx, reset, lost, latency, seed, variant-fail or variant-fail-sku.`,
+        );
     }
   }
   if (config.serverError + config.reset + config.lost > 1) {
@@ -107,6 +122,25 @@ function hasFaults(config: FaultConfig): boolean {
   return config.serverError > 0 || config.reset > 0 || config.lost > 0 || config.latencyMs[1] > 0;
 }
 
+
+/**
+ * Which variants of a `PATCH /products/stock-price` batch fail (`variant-fail`, `variant-fail-sku`). Its own
+ * pseudo-random sequence (from the same seed), drawn once per variant considered, so request faults are unchanged.
+ */
+export class VariantFaults {
+  private readonly random: () => number;
+  private readonly skus: Set<string>;
+
+  constructor(readonly config: FaultConfig) {
+    this.random = seededRandom(config.seed);
+    this.skus = new Set(config.variantFailSkus);
+  }
+
+  fails(sku: string | null): boolean {
+    const roll = this.config.variantFail > 0 ? this.random() : 1;
+    return (sku !== null && this.skus.has(sku)) || roll < this.config.variantFail;
+  }
+}
 
 /** The sequence of fault decisions, one per request, in arrival order. */
 export class FaultPlan {

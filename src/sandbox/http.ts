@@ -50,9 +50,19 @@ export class HttpError extends Error {
     readonly description: string,
     readonly fieldErrors?: FieldErrors,
     readonly headers?: Record<string, string>,
+    /** Fields sent at the top level of the body, beside code/message/description (the batch endpoints' 422s). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(description);
   }
+}
+
+/**
+ * The platform's own 422 envelope (docs/platform.md §8): `{code, message, description}` plus fields at the top level
+ * (`"price": ["The price must be a number."]`, `"duplicate_variant_ids": […]`), without the sandbox's `errors` map.
+ */
+export function platform422(description: string, extra?: Record<string, unknown>): HttpError {
+  return new HttpError(422, description, undefined, undefined, extra ?? {});
 }
 
 /** Throw this from a handler: `throw httpError(404, 'Product 12 not found')`. */
@@ -71,15 +81,21 @@ export function notFound(what: string, id: unknown): HttpError {
   return new HttpError(404, `${what} ${shown} not found`);
 }
 
-export function errorBody(status: number, description: string, fieldErrors?: FieldErrors): Record<string, unknown> {
+export function errorBody(
+  status: number,
+  description: string,
+  fieldErrors?: FieldErrors,
+  extra?: Record<string, unknown>,
+): Record<string, unknown> {
   const body: Record<string, unknown> = { code: status, message: STATUS_CODES[status] ?? 'Error', description };
   if (fieldErrors) body.errors = fieldErrors;
+  if (extra) Object.assign(body, extra);
   return body;
 }
 
 function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
-  return reply.code(error.status).type('application/json').send(errorBody(error.status, error.description, error.fieldErrors));
+  return reply.code(error.status).type('application/json').send(errorBody(error.status, error.description, error.fieldErrors, error.extra));
 }
 
 /** Maps anything thrown in a route to the error body (installed as the server's error handler). */

@@ -320,3 +320,100 @@ describe('the demo store holds the cases a real store has (issue 13)', () => {
     ]);
   });
 });
+
+/**
+ * platform.md §8: the batch endpoints take the documented requests of test/fixtures/platform/*-request.json and
+ * answer the documented shapes (the fixtures' ids and location replaced by the sandbox's own). Beyond the types,
+ * every field a fixture answer shows for a variant must hold the fixture's value: what the request sent is kept.
+ */
+describe('the batch endpoints take the documented requests and answer the documented shapes (platform.md §8)', () => {
+  let s: TestSandbox;
+  /** Fixture id or location → the sandbox's. */
+  const ids = new Map<unknown, unknown>();
+  const FIXTURE_LOCATION = '01GQ2ZHK064BQRHGDB7CCV0Y6N';
+  const VARIANT_FIELDS = VARIANT.filter((p) => !['id', 'product_id', 'created_at', 'updated_at'].includes(p) && !p.startsWith('values'));
+
+  /** A copy of a fixture with every id and location the sandbox has for it replaced. */
+  const mapped = (value: unknown): any => {
+    if (Array.isArray(value)) return value.map(mapped);
+    if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapped(v)]));
+    return ids.has(value) ? ids.get(value) : value;
+  };
+
+  /** The fields the fixture variant shows that differ in the sandbox's (ids and timestamps aside). */
+  const valueDifferences = (what: string, fixtureVariants: any[], sandboxVariants: any[]): string[] =>
+    fixtureVariants.flatMap((fv, i) =>
+      [...VARIANT_FIELDS, 'values', 'inventory_levels']
+        .filter((f) => f in fv && JSON.stringify(mapped(fv[f])) !== JSON.stringify(sandboxVariants[i]?.[f]))
+        .map((f) => `${what}: variants[${i}].${f} is ${JSON.stringify(sandboxVariants[i]?.[f])}; the fixture has ${JSON.stringify(fv[f])}`),
+    );
+
+  beforeAll(async () => {
+    s = await startTestSandbox();
+    const location = await s.post('/locations', { name: 'Depósito', address: { zipcode: '1000', street: 'Calle', number: '1', city: 'CABA', province: { code: 'C', name: 'CABA' }, country: { code: 'AR' } } });
+    expect(location.status, location.text).toBe(201);
+    ids.set(FIXTURE_LOCATION, location.body.id);
+  });
+  afterAll(() => s?.close());
+
+  it('POST /products with attributes, variants and images → 201 with the whole product', async () => {
+    const res = await s.post('/products', mapped(fixture('product-create-request.json')));
+    expect(res.status, res.text).toBe(201);
+    const answer = fixture('product-create.json');
+    ids.set(answer.id, res.body.id);
+    answer.variants.forEach((v: any, i: number) => ids.set(v.id, res.body.variants[i]?.id));
+    expectNone([
+      ...differences('product create', [answer], [res.body], [...PRODUCT, 'variants[].inventory_levels', 'variants[].inventory_levels[].location_id', 'variants[].inventory_levels[].stock']),
+      ...valueDifferences('product create', answer.variants, res.body.variants),
+      ...(JSON.stringify(res.body.images.map((i: any) => [i.src, i.position])) ===
+      JSON.stringify(answer.images.map((i: any) => [i.src, i.position]))
+        ? []
+        : ['product create: images differ from the fixture']),
+    ]);
+  });
+
+  it('GET /products?fields=id,variants → only those fields', async () => {
+    const res = await s.get('/products', { query: { fields: 'id,variants' } });
+    const shown = fixture('products-fields.json');
+    expectNone([
+      ...differences('products fields=', shown, res.body, ['id', 'variants', ...VARIANT.map((p) => `variants[].${p}`)]),
+      ...res.body.flatMap((r: any) =>
+        JSON.stringify(Object.keys(r).sort()) === JSON.stringify(Object.keys(shown[0]).sort()) ? [] : [`products fields=: record ${r.id} has ${Object.keys(r).join(',')}`],
+      ),
+    ]);
+  });
+
+  it('PATCH /products/{id}/variants → 200 with the product\'s whole variant collection', async () => {
+    const productId = ids.get(fixture('product-create.json').id);
+    const res = await s.patch(`/products/${productId}/variants`, mapped(fixture('variants-patch-request.json')));
+    expect(res.status, res.text).toBe(200);
+    const answer = fixture('variants-patch.json');
+    expectNone([...differences('variants patch', answer, res.body, VARIANT), ...valueDifferences('variants patch', answer, res.body)]);
+  });
+
+  it('PATCH /products/stock-price → 200 answered per variant (an unknown variant fails alone)', async () => {
+    const res = await s.patch('/products/stock-price', mapped(fixture('stock-price-request.json')));
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual(mapped(fixture('stock-price.json')));
+  });
+
+  it('the documented 422 bodies, word for word', async () => {
+    const productId = ids.get(fixture('product-create.json').id) as number;
+    const [first, second] = fixture('variants-patch.json').map((v: any) => ids.get(v.id));
+    const answers = {
+      'error-422-too-many-variants.json': await s.patch('/products/stock-price', [{ id: productId, variants: Array.from({ length: 51 }, () => ({ id: first, price: 1 })) }]),
+      'error-422-validation-price.json': await s.patch('/products/stock-price', [{ id: productId, variants: [{ id: first, price: '1000' }] }]),
+      'error-422-validation-stock.json': await s.patch('/products/stock-price', [{ id: productId, variants: [{ id: first, inventory_levels: [{ stock: -1 }] }] }]),
+      'error-422-variants-repeated.json': await s.patch(`/products/${productId}/variants`, [{ id: second, values: [{ es: 'S' }, { es: 'Rojo' }] }]),
+      'error-422-product-variants-limit.json': await s.post('/products', { name: 'Huge', attributes: [{ es: 'N' }], variants: Array.from({ length: 1001 }, (_, i) => ({ values: [{ es: String(i) }] })) }),
+      'error-422-product-images-limit.json': await s.post('/products', { name: 'Gallery', images: Array.from({ length: 251 }, (_, i) => ({ src: `https://cdn.tienda.example/${i}.jpg` })) }),
+    };
+    expectNone(
+      Object.entries(answers).flatMap(([name, res]) => {
+        const expected = mapped(fixture(name));
+        if (name === 'error-422-variants-repeated.json') expected.duplicate_variant_ids = [first, second];
+        return res.status === 422 && JSON.stringify(res.body) === JSON.stringify(expected) ? [] : [`${name}: the sandbox answered ${res.status} ${res.text.slice(0, 200)}`];
+      }),
+    );
+  });
+});

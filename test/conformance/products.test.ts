@@ -68,10 +68,16 @@ describe('spec §4 Products', () => {
     expect(res.body.errors.name).toBeDefined();
   });
 
-  it('§2/§5.11: images must be empty at creation → 422 otherwise', async () => {
-    const res = await t.post('/products', { name: 'Pictured', images: [{ src: 'https://example.com/a.jpg' }] });
-    expect(res.status).toBe(422);
-    expect(res.body.errors.images).toBeDefined();
+  it('platform.md §8 (replaces §5.11): images given at creation are the product\'s, in order; a src that is not http(s) → 422', async () => {
+    const res = await t.post('/products', { name: 'Pictured', images: [{ src: 'https://example.com/a.jpg' }, { src: 'https://example.com/b.jpg' }] });
+    expectCreated(res);
+    expect(res.body.images.map((i: any) => [i.src, i.position, i.product_id])).toEqual([
+      ['https://example.com/a.jpg', 1, res.body.id],
+      ['https://example.com/b.jpg', 2, res.body.id],
+    ]);
+    const bad = await t.post('/products', { name: 'Pictured', images: [{ src: 'ftp://example.com/a.jpg' }] });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors['images.0.src']).toBeDefined();
   });
 
   it('§5.7: money accepted as number or decimal string, returned as a decimal string', async () => {

@@ -13,7 +13,11 @@ describe('fault spec', () => {
       lost: 0.05,
       latencyMs: [50, 200],
       seed: 42,
+      variantFail: 0,
+      variantFailSkus: [],
     });
+    expect(parseFaults('variant-fail=0.25,variant-fail-sku=A-1|B2')).toMatchObject({ variantFail: 0.25 });
+    expect(parseFaults('variant-fail-sku=A-1|B2').variantFailSkus).toEqual(['A-1', 'B2']);
     expect(parseFaults('latency=30').latencyMs).toEqual([30, 30]);
     expect(parseFaults('')).toMatchObject({ serverError: 0, reset: 0, lost: 0, latencyMs: [0, 0] });
     expect(parseFaults('off')).toMatchObject({ serverError: 0 });
@@ -27,6 +31,7 @@ describe('fault spec', () => {
     ['latency=200-50', /below the minimum/],
     ['latency=fast', /milliseconds/],
     ['seed=x', /integer/],
+    ['variant-fail=2', /between 0 and 1/],
     ['5xx=0.6,lost=0.6', /add up to at most 1/],
   ])('rejects %s', (spec, message) => {
     expect(() => parseFaults(spec)).toThrow(FaultSpecError);

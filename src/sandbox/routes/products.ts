@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { intParam, invalid, notFound, paginate, parseBody, parseTime, platformTime, showLocalized } from '../http.js';
+import { intParam, notFound, paginate, parseBody, parseTime, platform422, platformTime, showLocalized } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import { variantStock, type ImageRecord, type Localized, type ProductRecord, type StoreData } from '../state.js';
+import { MAX_IMAGES } from '../../platform/catalog.js';
 import {
   addImage,
+  checkImageSource,
   checkNewProduct,
   checkProductChange,
   createProduct,
@@ -12,7 +14,7 @@ import {
   getProduct,
   updateProduct,
 } from '../store/products.js';
-import { presentVariant, showOption, variantFieldsSchema } from './variants.js';
+import { presentVariant, showOption, sinceId, variantFieldsSchema } from './variants.js';
 import { presentCategory } from './categories.js';
 
 /**
@@ -21,20 +23,23 @@ import { presentCategory } from './categories.js';
  */
 
 const localizedInput = z.union([z.string(), z.record(z.string(), z.string())]);
+const imageSchema = z.object({
+  src: z.string(),
+  position: z.number().int().min(1).optional(),
+  alt: z.union([z.array(z.string()), z.string()]).optional(),
+});
+/** POST /products (docs/platform.md §8): the product, its option names, its variants and its images in one body. */
 const productSchema = variantFieldsSchema.extend({
   name: localizedInput,
   description: localizedInput.optional(),
   handle: localizedInput.optional(),
   categories: z.array(z.number().int()).optional(),
-  images: z.array(z.unknown()).optional(),
+  attributes: z.array(localizedInput).optional(),
+  variants: z.array(variantFieldsSchema.extend({ values: z.array(localizedInput).optional() })).optional(),
+  images: z.array(imageSchema).optional(),
   published: z.boolean().optional(),
   seo_title: z.string().nullable().optional(),
   seo_description: z.string().nullable().optional(),
-});
-const imageSchema = z.object({
-  src: z.string(),
-  position: z.number().int().min(1).optional(),
-  alt: z.union([z.array(z.string()), z.string()]).optional(),
 });
 
 /** An image (docs/platform.md §3): id, product_id, src, position, alt and timestamps. */
@@ -88,6 +93,24 @@ function presentProduct(store: StoreData, p: ProductRecord) {
   };
 }
 
+/**
+ * The fields a `fields=` query names (docs/platform.md §8: `fields=id,variants`), or undefined for the whole record.
+ * Names are a comma list; unknown names are ignored and `id` is always sent, so a record stays addressable.
+ */
+function requestedFields(query: unknown): Set<string> | undefined {
+  const raw = (query as Record<string, unknown> | undefined)?.fields;
+  const text = Array.isArray(raw) ? raw.join(',') : raw;
+  if (typeof text !== 'string') return undefined;
+  const names = text.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  return names.length === 0 ? undefined : new Set(['id', ...names]);
+}
+
+/** Only the requested fields of a presented record (all of them without `fields=`). */
+function withFields<R extends object>(record: R, fields: Set<string> | undefined): Partial<R> {
+  if (!fields) return record;
+  return Object.fromEntries(Object.entries(record).filter(([name]) => fields.has(name))) as Partial<R>;
+}
+
 /** Text of every language of a localized value, lower-cased, for the `q` search. */
 function searchable(value: Localized): string[] {
   return Object.values(value).map((t) => t.toLowerCase());
@@ -138,15 +161,6 @@ function filterProducts(store: StoreData, query: Record<string, string | undefin
   return items;
 }
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
 export function register(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
   type Params = { product_id: string; image_id: string };
@@ -154,7 +168,8 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
   api.get('/products', async (req, reply) => {
     const store = req.store;
     const items = filterProducts(store, req.query as Record<string, string | undefined>);
-    return paginate(req, reply, items, (p) => presentProduct(store, p));
+    const fields = requestedFields(req.query);
+    return paginate(req, reply, items, (p) => withFields(presentProduct(store, p), fields));
   });
 
   // The product holding the variant with this SKU (the lowest id when several do); 404 when none.
@@ -167,7 +182,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
   });
 
   api.get('/products/:product_id', async (req) =>
-    presentProduct(req.store, getProduct(req.store, (req.params as Params).product_id)),
+    withFields(presentProduct(req.store, getProduct(req.store, (req.params as Params).product_id)), requestedFields(req.query)),
   );
 
   api.post('/products', async (req, reply) => {
@@ -203,14 +218,15 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
 
   api.get('/products/:product_id/images', async (req, reply) => {
     const product = getProduct(req.store, (req.params as Params).product_id);
-    return paginate(req, reply, product.images, (i) => presentImage(i, product));
+    return paginate(req, reply, sinceId(product.images, req.query), (i) => presentImage(i, product));
   });
 
   api.post('/products/:product_id/images', async (req, reply) => {
     const store = req.store;
     const product = getProduct(store, (req.params as Params).product_id);
     const body = parseBody(imageSchema, req.body);
-    if (!isHttpUrl(body.src)) throw invalid('src', 'must be an http(s) URL');
+    checkImageSource(body.src);
+    if (product.images.length >= MAX_IMAGES) throw platform422(`Product is not allowed to have more than ${MAX_IMAGES} images`);
     const image = state.mutate('product.image.create', (tx) => addImage(tx, store, product, body));
     ctx.emit('product/updated', store.id, product.id);
     return reply.code(201).send(presentImage(image, product));

@@ -5,7 +5,9 @@ import type { SandboxContext } from '../context.js';
 import { variantStock, type Localized, type StoreData, type VariantRecord } from '../state.js';
 import { getProduct } from '../store/products.js';
 import {
+  applyVariantBatch,
   checkNewVariant,
+  checkVariantBatch,
   checkVariantChange,
   createVariant,
   deleteVariant,
@@ -13,6 +15,8 @@ import {
   updateVariant,
   type VariantFields,
 } from '../store/variants.js';
+import { applyStockPrice, checkStockPriceBody, planStockPrice } from '../store/stock-price.js';
+import { parseFaults, VariantFaults } from '../faults.js';
 
 /**
  * The variant routes (docs/api-rules.md §5.12; records and operations: store/variants.ts), the request schema of a
@@ -46,6 +50,22 @@ const variantSchema = variantFieldsSchema.extend({
   attributes: z.array(z.object({ name: localizedInput, value: localizedInput })).optional(),
   values: z.array(localizedInput).optional(),
 });
+
+/** `PATCH`/`PUT /products/{id}/variants` (docs/platform.md §8): a list of variants, each with its id (PUT: new ones without). */
+const variantBatchSchema = z.array(
+  variantFieldsSchema.extend({
+    id: z.number().int().positive().optional(),
+    values: z.array(localizedInput).optional(),
+  }),
+);
+
+/** Items with an id above `since_id` (docs/platform.md §8: a product's variants and images lists take it too). */
+export function sinceId<T extends { id: number }>(items: T[], query: unknown): T[] {
+  const raw = (query as Record<string, unknown> | undefined)?.since_id;
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw)) return items;
+  const since = Number(raw);
+  return items.filter((item) => item.id > since);
+}
 
 /**
  * A localized option name or value as the platform sends it: every store language, or, when the main language
@@ -94,7 +114,48 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
 
   api.get('/products/:product_id/variants', async (req, reply) => {
     const product = getProduct(req.store, (req.params as Params).product_id);
-    return paginate(req, reply, product.variants, (v) => presentVariant(req.store, v, product.compact_offset));
+    const items = sinceId(product.variants, req.query);
+    return paginate(req, reply, items, (v) => presentVariant(req.store, v, product.compact_offset));
+  });
+
+  // Many existing variants of one product at once; never creates or deletes (docs/platform.md §8).
+  api.patch('/products/:product_id/variants', async (req) => {
+    const store = req.store;
+    const product = getProduct(store, (req.params as Params).product_id);
+    const body = parseBody(variantBatchSchema, req.body);
+    const batch = checkVariantBatch(store, product, body, false);
+    const createdLocations: string[] = [];
+    if (body.length > 0) state.mutate('variant.batch-update', (tx) => applyVariantBatch(tx, store, product, batch, createdLocations));
+    for (const id of createdLocations) ctx.emit('location/created', store.id, id);
+    if (body.length > 0) ctx.emit('product/updated', store.id, product.id);
+    return product.variants.map((v) => presentVariant(store, v, product.compact_offset));
+  });
+
+  // Replaces the collection: elements with an id change that variant, without one make a new one, and the
+  // variants not sent are deleted (docs/platform.md §8).
+  api.put('/products/:product_id/variants', async (req) => {
+    const store = req.store;
+    const product = getProduct(store, (req.params as Params).product_id);
+    const body = parseBody(variantBatchSchema, req.body);
+    const batch = checkVariantBatch(store, product, body, true);
+    const createdLocations: string[] = [];
+    state.mutate('variant.batch-replace', (tx) => applyVariantBatch(tx, store, product, batch, createdLocations));
+    for (const id of createdLocations) ctx.emit('location/created', store.id, id);
+    ctx.emit('product/updated', store.id, product.id);
+    return product.variants.map((v) => presentVariant(store, v, product.compact_offset));
+  });
+
+  // Price and stock of up to 50 variants across products, answered per variant (docs/platform.md §8).
+  const variantFaults = new VariantFaults(parseFaults(ctx.options.faults));
+  api.patch('/products/stock-price', async (req) => {
+    const store = req.store;
+    const body = checkStockPriceBody(req.body);
+    const plan = planStockPrice(store, body, (variant) => variantFaults.fails(variant.sku));
+    const createdLocations: string[] = [];
+    const touched = plan.changes.length === 0 ? [] : state.mutate('variant.stock-price', (tx) => applyStockPrice(tx, store, plan, createdLocations));
+    for (const id of createdLocations) ctx.emit('location/created', store.id, id);
+    for (const product of touched) ctx.emit('product/updated', store.id, product.id);
+    return plan.answer;
   });
 
   api.get('/products/:product_id/variants/:variant_id', async (req) => {

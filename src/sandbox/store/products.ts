@@ -1,19 +1,24 @@
-import { httpError, intParam, invalid, notFound, toLocalized } from '../http.js';
+import { httpError, intParam, invalid, notFound, platform422, toLocalized } from '../http.js';
 import type { ImageRecord, Localized, ProductRecord, StoreData, Tx } from '../state.js';
 import { slug } from '../../platform/slug.js';
+import { MAX_IMAGES, MAX_OPTIONS, MAX_VARIANTS } from '../../platform/catalog.js';
 import {
   applyVariantFields,
   checkStockInput,
   checkVariantFields,
+  checkUniqueCombinations,
   createVariant,
   hasVariantFields,
+  type OptionValues,
   type VariantFields,
 } from './variants.js';
 
 /**
- * Products (docs/api-rules.md §5.11) and their images. A create with sku/price/stock/inventory_levels makes a product
- * without variation (one variant without values holds them); without them, a product with variation whose
- * variants are posted afterwards. Product-level price/sku/stock mirror the first variant.
+ * Products (docs/api-rules.md §5.11, docs/platform.md §8) and their images. A create carries the product's
+ * `attributes`, `variants` and `images` in one request; the seed's older form (sku/price/stock/inventory_levels on
+ * the product, no `variants`) makes a product without variation (one variant without values holds them); neither
+ * makes a product with variation whose variants are posted afterwards. Product-level price/sku/stock mirror the
+ * first variant.
  */
 
 /** The product of a path's id; 404 when the store has none. */
@@ -59,47 +64,130 @@ function generateHandles(store: StoreData, name: Localized, given: Localized, pr
 
 type LocalizedInput = string | Record<string, string>;
 
-/** The fields of a product a request may give; those of VariantFields go to its one variant (no variation). */
+/** An image as a request gives it (POST /products/{id}/images, or inside POST /products). */
+export interface ImageInput {
+  src: string;
+  position?: number;
+  alt?: string | string[];
+}
+
+/** A variant inside POST /products: its fields and one value per attribute of the product, in order. */
+export interface NewVariantInput extends VariantFields {
+  values?: LocalizedInput[];
+}
+
+/**
+ * The fields of a product a request may give. Those of VariantFields, on the product itself, go to its one variant
+ * (the seed's form of a product without variation); `attributes`, `variants` and `images` only at creation.
+ */
 export interface ProductInput extends VariantFields {
   name: LocalizedInput;
   description?: LocalizedInput;
   handle?: LocalizedInput;
   categories?: number[];
-  images?: unknown[];
+  attributes?: LocalizedInput[];
+  variants?: NewVariantInput[];
+  images?: ImageInput[];
   published?: boolean;
   seo_title?: string | null;
   seo_description?: string | null;
 }
 
-/** A new product's texts, checked and made localized. */
+/** A new product's texts, options and variants, checked and made localized. */
 export interface NewProduct {
   name: Localized;
   description: Localized;
   /** The handles given; the others are generated from the name when the product is made. */
   handle: Localized;
-  /** A create with sku/price/stock/inventory_levels makes a product without variation (one variant without values). */
-  withoutVariation: boolean;
+  attributes: Localized[];
+  /** The variants to make, in order: each one's option values and fields. */
+  variants: { options: OptionValues; fields: VariantFields }[];
 }
 
-/** Checks a new product before any change (so the mutation cannot fail midway). */
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** An image's `src` must be an http(s) URL the platform can download. */
+export function checkImageSource(src: string, field = 'src'): void {
+  if (!isHttpUrl(src)) throw invalid(field, 'must be an http(s) URL');
+}
+
+/**
+ * Checks a new product before any change (so the mutation cannot fail midway): its texts, categories, option
+ * names, every variant (values, money, measures, stock per location, unique combinations) and every image. The
+ * limits of docs/platform.md §8 answer the platform's envelope.
+ */
 export function checkNewProduct(store: StoreData, input: ProductInput): NewProduct {
   const name = toLocalized(store, input.name, 'name');
   if (!Object.values(name).some((t) => t.trim() !== '')) throw invalid('name', "can't be blank");
-  if (input.images && input.images.length > 0) {
-    throw invalid('images', 'must be empty at creation; add images with POST /products/{id}/images');
+  if (input.variants !== undefined && input.variants.length > MAX_VARIANTS) {
+    throw platform422(`Product is not allowed to have more than ${MAX_VARIANTS} variants`);
   }
+  if (input.images !== undefined && input.images.length > MAX_IMAGES) {
+    throw platform422(`Product is not allowed to have more than ${MAX_IMAGES} images`);
+  }
+  input.images?.forEach((image, i) => checkImageSource(image.src, `images.${i}.src`));
   checkCategories(store, input.categories);
   const description = input.description === undefined ? {} : toLocalized(store, input.description, 'description');
   const handle = input.handle === undefined ? {} : toLocalized(store, input.handle, 'handle');
   checkHandle(store, handle);
-  const withoutVariation = hasVariantFields(input as unknown as Record<string, unknown>);
-  const draft = { id: 0, images: [], variants: [] } as unknown as ProductRecord;
-  checkVariantFields(draft, { ...input, image_id: undefined });
-  checkStockInput(store, input);
-  return { name, description, handle, withoutVariation };
+  const attributes = (input.attributes ?? []).map((a, i) => toLocalized(store, a, `attributes.${i}`));
+  if (attributes.length > MAX_OPTIONS) throw invalid('attributes', `at most ${MAX_OPTIONS} options are allowed`);
+  const draft = { id: 0, attributes, images: [], variants: [] } as unknown as ProductRecord;
+  checkOptionNames(store, attributes);
+  const productLevel = hasVariantFields(input as unknown as Record<string, unknown>);
+  // An empty `variants` beside the seed's product-level fields is the seed's form.
+  const given = input.variants !== undefined && (input.variants.length > 0 || !productLevel) ? input.variants : undefined;
+  if (given !== undefined && productLevel) {
+    throw invalid('variants', 'give price, stock and SKU on the variants or on the product (a product without variation), not both');
+  }
+  let variants: NewProduct['variants'] = [];
+  if (given !== undefined) {
+    variants = given.map((v, i) => {
+      const prefix = `variants.${i}.`;
+      const values = (v.values ?? []).map((value, j) => toLocalized(store, value, `${prefix}values.${j}`));
+      if (values.length !== attributes.length) {
+        throw invalid(`${prefix}values`, `must give ${attributes.length} value(s), one per attribute of the product`);
+      }
+      const { values: _values, ...fields } = v;
+      checkVariantFields(draft, fields, prefix);
+      checkStockInput(store, fields, prefix);
+      return { options: { values }, fields };
+    });
+    checkUniqueCombinations(store, variants.map((v, i) => ({ key: i, values: v.options.values })), (clashing) =>
+      invalid(`variants.${clashing[1]}.values`, `repeat the values of variants.${clashing[0]}`),
+    );
+  } else if (productLevel) {
+    if (attributes.length > 0) {
+      throw invalid('attributes', 'a product with attributes takes its price, stock and SKU on its variants');
+    }
+    const fields: VariantFields = { ...input, image_id: undefined };
+    checkVariantFields(draft, fields);
+    checkStockInput(store, fields);
+    variants = [{ options: { values: [] }, fields }];
+  }
+  return { name, description, handle, attributes, variants };
 }
 
-/** Makes a product checked by `checkNewProduct`; ids of locations made to hold its stock go to `createdLocations`. */
+/** Option names of one product: each given in some language, none twice. */
+function checkOptionNames(store: StoreData, attributes: Localized[]): void {
+  const keys = attributes.map((a) => Object.values(a).find((t) => t.trim() !== '')?.trim().toLowerCase());
+  keys.forEach((key, i) => {
+    if (key === undefined) throw invalid(`attributes.${i}`, "can't be blank");
+    if (keys.indexOf(key) !== i) throw invalid(`attributes.${i}`, 'names an option twice');
+  });
+}
+
+/**
+ * Makes a product checked by `checkNewProduct`, with its variants and images; ids of locations made to hold its
+ * stock go to `createdLocations`.
+ */
 export function createProduct(
   tx: Tx,
   store: StoreData,
@@ -114,7 +202,7 @@ export function createProduct(
     name: checked.name,
     description: checked.description,
     handle: generateHandles(store, checked.name, checked.handle, id),
-    attributes: [],
+    attributes: checked.attributes,
     categories: input.categories ?? [],
     images: [],
     variants: [],
@@ -124,7 +212,8 @@ export function createProduct(
     created_at: now,
     updated_at: now,
   };
-  if (checked.withoutVariation) createVariant(tx, store, p, { values: [] }, { ...input, image_id: undefined }, createdLocations);
+  for (const image of input.images ?? []) newImage(tx, store, p, image);
+  for (const v of checked.variants) createVariant(tx, store, p, v.options, v.fields, createdLocations);
   return tx.put(store.products, p);
 }
 
@@ -141,6 +230,10 @@ export interface ProductChange {
 export function checkProductChange(store: StoreData, product: ProductRecord, input: Partial<ProductInput>): ProductChange {
   if (input.images !== undefined) {
     throw invalid('images', 'are managed with /products/{id}/images');
+  }
+  if (input.variants !== undefined) throw invalid('variants', 'are managed with /products/{id}/variants');
+  if (input.attributes !== undefined) {
+    throw invalid('attributes', "are fixed at creation or by a product's first variant");
   }
   const name = input.name === undefined ? product.name : toLocalized(store, input.name, 'name', product.name);
   if (!Object.values(name).some((t) => t.trim() !== '')) throw invalid('name', "can't be blank");
@@ -186,20 +279,21 @@ export function updateProduct(
 }
 
 /** Adds an image at `position` (default: last; beyond the last: last) and renumbers the others. */
-export function addImage(
-  tx: Tx,
-  store: StoreData,
-  product: ProductRecord,
-  input: { src: string; position?: number; alt?: string | string[] },
-): ImageRecord {
+export function addImage(tx: Tx, store: StoreData, product: ProductRecord, input: ImageInput): ImageRecord {
+  const image = newImage(tx, store, product, input);
+  product.updated_at = tx.now();
+  tx.put(store.products, product);
+  return image;
+}
+
+/** Places a new image in `product.images` (the caller puts the product). */
+function newImage(tx: Tx, store: StoreData, product: ProductRecord, input: ImageInput): ImageRecord {
   const position = Math.min(input.position ?? product.images.length + 1, product.images.length + 1);
   const now = tx.now();
   const alt = input.alt === undefined ? [] : Array.isArray(input.alt) ? input.alt : [input.alt];
   const image: ImageRecord = { id: tx.nextId(store, 'image'), product_id: product.id, src: input.src, position, alt, created_at: now, updated_at: now };
   product.images.splice(position - 1, 0, image);
   product.images.forEach((img, i) => (img.position = i + 1));
-  product.updated_at = tx.now();
-  tx.put(store.products, product);
   return image;
 }
 

@@ -1,4 +1,4 @@
-import { httpError, intParam, invalid, mainText, notFound, parseMoney, parseOptionalMoney, toLocalized } from '../http.js';
+import { httpError, intParam, invalid, mainText, notFound, parseMoney, parseOptionalMoney, platform422, toLocalized } from '../http.js';
 import type { InventoryLevel, Localized, ProductRecord, StoreData, Tx, VariantRecord } from '../state.js';
 import { MAX_OPTIONS, MAX_VARIANTS } from '../../platform/catalog.js';
 import { createLocation } from './locations.js';
@@ -140,14 +140,17 @@ export function applyVariantFields(
   v.updated_at = product.updated_at = tx.now();
 }
 
-/** Validates the money and measure fields up front (they are parsed again while applying). */
-export function checkVariantFields(product: ProductRecord, f: VariantFields): void {
-  if (f.price !== undefined && f.price !== null) parseMoney(f.price, 'price');
-  if (f.promotional_price !== undefined) parseOptionalMoney(f.promotional_price, 'promotional_price');
-  if (f.cost !== undefined) parseOptionalMoney(f.cost, 'cost');
-  for (const field of ['weight', 'width', 'height', 'depth'] as const) measure(f[field], field, null);
+/**
+ * Validates the money and measure fields up front (they are parsed again while applying); `prefix` names the
+ * element of a batch in the field of the 422 (`variants.3.`).
+ */
+export function checkVariantFields(product: ProductRecord, f: VariantFields, prefix = ''): void {
+  if (f.price !== undefined && f.price !== null) parseMoney(f.price, `${prefix}price`);
+  if (f.promotional_price !== undefined) parseOptionalMoney(f.promotional_price, `${prefix}promotional_price`);
+  if (f.cost !== undefined) parseOptionalMoney(f.cost, `${prefix}cost`);
+  for (const field of ['weight', 'width', 'height', 'depth'] as const) measure(f[field], `${prefix}${field}`, null);
   if (f.image_id !== undefined && f.image_id !== null && !product.images.some((i) => i.id === f.image_id)) {
-    throw invalid('image_id', `${f.image_id} is not an image of product ${product.id}`);
+    throw invalid(`${prefix}image_id`, `${f.image_id} is not an image of product ${product.id}`);
   }
 }
 
@@ -228,6 +231,25 @@ function resolveValues(
     throw invalid('attributes', `product ${product.id} has options ${product.attributes.map((n) => mainText(store, n)).join(', ')}; give a value for each`);
   }
   return { values: [] };
+}
+
+/**
+ * Checks that no two of `variants` share a combination of option values (compared in the main language, case and
+ * surrounding spaces ignored); `refuse` gets the keys of every variant sharing the first repeated combination.
+ */
+export function checkUniqueCombinations<K>(
+  store: StoreData,
+  variants: { key: K; values: Localized[] }[],
+  refuse: (clashing: K[]) => Error,
+): void {
+  const byCombination = new Map<string, K[]>();
+  for (const v of variants) {
+    const combo = comboKey(store, v.values);
+    const keys = byCombination.get(combo);
+    if (keys) keys.push(v.key);
+    else byCombination.set(combo, [v.key]);
+  }
+  for (const keys of byCombination.values()) if (keys.length > 1) throw refuse(keys);
 }
 
 function checkUnique(store: StoreData, product: ProductRecord, values: Localized[], self?: VariantRecord): void {
@@ -316,6 +338,106 @@ export function updateVariant(
 
 export function deleteVariant(tx: Tx, store: StoreData, product: ProductRecord, variant: VariantRecord): void {
   product.variants = product.variants.filter((v) => v !== variant);
+  product.updated_at = tx.now();
+  tx.put(store.products, product);
+}
+
+/** One element of `PATCH`/`PUT /products/{id}/variants`: an existing variant's id (none: a new one, PUT only). */
+export interface VariantBatchInput extends VariantFields {
+  id?: number;
+  values?: LocalizedInput[];
+}
+
+/** A checked batch of variant changes: what each variant becomes, and (PUT) which variants go. */
+export interface VariantBatch {
+  updates: { variant: VariantRecord; values?: Localized[]; fields: VariantFields }[];
+  creates: { values: Localized[]; fields: VariantFields }[];
+  deletes: VariantRecord[];
+}
+
+/** The platform's answer to a batch that would leave two variants with the same values (docs/platform.md §8). */
+function variantsRepeated(ids: (number | string)[]): Error {
+  return platform422('Variants cannot be repeated', { duplicate_variant_ids: ids });
+}
+
+/**
+ * Checks `PATCH /products/{id}/variants` (`replace` false: only existing variants, the others untouched) or
+ * `PUT /products/{id}/variants` (`replace` true: elements without id are new variants, variants not sent are
+ * deleted) before any change: every id a variant of this product and named once, values one per attribute,
+ * the fields valid, and no two variants of the result with the same values. Throws the 422 otherwise.
+ */
+export function checkVariantBatch(
+  store: StoreData,
+  product: ProductRecord,
+  input: VariantBatchInput[],
+  replace: boolean,
+): VariantBatch {
+  if (replace && input.length > MAX_VARIANTS) {
+    throw platform422(`Product is not allowed to have more than ${MAX_VARIANTS} variants`);
+  }
+  const batch: VariantBatch = { updates: [], creates: [], deletes: [] };
+  const sent = new Map<number, VariantBatch['updates'][number]>();
+  const repeated = new Set<number>();
+  const result: { key: number | string; values: Localized[] }[] = [];
+  input.forEach((element, i) => {
+    const { id, values: rawValues, ...fields } = element;
+    const prefix = `${i}.`;
+    const values = rawValues?.map((v, j) => toLocalized(store, v, `${prefix}values.${j}`));
+    if (values && values.length !== product.attributes.length) {
+      throw invalid(`${prefix}values`, `must give ${product.attributes.length} value(s), one per attribute of the product`);
+    }
+    checkVariantFields(product, fields, prefix);
+    checkStockInput(store, fields, prefix);
+    if (id === undefined) {
+      if (!replace) throw invalid(`${prefix}id`, 'is required: this request changes existing variants only');
+      if (!values && product.attributes.length > 0) {
+        throw invalid(`${prefix}values`, `must give ${product.attributes.length} value(s), one per attribute of the product`);
+      }
+      batch.creates.push({ values: values ?? [], fields });
+      result.push({ key: `${i}`, values: values ?? [] });
+      return;
+    }
+    const variant = product.variants.find((v) => v.id === id);
+    if (!variant) throw invalid(`${prefix}id`, `${id} is not a variant of product ${product.id}`);
+    if (sent.has(id)) repeated.add(id);
+    const update = { variant, values, fields };
+    sent.set(id, update);
+    batch.updates.push(update);
+  });
+  if (repeated.size > 0) throw variantsRepeated([...repeated]);
+  for (const v of product.variants) {
+    const update = sent.get(v.id);
+    if (update) result.push({ key: v.id, values: update.values ?? v.values });
+    else if (replace) batch.deletes.push(v);
+    else result.push({ key: v.id, values: v.values });
+  }
+  if (result.length > MAX_VARIANTS) throw platform422(`Product is not allowed to have more than ${MAX_VARIANTS} variants`);
+  // Keys: a variant's id (number), or a new variant's index in the body (string).
+  checkUniqueCombinations(store, result, (clashing) => {
+    const added = clashing.find((k) => typeof k === 'string');
+    if (added !== undefined) return invalid(`${added}.values`, 'repeat the values of another variant of the product');
+    return variantsRepeated(clashing);
+  });
+  return batch;
+}
+
+/** Applies a batch checked by `checkVariantBatch` and puts the product once. */
+export function applyVariantBatch(
+  tx: Tx,
+  store: StoreData,
+  product: ProductRecord,
+  batch: VariantBatch,
+  createdLocations: string[],
+): void {
+  if (batch.deletes.length > 0) {
+    const gone = new Set(batch.deletes);
+    product.variants = product.variants.filter((v) => !gone.has(v));
+  }
+  for (const u of batch.updates) {
+    if (u.values) u.variant.values = u.values;
+    applyVariantFields(tx, store, product, u.variant, u.fields, createdLocations);
+  }
+  for (const c of batch.creates) createVariant(tx, store, product, { values: c.values }, c.fields, createdLocations);
   product.updated_at = tx.now();
   tx.put(store.products, product);
 }
