@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type BulkStore, type BulkRequest, startBulkStore } from '../helpers/bulk-store-server.js';
 import { BIN } from '../helpers/run-cli.js';
+import { type Row, catalog, csvOf, expectCatalogIn, syncFeed } from '../helpers/bulk-catalog.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 
 /**
@@ -52,66 +53,6 @@ async function counted(s: BulkStore, run: () => Promise<{ code: number | null; s
 const route = (q: BulkRequest) => `${q.method} ${q.path.replace(/^\/v1\/\d+/, '').replace(/\/\d+/g, '/{id}')}`;
 const routes = (writes: BulkRequest[]) => writes.map(route);
 
-interface Row {
-  handle: string;
-  name: string;
-  images: string;
-  size: string;
-  sku: string;
-  price: string;
-  cost: string;
-  stock: string;
-}
-
-const HEADER = 'handle,name,categories,images,option1_name,option1_value,sku,price,cost,stock';
-
-/** A catalog of `products` products with `sizes` variants each; the first product has 12 images. */
-function catalog(products: number, sizes = 3): Row[] {
-  const rows: Row[] = [];
-  for (let p = 0; p < products; p++) {
-    for (let v = 0; v < sizes; v++) {
-      rows.push({
-        handle: `prod-${p}`,
-        name: v === 0 ? `Producto ${p}` : '',
-        images: v === 0 ? Array.from({ length: p === 0 ? 12 : 1 }, (_, i) => `https://img.example.com/${p}-${i}.jpg`).join('|') : '',
-        size: ['S', 'M', 'L', 'XL'][v]!,
-        sku: `SKU-${p}-${v}`,
-        price: `${100 + p}.90`,
-        cost: '',
-        stock: String((p * 7 + v) % 13),
-      });
-    }
-  }
-  return rows;
-}
-
-function csvOf(rows: Row[]): string {
-  return `${HEADER}\n${rows
-    .map((r) => [r.handle, r.name, r.name ? (Number(r.handle.slice(5)) % 2 ? 'Ropa > Remeras' : 'Hogar') : '', r.images, 'Talle', r.size, r.sku, r.price, r.cost, r.stock].join(','))
-    .join('\n')}\n`;
-}
-
-/** Every row's values are in the store, value by value. */
-function expectStoreMatches(s: BulkStore, rows: Row[]): void {
-  for (const r of rows) {
-    const v = s.variantBySku(r.sku);
-    expect(v, r.sku).toBeDefined();
-    expect(Number(v!.price), `${r.sku} price`).toBe(Number(r.price));
-    expect(v!.stock, `${r.sku} stock`).toBe(Number(r.stock));
-    if (r.cost) expect(Number(v!.cost), `${r.sku} cost`).toBe(Number(r.cost));
-    expect(Object.values(v!.values[0]!)[0], `${r.sku} size`).toBe(r.size);
-    const product = s.products.find((p) => p.id === v!.product_id)!;
-    expect(product.handle.es).toBe(r.handle);
-    if (r.name) {
-      expect(product.name.es).toBe(r.name);
-      expect(product.images.map((i) => i.src)).toEqual(r.images.split('|'));
-      expect(product.categories).toHaveLength(1);
-    }
-  }
-  const skus = new Set(rows.map((r) => r.sku));
-  expect(s.products.flatMap((p) => p.variants).filter((v) => !skus.has(v.sku ?? ''))).toEqual([]);
-}
-
 describe('products import at the documented minimum', () => {
   it('a new catalog: one POST per product with its variants and 9 images, the other images one by one, each category once', async () => {
     store = await startBulkStore();
@@ -127,7 +68,7 @@ describe('products import at the documented minimum', () => {
     const first = r.writes.find((w) => route(w) === 'POST /products') as { body: { variants: unknown[]; images: unknown[] } };
     expect(first.body.variants).toHaveLength(3);
     expect(first.body.images).toHaveLength(9);
-    expectStoreMatches(s, rows);
+    expectCatalogIn(s.products, rows);
     // Reads: the catalog asks only for the fields the planner compares, 200 a page.
     const list = r.sent.find((q) => q.method === 'GET' && /\/products$/.test(q.path))!;
     expect(list.query.per_page).toBe('200');
@@ -160,20 +101,12 @@ describe('products import at the documented minimum', () => {
     // Price goes as a JSON number written from its decimal text.
     const batch = r.writes.find((x) => route(x) === 'PATCH /products/stock-price')!;
     expect(batch.raw).toMatch(/"price":1\d\d\.90[,}]/);
-    expectStoreMatches(s, rows);
+    expectCatalogIn(s.products, rows);
     // Nothing left to do.
     const again = await counted(s, () => runInProcess(['products', 'import', file('changed-again', csvOf(rows))], { env: env(s) }));
     expect(again.writes).toEqual([]);
   });
 });
-
-/** A sync feed: `sku` then the named columns (`stock`, `price`, or `stock:<location>` read from `cols`). */
-function syncFeed(rows: { sku: string; stock?: number; price?: string; cols?: Record<string, number> }[], header = 'sku,stock,price'): string {
-  const columns = header.split(',').slice(1);
-  const cell = (r: (typeof rows)[number], column: string) =>
-    column.startsWith('stock:') ? Object.values(r.cols ?? {})[columns.indexOf(column)] : column === 'stock' ? r.stock : r.price;
-  return `${header}\n${rows.map((r) => [r.sku, ...columns.map((c) => cell(r, c) ?? '')].join(',')).join('\n')}\n`;
-}
 
 async function seeded(products: number, sizes: number, options: Parameters<typeof startBulkStore>[0] = {}): Promise<BulkStore> {
   const s = await startBulkStore(options);
