@@ -184,8 +184,9 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
   const comboKey = (v: StoreVariant) => v.values.map((x) => Object.values(x)[0]?.toLowerCase() ?? '').join('\u0000');
   const uniqueCombos = (variants: StoreVariant[]) => new Set(variants.map(comboKey)).size === variants.length;
   const clone = <T>(x: T): T => structuredClone(x);
+  const byId = new Map<number, StoreProduct>();
   const findProduct = (id: string): StoreProduct => {
-    const product = store.products.find((p) => String(p.id) === id);
+    const product = byId.get(Number(id));
     if (!product) throw envelope(404, `Product with id ${id} not found`);
     return product;
   };
@@ -195,7 +196,8 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
     for (const f of fields.split(',')) if (f.trim() in record) out[f.trim()] = record[f.trim()];
     return out;
   };
-  const listPage = (items: unknown[], query: Record<string, string>, res: ServerResponse, request: BulkRequest) => {
+  /** One page of `items`, each shown through `view` (only the page's items are copied). */
+  const listPage = (items: unknown[], query: Record<string, string>, res: ServerResponse, request: BulkRequest, view: (item: unknown) => unknown = (x) => x) => {
     const perPage = Number(query.per_page ?? 30);
     const page = Number(query.page ?? 1);
     if (perPage > 200) throw envelope(422, 'per_page must be at most 200');
@@ -208,7 +210,7 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
       return `<${url.toString()}>; rel="${rel}"`;
     };
     const links = [...(page < last ? [link(page + 1, 'next')] : []), link(1, 'first'), link(last, 'last')];
-    send(res, request, 200, items.slice((page - 1) * perPage, page * perPage), { 'x-total-count': String(items.length), link: links.join(', ') });
+    send(res, request, 200, items.slice((page - 1) * perPage, page * perPage).map(view), { 'x-total-count': String(items.length), link: links.join(', ') });
   };
 
   function createProduct(body: Record<string, unknown>): StoreProduct {
@@ -245,6 +247,7 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
     }
     for (const image of images) addImage(product, String(image.src ?? ''));
     store.products.push(product);
+    byId.set(product.id, product);
     return product;
   }
 
@@ -294,7 +297,7 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
     return entries.map((p) => ({
       id: p.id,
       variants: (p.variants ?? []).map((input) => {
-        const product = store.products.find((x) => x.id === Number(p.id));
+        const product = byId.get(Number(p.id));
         const variant = product?.variants.find((v) => v.id === Number(input.id));
         if (!variant || store.failVariants.has(variant.id)) return { id: input.id, success: false };
         // The number as written in the body's text: a float on the way would show here as 19.899999.
@@ -325,7 +328,7 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
       if (method === 'GET') {
         let items = store.products;
         if (query.handle) items = items.filter((p) => Object.values(p.handle).includes(query.handle!));
-        return listPage(items.map((p) => pick(clone(p) as unknown as Record<string, unknown>, query.fields)), query, res, request);
+        return listPage(items, query, res, request, (p) => pick(clone(p) as unknown as Record<string, unknown>, query.fields));
       }
       if (method === 'POST') return send(res, request, 201, createProduct(b));
     }
