@@ -128,15 +128,25 @@ export class VariantWriter {
 
   private async trySend(batch: WriteBatch): Promise<void> {
     checkAbort(this.options.signal);
-    if (this.perRecord) return this.sendEach(batch.writes);
+    if (this.perRecord) {
+      await this.sendEach(batch.writes);
+      return;
+    }
     try {
       if (batch.kind === 'stock-price') await this.stockPrice(batch.writes);
       else await this.patch(batch.productId, batch.writes);
     } catch (error) {
       if (error instanceof AuthError || error instanceof Interrupted) throw error;
+      if (endpointMissing(error) && batch.kind === 'variants' && error instanceof ApiError && error.status === 404) {
+        // 404 is also the answer for a product deleted since the catalog was read: the endpoint is missing
+        // only if the same variants can be written one by one.
+        if ((await this.sendEach(batch.writes)) > 0) this.fallBack('PATCH /products/{id}/variants', error);
+        return;
+      }
       if (endpointMissing(error)) {
         this.fallBack(batch.kind === 'stock-price' ? 'PATCH /products/stock-price' : 'PATCH /products/{id}/variants', error);
-        return this.sendEach(batch.writes);
+        await this.sendEach(batch.writes);
+        return;
       }
       if (error instanceof ValidationError && batch.writes.length > 1) return this.bisect(batch);
       for (const w of batch.writes) this.options.onFailed?.(w, reasonOf(error));
@@ -172,19 +182,22 @@ export class VariantWriter {
     for (const w of writes) this.options.onDone?.(w);
   }
 
-  /** One PUT per variant (an older store, or what remains of a batch after the fallback). */
-  private async sendEach(writes: VariantWrite[]): Promise<void> {
+  /** One PUT per variant (an older store, or what remains of a batch after the fallback); resolves to the writes done. */
+  private async sendEach(writes: VariantWrite[]): Promise<number> {
+    let done = 0;
     for (const w of writes) {
       checkAbort(this.options.signal);
       try {
         await updateVariant(this.client, w.productId, w.variantId, w.body);
         this.options.onDone?.(w);
         this.options.onRequestSettled?.();
+        done++;
       } catch (error) {
         if (error instanceof AuthError || error instanceof Interrupted) throw error;
         this.options.onFailed?.(w, reasonOf(error));
       }
     }
+    return done;
   }
 
   /** Stock as levels: plain stock at the default location; a level names its location whenever it is known. */
