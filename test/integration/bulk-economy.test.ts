@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,38 @@ async function seeded(products: number, sizes: number, options: Parameters<typeo
   expect(r.code, r.stderr).toBe(0);
   return s;
 }
+
+describe('products import killed and resumed', () => {
+  it('SIGKILL during the creates; --resume creates nothing twice, and plans again what changed in the store since', async () => {
+    store = await startBulkStore();
+    const s = store;
+    const rows = catalog(20, 2);
+    const path = file('import-killed', csvOf(rows));
+    const stateEnv = env(s, 'import-killed-state');
+    const child = spawn(process.execPath, [BIN, 'products', 'import', path], { env: { ...process.env, ...stateEnv, NO_COLOR: '1' }, stdio: 'ignore' });
+    s.onWrite = (request) => {
+      // 12 creates go at once; the 16th arrives only after 4 answered ones were journaled done.
+      if (route(request) === 'POST /products' && s.products.length >= 16) child.kill('SIGKILL');
+    };
+    expect(await new Promise((resolve) => child.on('close', (_code, signal) => resolve(signal)))).toBe('SIGKILL');
+    s.onWrite = undefined;
+    const created = s.products.length;
+    expect(created).toBeGreaterThanOrEqual(16);
+    expect(created).toBeLessThanOrEqual(20);
+    // Meanwhile someone changes the price of a product the killed run had finished (journaled done).
+    const journals = join(dir, 'import-killed-state', 'store', 'imports');
+    const journal = readFileSync(join(journals, readdirSync(journals).find((f) => f.startsWith('import-'))!), 'utf8');
+    const done = journal.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { t: string; key?: string }).find((e) => e.t === 'done')!;
+    s.variantBySku(`SKU-${done.key!.slice(5)}-1`)!.price = '1.00';
+    const r = await counted(s, () => runInProcess(['products', 'import', path, '--resume'], { env: stateEnv }));
+    expect(r.code, r.stderr).toBe(0);
+    // The products not yet created, each one POST; the changed price one stock-price request.
+    expect(routes(r.writes).filter((w) => w === 'POST /products')).toHaveLength(20 - created);
+    expect(routes(r.writes).filter((w) => w === 'PATCH /products/stock-price')).toHaveLength(1);
+    expect(r.stdout).toMatch(/resumed: +1 product the interrupted run finished differ/);
+    expectCatalogIn(s.products, rows);
+  });
+});
 
 describe('products import on an older store', () => {
   it('a store without the batch endpoints gets one PUT per changed variant, said once; a new product is still one POST', async () => {

@@ -134,7 +134,7 @@ function skipResumed(plan: Plan, earlier: EarlierRun): { resumed: ProductResult[
   plan.products = plan.products.filter((p) => {
     const done = previous.done.get(p.key);
     if (!done || done.outcome === 'failed') return true;
-    if (p.action !== 'unchanged') {
+    if (p.steps.length > 0 || p.variantUpdates.length > 0) {
       replanned++;
       return true;
     }
