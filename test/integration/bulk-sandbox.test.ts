@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { type HeldProduct, catalog, csvOf, expectCatalogIn, syncFeed } from '../helpers/bulk-catalog.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { requestRecorder, writesOf } from '../helpers/sandbox.js';
+import { cliEnv, requestRecorder, writesOf } from '../helpers/sandbox.js';
 
 /**
  * The jobs of bulk-economy.test.ts against the sandbox (which serves docs/platform.md §8): the same request
@@ -15,28 +15,16 @@ import { requestRecorder, writesOf } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
 let dir: string;
+let env: NodeJS.ProcessEnv;
 const recorder = requestRecorder();
 // A variant the re-import leaves alone (its price and stock are unchanged there).
 const FAILING = 'SKU-3-2';
-
-function env() {
-  return {
-    STORE_TOKEN: sandbox.accessToken,
-    STORE_ID: String(sandbox.storeId),
-    STORE_API_URL: sandbox.apiUrl,
-    STORE_APP_NAME: sandbox.appName,
-    STORE_APP_ID: sandbox.clientId,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_DATA_HOME: join(dir, 'data'),
-  };
-}
 
 async function run(command: string[], text: string, ...flags: string[]) {
   const file = join(dir, `${command[1]}-${Math.random().toString(36).slice(2)}.csv`);
   writeFileSync(file, text);
   recorder.take();
-  const r = await runInProcess([...command, file, ...flags], { env: env() });
+  const r = await runInProcess([...command, file, ...flags], { env });
   const writes = writesOf(recorder.take()).map((w) => `${w.method} ${w.path.replace(/\/\d+/g, '/{id}')}`);
   return { ...r, file, writes };
 }
@@ -46,6 +34,7 @@ const held = () => structuredClone(sandbox.state.defaultStore()!.products.list()
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bulk-sandbox-'));
   sandbox = await startSandbox({ seed: 'empty', rate: 'off', faults: `variant-fail-sku=${FAILING}`, onRequest: recorder.onRequest });
+  env = cliEnv(sandbox, 'bulk-sandbox');
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -89,7 +78,7 @@ describe('bulk jobs against the sandbox', () => {
     expectCatalogIn(held(), rows);
     // The sandbox still fails that SKU: the resumed run sends it, alone, and fails it again.
     recorder.take();
-    const again = await runInProcess(['variants', 'sync', r.file, '--resume'], { env: env() });
+    const again = await runInProcess(['variants', 'sync', r.file, '--resume'], { env });
     expect(again.code).toBe(3);
     expect(writesOf(recorder.take()).map((w) => `${w.method} ${w.path}`)).toEqual(['PATCH /products/stock-price']);
     expect(again.stdout).toMatch(/0 updated, 89 unchanged, 0 not in the store, 1 failed/);
