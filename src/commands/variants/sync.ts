@@ -53,6 +53,9 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
           const list = summary.notFoundSkus.slice(0, 20).join(', ');
           this.warnUser(`${summary.notFound === 1 ? '1 SKU is' : `${summary.notFound} SKUs are`} not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
         }
+        if (summary.earlierRunUnfinished && !quiet) {
+          this.note('Note: an earlier run of this file was interrupted; what it wrote was read back from the store and not sent again (--resume also keeps its counts).');
+        }
         printFailures(summary.file, summary.failures, this.io.stderr, report);
       },
       failed: (summary) => summary.failed > 0,
