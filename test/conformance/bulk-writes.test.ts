@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/platform/clock.js';
 import { errorShape, startTestSandbox, useSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { createLocation, createSimpleProduct, expectCreated, tempStateDir, uniq } from './support.js';
 
@@ -115,6 +116,10 @@ describe('platform.md §8 POST /products with attributes, variants and images', 
     const seedForm = await t.post('/products', { name: `Seed ${uniq()}`, sku: `SF-${uniq()}`, price: 7, stock: 3 });
     expect(seedForm.status, seedForm.text).toBe(201);
     expect(seedForm.body.variants[0]).toMatchObject({ values: [], price: '7.00', stock: 3 });
+    const seedFormEmptyList = await t.post('/products', { name: `Seed ${uniq()}`, sku: `SE-${uniq()}`, price: 8, stock: 1, variants: [] });
+    expect(seedFormEmptyList.status, seedFormEmptyList.text).toBe(201);
+    expect(seedFormEmptyList.body.variants).toHaveLength(1);
+    expect(seedFormEmptyList.body.variants[0]).toMatchObject({ values: [], price: '8.00', stock: 1 });
   });
 
   it('422 envelopes of the limits: more than 1,000 variants, more than 250 images; nothing is created', async () => {
@@ -422,17 +427,19 @@ describe('--faults variant-fail-sku / variant-fail: single variants of a stock-p
 });
 
 describe('variant-fail=1 fails every variant and counts one request in the bucket', () => {
-  const t = useSandbox({ faults: 'variant-fail=1', rate: { capacity: 40, leakPerSecond: 2 } });
-
-  it('every variant fails; x-rate-limit-remaining drops by one for the whole batch', async () => {
-    const p = (await t.post('/products', newProductBody(5))).body;
-    const before = Number((await t.get('/store')).headers.get('x-rate-limit-remaining'));
-    const res = await t.patch('/products/stock-price', [{ id: p.id, variants: p.variants.map((v: any) => ({ id: v.id, price: 3 })) }]);
-    expect(res.status).toBe(200);
-    expect(res.body[0].variants.every((v: any) => v.success === false)).toBe(true);
-    const after = Number(res.headers.get('x-rate-limit-remaining'));
-    // The bucket leaks meanwhile, so the batch cost at most one slot (never one per variant).
-    expect(before - after).toBeLessThanOrEqual(1);
+  it('every variant fails; x-rate-limit-remaining drops by exactly one for the whole batch (clock stopped)', async () => {
+    const t = await startTestSandbox({ faults: 'variant-fail=1', rate: undefined, clock: new FakeClock(Date.parse('2026-11-21T12:00:00Z')) });
+    try {
+      const p = (await t.post('/products', newProductBody(5))).body;
+      const before = (await t.get('/store')).headers.get('x-rate-limit-remaining');
+      expect(before).toBe('38');
+      const res = await t.patch('/products/stock-price', [{ id: p.id, variants: p.variants.map((v: any) => ({ id: v.id, price: 3 })) }]);
+      expect(res.status).toBe(200);
+      expect(res.body[0].variants.map((v: any) => v.success)).toEqual([false, false, false, false, false]);
+      expect(res.headers.get('x-rate-limit-remaining')).toBe('37');
+    } finally {
+      await t.close();
+    }
   });
 });
 

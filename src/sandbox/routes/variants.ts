@@ -118,32 +118,30 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     return paginate(req, reply, items, (v) => presentVariant(req.store, v, product.compact_offset));
   });
 
-  // Many existing variants of one product at once; never creates or deletes (docs/platform.md §8).
-  api.patch('/products/:product_id/variants', async (req) => {
-    const store = req.store;
-    const product = getProduct(store, (req.params as Params).product_id);
-    const body = parseBody(variantBatchSchema, req.body);
-    const batch = checkVariantBatch(store, product, body, false);
-    const createdLocations: string[] = [];
-    if (body.length > 0) state.mutate('variant.batch-update', (tx) => applyVariantBatch(tx, store, product, batch, createdLocations));
-    for (const id of createdLocations) ctx.emit('location/created', store.id, id);
-    if (body.length > 0) ctx.emit('product/updated', store.id, product.id);
-    return product.variants.map((v) => presentVariant(store, v, product.compact_offset));
-  });
-
-  // Replaces the collection: elements with an id change that variant, without one make a new one, and the
-  // variants not sent are deleted (docs/platform.md §8).
-  api.put('/products/:product_id/variants', async (req) => {
-    const store = req.store;
-    const product = getProduct(store, (req.params as Params).product_id);
-    const body = parseBody(variantBatchSchema, req.body);
-    const batch = checkVariantBatch(store, product, body, true);
-    const createdLocations: string[] = [];
-    state.mutate('variant.batch-replace', (tx) => applyVariantBatch(tx, store, product, batch, createdLocations));
-    for (const id of createdLocations) ctx.emit('location/created', store.id, id);
-    ctx.emit('product/updated', store.id, product.id);
-    return product.variants.map((v) => presentVariant(store, v, product.compact_offset));
-  });
+  /**
+   * `PATCH /products/{id}/variants` changes many existing variants of one product and never creates or deletes;
+   * `PUT` replaces the collection: elements with an id change that variant, without one make a new one, and the
+   * variants not sent are deleted (docs/platform.md §8). Both answer the product's whole variant collection.
+   */
+  for (const [method, replace] of [['PATCH', false], ['PUT', true]] as const) {
+    api.route({
+      method,
+      url: '/products/:product_id/variants',
+      handler: async (req) => {
+        const store = req.store;
+        const product = getProduct(store, (req.params as Params).product_id);
+        const body = parseBody(variantBatchSchema, req.body);
+        const batch = checkVariantBatch(store, product, body, replace);
+        const changes = replace || body.length > 0;
+        const createdLocations: string[] = [];
+        const op = replace ? 'variant.batch-replace' : 'variant.batch-update';
+        if (changes) state.mutate(op, (tx) => applyVariantBatch(tx, store, product, batch, createdLocations));
+        for (const id of createdLocations) ctx.emit('location/created', store.id, id);
+        if (changes) ctx.emit('product/updated', store.id, product.id);
+        return product.variants.map((v) => presentVariant(store, v, product.compact_offset));
+      },
+    });
+  }
 
   // Price and stock of up to 50 variants across products, answered per variant (docs/platform.md §8).
   const variantFaults = new VariantFaults(parseFaults(ctx.options.faults));
