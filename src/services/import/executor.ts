@@ -106,7 +106,9 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
   const run = new PlanRun(client, plan, options);
   const categories = await run.createCategories();
   if (categories.interrupted) return { products: [], categoriesCreated: run.categoriesCreated, interrupted: true };
+  const finished = new Set<string>();
   const finish = (p: ProductPlan, result: ProductResult) => {
+    finished.add(p.key);
     if (result.failures.length > 0) result.outcome = 'failed';
     if (p.steps.length > 0 || p.variantUpdates.length > 0 || p.action !== 'unchanged') run.log({ t: 'done', key: p.key, outcome: result.outcome });
     run.productDone();
@@ -116,13 +118,10 @@ export async function executePlan(client: StoreClient, plan: Plan, options: Exec
     if (p.variantUpdates.length === 0) finish(p, result);
     return result;
   });
-  if (interrupted) {
-    // A product whose variant changes were not sent is not finished: the resumed run plans them again.
-    const waiting = new Set(plan.products.filter((p) => p.variantUpdates.length > 0).map((p) => p.key));
-    return { products: results.filter((r) => !waiting.has(r.key)), categoriesCreated: run.categoriesCreated, interrupted };
-  }
-  const updated = await run.updateVariants(results, finish);
-  return { products: results, categoriesCreated: run.categoriesCreated, interrupted: updated.interrupted };
+  const updated = interrupted ? { interrupted } : await run.updateVariants(results, finish);
+  // Interrupted: a product whose variant changes were not all sent is not counted (the resumed run plans them).
+  const products = updated.interrupted ? results.filter((r) => finished.has(r.key)) : results;
+  return { products, categoriesCreated: run.categoriesCreated, interrupted: updated.interrupted };
 }
 
 class PlanRun {
