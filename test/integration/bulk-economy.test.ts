@@ -115,6 +115,31 @@ async function seeded(products: number, sizes: number, options: Parameters<typeo
   return s;
 }
 
+describe('products import with a failed variant', () => {
+  it('a variant the store fails inside a stock-price batch is a failed row with its line (exit 3); the next run sends it alone', async () => {
+    store = await startBulkStore();
+    const s = store;
+    const rows = catalog(6, 2);
+    expect((await runInProcess(['products', 'import', file('fail-base', csvOf(rows))], { env: env(s, 'fail-state') })).code).toBe(0);
+    for (const row of rows) row.price = '55.50';
+    const bad = s.variantBySku('SKU-2-1')!;
+    s.failVariants.add(bad.id);
+    const path = file('fail-changed', csvOf(rows));
+    const r = await counted(s, () => runInProcess(['products', 'import', path], { env: env(s, 'fail-state') }));
+    expect(r.code).toBe(3);
+    expect(routes(r.writes)).toEqual(['PATCH /products/stock-price']);
+    // SKU-2-1 is the file's 6th row: line 7.
+    expect(r.stderr).toContain('line 7 (SKU-2-1)');
+    expect(r.stdout).toMatch(/0 created, 5 updated, 0 unchanged, 1 failed/);
+    expect(bad.price).not.toBe('55.50');
+    s.failVariants.clear();
+    const again = await counted(s, () => runInProcess(['products', 'import', path, '--resume'], { env: env(s, 'fail-state') }));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.writes.map((w) => w.body)).toEqual([[{ id: bad.product_id, variants: [{ id: bad.id, price: 55.5 }] }]]);
+    expectCatalogIn(s.products, rows);
+  });
+});
+
 describe('products import killed and resumed', () => {
   it('SIGKILL during the creates; --resume creates nothing twice, and plans again what changed in the store since', async () => {
     store = await startBulkStore();
