@@ -57,10 +57,16 @@ export interface ProductInput
   /** Not null here: a new product has no promotional price to remove. */
   promotional_price?: string;
   categories?: number[];
-  /** Must be empty at creation: images are added with addProductImage. */
-  images?: [];
+  /** On create: option names, one localized name per option (at most 3), and the variants, each with its values in that order. */
+  attributes?: Localized[];
+  variants?: NewVariant[];
+  /** On create: the first images (the platform recommends at most 9 here; the rest through addProductImage). */
+  images?: { src: string }[];
   published?: boolean;
 }
+
+/** A variant inside a product's POST /products (docs/platform.md §8). */
+export type NewVariant = Omit<VariantInput, 'attributes'> & { values: Localized[] };
 
 /**
  * Filters of GET /products (docs/platform.md §3): `handle` finds one product, `q` searches name, description and

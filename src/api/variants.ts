@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { LocalizedList } from './categories.js';
-import { Id, readAll, StringId, Text, Timestamp } from './read.js';
+import { DecimalNumber } from '../client/json.js';
+import { type Localized, LocalizedList } from './categories.js';
+import { Id, parseRecords, readAll, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
 /**
@@ -122,4 +123,62 @@ export async function updateVariant(
 
 export async function deleteVariant(client: StoreClient, productId: number, variantId: number): Promise<void> {
   await client.request({ method: 'DELETE', path: `/products/${productId}/variants/${variantId}` });
+}
+
+/** The most variants one PATCH /products/stock-price takes, across products (docs/platform.md §8). */
+export const STOCK_PRICE_BATCH = 50;
+
+/** A variant's fields in PATCH /products/{id}/variants: any writable field, named by its id. */
+export type VariantPatch = Omit<VariantInput, 'attributes'> & { id: number; values?: Localized[] };
+
+/**
+ * Many existing variants of one product in one request (PATCH /products/{id}/variants, docs/platform.md §8):
+ * all or nothing (a 422 changes none). Answers the product's whole variant collection.
+ */
+export async function patchVariants(client: StoreClient, productId: number, variants: VariantPatch[]): Promise<Variant[]> {
+  const res = await client.request({ method: 'PATCH', path: `/products/${productId}/variants`, body: variants });
+  return parseRecords(VariantSchema, Array.isArray(res.body) ? res.body : [], 'variant', (m) => client.warn(m));
+}
+
+/** One variant's new price and/or stock in PATCH /products/stock-price. */
+export interface StockPriceChange {
+  productId: number;
+  variantId: number;
+  /** Decimal text; sent as a JSON number written from the text (no float rounding). */
+  price?: string;
+  /** Stock per location; `location_id` is required on a store with more than one location. */
+  inventory_levels?: { location_id?: string; stock: number }[];
+}
+
+/** What the store said of one variant of a stock-price batch. */
+export interface StockPriceResult {
+  productId: number;
+  variantId: number;
+  success: boolean;
+}
+
+/**
+ * Price and stock of up to 50 variants, across products, in one request (PATCH /products/stock-price). The
+ * store answers per variant; a variant the answer leaves out is not known to be done, so it is read as failed.
+ */
+export async function updateStockPrice(client: StoreClient, changes: StockPriceChange[]): Promise<StockPriceResult[]> {
+  const byProduct = new Map<number, Record<string, unknown>[]>();
+  for (const c of changes) {
+    const variant: Record<string, unknown> = { id: c.variantId };
+    if (c.price !== undefined) variant.price = new DecimalNumber(c.price);
+    if (c.inventory_levels !== undefined) variant.inventory_levels = c.inventory_levels;
+    const list = byProduct.get(c.productId) ?? [];
+    list.push(variant);
+    byProduct.set(c.productId, list);
+  }
+  const body = [...byProduct].map(([id, variants]) => ({ id, variants }));
+  const res = await client.request({ method: 'PATCH', path: '/products/stock-price', body });
+  const answered = new Map<string, boolean>();
+  for (const product of Array.isArray(res.body) ? (res.body as unknown[]) : []) {
+    const p = product as { id?: unknown; variants?: unknown };
+    for (const variant of Array.isArray(p.variants) ? (p.variants as { id?: unknown; success?: unknown }[]) : []) {
+      answered.set(`${String(p.id)}/${String(variant?.id)}`, variant?.success === true || variant?.success === 'true');
+    }
+  }
+  return changes.map((c) => ({ productId: c.productId, variantId: c.variantId, success: answered.get(`${c.productId}/${c.variantId}`) ?? false }));
 }

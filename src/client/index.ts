@@ -11,6 +11,7 @@ import { ApiError, StoreError, UsageError, errorFromResponse, networkError } fro
 import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { RATE_LIMIT_HEADERS } from '../platform/rate-limit.js';
 import { paginate, readPage, type Page, type Query } from './pagination.js';
+import { stringifyBody } from './json.js';
 import { bodyPreview, redactUrl, scrubSecrets } from './redact.js';
 import {
   MAX_RATE_LIMITED_ATTEMPTS,
@@ -226,6 +227,7 @@ class HttpCore {
       timeout: { request: config.timeoutMs ?? 30_000 },
       // A redirect would carry the Authentication header, which got does not know to strip, to another host.
       followRedirect: false,
+      stringifyJson: stringifyBody,
       request: nativeRequest,
       retry: {
         limit: policy.maxRetries + MAX_RATE_LIMITED_ATTEMPTS,

@@ -27,6 +27,7 @@ function importSummaryLines(s: ImportSummary): string[] {
     `${s.failed} failed`,
   ];
   lines.push(`  products:   ${counts.join(', ')}${s.resumedProducts ? ` (${s.resumedProducts} finished by the interrupted run)` : ''}`);
+  if (s.replanned) lines.push(`  resumed:    ${plural(s.replanned, 'product')} the interrupted run finished differ in the store now: written again`);
   if (s.categoriesCreated) lines.push(`  categories: ${s.categoriesCreated} ${s.dryRun ? 'to create' : 'created'}`);
   if (s.dryRun) lines.push(`  writes:     ${s.plannedWrites} would be sent`);
   lines.push(requestsLine(s, '   '));
@@ -68,7 +69,10 @@ export function syncSummaryLines(s: SyncSummary, zeroMissing: boolean): string[]
   return [
     `${verb} ${s.file}: ${plural(s.rows, 'row')}.`,
     `  variants: ${s.updated} updated, ${s.unchanged} unchanged, ${s.notFound} not in the store, ${s.failed} failed${s.zeroed || zeroMissing ? `, ${s.zeroed} zeroed (not in the file)` : ''}`,
-    ...(s.dryRun ? [`  writes:   ${s.plannedWrites} would be sent`] : []),
+    ...(s.resumedRows || s.replanned
+      ? [`  resumed:  ${s.resumedRows} finished by the interrupted run${s.replanned ? `, ${s.replanned} changed in the store since and written again` : ''}`]
+      : []),
+    ...(s.dryRun ? [`  writes:   ${s.plannedWrites} variants would be written in ${plural(s.plannedRequests, 'request')}`] : []),
     requestsLine(s, ' '),
   ];
 }

@@ -265,7 +265,9 @@ describe('a concurrent writer on another machine', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
       const env = { ...cliEnv(sandbox, 'hardening-race'), STORE_API_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` };
-      const csv = file('race.csv', `handle,name,sku,price,images\ncarrera,Carrera,CAR-1,10,${src}\n`);
+      // The first 9 images ride in the product's POST; the 10th is the image request the other writer races.
+      const first = Array.from({ length: 9 }, (_, i) => `https://img.example.com/carrera-${i}.jpg`).join('|');
+      const csv = file('race.csv', `handle,name,sku,price,images\ncarrera,Carrera,CAR-1,10,${first}|${src}\n`);
       const r = await runInProcess(['products', 'import', csv], { env });
       expect(r.code, r.stdout + r.stderr).toBe(3);
       expect(r.stderr).toMatch(new RegExp(`race\\.csv, line 2 \\(carrera\\): image ${src.replace(/[.]/g, '\\.')} is on product \\d+ 2 times: another import added it at the same time`));

@@ -128,8 +128,9 @@ describe('products import killed and resumed', () => {
       const name = readdirSync(journalDir).find((f) => f.endsWith('.jsonl'));
       return name ? readFileSync(join(journalDir, name), 'utf8').split('\n').length - 1 : 0;
     };
-    // About 560 writes and 300 product ends are journaled; kill at 5 random points among them.
-    const points = Array.from({ length: 5 }, () => 20 + Math.floor(Math.random() * 780)).sort((a, b) => a - b);
+    // About 300 creates (each product with its variants and images in one POST) and 300 product ends are
+    // journaled, beside the categories; kill at 5 random points among them.
+    const points = Array.from({ length: 5 }, () => 20 + Math.floor(Math.random() * 520)).sort((a, b) => a - b);
     const kills: { at: number; lines: number; code: number | null; signal: string | null }[] = [];
     for (const [i, point] of points.entries()) {
       const args = [BIN, 'products', 'import', file, '--quiet', ...(i > 0 ? ['--resume'] : [])];

@@ -51,7 +51,7 @@ afterAll(async () => {
 });
 
 describe('variants sync', () => {
-  it('writes only the variants that differ, one PUT each, and reports SKUs the store does not have', async () => {
+  it('writes only the variants that differ, in one PATCH /products/stock-price, and reports SKUs the store does not have', async () => {
     const [a, b, c] = variants().filter((v) => v.sku && v.stock_management);
     const store = sandbox.state.defaultStore()!;
     const palermo = store.locations.list().find((l) => Object.values(l.name).includes('Local Palermo'))!;
@@ -64,9 +64,7 @@ describe('variants sync', () => {
       'NO-EXISTE,3,,\n';
     const r = await sync(csv);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.writes.map((w) => `${w.method} ${w.path}`).sort()).toEqual(
-      [a!, c!].map((v) => `PUT /products/${v.product_id}/variants/${v.id}`).sort(),
-    );
+    expect(r.writes.map((w) => `${w.method} ${w.path}`)).toEqual(['PATCH /products/stock-price']);
     // The summary's request count is what the sandbox received.
     expect(r.stdout).toMatch(new RegExp(`requests: ${r.received.length} sent`));
     expect(r.stdout).toMatch(/2 updated, 1 unchanged, 1 not in the store, 0 failed/);
@@ -87,7 +85,7 @@ describe('variants sync', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.writes).toEqual([]);
     expect(dry.stdout).toMatch(/^Would sync .*\n.*1 updated, 0 unchanged/);
-    expect(dry.stdout).toMatch(/1 would be sent/);
+    expect(dry.stdout).toMatch(/1 variants would be written in 1 request/);
     expect(bySku(a!.sku!).price).toBe(a!.price);
     const quiet = await sync(feed, '--dry-run', '--quiet');
     expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, '', '']);
@@ -122,7 +120,8 @@ describe('variants sync', () => {
     const toZero = tracked.filter((v) => v.sku !== keep.sku && v.inventory_levels.some((l) => l.stock !== 0));
     const forced = await sync(csv, '--zero-missing', '--force');
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.writes).toHaveLength(toZero.length);
+    // Stock only: 50 variants per PATCH /products/stock-price.
+    expect(forced.writes.map((w) => `${w.method} ${w.path}`)).toEqual(Array(Math.ceil(toZero.length / 50)).fill('PATCH /products/stock-price'));
     expect(forced.stdout).toMatch(new RegExp(`${toZero.length} zeroed`));
     for (const v of variants()) if (v.sku && v.sku !== keep.sku && v.stock_management) expect(total(v.sku), v.sku).toBe(0);
     expect(total(keep.sku!)).toBeGreaterThan(0);

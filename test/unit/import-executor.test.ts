@@ -34,6 +34,15 @@ function fakeStore(faults: Record<string, Fault[]> = {}) {
       return reply(p);
     }
     if (method === 'GET' && path === '/products') return reply(products.filter((p) => p.handle.es === opts.query?.handle));
+    if (method === 'PATCH' && path === '/products/stock-price') {
+      // Answered per variant: a variant of a product the store has succeeds.
+      return reply(
+        (opts.body as { id: number; variants: { id: number }[] }[]).map((entry) => ({
+          id: entry.id,
+          variants: entry.variants.map((v) => ({ id: v.id, success: products.some((x) => x.id === entry.id) })),
+        })),
+      );
+    }
     const m = /^\/products\/(\d+)(\/variants|\/images)?$/.exec(path);
     const p = m ? products.find((x) => x.id === Number(m[1])) : undefined;
     if (p && method === 'GET' && !m![2]) return reply(p);
@@ -81,7 +90,7 @@ function fakeStore(faults: Record<string, Fault[]> = {}) {
 }
 
 function productPlan(key: string, steps: ProductPlan['steps']): ProductPlan {
-  return { key, line: 2, lines: [2], action: 'create', steps, rowFailures: [] };
+  return { key, line: 2, lines: [2], action: 'create', steps, variantUpdates: [], rowFailures: [] };
 }
 
 function planOf(products: ProductPlan[], categories: Plan['categories'] = []): Plan {
@@ -152,6 +161,30 @@ describe('executePlan', () => {
     const store = fakeStore({ 'POST /products': ['401'] });
     await expect(executePlan(store.client, planOf([withVariants('a'), withVariants('b')], ropa), { concurrency: 1 })).rejects.toBeInstanceOf(AuthError);
     expect(store.products).toHaveLength(0);
+  });
+
+  it('sends the variant updates of every product together after the steps, and journals a product done once they are', async () => {
+    const store = fakeStore();
+    await executePlan(store.client, planOf([productPlan('a', [{ kind: 'createProduct', body: { name: 'a', handle: 'a', sku: 'A' } }])]));
+    const journal: { t: string; key?: string }[] = [];
+    const update = (key: string, productId: number, variantId: number, line: number): ProductPlan => ({
+      ...productPlan(key, []),
+      action: 'update',
+      productId,
+      variantUpdates: [{ sku: `${key}-1`, line, variantId, body: { price: '9.90' }, changes: [{ field: 'price', from: '1.00', to: '9.90' }] }],
+    });
+    store.log.length = 0;
+    const result = await executePlan(store.client, planOf([update('a', 1, 2, 2), update('gone', 99, 100, 3)]), {
+      journal: { append: (e: { t: string }) => journal.push(e), appendAll: (es: { t: string }[]) => journal.push(...es) } as never,
+    });
+    // One request for both products' variants; the variant of a product the store lacks is a failed row.
+    expect(store.log).toEqual(['PATCH /products/stock-price']);
+    expect(result.products.map((p) => p.outcome)).toEqual(['updated', 'failed']);
+    expect(result.products[1]!.failures).toEqual([{ line: 3, key: 'gone-1', stage: 'request', reason: expect.stringMatching(/success": false/) }]);
+    expect(journal.filter((e) => e.t === 'done')).toEqual([
+      { t: 'done', key: 'a', outcome: 'updated' },
+      { t: 'done', key: 'gone', outcome: 'failed' },
+    ]);
   });
 
   it('an aborted signal stops before the next step and reports the run as interrupted', async () => {

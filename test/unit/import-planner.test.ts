@@ -5,7 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { Product } from '../../src/api/products.js';
 import type { Variant } from '../../src/api/variants.js';
 import { readCatalog } from '../../src/services/import/catalog.js';
-import { type StoreSnapshot, planImport } from '../../src/services/import/planner.js';
+import { type ProductPlan, type Step, type StoreSnapshot, planImport } from '../../src/services/import/planner.js';
+
+/** A product's variant updates without their field-by-field diff (checked on its own). */
+const updatesOf = (p: ProductPlan) => p.variantUpdates.map(({ changes: _changes, ...u }) => u);
 
 const dir = mkdtempSync(`${tmpdir()}/import-planner-`);
 let n = 0;
@@ -118,23 +121,28 @@ describe('planImport into an empty store', () => {
     ]);
     const [remera, taza] = plan.products;
     expect(remera!.action).toBe('create');
-    expect(remera!.steps.map((s) => s.kind)).toEqual(['createProduct', 'createVariant', 'createVariant', 'createVariant', 'addImage', 'addImage']);
-    expect(remera!.steps[0]).toMatchObject({ body: { name: 'Remera lisa', handle: 'remera-lisa' }, categories: ['ropa > remeras', 'ofertas'] });
-    expect(remera!.steps[0]!.kind === 'createProduct' && 'sku' in remera!.steps[0]!.body).toBe(false);
-    expect(remera!.steps[3]).toMatchObject({
-      kind: 'createVariant',
+    // One POST carries the product, its option names, its variants and its images (docs/platform.md §8).
+    expect(remera!.steps.map((s) => s.kind)).toEqual(['createProduct']);
+    expect(remera!.steps[0]).toMatchObject({
       body: {
-        sku: 'REM-M-NG',
-        attributes: [{ name: 'Talle', value: 'M' }, { name: 'Color', value: 'Negro' }],
-        price: '12000.00',
-        promotional_price: '10500.00',
-        stock: 0,
+        name: 'Remera lisa',
+        handle: 'remera-lisa',
+        attributes: [{ es: 'Talle' }, { es: 'Color' }],
+        images: [{ src: 'https://img.example.com/remera-1.jpg' }, { src: 'https://img.example.com/remera-2.jpg' }],
       },
+      categories: ['ropa > remeras', 'ofertas'],
     });
+    expect(remera!.steps[0]!.kind === 'createProduct' && 'sku' in remera!.steps[0]!.body).toBe(false);
+    const create = remera!.steps[0] as Step & { kind: 'createProduct' };
+    expect(create.body.variants).toHaveLength(3);
+    expect(create.body.variants![2]).toEqual({ values: [{ es: 'M' }, { es: 'Negro' }], sku: 'REM-M-NG', price: '12000.00', promotional_price: '10500.00', weight: '0.20', stock: 0 });
+    // Each nested variant keeps its row, and its one-by-one create for a store that drops them.
+    expect(create.variants!.map((v) => [v.sku, v.line])).toEqual([['REM-S-BL', 2], ['REM-M-BL', 3], ['REM-M-NG', 4]]);
+    expect(create.variants![2]!.fallback).toMatchObject({ attributes: [{ name: 'Talle', value: 'M' }, { name: 'Color', value: 'Negro' }], sku: 'REM-M-NG' });
     // A product without variations carries its one variant in the create.
-    expect(taza!.steps.map((s) => s.kind)).toEqual(['createProduct', 'addImage']);
-    expect(taza!.steps[0]).toMatchObject({ body: { sku: 'TAZA-350', price: '4500.50', stock: 25, weight: '0.40' } });
-    expect(plan.writes).toBe(5 + 1 + 3 + 2 + 1 + 1);
+    expect(taza!.steps.map((s) => s.kind)).toEqual(['createProduct']);
+    expect(taza!.steps[0]).toMatchObject({ body: { sku: 'TAZA-350', price: '4500.50', stock: 25, weight: '0.40', images: [{ src: 'https://img.example.com/taza.jpg' }] } });
+    expect(plan.writes).toBe(5 + 2);
   });
 
   it('--mode update fails products that do not exist; --mode create skips the ones that do', async () => {
@@ -168,13 +176,20 @@ describe('planImport against a store that has the catalog', () => {
       .replace('REM-M-NG,12000.00,10500.00,0', 'REM-M-NG,12000.00,10500.00,4')
       .replace('TAZA-350,4500.50,,25', 'TAZA-350,4500.50,,24');
     const plan = planImport(await catalogOf(csv), storeMatchingCanonical());
-    const steps = plan.products.flatMap((p) => p.steps);
-    expect(steps).toEqual([
-      { kind: 'updateVariant', sku: 'REM-S-BL', line: 2, variantId: 100, body: { price: '12500.00' } },
-      { kind: 'updateVariant', sku: 'REM-M-NG', line: 4, variantId: 102, body: { stock: 4 } },
-      { kind: 'updateVariant', sku: 'TAZA-350', line: 5, variantId: 110, body: { stock: 24 } },
+    expect(plan.products.flatMap((p) => p.steps)).toEqual([]);
+    expect(plan.products.flatMap(updatesOf)).toEqual([
+      { sku: 'REM-S-BL', line: 2, variantId: 100, body: { price: '12500.00' } },
+      { sku: 'REM-M-NG', line: 4, variantId: 102, body: { stock: 4 } },
+      { sku: 'TAZA-350', line: 5, variantId: 110, body: { stock: 24 } },
     ]);
-    expect(plan.writes).toBe(3);
+    // The diff field by field, for a dry run to show.
+    expect(plan.products.flatMap((p) => p.variantUpdates.map((u) => u.changes))).toEqual([
+      [{ field: 'price', from: '12000.00', to: '12500.00' }],
+      [{ field: 'stock', from: 0, to: 4 }],
+      [{ field: 'stock', from: 25, to: 24 }],
+    ]);
+    // Price and stock of several products ride in one PATCH /products/stock-price.
+    expect(plan.writes).toBe(1);
   });
 
   // Money is never rounded: "11999,999" is refused by the reader (issue 16), so only exact amounts compare here.
@@ -222,7 +237,7 @@ describe('variants without SKU and stock splits the store does not report (platf
     expect(same.writes).toBe(0);
     expect(same.products[0]!.action).toBe('unchanged');
     const changed = planImport(await catalogOf(csv.replace('12000.00', '13000')), store);
-    expect(changed.products[0]!.steps).toEqual([{ kind: 'updateVariant', sku: '', line: 2, variantId: 101, body: { price: '13000.00' } }]);
+    expect(updatesOf(changed.products[0]!)).toEqual([{ sku: '', line: 2, variantId: 101, body: { price: '13000.00' } }]);
     // A new combination without SKU is created without one, known by its values.
     const added = planImport(await catalogOf(csv.replace('Talle,M,', 'Talle,L,')), store);
     expect(added.products[0]!.steps).toEqual([
@@ -250,9 +265,7 @@ describe('variants without SKU and stock splits the store does not report (platf
     // Blank location cells send nothing; a location the file sets is sent, alone.
     expect(planImport(await catalogOf('handle,sku,stock,stock:Palermo\ntaza-ceramica,TAZA-350,25,\n'), store).writes).toBe(0);
     const set = planImport(await catalogOf('handle,sku,stock:Palermo\ntaza-ceramica,TAZA-350,0\n'), store);
-    expect(set.products[0]!.steps).toEqual([
-      { kind: 'updateVariant', sku: 'TAZA-350', line: 2, variantId: 110, body: { inventory_levels: [{ location_id: 'LOC-2', stock: 0 }] } },
-    ]);
+    expect(updatesOf(set.products[0]!)).toEqual([{ sku: 'TAZA-350', line: 2, variantId: 110, body: { inventory_levels: [{ location_id: 'LOC-2', stock: 0 }] } }]);
   });
 });
 
@@ -271,7 +284,7 @@ describe('matching rules', () => {
     const plan = planImport(await catalogOf(csv), store);
     const remera = plan.products[0]!;
     expect(remera.rowFailures).toEqual([{ line: 3, key: 'REM-M-BL', reason: expect.stringMatching(/held by 2 variants.*ambiguous/) }]);
-    expect(remera.steps).toEqual([{ kind: 'updateVariant', sku: 'REM-S-BL', line: 2, variantId: 100, body: { price: '1.00' } }]);
+    expect(updatesOf(remera)).toEqual([{ sku: 'REM-S-BL', line: 2, variantId: 100, body: { price: '1.00' } }]);
   });
 
   it('refuses to turn a product without variations into one with variations, and back', async () => {
@@ -303,9 +316,7 @@ describe('matching rules', () => {
     const store = storeMatchingCanonical();
     store.locations.push({ id: LOC2, name: { es: 'Depósito' }, is_default: false, priority: 1 });
     const plan = planImport(await catalogOf('handle,sku,stock:Principal,stock:depósito\ntaza-ceramica,TAZA-350,25,7\n'), store);
-    expect(plan.products[0]!.steps).toEqual([
-      { kind: 'updateVariant', sku: 'TAZA-350', line: 2, variantId: 110, body: { inventory_levels: [{ location_id: LOC2, stock: 7 }] } },
-    ]);
+    expect(updatesOf(plan.products[0]!)).toEqual([{ sku: 'TAZA-350', line: 2, variantId: 110, body: { inventory_levels: [{ location_id: LOC2, stock: 7 }] } }]);
     const unknown = planImport(await catalogOf('handle,sku,stock:Galpón\ntaza-ceramica,TAZA-350,1\n'), store);
     expect(unknown.fatal).toEqual([expect.stringMatching(/column "stock:Galpón" names no location/)]);
     expect(unknown.products).toEqual([]);

@@ -7,12 +7,15 @@ export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
   static summary = 'Sync stock and prices by SKU from a CSV feed; only the variants that differ are written.';
   static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price, promotional_price, cost. Only the columns present are compared and changed; an empty cell leaves the value as it is. SKUs the store does not have are reported, never created.
 
+Price and stock changes go 50 variants per request (PATCH /products/stock-price, across products); promotional price and cost go in one request per product. Every confirmed variant is journaled under $XDG_STATE_HOME/store/imports/: after an interruption, run the same command with --resume to finish (it compares the journal with the store and writes only what still differs).
+
 --zero-missing sets stock 0 on every stock-tracked variant whose SKU the file leaves out. It refuses to run when the file names fewer than half of the store's SKUs (a truncated feed must not empty a store) unless --force. Exit codes: 2 when the file is invalid, 3 when some variants failed (see --report), 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
 
   static examples = [
     '<%= config.bin %> variants sync stock.csv',
     '<%= config.bin %> variants sync erp-feed.csv --zero-missing --report sync-failures.csv --quiet',
     '<%= config.bin %> variants sync prices.csv --dry-run',
+    '<%= config.bin %> variants sync stock.csv --resume',
   ];
 
   static enableJsonFlag = true;
@@ -26,6 +29,7 @@ export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
     'zero-missing': Flags.boolean({ description: 'Set stock 0 on store variants whose SKU is not in the file.' }),
     force: Flags.boolean({ description: 'With --zero-missing: run even when the file names fewer than half of the SKUs.', dependsOn: ['zero-missing'] }),
     'dry-run': Flags.boolean({ description: 'Show what would change; send no write.' }),
+    resume: Flags.boolean({ description: 'Continue an interrupted sync of the same file from its journal (what differs is read from the store again).' }),
     report: Flags.string({ description: 'Write the rows that failed (line, key, stage, reason) to this CSV file.' }),
     quiet: Flags.boolean({ char: 'q', description: 'No progress and no summary (for cron); errors still go to stderr.' }),
   };
@@ -41,13 +45,16 @@ export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
       unit: 'variants',
       quiet,
       report,
-      interruptedHint: 'Interrupted; run the same command again to finish (it only writes what still differs).',
-      run: ({ client, ...run }) => runSync(client, { ...run, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], report }),
+      interruptedHint: 'Interrupted; the work done is journaled. Run the same command with --resume to finish (it only writes what still differs).',
+      run: ({ client, ...run }) => runSync(client, { ...run, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], resume: this.flags.resume, report }),
       show: (summary) => {
         if (!quiet && !this.jsonEnabled()) this.io.stdout.write(`${syncSummaryLines(summary, zeroMissing).join('\n')}\n`);
         if (summary.notFound > 0 && !quiet) {
           const list = summary.notFoundSkus.slice(0, 20).join(', ');
           this.warnUser(`${summary.notFound === 1 ? '1 SKU is' : `${summary.notFound} SKUs are`} not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
+        }
+        if (summary.earlierRunUnfinished && !quiet) {
+          this.note('Note: an earlier run of this file was interrupted; what it wrote was read back from the store and not sent again (--resume also keeps its counts).');
         }
         printFailures(summary.file, summary.failures, this.io.stderr, report);
       },

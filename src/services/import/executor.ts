@@ -1,13 +1,14 @@
 import { createCategory, listCategories } from '../../api/categories.js';
 import { setVariantCustomFields } from '../../api/custom-fields.js';
 import { addProductImage, createProduct, findProductByHandle, getProduct, updateProduct, type ProductInput } from '../../api/products.js';
-import { createVariant, updateVariant } from '../../api/variants.js';
+import { createVariant } from '../../api/variants.js';
 import { AuthError, NetworkError, ServerError, StoreError } from '../../client/errors.js';
 import type { StoreClient } from '../../client/index.js';
 import type { Journal } from '../bulk/journal.js';
 import { executeItems } from '../bulk/executor.js';
 import { Interrupted, checkAbort, runPool } from '../bulk/pool.js';
-import { type CategoryCreate, type CategoryRef, type Plan, type ProductPlan, type Step, variantKey } from './planner.js';
+import { type VariantWrite, VariantWriter } from '../bulk/variant-writes.js';
+import { type CategoryCreate, type CategoryRef, type Plan, type ProductPlan, type Step, variantKey, variantWriteOf } from './planner.js';
 import { pickLocalized } from '../../api/read.js';
 import type { Variant } from '../../api/variants.js';
 import { localTexts } from '../catalog-input.js';
@@ -96,17 +97,31 @@ export function plannedOutcome(action: ProductPlan['action']): Outcome {
   return PLANNED_OUTCOME[action];
 }
 
+/**
+ * Categories first (parents before children), then each product's steps, then the changes to existing
+ * variants of every product together, in the fewest batches (services/bulk/variant-writes.ts). A product is
+ * journaled done once all of its writes are.
+ */
 export async function executePlan(client: StoreClient, plan: Plan, options: ExecuteOptions = {}): Promise<ExecuteResult> {
   const run = new PlanRun(client, plan, options);
   const categories = await run.createCategories();
   if (categories.interrupted) return { products: [], categoriesCreated: run.categoriesCreated, interrupted: true };
+  const finished = new Set<string>();
+  const finish = (p: ProductPlan, result: ProductResult) => {
+    finished.add(p.key);
+    if (result.failures.length > 0) result.outcome = 'failed';
+    if (p.steps.length > 0 || p.variantUpdates.length > 0 || p.action !== 'unchanged') run.log({ t: 'done', key: p.key, outcome: result.outcome });
+    run.productDone();
+  };
   const { results, interrupted } = await executeItems(plan.products, options, async (p) => {
     const result = await run.runProduct(p);
-    if (p.steps.length > 0 || p.action !== 'unchanged') run.log({ t: 'done', key: p.key, outcome: result.outcome });
-    run.productDone();
+    if (p.variantUpdates.length === 0) finish(p, result);
     return result;
   });
-  return { products: results, categoriesCreated: run.categoriesCreated, interrupted };
+  const updated = interrupted ? { interrupted } : await run.updateVariants(results, finish);
+  // Interrupted: a product whose variant changes were not all sent is not counted (the resumed run plans them).
+  const products = updated.interrupted ? results.filter((r) => finished.has(r.key)) : results;
+  return { products, categoriesCreated: run.categoriesCreated, interrupted: updated.interrupted };
 }
 
 class PlanRun {
@@ -127,7 +142,9 @@ class PlanRun {
     private readonly options: ExecuteOptions,
   ) {
     this.attempts = options.createAttempts ?? 9;
-    this.progress = { productsDone: 0, productsTotal: plan.products.length, writesDone: 0, writesTotal: plan.writes };
+    // Progress counts records written: a variant in a batch is one, like a product's step.
+    const writesTotal = plan.categories.length + plan.products.reduce((n, p) => n + p.steps.length + p.variantUpdates.length, 0);
+    this.progress = { productsDone: 0, productsTotal: plan.products.length, writesDone: 0, writesTotal };
   }
 
   log(entry: Parameters<Journal<ImportJournalEntry>['append']>[0]): void {
@@ -214,6 +231,55 @@ class PlanRun {
     }
   }
 
+  /**
+   * The changes to existing variants of every product, batched across products. A product whose steps
+   * failed still gets them (they do not depend on its steps); a refused variant is a failed row of its product.
+   */
+  async updateVariants(results: ProductResult[], finish: (p: ProductPlan, result: ProductResult) => void): Promise<{ interrupted: boolean }> {
+    const byKey = new Map(results.map((r) => [r.key, r]));
+    const pending = new Map<string, number>();
+    const productOf = new Map<VariantWrite, ProductPlan>();
+    const writes: VariantWrite[] = [];
+    for (const p of this.plan.products) {
+      if (p.variantUpdates.length === 0 || p.productId === undefined) continue;
+      pending.set(p.key, p.variantUpdates.length);
+      for (const u of p.variantUpdates) {
+        const write = variantWriteOf(p.productId, u);
+        productOf.set(write, p);
+        writes.push(write);
+      }
+    }
+    const settle = (w: VariantWrite, failure?: string) => {
+      const p = productOf.get(w)!;
+      const result = byKey.get(p.key)!;
+      if (failure) result.failures.push({ line: w.line, key: w.key || p.key, reason: failure, stage: 'request' });
+      else confirmed.push({ t: 'write', key: p.key, what: `variant ${w.key} ${Object.keys(w.body).join(',')}` });
+      this.wrote();
+      const left = pending.get(p.key)! - 1;
+      pending.set(p.key, left);
+      if (left === 0) finished.push(() => finish(p, result));
+    };
+    // What one request confirmed is journaled together, with one fsync; then the products it finished.
+    const confirmed: ImportJournalEntry[] = [];
+    const finished: (() => void)[] = [];
+    const settled = () => {
+      this.options.journal?.appendAll(confirmed.splice(0));
+      for (const done of finished.splice(0)) done();
+    };
+    const locations = this.plan.locations ?? [];
+    const writer = new VariantWriter(this.client, {
+      signal: this.options.signal,
+      concurrency: this.options.concurrency,
+      defaultLocationId: (locations.find((l) => l.is_default) ?? locations[0])?.id,
+      multiLocation: locations.length > 1,
+      onFallback: (message) => this.client.warn(message),
+      onRequestSettled: settled,
+      onDone: (w) => settle(w),
+      onFailed: (w, reason) => settle(w, reason),
+    });
+    return writer.send(writes);
+  }
+
   /** One product's steps in order; the first step that fails ends the product (later steps depend on it). */
   async runProduct(p: ProductPlan): Promise<ProductResult> {
     const result: ProductResult = {
@@ -289,8 +355,6 @@ class PlanRun {
         return this.updateProduct(step, run);
       case 'createVariant':
         return this.createVariant(step, run);
-      case 'updateVariant':
-        return this.updateVariant(step, run);
       case 'addImage':
         return this.addImage(step, run);
       case 'setCustomFields':
@@ -315,6 +379,13 @@ class PlanRun {
     );
     this.log({ t: 'product', key, id: product.id });
     rememberVariants(run.variantIds, product.variants);
+    run.productId = product.id;
+    run.watch.nextImagePosition = product.images.length + 1;
+    // A store that predates variants in POST /products drops them: each missing one is posted on its own.
+    for (const v of step.variants ?? []) {
+      if (run.variantIds.has(variantKey(v.sku, v.options))) continue;
+      await this.createVariant({ kind: 'createVariant', sku: v.sku, line: v.line, body: v.fallback, options: v.options }, run);
+    }
     const handles = typeof product.handle === 'string' ? [product.handle] : Object.values(product.handle ?? {});
     if (handles.length > 0 && !handles.includes(key)) run.watch.handleTaken = handles.find((h): h is string => Boolean(h));
     run.productId = product.id;
@@ -336,11 +407,6 @@ class PlanRun {
     );
     run.variantIds.set(variantKey(step.sku, step.options), variant.id);
     this.log({ t: 'variant', key: run.plan.key, sku: step.sku, id: variant.id });
-  }
-
-  private async updateVariant(step: Step & { kind: 'updateVariant' }, run: ProductRun): Promise<void> {
-    await updateVariant(this.client, run.productId!, step.variantId, step.body);
-    this.log({ t: 'write', key: run.plan.key, what: `variant ${step.sku} ${Object.keys(step.body).join(',')}` });
   }
 
   private async addImage(step: Step & { kind: 'addImage' }, run: ProductRun): Promise<void> {

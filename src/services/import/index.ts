@@ -8,7 +8,7 @@ import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
 import { StoreError } from '../../client/errors.js';
 import { type Catalog, readCatalog } from './catalog.js';
 import { type ImportJournalEntry, type ProductResult, executePlan, plannedOutcome } from './executor.js';
-import { type Mode, type Plan, planImport } from './planner.js';
+import { type Mode, type Plan, planImport, planRequests } from './planner.js';
 import { fetchSnapshot } from './snapshot.js';
 
 /**
@@ -45,6 +45,8 @@ export interface ImportSummary extends BulkRunSummary {
   ignoredColumns: string[];
   /** Products finished by an earlier, interrupted run of the same file (--resume). */
   resumedProducts: number;
+  /** Products the interrupted run finished that differ in the store now (deleted or changed since): planned again. */
+  replanned: number;
   /** An interrupted run of the same file was found and not resumed (its work is in the store; this run plans around it). */
   earlierRunUnfinished: boolean;
   journal?: string;
@@ -90,9 +92,10 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
     );
     const plan = planImport(catalog, snapshot, { mode: options.mode });
     if (plan.fatal.length > 0) throw new PlanRefusedError(plan.fatal);
-    const resumed = skipResumed(plan, earlier);
+    const { resumed, replanned } = skipResumed(plan, earlier);
     const summary = baseSummary(catalog, plan, options);
     summary.resumedProducts = resumed.length;
+    summary.replanned = replanned;
     summary.earlierRunUnfinished = earlier.unfinished && !options.resume;
     const results = options.dryRun ? plannedResults(plan, summary) : await execute(client, plan, catalog, earlier, options, summary, emit);
     for (const r of [...resumed, ...results]) {
@@ -117,19 +120,29 @@ async function readOrReport(options: ImportOptions): Promise<Catalog> {
   }
 }
 
-/** Products an earlier run finished are not planned again: the journal already counts them. */
-function skipResumed(plan: Plan, earlier: EarlierRun): ProductResult[] {
+/**
+ * `--resume` checks the store: the plan was made against the catalog just read, so a product an earlier run
+ * finished and the store still holds as the file says plans nothing and keeps that run's outcome. One the
+ * journal marks done but that differs now (deleted or changed in the store since) stays in the plan and is
+ * counted in `replanned`.
+ */
+function skipResumed(plan: Plan, earlier: EarlierRun): { resumed: ProductResult[]; replanned: number } {
   const previous = earlier.resumed;
-  if (!previous) return [];
+  if (!previous) return { resumed: [], replanned: 0 };
   const resumed: ProductResult[] = [];
+  let replanned = 0;
   plan.products = plan.products.filter((p) => {
     const done = previous.done.get(p.key);
     if (!done || done.outcome === 'failed') return true;
+    if (p.steps.length > 0 || p.variantUpdates.length > 0) {
+      replanned++;
+      return true;
+    }
     resumed.push({ key: p.key, line: p.line, outcome: done.outcome as ProductResult['outcome'], failures: [] });
     return false;
   });
-  plan.writes = plan.categories.length + plan.products.reduce((n, p) => n + p.steps.length, 0);
-  return resumed;
+  plan.writes = planRequests(plan);
+  return { resumed, replanned };
 }
 
 /** A dry run's results: what each product's plan would do, nothing sent. */
@@ -192,6 +205,7 @@ function baseSummary(catalog: Catalog, plan: Plan, options: ImportOptions): Impo
     seconds: 0,
     ignoredColumns: catalog.ignoredColumns,
     resumedProducts: 0,
+    replanned: 0,
     earlierRunUnfinished: false,
     interrupted: false,
     // With --skip-invalid, the rows left out come first.

@@ -7,6 +7,7 @@ import type { Variant, VariantInput } from '../../api/variants.js';
 import { pickLocalized } from '../../api/read.js';
 import type { Catalog, ProductSpec, VariantSpec } from './catalog.js';
 import { DECIMAL_FIELDS, type DecimalField, TEXT_FIELDS, type TextField } from './dialects.js';
+import { type VariantWrite, minimumRequests } from '../bulk/variant-writes.js';
 
 /**
  * The import plan (docs/csv.md, "What an import does"): a pure function from the validated file and one snapshot of
@@ -44,11 +45,19 @@ type StockFields = Pick<VariantInput, 'stock' | 'inventory_levels'>;
 /** Product request bodies; the categories are sent as the ids `categories` resolves to once they exist. */
 export type ProductBody = Omit<ProductInput, 'categories'>;
 
+/** A variant created inside its product's POST /products: the row it comes from. */
+export interface NestedVariant {
+  sku: string;
+  line: number;
+  options: string[];
+  /** The same variant as a one-by-one create, for a store that drops the variants of a POST /products. */
+  fallback: VariantInput;
+}
+
 export type Step =
-  | { kind: 'createProduct'; body: ProductBody; categories?: CategoryRef[] }
+  | { kind: 'createProduct'; body: ProductBody; categories?: CategoryRef[]; variants?: NestedVariant[] }
   | { kind: 'updateProduct'; body: ProductBody; categories?: CategoryRef[] }
   | { kind: 'createVariant'; sku: string; line: number; body: VariantInput; options: string[] }
-  | { kind: 'updateVariant'; sku: string; line: number; variantId: number; body: VariantInput }
   | { kind: 'addImage'; src: string }
   | { kind: 'setCustomFields'; sku: string; line: number; variantId?: number; options: string[]; values: { id: string; value: string }[] };
 
@@ -70,6 +79,30 @@ function skuField(v: VariantSpec): Pick<VariantInput, 'sku'> {
   return v.sku ? { sku: v.sku } : {};
 }
 
+/** One field of an existing variant the plan changes, from what the store holds to what the file says. */
+export interface FieldChange {
+  /** The request field (`price`, `cost`, `sku`…), or `stock:<location id>` for a stock level. */
+  field: string;
+  from: string | number | null;
+  to: string | number | null;
+}
+
+/**
+ * A change to an existing variant. The executor sends these across products in the fewest documented requests
+ * (services/bulk/variant-writes.ts): price and stock 50 per PATCH /products/stock-price, anything else one
+ * PATCH /products/{id}/variants per product. `changes` is the same diff field by field, for a dry run to show.
+ */
+export interface VariantUpdate {
+  sku: string;
+  line: number;
+  variantId: number;
+  body: VariantInput;
+  changes: FieldChange[];
+}
+
+/** Images a new product carries in its POST (the platform recommends at most 9 there); the rest go one by one. */
+export const IMAGES_IN_CREATE = 9;
+
 export interface RowFailure {
   line: number;
   key: string;
@@ -86,6 +119,8 @@ export interface ProductPlan {
   /** Why the product is skipped or failed. */
   reason?: string;
   steps: Step[];
+  /** Changes to the product's existing variants, sent after the steps, batched across products. */
+  variantUpdates: VariantUpdate[];
   /** Rows of this product that fail while the rest goes ahead (e.g. a SKU held twice in the store). */
   rowFailures: RowFailure[];
   /** Images the product had when the store was fetched (0 for a create): how another writer's images show. */
@@ -97,8 +132,10 @@ export interface Plan {
   products: ProductPlan[];
   /** Problems of the whole file against this store (unknown location or custom field column…): nothing is sent. */
   fatal: string[];
-  /** Write requests the plan sends. */
+  /** Write requests the plan sends (the variant updates counted as the batches they go in). */
   writes: number;
+  /** The store's locations (where plain stock goes, and whether levels must name theirs). */
+  locations?: Location[];
 }
 
 export interface PlanOptions {
@@ -225,7 +262,7 @@ export function planImport(catalog: Catalog, snapshot: StoreSnapshot, options: P
   const mode = options.mode ?? 'upsert';
   const ix = indexSnapshot(snapshot);
   const fatal = checkColumns(catalog, ix);
-  const plan: Plan = { categories: [], products: [], fatal, writes: 0 };
+  const plan: Plan = { categories: [], products: [], fatal, writes: 0, locations: snapshot.locations };
   if (fatal.length > 0) return plan;
 
   const newCategories = new Map<string, CategoryCreate>();
@@ -274,8 +311,35 @@ export function planImport(catalog: Catalog, snapshot: StoreSnapshot, options: P
     }
   }
   plan.categories = [...newCategories.values()].filter((c) => needed.has(c.ref)).sort((a, b) => a.depth - b.depth);
-  plan.writes = plan.categories.length + plan.products.reduce((n, p) => n + p.steps.length, 0);
+  plan.writes = planRequests(plan);
   return plan;
+}
+
+/** The write requests a plan sends: categories, each product's steps, and the variant updates' batches. */
+export function planRequests(plan: Pick<Plan, 'categories' | 'products'>): number {
+  const updates = plan.products.flatMap((p) => (p.productId === undefined ? [] : p.variantUpdates.map((u) => variantWriteOf(p.productId!, u))));
+  return plan.categories.length + plan.products.reduce((n, p) => n + p.steps.length, 0) + minimumRequests(updates);
+}
+
+/** A variant update as the batch writer takes it. */
+export function variantWriteOf(productId: number, u: VariantUpdate): VariantWrite {
+  return { productId, variantId: u.variantId, line: u.line, key: u.sku, body: u.body };
+}
+
+/** The diff of `variantDiff` field by field, with the store's values. */
+function fieldChanges(body: VariantInput, current: Variant, ix: Indexes): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const [field, to] of Object.entries(body)) {
+    if (field === 'inventory_levels') {
+      for (const level of body.inventory_levels ?? []) changes.push({ field: `stock:${level.location_id}`, from: levelOf(current, level.location_id) ?? null, to: level.stock });
+    } else if (field === 'stock') {
+      changes.push({ field, from: stockAtDefault(current, ix) ?? null, to: body.stock! });
+    } else {
+      const from = (current as Record<string, unknown>)[field];
+      changes.push({ field, from: typeof from === 'string' || typeof from === 'number' ? from : null, to: (to as string | number | null) ?? null });
+    }
+  }
+  return changes;
 }
 
 function localizedBody(values: Record<string, string>, ix: Indexes): Localized {
@@ -382,7 +446,7 @@ function planCreate(
   mode: Mode,
   resolveCategories: (spec: ProductSpec) => CategoryRef[] | undefined,
 ): ProductPlan {
-  const base = { key: spec.key, line: spec.line, lines: spec.lines, steps: [] as Step[], rowFailures: [] as RowFailure[] };
+  const base = { key: spec.key, line: spec.line, lines: spec.lines, steps: [] as Step[], variantUpdates: [] as VariantUpdate[], rowFailures: [] as RowFailure[] };
   if (mode === 'update') return { ...base, action: 'fail', reason: `product ${spec.key} does not exist in the store (--mode update)` };
   for (const v of spec.variants) {
     const conflict = v.sku ? skuConflict(v.sku, undefined, ix) : undefined;
@@ -398,18 +462,27 @@ function planCreate(
   if (Object.keys(spec.description).length > 0) body.description = localizedBody(spec.description, ix);
   const categories = resolveCategories(spec);
   const steps: Step[] = [];
+  // One POST carries the product, all its variants and its first images (docs/platform.md §8).
+  if (spec.images.length > 0) body.images = spec.images.slice(0, IMAGES_IN_CREATE).map((src) => ({ src }));
   const withoutVariations = spec.optionNames.length === 0;
   if (withoutVariations) {
     const v = spec.variants[0]!;
     Object.assign(body, skuField(v), variantFields(v), stockBody(v, ix));
     steps.push({ kind: 'createProduct', body, categories });
+  } else {
+    body.attributes = spec.optionNames.map((name) => ({ [ix.main]: name }));
+    body.variants = spec.variants.map((v) => ({ values: v.values.map((value) => ({ [ix.main]: value })), ...skuField(v), ...variantFields(v), ...stockBody(v, ix) }));
+    const variants = variantCreates(spec, spec.variants, ix).flatMap((step) =>
+      step.kind === 'createVariant' ? [{ sku: step.sku, line: step.line, options: step.options, fallback: step.body }] : [],
+    );
+    steps.push({ kind: 'createProduct', body, categories, variants });
+  }
+  // Custom field values go on once the variants exist (they need the variant's id).
+  for (const v of withoutVariations ? spec.variants.slice(0, 1) : spec.variants) {
     const custom = customValues(v, ix);
     if (custom.length > 0) steps.push({ kind: 'setCustomFields', sku: v.sku, line: v.line, options: v.values, values: custom });
-  } else {
-    steps.push({ kind: 'createProduct', body, categories });
-    steps.push(...variantCreates(spec, spec.variants, ix));
   }
-  for (const src of spec.images) steps.push({ kind: 'addImage', src });
+  for (const src of spec.images.slice(IMAGES_IN_CREATE)) steps.push({ kind: 'addImage', src });
   return { ...base, action: 'create', steps };
 }
 
@@ -439,7 +512,15 @@ function planUpdate(
   mode: Mode,
   resolveCategories: (spec: ProductSpec) => CategoryRef[] | undefined,
 ): ProductPlan {
-  const base = { key: spec.key, line: spec.line, lines: spec.lines, productId: product.id, steps: [] as Step[], rowFailures: [] as RowFailure[] };
+  const base = {
+    key: spec.key,
+    line: spec.line,
+    lines: spec.lines,
+    productId: product.id,
+    steps: [] as Step[],
+    variantUpdates: [] as VariantUpdate[],
+    rowFailures: [] as RowFailure[],
+  };
   if (mode === 'create') return { ...base, action: 'skip', reason: `product ${spec.key} already exists (--mode create)` };
   const storeOptions = product.attributes.map((a) => textOf(a, ix.main, ix.main) || firstText(a));
   const mismatch = optionsMismatch(spec, product, storeOptions);
@@ -453,9 +534,9 @@ function planUpdate(
   const srcs = new Set(product.images.map((i) => i.src));
   for (const src of spec.images) if (!srcs.has(src)) steps.push({ kind: 'addImage', src });
 
-  const { rowFailures } = variants;
-  const action = steps.length > 0 ? 'update' : rowFailures.length > 0 ? 'fail' : 'unchanged';
-  return { ...base, action, steps, rowFailures, reason: rowFailures[0]?.reason, imagesBefore: product.images.length };
+  const { rowFailures, updates } = variants;
+  const action = steps.length > 0 || updates.length > 0 ? 'update' : rowFailures.length > 0 ? 'fail' : 'unchanged';
+  return { ...base, action, steps, variantUpdates: updates, rowFailures, reason: rowFailures[0]?.reason, imagesBefore: product.images.length };
 }
 
 /** Why the file's options cannot apply to the store's product (a product's options are changed in the store). */
@@ -499,9 +580,15 @@ function productUpdate(
  * The file's variants against the store's: each is matched (by SKU, else by option values), then updated
  * where it differs or created; custom field values go last (a created variant needs its id first).
  */
-function planVariants(spec: ProductSpec, product: Product, storeOptions: string[], ix: Indexes): { steps: Step[]; rowFailures: RowFailure[] } {
+function planVariants(
+  spec: ProductSpec,
+  product: Product,
+  storeOptions: string[],
+  ix: Indexes,
+): { steps: Step[]; updates: VariantUpdate[]; rowFailures: RowFailure[] } {
   const fileHasOptions = spec.optionNames.length > 0;
   const steps: Step[] = [];
+  const updates: VariantUpdate[] = [];
   const rowFailures: RowFailure[] = [];
   const toCreate: VariantSpec[] = [];
   const customSteps: Step[] = [];
@@ -533,7 +620,7 @@ function planVariants(spec: ProductSpec, product: Product, storeOptions: string[
     }
     const diff = variantDiff(v, current, ix);
     if (sku !== undefined) diff.sku = sku;
-    if (Object.keys(diff).length > 0) steps.push({ kind: 'updateVariant', sku: v.sku, line: v.line, variantId: current.id, body: diff });
+    if (Object.keys(diff).length > 0) updates.push({ sku: v.sku, line: v.line, variantId: current.id, body: diff, changes: fieldChanges(diff, current, ix) });
     const custom = customValues(v, ix, current);
     if (custom.length > 0) customSteps.push({ kind: 'setCustomFields', sku: v.sku, line: v.line, variantId: current.id, options: v.values, values: custom });
   }
@@ -547,5 +634,5 @@ function planVariants(spec: ProductSpec, product: Product, storeOptions: string[
     steps.push(...variantCreates(spec, toCreate, ix));
   }
   steps.push(...customSteps);
-  return { steps, rowFailures };
+  return { steps, updates, rowFailures };
 }

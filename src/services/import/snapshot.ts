@@ -16,18 +16,20 @@ import type { StoreSnapshot } from './planner.js';
 export async function fetchSnapshot(
   client: StoreClient,
   onPage?: (loaded: number, total: number | undefined) => void,
-  options: { categories?: boolean; locations?: boolean; customFields?: boolean } = {},
+  options: { store?: boolean; categories?: boolean; locations?: boolean; customFields?: boolean; productFields?: readonly string[] } = {},
 ): Promise<StoreSnapshot> {
+  const fields = (options.productFields ?? IMPORT_PRODUCT_FIELDS).join(',');
   const productsP = (async () => {
     const products: Product[] = [];
-    for await (const page of productPages(client)) {
+    for await (const page of productPages(client, { fields })) {
       for (const product of page.products) products.push(plannerView(product));
       onPage?.(products.length, page.total);
     }
     return products;
   })();
   const [store, products, categories, locations, customFields] = await Promise.all([
-    getStore(client),
+    // Sync matches by SKU alone: the store's languages are not needed.
+    options.store === false ? Promise.resolve({ languages: [], main_language: '' }) : getStore(client),
     productsP,
     options.categories === false ? Promise.resolve([]) : listCategories(client),
     options.locations === false ? Promise.resolve([]) : listLocations(client),
@@ -35,6 +37,15 @@ export async function fetchSnapshot(
   ]);
   return { store, products, categories, locations, customFields };
 }
+
+/**
+ * The product fields an import compares (`fields=`, docs/platform.md §8): no descriptions of SEO, no
+ * timestamps on the wire. A store that ignores the parameter sends everything; plannerView keeps these alone.
+ */
+export const IMPORT_PRODUCT_FIELDS = ['id', 'name', 'description', 'handle', 'attributes', 'categories', 'images', 'variants'] as const;
+
+/** What a sync compares: the variants (SKU, prices, stock) and the product's id. */
+export const SYNC_PRODUCT_FIELDS = ['id', 'variants'] as const;
 
 /** The variant fields the planner compares (its decimal and text fields among them); the others are left out. */
 const VARIANT_FIELDS = ['sku', 'stock', 'inventory_levels', 'custom_fields', ...DECIMAL_FIELDS, ...TEXT_FIELDS] as const;

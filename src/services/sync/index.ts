@@ -1,15 +1,14 @@
 import { basename } from 'node:path';
-import { updateVariant } from '../../api/variants.js';
-import { AuthError } from '../../client/errors.js';
 import type { StoreClient } from '../../client/index.js';
-import { executeItems } from '../bulk/executor.js';
+import { type EarlierRun, Journal, type RunEntry, findEarlierRun } from '../bulk/journal.js';
 import { type BulkTarget, lockStore } from '../bulk/lock.js';
-import { checkAbort } from '../bulk/pool.js';
+import { type VariantWrite, VariantWriter, minimumRequests } from '../bulk/variant-writes.js';
+import type { StoreSnapshot } from '../import/planner.js';
 import { type BulkProgress, type ProgressStep, progressEmitter } from '../bulk/progress.js';
 import { type ReportRow, writeReport } from '../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../bulk/row-error.js';
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
-import { fetchSnapshot } from '../import/snapshot.js';
+import { SYNC_PRODUCT_FIELDS, fetchSnapshot } from '../import/snapshot.js';
 import { type SyncFeed, readSyncFile } from './feed.js';
 import { type SyncPlan, type SyncWrite, planSync } from './planner.js';
 
@@ -24,6 +23,8 @@ export interface SyncOptions extends BulkTarget {
   zeroMissing?: boolean;
   force?: boolean;
   dryRun?: boolean;
+  /** Continue an interrupted sync of the same file (its journal counts what it finished). */
+  resume?: boolean;
   report?: string;
   signal?: AbortSignal;
   concurrency?: number;
@@ -38,6 +39,14 @@ export interface SyncSummary extends BulkRunSummary {
   failed: number;
   notFoundSkus: string[];
   failures: ReportRow[];
+  /** Requests the plan's writes take at best (the batch endpoints): what `requests` is measured against. */
+  plannedRequests: number;
+  /** Variants an interrupted run finished and the store still holds (--resume). */
+  resumedRows: number;
+  /** Variants an interrupted run finished that differ in the store again (changed since): planned again. */
+  replanned: number;
+  earlierRunUnfinished: boolean;
+  journal?: string;
 }
 
 class SyncInvalidError extends FileInvalidError {
@@ -62,12 +71,26 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
     const snapshot = await fetchSnapshot(
       client,
       (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }),
-      { categories: false, locations: Boolean(needsLocations), customFields: false },
+      { store: false, categories: false, locations: Boolean(needsLocations), customFields: false, productFields: SYNC_PRODUCT_FIELDS },
     );
     const plan = planSync(file, feed, snapshot, options);
     const summary = baseSummary(file, feed, plan, options);
+    summary.plannedRequests = minimumRequests(plan.writes.map(variantWrite));
     if (options.dryRun) for (const w of plan.writes) w.zero ? summary.zeroed++ : summary.updated++;
-    else await sendWrites(client, plan.writes, options, summary, emit);
+    else {
+      const earlier = await findEarlierRun({ ...options, kind: 'sync' });
+      countResumed(plan, earlier, summary);
+      summary.earlierRunUnfinished = earlier.unfinished && !options.resume;
+      summary.journal = earlier.path;
+      const journal = Journal.open(earlier.path, { append: Boolean(earlier.resumed) });
+      try {
+        journal.append({ t: 'begin', at: new Date().toISOString(), file, pid: process.pid });
+        await sendWrites(client, plan, snapshot, options, summary, journal, emit);
+        journal.append({ t: 'end', at: new Date().toISOString(), interrupted: summary.interrupted || undefined });
+      } finally {
+        journal.close();
+      }
+    }
     recordRequests(summary, client, started);
     if (options.report) await writeReport(options.report, summary.failures);
     return summary;
@@ -76,30 +99,72 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
   }
 }
 
-/** One PUT per write; a write that fails is reported and the others go ahead (a rejected token stops them all). */
+/** What a sync journals besides its begin and end: one `done` per variant the store confirmed. */
+type SyncJournal = Journal;
+
+/**
+ * The writes in the fewest documented requests (services/bulk/variant-writes.ts); each variant the store
+ * confirms is journaled, a refused one is a failed row with its line (never journaled, never counted).
+ */
 async function sendWrites(
   client: StoreClient,
-  writes: SyncWrite[],
+  plan: SyncPlan,
+  snapshot: StoreSnapshot,
   options: SyncOptions,
   summary: SyncSummary,
+  journal: SyncJournal,
   emit: (step: ProgressStep) => void,
 ): Promise<void> {
+  const { writes } = plan;
   let done = 0;
-  emit({ phase: 'writing', done: 0, total: writes.length, writesDone: 0, writesTotal: writes.length });
-  const { interrupted } = await executeItems(writes, options, async (w) => {
-    checkAbort(options.signal);
-    try {
-      await updateVariant(client, w.variant.product_id, w.variant.id, w.body);
-      w.zero ? summary.zeroed++ : summary.updated++;
-    } catch (error) {
-      if (error instanceof AuthError) throw error;
+  const progress = () => emit({ phase: 'writing', done, total: writes.length, writesDone: done, writesTotal: writes.length });
+  progress();
+  const zeroed = new Set(writes.filter((w) => w.zero).map((w) => w.variant.id));
+  const defaultLocation = snapshot.locations.find((l) => l.is_default) ?? snapshot.locations[0];
+  // The variants a request confirmed are journaled together, with one fsync.
+  const confirmed: RunEntry[] = [];
+  const writer = new VariantWriter(client, {
+    signal: options.signal,
+    concurrency: options.concurrency,
+    defaultLocationId: defaultLocation?.id,
+    multiLocation: snapshot.locations.length > 1,
+    onFallback: (message) => client.warn(message),
+    onRequestSettled: () => journal.appendAll(confirmed.splice(0)),
+    onDone: (w) => {
+      const zero = zeroed.has(w.variantId);
+      zero ? summary.zeroed++ : summary.updated++;
+      confirmed.push({ t: 'done', key: w.key, outcome: zero ? 'zeroed' : 'updated' });
+      done++;
+      progress();
+    },
+    onFailed: (w, reason) => {
       summary.failed++;
-      summary.failures.push({ line: w.line, key: w.sku, stage: 'request', reason: error instanceof Error ? error.message : String(error) });
-    }
-    done++;
-    emit({ phase: 'writing', done, total: writes.length, writesDone: done, writesTotal: writes.length });
+      summary.failures.push({ line: w.line, key: w.key, stage: 'request', reason });
+      done++;
+      progress();
+    },
   });
+  const { interrupted } = await writer.send(writes.map(variantWrite));
   summary.interrupted = interrupted;
+}
+
+function variantWrite(w: SyncWrite): VariantWrite {
+  return { productId: w.variant.product_id, variantId: w.variant.id, line: w.line, key: w.sku, body: w.body };
+}
+
+/**
+ * `--resume`: the plan was made against the store as it is now, so what the interrupted run wrote and still
+ * holds is unchanged and not sent again. What it journaled as done but differs again (changed or reset in the
+ * store since) is planned again: counted apart.
+ */
+function countResumed(plan: SyncPlan, earlier: EarlierRun, summary: SyncSummary): void {
+  const previous = earlier.resumed;
+  if (!previous) return;
+  const planned = new Set(plan.writes.map((w) => w.sku));
+  for (const key of previous.done.keys()) {
+    if (planned.has(key)) summary.replanned++;
+    else summary.resumedRows++;
+  }
 }
 
 function baseSummary(file: string, feed: SyncFeed, plan: SyncPlan, options: SyncOptions): SyncSummary {
@@ -120,5 +185,9 @@ function baseSummary(file: string, feed: SyncFeed, plan: SyncPlan, options: Sync
     interrupted: false,
     notFoundSkus: plan.notFoundSkus,
     failures: plan.failures,
+    plannedRequests: 0,
+    resumedRows: 0,
+    replanned: 0,
+    earlierRunUnfinished: false,
   };
 }
