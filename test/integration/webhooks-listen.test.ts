@@ -264,7 +264,7 @@ describe('store webhooks listen + trigger', () => {
     // removing what it had registered.
     const refused = await store('webhooks', 'listen', '--events', 'domain/updated,order/shipped');
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('Warning: order/shipped is not a documented webhook event');
+    expect(refused.stderr).toContain('Warning: order/shipped is not a documented event; --help lists them. Sending it anyway.');
     expect(refused.stderr).toMatch(/Invalid request: event must be one of app\/uninstalled, /);
     expect(await webhooksOnStore()).toEqual([]);
 
@@ -320,7 +320,9 @@ describe('store webhooks listen + trigger', () => {
 
     const unknown = await store('webhooks', 'trigger', 'order/shipped');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('EVENT "order/shipped" is not a documented webhook event; the events of order are');
+    expect(unknown.stderr).toContain('EVENT "order/shipped" is not a documented webhook event; --help lists them.');
+    const typo = await store('webhooks', 'trigger', 'order/payed');
+    expect(typo.stderr).toContain('EVENT "order/payed" is not a documented webhook event; did you mean order/paid or order/packed?');
   });
 
   it('refuses to trigger on a store that is not the sandbox', async () => {

@@ -154,7 +154,7 @@ describe('architecture', () => {
       commands: ['base-command', 'bulk-command', 'flags', 'views', 'output', 'services', 'auth', 'api', 'client', 'platform', 'util', 'sandbox'],
       'base-command': ['flags', 'output', 'auth', 'api', 'client', 'platform', 'util'],
       'bulk-command': ['base-command', 'output', 'services', 'client', 'util'],
-      hooks: ['base-command', 'output'],
+      hooks: ['base-command', 'output', 'util'],
       views: ['base-command', 'flags', 'output', 'services', 'api', 'client', 'platform'],
       flags: ['services', 'platform'],
       services: ['output', 'auth', 'api', 'client', 'platform', 'util'],
