@@ -27,7 +27,7 @@ import {
 } from '../api/fulfillment-orders.js';
 import { readInvoices, type ShownInvoice } from './invoices.js';
 import { type ListPage, listPages, type Paging } from './paging.js';
-import { formatTimestamp, parseDate, parseLatitude, parseLongitude } from './validate.js';
+import { formatTimestamp, notOneOf, parseDate, parseLatitude, parseLongitude } from './validate.js';
 
 /** The list filters as the flags give them (the flags' `options` already checked the names). */
 export interface OrderFilterFlags {
@@ -255,7 +255,7 @@ function trackingInput(fields: TrackingFields, opts: { now?: Date } = {}): Track
   const input: TrackingEventInput = {};
   if (fields.status !== undefined) {
     if (!(TRACKING_STATUSES as readonly string[]).includes(fields.status)) {
-      throw new UsageError(`--status "${fields.status}" is not a tracking status; use one of ${TRACKING_STATUSES.join(', ')}.`);
+      throw notOneOf('--status', fields.status, TRACKING_STATUSES);
     }
     input.status = fields.status as TrackingStatus;
   }
