@@ -142,11 +142,11 @@ export function asHttpUrl(text: string): URL | undefined {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url : undefined;
 }
 
-/** An absolute http(s) URL. */
-export function parseHttpUrl(name: InputName, value: string): string {
+/** An absolute http(s) URL; `example` is one of the kind expected (an image, an invoice, a receiver). */
+export function parseHttpUrl(name: InputName, value: string, example: string): string {
   const text = value.trim();
   if (!asHttpUrl(text)) {
-    throw new UsageError(`${name} "${value}" is not an http(s) URL; use a full address such as https://example.com/invoice.pdf.`);
+    throw new UsageError(`${name} "${value}" is not an http(s) URL; use a full address such as ${example}.`);
   }
   return text;
 }

@@ -155,6 +155,7 @@ describe('architecture', () => {
       'base-command': ['flags', 'output', 'auth', 'api', 'client', 'platform', 'util'],
       'bulk-command': ['base-command', 'output', 'services', 'client', 'util'],
       hooks: ['base-command', 'output', 'util'],
+      help: [],
       views: ['base-command', 'flags', 'output', 'services', 'api', 'client', 'platform'],
       flags: ['services', 'platform'],
       services: ['output', 'auth', 'api', 'client', 'platform', 'util'],

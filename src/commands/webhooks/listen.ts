@@ -42,7 +42,7 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
       const warning = undocumentedEvent(event);
       if (warning) this.warnUser(warning);
     }
-    const forwardTo = this.flags['forward-to'] === undefined ? undefined : parseHttpUrl('--forward-to', this.flags['forward-to']);
+    const forwardTo = this.flags['forward-to'] === undefined ? undefined : parseHttpUrl('--forward-to', this.flags['forward-to'], 'http://localhost:3000/webhooks');
     const ctx = await this.context();
     const secret = process.env.STORE_CLIENT_SECRET || ctx.clientSecret;
     if (!secret) {
