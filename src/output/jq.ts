@@ -6,7 +6,9 @@
  * jq-wasm from 2.0 (jq 1.8.2) loads `jq.wasm` from disk and hands its input to jq in one piece; 1.0.1 fed jq's
  * standard input one byte at a time, copying the rest of the input for every byte (quadratic: 3.5 s for 100
  * orders, hours for 10,000). Both are read here until package.json moves to the new one.
+ * Figures: docs/benchmarks.md ("--jq"), test/bench/jq.bench.js.
  */
+import { setFlagsFromString } from 'node:v8';
 import { UsageError } from '../client/errors.js';
 
 /** What jq printed (strings raw, like `jq -r` and gh's --jq) and, when it stopped on an error, that error. */
@@ -33,6 +35,11 @@ export async function filterJson(value: unknown, expression: string): Promise<Jq
   const jq = (await import('jq-wasm')) as unknown as JqModule;
   const loadJq = jq.loadJq ?? jq.default?.loadJq;
   if (loadJq) {
+    // V8 first runs WebAssembly with its baseline compiler (Liftoff) and recompiles the hot functions with
+    // TurboFan. For one jq run that recompilation costs more than it saves (the first filter on 100 orders:
+    // ~300 ms with it, ~80 ms without; 10,000 orders take as long either way), so the engine is compiled with
+    // Liftoff only; this process runs one filter.
+    if (!handle) setFlagsFromString('--liftoff-only');
     handle ??= loadJq();
     const { stdout, stderr, exitCode } = (await handle).raw(input, expression, ['-r']);
     const output = stdout.replace(/\n$/, '');
