@@ -316,6 +316,7 @@ describe('auth login --with-token', () => {
       ['auth', 'login', '--profile', 'typo', '--insecure-storage'],
       { XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), TERM: 'dumb' },
       [
+        { when: 'Another URL (type it)', send: '\u001b[B\u001b[B\u001b[B\r' },
         { when: 'API URL', send: 'api.example.com\r' },
         { when: 'must be an http(s) URL', send: `${sandbox.apiUrl}\r` },
         { when: 'Authorization server URL', send: '\u0003' },
