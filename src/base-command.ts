@@ -218,9 +218,15 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
       return;
     }
+    await this.printFiltered(value, expression);
+  }
+
+  /** `--jq EXPR` on `value`: strings printed raw (like `jq -r` and gh); what jq printed before an error is kept. */
+  protected async printFiltered(value: unknown, expression: string): Promise<void> {
     const { filterJson } = await import('./output/jq.js');
-    const out = await filterJson(value, expression);
-    if (out !== '') this.io.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
+    const { output, error } = await filterJson(value, expression);
+    if (output !== '') this.io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+    if (error) throw error;
   }
 
   /** The resolved profile (environment overrides first), loaded once per command. */

@@ -2,6 +2,8 @@
  * Typed errors of the CLI. Every error a command can end with is a StoreError: its `message` is one
  * sentence for stderr and its `exitCode` follows docs/exit-codes.md.
  */
+import { closestMatches, orList } from '../util/suggest.js';
+
 export class StoreError extends Error {
   constructor(
     message: string,
@@ -400,6 +402,10 @@ export function describeError(err: Error & { oclif?: { exit?: number }; parse?: 
     if (kind === 'UnexpectedArgsError' && e.args) {
       return { message: `Unexpected argument${e.args.length === 1 ? '' : 's'} ${e.args.join(' ')} (${help}).`, exitCode: 2 };
     }
+    if (kind === 'FlagInvalidOptionError' || kind === 'ArgInvalidOptionError') {
+      const invalid = invalidOption(err.message);
+      if (invalid) return { message: `${invalid} (${help}${invalid.includes('did you mean') ? '' : ' for the values'}).`, exitCode: 2 };
+    }
     if (kind === 'RequiredArgsError' && e.args) {
       const names = e.args.map((a) => (a.name ?? '').toUpperCase());
       return { message: `Missing argument${names.length === 1 ? '' : 's'} ${names.join(' and ')} (${help}).`, exitCode: 2 };
@@ -408,6 +414,19 @@ export function describeError(err: Error & { oclif?: { exit?: number }; parse?: 
   }
   if (err.oclif?.exit !== undefined) return { message: oneSentence(err.message), exitCode: err.oclif.exit };
   return { message: oneSentence(err.message), exitCode: 1, unexpected: true };
+}
+
+/**
+ * oclif's "Expected --status=opne to be one of: open, closed, …" as "--status opne is not valid; did you mean
+ * open?": the closest values only, the whole list is the help's to show.
+ */
+function invalidOption(message: string): string | undefined {
+  const match = /^Expected (?:(--[\w-]+)=)?([\s\S]*) to be one of: ([\s\S]*)$/.exec(message.trim());
+  if (!match) return undefined;
+  const [, flag, value, list] = match as unknown as [string, string | undefined, string, string];
+  const suggestions = closestMatches(value, list.split(', '), { limit: 3 });
+  const what = flag ? `${flag} ${value}` : `"${value}"`;
+  return `${what} is not valid${suggestions.length > 0 ? `; did you mean ${orList(suggestions)}?` : ''}`;
 }
 
 /** oclif's multi-line messages as one line: no colour, no "See more help", no headings, lines joined by "; ". */

@@ -45,11 +45,23 @@ export function trackingFieldsFrom(flags: { [K in keyof typeof trackingFlags]?: 
   };
 }
 
-/** `orders update --status`: the three states, and paid (the payment was received; the order stays open). */
+/**
+ * `orders update --status`: the states an update may set, and paid (the payment was received; the order stays
+ * open). Not cancelled: cancelling has its own command, which asks first and can return the stock.
+ */
 export const orderStatusFlag = Flags.string({
   description: 'New status (paid: the payment was received; the order stays open).',
-  options: [...ORDER_STATUS_INPUTS],
+  options: ORDER_STATUS_INPUTS.filter((s) => s !== 'cancelled'),
 });
+
+/**
+ * `--status cancelled` given to `orders update` (a value its flag does not offer), from the raw command line:
+ * it deserves more than "not valid", the command that does it.
+ */
+export function asksToCancel(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--') === -1 ? argv.length : argv.indexOf('--');
+  return argv.slice(0, end).some((a, i) => a === '--status=cancelled' || (a === '--status' && argv[i + 1] === 'cancelled'));
+}
 
 export const cancelReasonFlag = Flags.string({
   description: 'Why the order is cancelled (the store records "other" when not given).',

@@ -1,13 +1,14 @@
 import type { Hook } from '@oclif/core';
 import { asksForJson, writeError } from '../base-command.js';
-import { canPrompt, io } from '../output/io.js';
+import { closest } from '../util/suggest.js';
 
 /**
  * What oclif does with a command line that names no command (replaces @oclif/plugin-not-found, which ran its
  * guess on a bare Enter and could not tell a typo from a stray argument):
  * - words after a real command ("store orders list open") are an unexpected argument: exit 2, like any usage error;
- * - a typo on a terminal: the closest command is offered and run only after a yes (the default is no);
- * - a typo without a terminal (scripts, cron): "did you mean …" on stderr, exit 127, nothing run.
+ * - a typo: "did you mean …" (the closest command or topic) on stderr and exit 127, on a terminal too. Like
+ *   `gh`, nothing is asked and nothing is run: a prompt would block a script that happens to run on a terminal,
+ *   and the fixed command is one arrow-up away.
  */
 const hook: Hook<'command_not_found'> = async function (opts) {
   const { config } = opts;
@@ -30,47 +31,12 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   }
 
   const hidden = new Set(config.commands.filter((c) => c.hidden).map((c) => c.id));
-  const ids = config.commandIDs.filter((id) => !hidden.has(id));
-  const suggestion = closest(opts.id, ids);
+  const known = [...config.commandIDs.filter((id) => !hidden.has(id)), ...config.topics.filter((t) => !t.hidden).map((t) => t.name)];
+  const suggestion = closest(opts.id, known);
   const typed = words.join(' ');
   const topic = config.findTopic(words[0]!) ? ` ${words[0]}` : '';
-  const offered = suggestion ? suggestion.replaceAll(':', ' ') : undefined;
-
-  if (offered && canPrompt() && !json) {
-    io().stderr.write(`${typed} is not a ${config.bin} command.\n`);
-    const { confirm } = await import('@inquirer/prompts');
-    const yes = await confirm({ message: `Did you mean ${config.bin} ${offered}?`, default: false }, { input: io().stdin, output: io().stderr }).catch(() => false);
-    if (yes) return config.runCommand(suggestion!, argv);
-    return fail(`Run \`${config.bin} help${topic}\` for a list of commands.`, 127);
-  }
-  const guess = offered ? `did you mean \`${config.bin} ${offered}\`? ` : '';
+  const guess = suggestion ? `did you mean \`${config.bin} ${suggestion.replaceAll(':', ' ')}\`? ` : '';
   return fail(`${typed} is not a ${config.bin} command; ${guess}(\`${config.bin} help${topic}\` lists the commands).`, 127);
 };
 
 export default hook;
-
-/** The command id nearest to `typed` by edit distance, or undefined when nothing is near (less than half alike). */
-export function closest(typed: string, ids: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const id of ids) {
-    const d = editDistance(typed, id);
-    if (d < bestDistance) {
-      best = id;
-      bestDistance = d;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(typed.length / 2)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}

@@ -14,6 +14,8 @@ export interface ApiRequestInput {
   typedFields: string[];
   input?: string;
   paginate: boolean;
+  /** With paginate: an array of the pages (gh's --slurp) instead of one array of their records. */
+  slurp?: boolean;
   readStdin: () => Promise<string>;
 }
 
@@ -24,6 +26,25 @@ export interface ApiRequestResult {
 }
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The method and path of `store api [METHOD] PATH` (like gh: one argument is the path; the method defaults to
+ * GET, or POST when the request has fields or a body). `--method` and a method argument cannot both be given.
+ */
+export function requestLine(
+  first: string | undefined,
+  second: string | undefined,
+  opts: { method?: string; sendsBody: boolean },
+): { method: string; path: string } {
+  const [named, path] = second === undefined ? [undefined, first] : [first, second];
+  if (path === undefined || path.trim() === '' || (second === undefined && METHODS.has(path))) {
+    throw new UsageError('Missing argument PATH (see `store api --help`).');
+  }
+  if (named !== undefined && opts.method !== undefined) {
+    throw new UsageError(`The method is given twice (${named} and --method ${opts.method}); give one.`);
+  }
+  return { method: named ?? opts.method ?? (opts.sendsBody ? 'POST' : 'GET'), path };
+}
 
 export async function runApiRequest(client: StoreClient, req: ApiRequestInput): Promise<ApiRequestResult> {
   const method = req.method.toUpperCase();
@@ -51,7 +72,10 @@ export async function runApiRequest(client: StoreClient, req: ApiRequestInput): 
   if (req.paginate) {
     if (method !== 'GET') throw new UsageError('--paginate works with GET requests only.');
     const items: unknown[] = [];
-    for await (const page of client.paginate<unknown>(path, query, { perPage: 200 })) items.push(...page.items);
+    for await (const page of client.paginate<unknown>(path, query, { perPage: 200 })) {
+      if (req.slurp) items.push(page.items);
+      else items.push(...page.items);
+    }
     return { status: 200, headers: {}, body: items };
   }
   const res = await client.request<unknown>({ method, path, query, body });

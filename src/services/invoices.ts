@@ -61,7 +61,7 @@ export function invoiceRequest(
   const request: InvoiceRequest = {
     orderId: parseOrderId(fields.orderId, names.orderId),
     key: parseAccessKey(names.key, fields.key),
-    link: parseHttpUrl(names.link, fields.link),
+    link: parseHttpUrl(names.link, fields.link, 'https://example.com/invoice.pdf'),
   };
   if (fields.fulfillmentOrderId !== undefined && fields.fulfillmentOrderId.trim() !== '') {
     request.fulfillment_order_id = parseUlid(fields.fulfillmentOrderId, names.fulfillmentOrderId, 'fulfillment order');

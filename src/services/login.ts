@@ -26,6 +26,7 @@ import type { StoreClient } from '../client/index.js';
 import { DEFAULT_CALLBACK_PORT, listenForCallback } from '../auth/loopback.js';
 import { authorizeUrl, exchangeCode, parseScopes, type TokenResponse } from '../auth/oauth.js';
 import { withoutTrailingSlash } from '../util/url.js';
+import { PLATFORM_HOSTS, platformHost } from '../platform/hosts.js';
 
 /** A value the login needs and no flag gave: the command asks for it on a TTY, else fails naming the flag. */
 export interface MissingValue {
@@ -34,7 +35,12 @@ export interface MissingValue {
   secret?: boolean;
   /** What is wrong with an answer, or undefined when it is fine: a prompt asks again instead of failing. */
   validate?: (value: string) => string | undefined;
+  /** Answers to pick from first (`message` is the menu's); "another" leads to the text prompt of `message` above. */
+  choices?: { message: string; options: { name: string; value: string }[] };
 }
+
+/** The API-URL answer that means "log in to the local sandbox" (as `--sandbox` does). */
+export const SANDBOX_CHOICE = 'sandbox';
 export type Ask = (missing: MissingValue) => Promise<string>;
 
 export interface LoginOptions {
@@ -111,15 +117,29 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
   const apiUrl = await required(options.apiUrl ?? previous?.api_url, options.ask, {
     flag: 'api-url',
     message: 'API URL (the host root, without /v1)',
-    validate: urlProblem,
+    // "sandbox", picked from the menu (or typed), is the local sandbox's login.
+    validate: (v) => (v === SANDBOX_CHOICE ? undefined : urlProblem(v)),
+    choices: {
+      message: 'Which store API?',
+      options: [
+        ...PLATFORM_HOSTS.map((h) => ({ name: `${h.name} (${h.apiUrl})`, value: h.apiUrl })),
+        { name: 'The local sandbox (a test store with demo data)', value: SANDBOX_CHOICE },
+      ],
+    },
   });
+  if (apiUrl === SANDBOX_CHOICE) {
+    const sandboxName = options.profile || SANDBOX_PROFILE;
+    checkProfileName(sandboxName);
+    return loginSandbox(sandboxName, config.profiles[sandboxName], options, env);
+  }
   refuseInsecureHttp(apiUrl, '--api-url', options.allowInsecureHttp);
 
   let secrets: Secrets;
   let storeId: string;
   let scopes: string[];
   let appId: string;
-  let authUrl = options.authUrl ?? previous?.auth_url;
+  // The platform's own API host comes with its authorization host.
+  let authUrl = options.authUrl ?? previous?.auth_url ?? platformHost(apiUrl)?.authUrl;
 
   let appName = options.appName ?? previous?.app_name;
   if (options.token !== undefined) {

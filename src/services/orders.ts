@@ -29,7 +29,7 @@ import { allOrders } from './all-orders.js';
 import type { ListPage, Paging } from './paging.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, ORDER_QUERY_LIMIT } from '../platform/pagination.js';
 import { readMoney } from './money.js';
-import { formatTimestamp, parseDate, parseLatitude, parseLongitude, parseOrderId } from './validate.js';
+import { formatTimestamp, notOneOf, parseDate, parseLatitude, parseLongitude, parseOrderId } from './validate.js';
 
 /** The list filters as the flags give them (the flags' `options` already checked the names). */
 export interface OrderFilterFlags {
@@ -327,7 +327,7 @@ function trackingInput(fields: TrackingFields, opts: { now?: Date } = {}): Track
   const input: TrackingEventInput = {};
   if (fields.status !== undefined) {
     if (!(TRACKING_STATUSES as readonly string[]).includes(fields.status)) {
-      throw new UsageError(`--status "${fields.status}" is not a tracking status; use one of ${TRACKING_STATUSES.join(', ')}.`);
+      throw notOneOf('--status', fields.status, TRACKING_STATUSES);
     }
     input.status = fields.status as TrackingStatus;
   }

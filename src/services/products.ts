@@ -92,7 +92,7 @@ export async function getProductById(client: StoreClient, id: number): Promise<P
 
 export async function createProductFrom(client: StoreClient, fields: ProductFields): Promise<Product> {
   if (!fields.name?.length) throw new UsageError('--name is required to create a product.');
-  const images = (fields.images ?? []).map((url) => parseHttpUrl('--image', url));
+  const images = (fields.images ?? []).map((url) => parseHttpUrl('--image', url, 'https://example.com/photos/shirt.jpg'));
   const input = await productInput(client, fields);
   const product = await createProduct(client, input);
   if (images.length === 0) return product;
@@ -130,7 +130,7 @@ export async function deleteProductById(client: StoreClient, id: number): Promis
  * after others were added, the error says which were added (exit 3).
  */
 export async function addImages(client: StoreClient, productId: number, urls: string[]): Promise<ProductImage[]> {
-  const checked = urls.map((url) => parseHttpUrl('URL', url));
+  const checked = urls.map((url) => parseHttpUrl('URL', url, 'https://example.com/photos/shirt.jpg'));
   const added: ProductImage[] = [];
   for (const url of checked) {
     try {

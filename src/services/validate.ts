@@ -1,5 +1,6 @@
 import { open, stat } from 'node:fs/promises';
 import { UsageError, unreadableFile } from '../client/errors.js';
+import { closestMatches, orList } from '../util/suggest.js';
 
 /**
  * Checks of user input made before anything is sent, shared by the commands of every topic. Each one
@@ -9,6 +10,16 @@ import { UsageError, unreadableFile } from '../client/errors.js';
 
 /** Where a value came from, as the user wrote it: `--created-after`, `ORDER_ID`, `column "key"`. */
 export type InputName = string;
+
+/**
+ * A value outside a flag's fixed list: one line with the closest values (the whole list is --help's to show,
+ * or the sentence's when it is short).
+ */
+export function notOneOf(name: InputName, raw: string, allowed: readonly string[]): UsageError {
+  const close = closestMatches(raw.trim(), allowed);
+  const hint = close.length > 0 ? `did you mean ${orList(close)}?` : allowed.length <= 4 ? `use ${orList(allowed)}.` : 'see --help for the values.';
+  return new UsageError(`${name} "${raw}" is not valid; ${hint}`);
+}
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
@@ -158,11 +169,11 @@ export function asHttpUrl(text: string): URL | undefined {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? url : undefined;
 }
 
-/** An absolute http(s) URL. */
-export function parseHttpUrl(name: InputName, value: string): string {
+/** An absolute http(s) URL; `example` is one of the kind expected (an image, an invoice, a receiver). */
+export function parseHttpUrl(name: InputName, value: string, example: string): string {
   const text = value.trim();
   if (!asHttpUrl(text)) {
-    throw new UsageError(`${name} "${value}" is not an http(s) URL; use a full address such as https://example.com/invoice.pdf.`);
+    throw new UsageError(`${name} "${value}" is not an http(s) URL; use a full address such as ${example}.`);
   }
   return text;
 }

@@ -27,7 +27,7 @@ import {
 } from '../api/variants.js';
 import { localText, parseDecimal, parseMoney, parseFieldAssignment, parseOptions, parseStock, parseStockAt } from './catalog-input.js';
 import { stockInput } from './locations.js';
-import { calendarDay, parseIntegerId } from './validate.js';
+import { calendarDay, notOneOf, parseIntegerId } from './validate.js';
 
 /** The money, SKU, stock and weight flags products and variants share, as raw flag values. */
 export interface PriceStockFields {
@@ -149,7 +149,7 @@ function parseBarcode(raw: string): string {
 /** One of a fixed list of values, case ignored. */
 function oneOf<T extends string>(flag: string, raw: string, allowed: readonly T[]): T {
   const value = allowed.find((a) => a === raw.trim().toLowerCase());
-  if (!value) throw new UsageError(`${flag} "${raw}" is not one of ${allowed.join(', ')}.`);
+  if (!value) throw notOneOf(flag, raw, allowed);
   return value;
 }
 
@@ -183,7 +183,7 @@ export async function createCustomFieldFrom(client: StoreClient, fields: CustomF
   if (!fields.name?.trim()) throw new UsageError('--name is required to create a custom field.');
   const type = (fields.type ?? 'text') as CustomFieldType;
   if (!CUSTOM_FIELD_TYPES.includes(type)) {
-    throw new UsageError(`--type must be one of ${CUSTOM_FIELD_TYPES.join(', ')} (got "${fields.type}").`);
+    throw notOneOf('--type', fields.type ?? '', CUSTOM_FIELD_TYPES);
   }
   if (fields.values?.length && type !== 'text_list') throw new UsageError('--value lists allowed values and needs --type text_list.');
   if (!fields.values?.length && type === 'text_list') throw new UsageError('--type text_list needs its allowed values: give --value at least once.');

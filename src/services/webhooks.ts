@@ -1,7 +1,8 @@
 import { UsageError } from '../client/errors.js';
-import { EVENT_NAME, WEBHOOK_EVENTS, eventResource, isWebhookEvent, type WebhookEvent } from '../platform/webhook-events.js';
+import { EVENT_NAME, WEBHOOK_EVENTS, isWebhookEvent, type WebhookEvent } from '../platform/webhook-events.js';
 import { RESERVED_WEBHOOK_HEADERS, isHeaderName } from '../platform/webhook-headers.js';
 import { isLoopbackHost } from '../util/loopback.js';
+import { closestMatches, orList } from '../util/suggest.js';
 import { asHttpUrl, type InputName } from './validate.js';
 
 /**
@@ -25,19 +26,22 @@ export function parseWebhookEvent(value: string, name: InputName = 'EVENT'): str
 export function parseDocumentedEvent(value: string, name: InputName = 'EVENT'): WebhookEvent {
   const event = parseWebhookEvent(value, name);
   if (isWebhookEvent(event)) return event;
-  throw new UsageError(`${name} "${value}" is not a documented webhook event; ${closeEvents(event)}.`);
+  throw new UsageError(`${name} "${value}" is not a documented webhook event; ${closeEvents(event)}`);
 }
 
+/** "did you mean order/paid?" (at most three edits away), or where the documented events are listed. */
 function closeEvents(event: string): string {
-  const resource = eventResource(event);
-  const close = WEBHOOK_EVENTS.filter((e) => eventResource(e) === resource);
-  return close.length > 0 ? `the events of ${resource} are ${close.join(', ')}` : `the documented events are ${WEBHOOK_EVENTS.join(', ')}`;
+  const close = closestMatches(event, WEBHOOK_EVENTS, { limit: 2, maxEdits: 3 });
+  return close.length > 0 ? `did you mean ${orList(close)}?` : '--help lists them.';
 }
 
-/** The warning for a well-formed event outside the documented list; undefined for a documented one. */
+/**
+ * The one-line warning for a well-formed event outside the documented list (sent anyway: the platform adds
+ * events over time and the store decides); undefined for a documented one.
+ */
 export function undocumentedEvent(event: string): string | undefined {
   if (isWebhookEvent(event)) return undefined;
-  return `${event} is not a documented webhook event (${closeEvents(event)}); it is sent anyway and the store decides.`;
+  return `${event} is not a documented event; ${closeEvents(event)} Sending it anyway.`;
 }
 
 /** `--events a,b --events c` (repeatable and comma-separated), deduplicated in the order given. */

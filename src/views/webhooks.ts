@@ -16,8 +16,28 @@ export const webhookColumns: Column<Webhook>[] = [
   { header: 'created_at', label: 'created', get: (row) => row.created_at, kind: 'time', priority: 1 },
 ];
 
-/** One notification `webhooks listen` received: aligned columns on a terminal, tab-separated when piped. */
-export function notificationLine(n: ReceivedNotification, tty: boolean): string {
-  const cells = [n.received_at, n.event, n.id === undefined ? '-' : String(n.id), n.summary].map((c) => cellText(c));
-  return `${tty ? `${cells[0]}  ${cells[1]!.padEnd(41)} ${cells[2]!.padEnd(26)} ${cells[3]}` : cells.join('\t')}\n`;
+/** What `webhooks listen` says once it is ready, in one line on stderr. */
+export function readyLine(url: string, registered: number, opts: { register: boolean; forwardTo?: string }): string {
+  const what = registered > 0 || opts.register
+    ? `${registered} webhook${registered === 1 ? '' : 's'} registered`
+    : 'register it with `store webhooks add EVENT URL`';
+  return `Ready! Listening on ${url}, ${what}${opts.forwardTo ? `, forwarding to ${opts.forwardTo}` : ''} (Ctrl-C to quit)`;
+}
+
+/**
+ * One notification `webhooks listen` received. On a terminal (`width` given): the local time, the event, the id
+ * whole, and the summary cut with … so the line fits; piped: tab-separated, ISO 8601 time, nothing cut.
+ */
+export function notificationLine(n: ReceivedNotification, width?: number): string {
+  const [at, event, id, summary] = [n.received_at, n.event, n.id === undefined ? '-' : String(n.id), n.summary].map((c) => cellText(c)) as [
+    string, string, string, string,
+  ];
+  if (width === undefined) return `${[at, event, id, summary].join('\t')}\n`;
+  const received = new Date(at);
+  const time = Number.isNaN(received.getTime()) ? at : received.toTimeString().slice(0, 8);
+  // Most events are 20 characters or fewer: aligned then; the long fulfillment-order ones take their length.
+  const head = `${time}  ${event.padEnd(20)}  ${id}`;
+  const room = width - head.length - 2;
+  if (summary === '' || room < 2) return `${head}\n`;
+  return `${head}  ${summary.length <= room ? summary : `${summary.slice(0, room - 1)}…`}\n`;
 }

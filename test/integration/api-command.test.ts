@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,8 @@ beforeAll(async () => {
   echoing = { env, serverEchoesSecrets: true };
 });
 afterAll(() => server.close());
+
+const jqEngineMajor = Number((createRequire(import.meta.url)('jq-wasm/package.json') as { version: string }).version.split('.')[0]);
 
 function lastRequest() {
   return server.requests[server.requests.length - 1];
@@ -97,6 +100,51 @@ describe('store api', () => {
     const pages = server.requests.slice(before).filter((q) => q.path.endsWith('/orders') && q.status !== 429);
     expect(pages).toHaveLength(3);
     expect(pages.every((q) => q.query.per_page === '200')).toBe(true);
+  });
+
+  it('like gh api: the method is optional (GET, or POST with fields), the path may drop its slash, --jq filters', async () => {
+    const first = await runInProcess(['api', '/orders', '--jq', '.[0].id'], { env });
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const ids = JSON.parse((await runInProcess(['api', 'GET', 'orders'], { env })).stdout) as { id: number }[];
+    expect(first.stdout).toBe(`${ids[0]!.id}\n`);
+    expect(lastRequest()!.path).toBe(`/v1/${server.storeId}/orders`);
+
+    const posted = await runInProcess(['api', '_echo', '-f', 'name=Camisa', '--jq', '.method'], echoing);
+    expect(posted.stdout).toBe('POST\n');
+    const asked = await runInProcess(['api', '/_echo', '-X', 'delete', '-f', 'id=7', '--jq', '[.method, .query.id] | @tsv'], echoing);
+    expect(asked.stdout).toBe('DELETE\t7\n');
+    const twice = await runInProcess(['api', 'PUT', '/_echo', '-X', 'POST'], { env });
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toBe('Error: The method is given twice (PUT and --method POST); give one.\n');
+    const none = await runInProcess(['api', 'GET'], { env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe('Error: Missing argument PATH (see `store api --help`).\n');
+  });
+
+  it('--paginate --jq filters the one merged array; --slurp keeps the pages apart, as gh does', async () => {
+    const merged = await runInProcess(['api', '/orders', '--paginate', '--jq', 'length'], { env });
+    expect(merged.stdout).toBe('450\n');
+    const slurped = await runInProcess(['api', '/orders', '--paginate', '--slurp', '--jq', 'map(length) | @csv'], { env });
+    expect(slurped.stdout).toBe('200,200,50\n');
+    const alone = await runInProcess(['api', '/orders', '--slurp'], { env });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--paginate');
+  });
+
+  it('a --jq error is one sentence, exit 2', async () => {
+    const r = await runInProcess(['api', '/orders', '--jq', '.[0].id | error("stop")'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('{"error":{"message":"--jq .[0].id | error(\\"stop\\"): stop.","exit_code":2}}\n');
+  });
+
+  // jq-wasm 1.0.1 drops the error once something was printed (and sets the process's exit code to jq's 5).
+  it.runIf(jqEngineMajor >= 2)('a --jq error after output keeps what jq printed, then the error', async () => {
+    const r = await runInProcess(['api', '/orders', '--jq', '.[0].id, error("stop")'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^\d+\n$/);
+    expect(r.stderr).toContain('--jq .[0].id, error(\\"stop\\"): stop.');
   });
 
   it('--paginate on an empty list prints []', async () => {

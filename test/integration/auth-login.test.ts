@@ -284,6 +284,8 @@ describe('store auth login --code', () => {
 describe.runIf(hasScript)('store auth login on a terminal', () => {
   it('asks for the missing values, masking the client secret', async () => {
     const result = await runOnTerminal(['auth', 'login', '--code', await freshCode(), '--insecure-storage'], env, [
+      // The menu of API hosts: the fourth choice, "Another URL", leads to the typed one.
+      { when: 'Another URL (type it)', send: '\u001b[B\u001b[B\u001b[B\r' },
       { when: 'API URL', send: `${sandbox.apiUrl}\r` },
       { when: 'Authorization server URL', send: `${sandbox.authUrl}\r` },
       { when: 'App client id', send: `${sandbox.clientId}\r` },

@@ -70,7 +70,7 @@ describe('errors never go to stdout', () => {
     const r = await binary(['orders', 'list', '--status', 'shipped']);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^Error: Expected --status=shipped to be one of: [a-z, ]+ \(see `store orders list --help`\)\.\n$/);
+    expect(r.stderr).toBe('Error: --status shipped is not valid (see `store orders list --help` for the values).\n');
     expect(r.code).toBe(2);
   });
 });
@@ -265,16 +265,11 @@ describe('mistyped commands', () => {
     expect(jsonError(json.stderr).error.exit_code).toBe(2);
   });
 
-  it.runIf(hasScript)('on a terminal: the suggestion runs only after a yes; Enter means no (exit 127)', async () => {
-    const declined = await runOnTerminal(['ordrs', 'list'], { ...env, TERM: 'dumb' }, [{ when: 'Did you mean store orders list?', send: '\r' }]);
-    expect(plainText(declined.output)).toContain('ordrs list is not a store command.');
-    expect(plainText(declined.output)).not.toMatch(/\d{10}\s+\d+\s+open/);
-    expect(declined.code).toBe(127);
-    const accepted = await runOnTerminal(['ordrs', 'list', '--limit', '2'], { ...env, TERM: 'dumb', COLUMNS: '200' }, [
-      { when: 'Did you mean store orders list?', send: 'y\r' },
-    ]);
-    expect(plainText(accepted.output)).toMatch(/ID\s+NUMBER\s+STATUS/);
-    expect(accepted.code).toBe(0);
+  it.runIf(hasScript)('on a terminal: the same suggestion, no prompt, nothing run (exit 127)', async () => {
+    // No answers are given: a prompt would wait for one until runOnTerminal's time limit kills it.
+    const r = await runOnTerminal(['ordrs', 'list'], { ...env, TERM: 'dumb' });
+    expect(plainText(r.output)).toBe('Error: ordrs list is not a store command; did you mean `store orders list`? (`store help` lists the commands).\n');
+    expect(r.code).toBe(127);
   });
 });
 
@@ -322,6 +317,7 @@ describe('auth login --with-token', () => {
       ['auth', 'login', '--profile', 'typo', '--insecure-storage'],
       { XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), TERM: 'dumb' },
       [
+        { when: 'Another URL (type it)', send: '\u001b[B\u001b[B\u001b[B\r' },
         { when: 'API URL', send: 'api.example.com\r' },
         { when: 'must be an http(s) URL', send: `${sandbox.apiUrl}\r` },
         { when: 'Authorization server URL', send: '\u0003' },

@@ -196,7 +196,8 @@ describe('store fulfillment-orders tracking', () => {
 
   it('checks every field before sending, naming the flag', async () => {
     const cases: [string[], RegExp][] = [
-      [['--status', 'returned'], /--status=returned to be one of: dispatched, received_by_post_office, in_transit/],
+      [['--status', 'returned'], /--status returned is not valid \(see `store fulfillment-orders tracking add --help` for the values\)\./],
+      [['--status', 'dispached'], /--status dispached is not valid; did you mean dispatched\?/],
       [['--status', 'dispatched', '--lat', '91', '--lon', '0'], /--lat 91 is out of range; a latitude lies between -90 and 90\./],
       [['--status', 'dispatched', '--lat', '0', '--lon', '-180.5'], /--lon -180\.5 is out of range; a longitude lies between -180 and 180\./],
       [['--status', 'dispatched', '--lat', 'north', '--lon', '0'], /--lat "north" is not a latitude/],

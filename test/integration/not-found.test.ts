@@ -6,7 +6,7 @@ import { runInProcess } from '../helpers/run-in-process.js';
 import { hasScript, plainText, runOnTerminal } from '../helpers/terminal.js';
 
 // A mistyped command is answered by src/hooks/command-not-found.ts: one sentence naming the typo and the
-// closest command, exit 127. On a terminal the closest command is offered and run only after a yes.
+// closest command or topic, exit 127, on a terminal too: a suggestion, never a prompt.
 const home = mkdtempSync(join(tmpdir(), 'store-not-found-'));
 const env = {
   XDG_CONFIG_HOME: join(home, 'config'),
@@ -31,12 +31,16 @@ describe('an unknown command', () => {
     expect(r.stderr).toBe('Error: orders lst is not a store command; did you mean `store orders list`? (`store help orders` lists the commands).\n');
   });
 
-  it.runIf(hasScript)('on a terminal suggests the closest command, and exits 127 when declined', async () => {
-    const r = await runOnTerminal(['ordrs', 'list'], { ...env, TERM: 'dumb' }, [{ when: 'Did you mean store orders list?', send: 'n\r' }]);
-    const output = plainText(r.output);
-    expect(output).toContain('ordrs list is not a store command.');
-    expect(output).toContain('Did you mean store orders list? (y/N)');
-    expect(output).toContain('Run `store help` for a list of commands.');
+  it('a mistyped topic is suggested too', async () => {
+    const r = await runInProcess(['orderz'], { env });
+    expect(r.code).toBe(127);
+    expect(r.stderr).toBe('Error: orderz is not a store command; did you mean `store orders`? (`store help` lists the commands).\n');
+  });
+
+  it.runIf(hasScript)('on a terminal: the same sentence, exit 127, no prompt waiting for input', async () => {
+    // No answers are given: a prompt would wait until runOnTerminal's time limit kills it (exit code null).
+    const r = await runOnTerminal(['orderz'], { ...env, TERM: 'dumb' });
+    expect(plainText(r.output)).toBe('Error: orderz is not a store command; did you mean `store orders`? (`store help` lists the commands).\n');
     expect(r.code).toBe(127);
   });
 });

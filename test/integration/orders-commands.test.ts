@@ -207,7 +207,9 @@ describe('store orders list', () => {
     expect(reversed.stderr).not.toContain('→');
     const status = await store('orders', 'list', '--status', 'shipped');
     expect(status.code).toBe(2);
-    expect(status.stderr).toMatch(/--status=shipped to be one of: open, closed,\s+(› +)?cancelled/);
+    expect(status.stderr).toBe('Error: --status shipped is not valid (see `store orders list --help` for the values).\n');
+    const typo = await store('orders', 'list', '--status', 'opne');
+    expect(typo.stderr).toBe('Error: --status opne is not valid; did you mean open? (see `store orders list --help`).\n');
   });
 });
 
@@ -295,7 +297,7 @@ describe('store orders get / update', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Order 1999999999 not found.');
     expect(status.code).toBe(2);
-    expect(status.stderr).toMatch(/--status=shipped to be one of: open, closed,\s+(› +)?cancelled,\s+(› +)?paid/);
+    expect(status.stderr).toBe('Error: --status shipped is not valid (see `store orders update --help` for the values).\n');
     expect(status.stderr).not.toContain('→');
     // A number the store does not know as an id is the order with that number, said before anything else.
     expect(number.code).toBe(0);
@@ -397,7 +399,7 @@ describe('store orders cancel', () => {
   it('refuses an unknown reason and an unknown order', async () => {
     const reason = await store('orders', 'cancel', '1000000001', '--reason', 'bored', '--yes');
     expect(reason.code).toBe(2);
-    expect(reason.stderr).toMatch(/--reason=bored to be one of: customer, inventory, fraud,\s+(› +)?other/);
+    expect(reason.stderr).toBe('Error: --reason bored is not valid (see `store orders cancel --help` for the values).\n');
     const missing = await store('orders', 'cancel', '1999999999', '--yes');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Order 1999999999 not found.');

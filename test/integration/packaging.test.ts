@@ -114,7 +114,7 @@ describe('the packed and installed CLI', () => {
 
   it('store api --help shows the usage from an empty directory', async () => {
     const { stdout } = await storeCli(['api', '--help']);
-    expect(stdout).toContain('USAGE\n  $ store api METHOD PATH');
+    expect(stdout).toContain('USAGE\n  $ store api [METHOD] PATH');
     expect(stdout).toContain('--paginate');
   });
 

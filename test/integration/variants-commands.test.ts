@@ -94,9 +94,9 @@ describe('store variants', () => {
       store('variants', 'update', '1', vid, '--image-id', '987654'),
     ]);
     expect(gender.code).toBe(2);
-    expect(gender.stderr).toContain('--gender "alien" is not one of female, male, unisex');
+    expect(gender.stderr).toContain('--gender "alien" is not valid; use female, male or unisex.');
     expect(age.code).toBe(2);
-    expect(age.stderr).toContain('--age-group "old" is not one of newborn, infant, toddler, kids, adult');
+    expect(age.stderr).toContain('--age-group "old" is not valid; see --help for the values.');
     expect(barcode.code).toBe(2);
     expect(barcode.stderr).toContain('--barcode "12 34" is not a barcode');
     expect(image.code).toBe(2);

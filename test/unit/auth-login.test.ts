@@ -7,7 +7,7 @@ import { resolveContext, type StoreContext } from '../../src/auth/context.js';
 import { loadSecrets, type KeytarLike } from '../../src/auth/credentials.js';
 import { AuthError, UsageError } from '../../src/client/errors.js';
 import { createClient } from '../../src/client/index.js';
-import { authStatus, listProfiles, login, logout, type MissingValue } from '../../src/services/login.js';
+import { SANDBOX_CHOICE, authStatus, listProfiles, login, logout, type MissingValue } from '../../src/services/login.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 let dir: string;
@@ -79,6 +79,37 @@ describe('login --with-token', () => {
     });
     expect(asked).toEqual(['api-url', 'store-id', 'client-id', 'app-name']);
     expect((await readConfig(env)).profiles.default?.store_id).toBe(String(store.sandbox.storeId));
+  });
+
+  it('offers the platform\'s API hosts and the sandbox for --api-url; a platform host brings its authorization host', async () => {
+    const asked: MissingValue[] = [];
+    const stop = new Error('stop here');
+    await expect(
+      login({
+        code: 'c',
+        insecureStorage: true,
+        ask: async (missing) => {
+          asked.push(missing);
+          if (missing.flag === 'api-url') return 'https://api.nuvemshop.com.br';
+          throw stop;
+        },
+        env,
+      }),
+    ).rejects.toBe(stop);
+    expect(asked[0]!.choices).toEqual({
+      message: 'Which store API?',
+      options: [
+        { name: 'Tiendanube (https://api.tiendanube.com)', value: 'https://api.tiendanube.com' },
+        { name: 'Nuvemshop (https://api.nuvemshop.com.br)', value: 'https://api.nuvemshop.com.br' },
+        { name: 'The local sandbox (a test store with demo data)', value: SANDBOX_CHOICE },
+      ],
+    });
+    // Not asked for the authorization server: https://www.nuvemshop.com.br goes with the API host.
+    expect(asked.map((m) => m.flag)).toEqual(['api-url', 'client-id']);
+    // A typed answer is still checked.
+    expect(asked[0]!.validate!('api.example.com')).toBe('must be an http(s) URL');
+    expect(asked[0]!.validate!(SANDBOX_CHOICE)).toBeUndefined();
+    expect(asked[0]!.validate!('https://api.example.com')).toBeUndefined();
   });
 
   it('fails naming the flag when nothing can ask', async () => {

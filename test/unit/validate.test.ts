@@ -132,9 +132,14 @@ describe('other ids and URLs', () => {
   });
 
   it('links must be absolute http(s) URLs', () => {
-    expect(parseHttpUrl('--link', 'https://nfe.example.com/1.pdf')).toBe('https://nfe.example.com/1.pdf');
-    expect(usageMessage(() => parseHttpUrl('--link', 'ftp://example.com/x'))).toMatch(/^--link "ftp:\/\/example.com\/x" is not an http\(s\) URL/);
-    expect(usageMessage(() => parseHttpUrl('--link', 'nfe.example.com'))).toMatch(/is not an http\(s\) URL/);
+    const invoice = 'https://example.com/invoice.pdf';
+    expect(parseHttpUrl('--link', 'https://nfe.example.com/1.pdf', invoice)).toBe('https://nfe.example.com/1.pdf');
+    expect(usageMessage(() => parseHttpUrl('--link', 'ftp://example.com/x', invoice))).toMatch(/^--link "ftp:\/\/example.com\/x" is not an http\(s\) URL/);
+    expect(usageMessage(() => parseHttpUrl('--link', 'nfe.example.com', invoice))).toMatch(/is not an http\(s\) URL/);
+    // The example is of the kind asked for: an image URL is not answered with an invoice's.
+    expect(usageMessage(() => parseHttpUrl('--image', 'shirt.jpg', 'https://example.com/photos/shirt.jpg'))).toBe(
+      '--image "shirt.jpg" is not an http(s) URL; use a full address such as https://example.com/photos/shirt.jpg.',
+    );
   });
 });
 

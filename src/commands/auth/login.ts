@@ -7,14 +7,14 @@ export default class Login extends BaseCommand<typeof Login> {
   static summary = 'Log in to a store and save its credentials in a profile.';
   static description = `Without flags, opens the browser on the app's authorization page and receives the code on a loopback redirect (http://127.0.0.1:<port>/callback, the redirect URL registered for the app); the code is exchanged for a token at once. --code exchanges a code you pasted, --with-token reads a token from standard input, and --sandbox logs in to the local sandbox (started on demand), which needs nothing else.
 
-The token and client secret go to the OS keychain; where none answers (or with --insecure-storage) they go to $XDG_CONFIG_HOME/store/credentials.json (mode 0600), with a warning. The profile becomes the default one. On a terminal, missing values are asked for; otherwise a missing value is an error naming its flag.`;
+The token and client secret go to the OS keychain; where none answers (or with --insecure-storage) they go to $XDG_CONFIG_HOME/store/credentials.json (mode 0600), with a warning. The profile becomes the default one. On a terminal, missing values are asked for (the API URL from a menu of the platform's hosts, Tiendanube and Nuvemshop, and the sandbox; another URL can be typed); otherwise a missing value is an error naming its flag.`;
 
   static examples = [
     '<%= config.bin %> auth login --sandbox',
-    '<%= config.bin %> auth login --profile shop --api-url https://api.example.com --auth-url https://auth.example.com --client-id 4321',
+    '<%= config.bin %> auth login --profile shop --api-url https://api.tiendanube.com --client-id 4321',
     '<%= config.bin %> auth login --profile shop --no-browser --port 8976',
     '<%= config.bin %> auth login --profile shop --code 9f2c…',
-    'echo "$STORE_TOKEN" | <%= config.bin %> auth login --with-token --store-id 123456 --client-id 4321 --app-name "Acme ERP" --api-url https://api.example.com',
+    'echo "$STORE_TOKEN" | <%= config.bin %> auth login --with-token --store-id 123456 --client-id 4321 --app-name "Acme ERP" --api-url https://api.nuvemshop.com.br',
   ];
 
   static enableJsonFlag = true;
@@ -27,8 +27,10 @@ The token and client secret go to the OS keychain; where none answers (or with -
       env: 'STORE_CLIENT_SECRET',
     }),
     'app-name': Flags.string({ description: 'App name sent in the User-Agent header.' }),
-    'api-url': Flags.string({ description: 'API host root, without /v1.' }),
-    'auth-url': Flags.string({ description: 'Authorization server URL.' }),
+    'api-url': Flags.string({
+      description: 'API host root, without /v1: https://api.tiendanube.com or https://api.nuvemshop.com.br (a terminal offers them, and the sandbox).',
+    }),
+    'auth-url': Flags.string({ description: "Authorization server URL (the platform's own for its API hosts: https://www.tiendanube.com, https://www.nuvemshop.com.br)." }),
     'insecure-storage': Flags.boolean({ description: 'Store secrets in the plain-text credentials file, not the OS keychain.' }),
     port: Flags.integer({
       description: "Port of the loopback redirect listener (must match the app's redirect URL).",
@@ -75,8 +77,14 @@ The token and client secret go to the OS keychain; where none answers (or with -
         const why = flags['with-token'] ? 'standard input carries the token' : 'there is no terminal to ask on';
         throw new UsageError(`Missing --${missing.flag} (${missing.message}); pass it as a flag, as ${why}.`);
       }
-      const { input, password } = await import('@inquirer/prompts');
+      const { input, password, select } = await import('@inquirer/prompts');
       const context = { input: this.io.stdin, output: this.io.stderr };
+      if (missing.choices) {
+        const other = '\u0000other';
+        const { message, options } = missing.choices;
+        const picked = await select({ message, choices: [...options, { name: 'Another URL (type it)', value: other }] }, context);
+        if (picked !== other) return picked;
+      }
       return missing.secret
         ? password({ message: missing.message, mask: true, validate: (value) => missing.validate?.(value.trim()) ?? true }, context)
         : input(

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import type { Order } from '../../api/orders.js';
 import type { OrderStatus } from '../../platform/orders.js';
 import { BaseCommand } from '../../base-command.js';
-import { orderLookupArg, orderStatusFlag } from '../../flags/orders.js';
+import { asksToCancel, orderLookupArg, orderStatusFlag } from '../../flags/orders.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
@@ -30,6 +30,14 @@ export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
     'customer-email': Flags.string({ description: "The customer's email address." }),
     'customer-phone': Flags.string({ description: "The customer's phone number." }),
   };
+
+  public override async init(): Promise<void> {
+    if (asksToCancel(this.argv)) {
+      const { UsageError } = await import('../../client/errors.js');
+      throw new UsageError('Use `store orders cancel ID` to cancel an order (it asks first and can return the stock).');
+    }
+    await super.init();
+  }
 
   async run(): Promise<Order> {
     const { parseOrderId } = await import('../../services/validate.js');

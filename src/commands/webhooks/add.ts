@@ -8,7 +8,7 @@ export default class WebhooksAdd extends BaseCommand<typeof WebhooksAdd> {
   static summary = 'Register a webhook: the store POSTs {store_id, event, id} to URL on every EVENT.';
   static description = `Each notification carries the headers given with --header, an x-linkedstore-hmac-sha256 signature (HMAC-SHA256 of the raw body keyed with the app's client secret) and an x-store-delivery-id that stays the same when the store retries it. URL must be https; plain http is accepted only on loopback.
 
-EVENT is any resource/action name. The documented events are ${WEBHOOK_EVENTS.join(', ')}; the platform adds more over time, so another well-formed name is sent with a warning and the store decides (it refuses an event it does not know with a 422 that names the ones it allows).`;
+EVENT is any resource/action name. The documented events are ${WEBHOOK_EVENTS.join(', ')}. The platform adds more over time, so another well-formed name is sent with a one-line warning (and the closest documented event) and the store decides.`;
 
   static examples = [
     '<%= config.bin %> webhooks add order/created https://example.com/hooks/orders',
@@ -37,7 +37,14 @@ EVENT is any resource/action name. The documented events are ${WEBHOOK_EVENTS.jo
     if (warning) this.warnUser(warning);
     const client = await this.client();
     const { createWebhook } = await import('../../api/webhooks.js');
-    const webhook = await createWebhook(client, { event, url, headers });
+    const webhook = await createWebhook(client, { event, url, headers }).catch(async (error: unknown) => {
+      const { ApiError } = await import('../../client/errors.js');
+      // The store's 422 lists every event it knows; the warning above already said what was probably meant.
+      if (warning && error instanceof ApiError && error.status === 422 && error.fieldErrors?.event) {
+        throw new ApiError(`The store refused the event ${event} (HTTP 422: not one it knows).`, error, error.exitCode);
+      }
+      throw error;
+    });
     const { webhookColumns } = await import('../../views/webhooks.js');
     await this.renderList([webhook], webhookColumns);
     return webhook;

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
 import { BaseCommand } from '../../base-command.js';
 import { notificationLine } from '../../views/webhooks.js';
+import { terminalWidth } from '../../output/terminal.js';
 import { SIGNAL_EXIT_CODES } from '../../util/process.js';
 import type { ReceivedNotification, WebhookListener } from '../../services/webhooks-listener.js';
 
@@ -11,7 +12,7 @@ export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
 
 On the sandbox (the sandbox profile, or any profile whose API host answers /sandbox/status) it registers a webhook per event (every event, or those of --events) pointing at the receiver and removes them when stopped; --no-register skips that. A real store cannot reach 127.0.0.1: expose the port through a tunnel and register the tunnel's https URL with \`store webhooks add\`.
 
-Ctrl-C or SIGTERM removes the registered webhooks and exits 0 (stopping is how a listener ends; nothing is left half done). Where it listens and what it registered is written on stderr.
+Ctrl-C or SIGTERM removes the registered webhooks and exits 0 (stopping is how a listener ends; nothing is left half done). One line on stderr says where it listens and how many webhooks it registered (--debug lists them); on a terminal each event's line is cut to the terminal's width.
 
 Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resource/action names (with a warning); some events (domain/updated) carry no id, and their line shows "-" in its place.`;
 
@@ -42,7 +43,7 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
       const warning = undocumentedEvent(event);
       if (warning) this.warnUser(warning);
     }
-    const forwardTo = this.flags['forward-to'] === undefined ? undefined : parseHttpUrl('--forward-to', this.flags['forward-to']);
+    const forwardTo = this.flags['forward-to'] === undefined ? undefined : parseHttpUrl('--forward-to', this.flags['forward-to'], 'http://localhost:3000/webhooks');
     const ctx = await this.context();
     const secret = process.env.STORE_CLIENT_SECRET || ctx.clientSecret;
     if (!secret) {
@@ -66,13 +67,10 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
       register,
       subscribe: (listener) => this.show(listener),
     });
-    this.note(`Listening on ${session.url} for ${events ? events.join(', ') : 'every event'} (Ctrl-C to stop).`);
-    if (forwardTo) this.note(`Forwarding each notification to ${forwardTo}.`);
-    if (session.registered.length > 0) {
-      this.note(`Registered ${session.registered.length} webhook${session.registered.length === 1 ? '' : 's'}: ${session.registered.map((w) => `${w.event} (${w.id})`).join(', ')}.`);
-    } else if (!register) {
-      this.note(`No webhook registered: point one at this receiver (a tunnel's https URL on a real store) with \`store webhooks add EVENT URL\`.`);
-    }
+    const { readyLine } = await import('../../views/webhooks.js');
+    this.note(readyLine(session.url, session.registered.length, { register, forwardTo }));
+    // Which webhook is which: for --debug (the store's `webhooks list` shows them too).
+    if (this.flags.debug) for (const w of session.registered) this.note(`Registered ${w.event} (${w.id}).`);
 
     const signal = await new Promise<NodeJS.Signals>((resolve) => {
       process.once('SIGINT', () => resolve('SIGINT'));
@@ -92,13 +90,13 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
   /** Events on stdout as they arrive; everything else about requests on stderr. */
   private show(listener: WebhookListener): void {
     const json = this.jsonEnabled();
-    const tty = Boolean(this.io.stdout.isTTY);
+    const width = this.io.stdout.isTTY ? terminalWidth() : undefined;
     listener.on('notification', (n: ReceivedNotification) => {
       if (json) {
         this.io.stdout.write(`${JSON.stringify(n)}\n`);
         return;
       }
-      this.io.stdout.write(notificationLine(n, tty));
+      this.io.stdout.write(notificationLine(n, width));
     });
     listener.on('refused', ({ status, reason }) => this.note(`Refused a request with ${status}: ${reason}.`));
     const about = (event: string, id: number | string | undefined) => (id === undefined ? event : `${event} ${id}`);
