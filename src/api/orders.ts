@@ -87,6 +87,8 @@ export interface OrderFilters {
   shipping_status?: ShippingStatus | 'any';
   created_at_min?: string;
   created_at_max?: string;
+  updated_at_min?: string;
+  updated_at_max?: string;
   /** An order number, or text in the customer's name or email. */
   q?: string;
 }
