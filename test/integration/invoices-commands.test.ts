@@ -168,23 +168,28 @@ describe('store invoices attach ORDER_ID', () => {
     expect(await storedInvoices(order.id)).toEqual([]);
   });
 
-  it('names an unknown order (exit 1), an order number the store does not know as an id (exit 1) and a foreign fulfillment order (422, exit 2)', async () => {
+  it('names an unknown order (exit 1), takes an order number the store does not know as an id (said on stderr), names a foreign fulfillment order (422, exit 2)', async () => {
     const missing = await store('invoices', 'attach', '1999999999', '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Order 1999999999 not found.');
 
     const order = freshOrder();
     const number = await store('invoices', 'attach', String(order.number), '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf');
-    // Ids of any length go to the store (platform.md §0); it does not know the number as an id.
-    expect(number.code).toBe(1);
-    expect(number.stderr).toContain(`Order ${order.number} not found.`);
+    // Ids of any length go to the store (platform.md §0); after its 404 the number is looked up (q).
+    expect(number.code).toBe(0);
+    expect(number.stderr).toContain(`Order number ${order.number} is order ${order.id}; attaching the invoice to it.`);
+    expect(await storedInvoices(order.id)).toHaveLength(1);
+    const listed = await store('invoices', 'list', String(order.number), '--json');
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toContain(`Order number ${order.number} is order ${order.id}; listing its invoices.`);
+    expect((JSON.parse(listed.stdout) as Invoice[]).map((i) => i.key)).toEqual((await storedInvoices(order.id)).map((i) => i.key));
 
     const other = freshOrder();
     const foreignFo = (await api.get<{ id: string }[]>(`/orders/${other.id}/fulfillment-orders`)).body[0]!;
     const foreign = await store('invoices', 'attach', String(order.id), '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf', '--fulfillment-order', foreignFo.id);
     expect(foreign.code).toBe(2);
     expect(foreign.stderr).toContain(`Fulfillment order ${foreignFo.id} is not one of order ${order.id}`);
-    expect(await storedInvoices(order.id)).toEqual([]);
+    expect(await storedInvoices(order.id)).toHaveLength(1);
 
     const list = await store('invoices', 'list', '1999999999');
     expect(list.code).toBe(1);

@@ -24,13 +24,13 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
   static baseFlags = BaseCommand.recordFlags;
 
   static args = {
-    order_id: Args.string({ description: 'Order id (10 digits); not used with --file.' }),
+    order_id: Args.string({ description: 'Order id, or the number the customer sees; not used with --file.' }),
   };
 
   static flags = {
     key: Flags.string({ description: 'Fiscal access key: 44 digits (spaces allowed).', exclusive: ['file'] }),
     link: Flags.string({ description: 'URL where the customer can see or download the invoice.', exclusive: ['file'] }),
-    'fulfillment-order': Flags.string({ description: 'Fulfillment order the invoice covers (optional).', exclusive: ['file'] }),
+    'fulfillment-order': Flags.string({ description: 'Fulfillment order the invoice covers (optional): its id, or its number as listed (191-1).', exclusive: ['file'] }),
     file: Flags.string({ description: 'CSV file of invoices to attach (order_id, key, link[, fulfillment_order_id]); "-" for standard input.' }),
     report: Flags.string({ description: 'With --file: write the rows that failed to this CSV file.', dependsOn: ['file'] }),
     'dry-run': Flags.boolean({ description: "With --file: check the file and read the orders' invoices; send no write.", dependsOn: ['file'] }),
@@ -46,17 +46,18 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
     if (this.args.order_id === undefined) throw new UsageError('Give ORDER_ID with --key and --link, or --file FILE.');
     if (this.flags.key === undefined) throw new UsageError('--key is required: the 44-digit access key of the invoice.');
     if (this.flags.link === undefined) throw new UsageError('--link is required: the URL of the invoice.');
-    const { attachInvoice, invoiceRequest } = await import('../../services/invoices.js');
+    const { attachInvoiceToOrder, invoiceRequest } = await import('../../services/invoices.js');
     const request = invoiceRequest(
       { orderId: this.args.order_id, key: this.flags.key, link: this.flags.link, fulfillmentOrderId: this.flags['fulfillment-order'] },
       { key: '--key', link: '--link', fulfillmentOrderId: '--fulfillment-order' },
     );
-    const result = await attachInvoice(await this.client(), request);
+    const { value: result, notice } = await attachInvoiceToOrder(await this.client(), request);
+    if (notice) this.note(notice);
     if (!this.jsonEnabled()) {
       this.note(
         result.attached
-          ? `Attached invoice ${request.key} to order ${request.orderId} (${result.invoices.length} invoice${result.invoices.length === 1 ? '' : 's'} now).`
-          : `Invoice ${request.key} is already attached to order ${request.orderId}; nothing changed.`,
+          ? `Attached invoice ${request.key} to order ${result.orderId} (${result.invoices.length} invoice${result.invoices.length === 1 ? '' : 's'} now).`
+          : `Invoice ${request.key} is already attached to order ${result.orderId}; nothing changed.`,
       );
     }
     return result;
