@@ -27,7 +27,9 @@ export async function fulfillmentOrdersOf(client: StoreClient, idOrNumber: numbe
 export async function fulfillmentOrderIdOf(client: StoreClient, orderId: number, ref: FulfillmentOrderRef): Promise<string> {
   if ('id' in ref) return ref.id;
   const all = await listFulfillmentOrders(client, orderId);
-  const found = all.find((fo) => fo.number === ref.number);
+  // `191-1` also names the fulfillment order numbered `1` of order 191, as a store that numbers them per order shows it.
+  const position = ref.number.includes('-') ? ref.number.slice(ref.number.lastIndexOf('-') + 1) : undefined;
+  const found = all.find((fo) => fo.number === ref.number) ?? all.find((fo) => position !== undefined && fo.number === position);
   if (!found) {
     const numbers = all.map((fo) => fo.number).filter(Boolean);
     throw new NotFoundError(
