@@ -2,6 +2,7 @@ import { NotFoundError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import {
   cancelOrder,
+  closeOrReopenOrder,
   createOrder,
   type CustomerDetails,
   getOrder,
@@ -173,6 +174,27 @@ export async function orderToCancel(client: StoreClient, idOrNumber: number): Pr
     throw new UsageError(`Order ${order.id} (#${order.number ?? '?'}) is already cancelled${when}.`);
   }
   return found;
+}
+
+/**
+ * The order about to be closed or reopened (by id or, after a 404, by number, said in the notice, before the
+ * confirmation); refuses what the store would answer 422 for: closing a closed or a cancelled order (reopen a
+ * cancelled one first), reopening an open one.
+ */
+export async function orderToCloseOrReopen(client: StoreClient, idOrNumber: number, action: 'close' | 'open'): Promise<FoundOrder<Order>> {
+  const found = await byIdOrNumber(client, idOrNumber, action === 'close' ? 'closing it' : 'reopening it', (id) => getOrder(client, id));
+  const order = found.value;
+  const name = `Order ${order.id} (#${order.number ?? '?'})`;
+  if (action === 'close' && order.status === 'closed') throw new UsageError(`${name} is already closed${order.closed_at ? ` since ${order.closed_at}` : ''}.`);
+  if (action === 'close' && order.status === 'cancelled') {
+    throw new UsageError(`${name} is cancelled; a cancelled order is not closed (\`store orders reopen ${order.id}\` first, if it should be).`);
+  }
+  if (action === 'open' && order.status === 'open') throw new UsageError(`${name} is already open.`);
+  return found;
+}
+
+export async function closeOrReopenOrderById(client: StoreClient, orderId: number, action: 'close' | 'open'): Promise<Order> {
+  return closeOrReopenOrder(client, orderId, action);
 }
 
 /** `--item VARIANT_ID=QTY` flags as the store takes them; one sentence naming the flag when one is wrong. */

@@ -6,6 +6,7 @@ import type { StoreData } from '../state.js';
 import {
   cancelOrder,
   checkOrderStock,
+  closeOrReopenOrder,
   createOrder,
   findOrders,
   ordersOf,
@@ -340,5 +341,17 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     return presentOrder(order, store.id);
   };
   api.post('/orders/:order_id/cancel', cancel);
+
+  // platform.md §9: close (archive) and reopen; no body. A refused transition is a 422 naming the status.
+  for (const [action, to] of [['close', 'closed'], ['open', 'open']] as const) {
+    api.post(`/orders/:order_id/${action}`, async (req) => {
+      const store = req.store;
+      const order = loadOrder(store, (req.params as { order_id: string }).order_id);
+      const problem = state.mutate(`order.${action}`, (tx) => closeOrReopenOrder(tx, store, order, to));
+      if (problem) throw httpError(422, `Order ${order.id} ${problem}`, { status: [problem] });
+      ctx.emit('order/updated', store.id, order.id);
+      return presentOrder(order, store.id);
+    });
+  }
   api.delete('/orders/:order_id', cancel);
 }

@@ -384,6 +384,23 @@ export function cancelOrder(
 }
 
 
+/**
+ * `POST /orders/{id}/close` and `/open` (docs/platform.md §9): an open order is closed (archived, `closed_at`
+ * set), a closed or cancelled one reopened. Closing a cancelled order is refused: a status is one of three, and
+ * closing would erase the cancellation (its reason and time); reopen it first. Reopening a cancelled order clears
+ * the cancellation but takes no stock again (the units went back once; see cancelOrder) and leaves the payment
+ * refunded or voided. Returns the problem when the transition is refused.
+ */
+export function closeOrReopenOrder(tx: Tx, store: StoreData, order: OrderRecord, to: 'closed' | 'open', at = tx.now()): string | undefined {
+  if (to === 'closed' && order.status === 'closed') return 'is already closed';
+  if (to === 'closed' && order.status === 'cancelled') return 'is cancelled; reopen it before closing it';
+  if (to === 'open' && order.status === 'open') return 'is already open';
+  applyStatus(tx, store, order, to, at);
+  order.updated_at = at;
+  tx.put(ordersOf(store), order);
+  return undefined;
+}
+
 /** The changes of a PUT /orders/{id}: absent fields keep their value; a null owner note clears it. */
 export interface OrderChanges {
   owner_note?: string | null;
