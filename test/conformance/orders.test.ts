@@ -524,3 +524,110 @@ describe('platform.md §9 POST /orders/{id}/close and /open', () => {
     }
   });
 });
+
+describe('platform.md §4 POST /orders keeps what it is given', () => {
+  const t = useSandbox();
+  let variant: any;
+
+  beforeAll(async () => {
+    await createLocation(t, 'Main');
+    ({ variant } = await createSimpleProduct(t, { stock: 100, price: '50.00' }));
+  });
+
+  const shippingAddress = {
+    name: 'Mariana Lima',
+    address: 'Rua Harmonia',
+    number: '321',
+    floor: 'apto 42',
+    locality: 'Vila Madalena',
+    city: 'São Paulo',
+    province: 'São Paulo',
+    zipcode: '05435-000',
+    country: 'BR',
+    phone: '+55 11 98888-1234',
+  };
+
+  it('shipping_address, the billing_* fields, the customer identification and default address, shipping costs, option code and pickup type come back, in the POST answer and on GET', async () => {
+    const res = await t.post('/orders', {
+      customer: {
+        name: 'Mariana Lima',
+        email: 'mariana@example.com',
+        phone: '+55 11 98888-1234',
+        identification: '12345678909',
+        default_address: { ...shippingAddress, address: 'Av. Paulista', number: '1000' },
+      },
+      products: [{ variant_id: variant.id, quantity: 2 }],
+      shipping: 'correios',
+      shipping_option: 'Correios - PAC',
+      shipping_option_code: 'correios_pac',
+      shipping_cost_customer: '15.90',
+      shipping_cost_owner: '12.40',
+      shipping_pickup_type: 'ship',
+      shipping_address: shippingAddress,
+      billing_name: 'Mariana Lima ME',
+      billing_phone: null,
+      billing_address: 'Rua Augusta',
+      billing_number: '10',
+      billing_floor: null,
+      billing_locality: 'Consolação',
+      billing_zipcode: '01304-000',
+      billing_city: 'São Paulo',
+      billing_province: 'São Paulo',
+      billing_country: 'BR',
+    });
+    expectCreated(res);
+    const expected = {
+      shipping: 'correios',
+      shipping_option: 'Correios - PAC',
+      shipping_option_code: 'correios_pac',
+      shipping_cost_customer: '15.90',
+      shipping_cost_owner: '12.40',
+      shipping_pickup_type: 'ship',
+      shipping_address: shippingAddress,
+      billing_name: 'Mariana Lima ME',
+      billing_phone: null,
+      billing_address: 'Rua Augusta',
+      billing_number: '10',
+      billing_floor: null,
+      billing_locality: 'Consolação',
+      billing_zipcode: '01304-000',
+      billing_city: 'São Paulo',
+      billing_province: 'São Paulo',
+      billing_country: 'BR',
+      contact_identification: '12345678909',
+      customer: { identification: '12345678909', default_address: { ...shippingAddress, address: 'Av. Paulista', number: '1000' } },
+      subtotal: '100.00',
+      total: '115.90',
+    };
+    expect(res.body).toMatchObject(expected);
+    expect((await t.get(`/orders/${res.body.id}`)).body).toMatchObject(expected);
+  });
+
+  it('a pickup order: shipping_pickup_type pickup, the branch name, a null shipping address kept null; without billing_* the billing fields are the default address', async () => {
+    const res = await t.post('/orders', {
+      customer: { name: 'Ana', email: 'ana@example.com', default_address: shippingAddress },
+      products: [{ variant_id: variant.id, quantity: 1 }],
+      shipping_pickup_type: 'pickup',
+      shipping_store_branch_name: 'Loja Centro',
+      shipping_address: null,
+    });
+    expectCreated(res);
+    expect(res.body).toMatchObject({
+      shipping_pickup_type: 'pickup',
+      shipping_store_branch_name: 'Loja Centro',
+      shipping_address: null,
+      billing_address: 'Rua Harmonia',
+      billing_city: 'São Paulo',
+    });
+  });
+
+  it('a wrong type in what is kept → 422 naming the field, nothing created', async () => {
+    const before = (await t.get('/orders')).headers.get('x-total-count');
+    for (const [field, value] of [['shipping_pickup_type', 'drone'], ['shipping_cost_owner', '-1'], ['shipping_address', 'Rua Harmonia 321'], ['billing_city', 7]] as const) {
+      const res = await t.post('/orders', { customer: { name: 'Ana' }, products: [{ variant_id: variant.id, quantity: 1 }], [field]: value });
+      expect(res.status, field).toBe(422);
+      expect(Object.keys(res.body.errors ?? {}).join(' '), field).toContain(field);
+    }
+    expect((await t.get('/orders')).headers.get('x-total-count')).toBe(before);
+  });
+});

@@ -69,7 +69,14 @@ export type Shipping = {
   option_code: string;
   cost_customer: string;
   cost_owner: string;
+  /** `ship` or `pickup` (absent in orders stored before it was kept: `ship`). */
+  pickup_type?: ShippingPickupType;
+  /** The branch a pickup order is collected at. */
+  store_branch_name?: string | null;
 };
+
+export const SHIPPING_PICKUP_TYPES = ['ship', 'pickup'] as const;
+export type ShippingPickupType = (typeof SHIPPING_PICKUP_TYPES)[number];
 
 export type Payment = {
   gateway: string;
@@ -104,6 +111,8 @@ export type OrderRecord = {
   shipping_tracking_number: string | null;
   shipping_tracking_url: string | null;
   shipping_address: Address | null;
+  /** The flat `billing_*` fields as given at creation; absent: the customer's default address. */
+  billing_address?: Address | null;
   payment: Payment;
   subtotal: string;
   discount: string;
@@ -167,6 +176,7 @@ export interface NewOrder {
   products: { variant_id: number; quantity: number }[];
   shipping?: Partial<Shipping>;
   shipping_address?: Address | null;
+  billing_address?: Address | null;
   owner_note?: string;
   note?: string | null;
   payment?: Partial<Payment>;
@@ -275,7 +285,8 @@ export function createOrder(tx: Tx, store: StoreData, input: NewOrder, at = tx.n
   const subtotal = lines.reduce((sum, l) => sum + Number(l.price) * l.quantity, 0);
   const shipping = { ...DEFAULT_SHIPPING, ...input.shipping };
   const total = money(subtotal + Number(shipping.cost_customer));
-  const address = input.shipping_address ?? input.customer.default_address ?? null;
+  // A shipping address given as null stays null (a pickup order); not given, the customer's default address.
+  const address = input.shipping_address !== undefined ? input.shipping_address : (input.customer.default_address ?? null);
   const order = tx.put(ordersOf(store), {
     id,
     number,
@@ -306,6 +317,7 @@ export function createOrder(tx: Tx, store: StoreData, input: NewOrder, at = tx.n
     shipping_tracking_number: null,
     shipping_tracking_url: null,
     shipping_address: address ? { ...address } : null,
+    ...(input.billing_address !== undefined ? { billing_address: input.billing_address ? { ...input.billing_address } : null } : {}),
     payment: { ...DEFAULT_PAYMENT, ...input.payment },
     subtotal: money(subtotal),
     discount: '0.00',
