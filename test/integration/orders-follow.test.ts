@@ -137,6 +137,35 @@ describe('store orders follow', () => {
   });
 });
 
+describe('store orders follow as a long-running follower (real binary)', () => {
+  it('SIGTERM between polls ends it with exit 0, its checkpoint holding what it delivered', async () => {
+    const runEnv = cliEnv(sandbox, 'follow-term');
+    const child = spawn(process.execPath, [BIN, 'orders', 'follow', '--name', 'term', '--since', '2000-01-01', '--interval', '1h'], {
+      env: { ...process.env, ...runEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    const code = await new Promise<number | null>((resolve) => {
+      child.on('close', resolve);
+      // The first poll's versions are out: it now waits for the next poll.
+      const check = setInterval(() => {
+        if (stdout.split('\n').length - 1 >= 100) {
+          clearInterval(check);
+          setTimeout(() => child.kill('SIGTERM'), 200);
+        }
+      }, 20);
+    });
+    expect(code).toBe(0);
+    const again = await runCli(['orders', 'follow', '--name', 'term', '--once'], { env: runEnv });
+    expect(again.code).toBe(0);
+    // Whatever the signal left undelivered comes in the next run, and nothing twice.
+    const both = [...lines(stdout), ...lines(again.stdout)].map(key);
+    expect(both.length).toBe(new Set(both).size);
+    expect(new Set(both)).toEqual(await serverVersions());
+  }, 60_000);
+});
+
 describe('store orders follow under SIGKILL (real binary)', () => {
   /** Starts the follower, kills it with SIGKILL after `ms`; resolves when it is gone. */
   function killedRun(args: string[], runEnv: NodeJS.ProcessEnv, ms: number): Promise<void> {
