@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,6 +124,30 @@ describe('store orders follow', () => {
     expect(retried.stdout).toContain(`"id":${order.id}`);
     expect(retried.stdout).toContain(` id=${order.id}`);
     expect(readFileSync(file, 'utf8')).not.toBe(before);
+  });
+
+  it('--output: lines appended but not checkpointed (a kill in between) are recorded, a line cut short is removed and delivered again', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'store-follow-recover-')), 'orders.ndjson');
+    const follow = () => store('orders', 'follow', '--once', '--name', 'recover', '--since', '2000-01-01', '--output', out);
+    expect((await follow()).code).toBe(0);
+    const checkpointDir = join(env.XDG_STATE_HOME!, 'store', 'follow');
+    const checkpoint = join(checkpointDir, readdirSync(checkpointDir)[0]!, 'recover.json');
+    const before = { checkpoint: readFileSync(checkpoint, 'utf8'), file: readFileSync(out, 'utf8') };
+    const order = await createOrder();
+    expect((await follow()).code).toBe(0);
+    const after = readFileSync(out, 'utf8');
+    expect(after.slice(before.file.length)).toContain(`"id":${order.id},`);
+
+    // Killed after the append, before the checkpoint: the next run finds the line and delivers nothing again.
+    writeFileSync(checkpoint, before.checkpoint);
+    expect((await follow()).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(after);
+
+    // Killed in the middle of the append: the half line goes, the version comes again whole.
+    writeFileSync(checkpoint, before.checkpoint);
+    writeFileSync(out, after.slice(0, before.file.length + 40));
+    expect((await follow()).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(after);
   });
 
   it('refuses a bad --interval, --name or --since before any request', async () => {
