@@ -156,7 +156,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     this.argv = argv;
   }
 
-  private async checkJsonFields(valid: readonly string[]): Promise<void> {
+  protected async checkJsonFields(valid: readonly string[]): Promise<void> {
     const unknown = (this.jsonFieldList ?? []).filter((f) => !valid.includes(f));
     if (unknown.length === 0) return;
     const { UsageError } = await import('./client/errors.js');

@@ -89,6 +89,19 @@ export interface OrderFilters {
   created_at_max?: string;
   updated_at_min?: string;
   updated_at_max?: string;
+  /** Decimal amounts, inclusive. */
+  total_min?: string;
+  total_max?: string;
+  /** Comma-separated customer ids. */
+  customer_ids?: string;
+  /** Comma-separated sales channels (`store`, `api`, `form`, `meli`, `pos`…). */
+  channels?: string;
+  /** Comma-separated payment methods (`credit_card`, `bank_transfer`…): not in platform.md §4, from the newer API reference. */
+  payment_methods?: string;
+  /** A payment provider (the gateway: `mercadopago`…): not in platform.md §4, from the newer API reference. */
+  payment_provider?: string;
+  /** Only orders with a larger id. */
+  since_id?: number;
   /** An order number, or text in the customer's name or email. */
   q?: string;
 }
@@ -98,6 +111,8 @@ export interface OrderPage {
   page: number;
   /** x-total-count: every order matching the filters. */
   total?: number;
+  /** How many records the page held, the ones left out as unreadable included (a short page ends a list). */
+  received: number;
 }
 
 function readList(client: StoreClient, items: unknown): Order[] {
@@ -107,13 +122,13 @@ function readList(client: StoreClient, items: unknown): Order[] {
 /** One page of orders, newest first; the empty-list 404 is an empty page. */
 export async function listOrdersPage(client: StoreClient, filters: OrderFilters, page: number, perPage: number): Promise<OrderPage> {
   const res = await client.page<unknown>('/orders', { ...filters, page, per_page: perPage });
-  return { orders: readList(client, res.items), page, total: res.total };
+  return { orders: readList(client, res.items), page, total: res.total, received: res.items.length };
 }
 
 /** Every page of orders (following the Link header), as the pages arrive. */
 export async function* paginateOrders(client: StoreClient, filters: OrderFilters, perPage = MAX_PER_PAGE): AsyncGenerator<OrderPage> {
   for await (const page of client.paginate<unknown>('/orders', { ...filters }, { perPage })) {
-    yield { orders: readList(client, page.items), page: page.page, total: page.total };
+    yield { orders: readList(client, page.items), page: page.page, total: page.total, received: page.items.length };
   }
 }
 

@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
-import { CANCEL_REASONS, ORDER_STATUS_INPUTS } from '../platform/orders.js';
+import { CANCEL_REASONS, ORDER_STATUS_INPUTS, ORDER_STATUSES, PAYMENT_STATUSES, SHIPPING_STATUSES } from '../platform/orders.js';
 import { TRACKING_STATUSES } from '../platform/tracking-statuses.js';
-import type { TrackingFields } from '../services/orders.js';
+import type { OrderFilterFlags, TrackingFields } from '../services/orders.js';
+import { DATE_FORMS } from '../services/validate.js';
 
 /** Arguments and flags of the order, fulfillment-order and invoice commands. */
 
@@ -30,8 +31,8 @@ export const trackingFlags = {
   address: Flags.string({ description: 'Where it happened.' }),
   lat: Flags.string({ description: 'Latitude of where it happened (-90 to 90); needs --lon.' }),
   lon: Flags.string({ description: 'Longitude of where it happened (-180 to 180); needs --lat.' }),
-  'happened-at': Flags.string({ description: 'When it happened (ISO 8601 or YYYY-MM-DD); default now on add.' }),
-  'estimated-delivery-at': Flags.string({ description: 'Expected delivery time (ISO 8601 or YYYY-MM-DD).' }),
+  'happened-at': Flags.string({ description: `When it happened: ${DATE_FORMS}; default now on add.` }),
+  'estimated-delivery-at': Flags.string({ description: `Expected delivery time: ${DATE_FORMS}.` }),
 };
 
 export function trackingFieldsFrom(flags: { [K in keyof typeof trackingFlags]?: string }): TrackingFields {
@@ -56,3 +57,53 @@ export const cancelReasonFlag = Flags.string({
   description: 'Why the order is cancelled (the store records "other" when not given).',
   options: [...CANCEL_REASONS],
 });
+
+/** The filters of `orders list` and `orders export` (GET /orders, docs/platform.md §4), under the names people guess. */
+export const orderFilterFlags = {
+  status: Flags.string({
+    description: 'Only orders with this status (paid is read as --payment-status paid).',
+    options: [...ORDER_STATUSES, 'any', 'paid'],
+  }),
+  'payment-status': Flags.string({ description: 'Only orders with this payment status.', options: [...PAYMENT_STATUSES, 'any'] }),
+  'shipping-status': Flags.string({
+    description: 'Only orders with this shipping status (unshipped and shipped are older names of unfulfilled and fulfilled).',
+    options: [...SHIPPING_STATUSES, 'any'],
+  }),
+  search: Flags.string({ description: "Only orders with this number, or with this text in the customer's name or email (the API's q)." }),
+  'created-after': Flags.string({ description: `Only orders created at or after this time: ${DATE_FORMS}.` }),
+  'created-before': Flags.string({ description: 'Only orders created at or before this time (same forms as --created-after).' }),
+  'updated-after': Flags.string({ description: 'Only orders changed at or after this time (same forms as --created-after).' }),
+  'updated-before': Flags.string({ description: 'Only orders changed at or before this time (same forms as --created-after).' }),
+  'total-min': Flags.string({ description: 'Only orders with a total of at least this amount (e.g. 150.00).' }),
+  'total-max': Flags.string({ description: 'Only orders with a total of at most this amount.' }),
+  customer: Flags.string({ description: 'Only orders of this customer id (repeat, or comma-separate, for several).', multiple: true }),
+  channel: Flags.string({ description: 'Only orders from this sales channel, e.g. store, api, pos (repeat for several).', multiple: true }),
+  'payment-method': Flags.string({ description: 'Only orders paid with this method, e.g. credit_card, bank_transfer (repeat for several).', multiple: true }),
+  'payment-provider': Flags.string({ description: 'Only orders paid through this provider (the gateway, e.g. mercadopago).' }),
+  'since-id': Flags.string({ description: 'Only orders with an id greater than this one.' }),
+};
+
+type OrderFilterFlagValues = { [K in keyof typeof orderFilterFlags]?: unknown };
+
+/** The filter flags as `orderFilters` takes them. */
+export function orderFilterFlagsFrom(flags: OrderFilterFlagValues): OrderFilterFlags {
+  const text = (v: unknown) => v as string | undefined;
+  const texts = (v: unknown) => v as string[] | undefined;
+  return {
+    status: flags.status as OrderFilterFlags['status'],
+    paymentStatus: flags['payment-status'] as OrderFilterFlags['paymentStatus'],
+    shippingStatus: flags['shipping-status'] as OrderFilterFlags['shippingStatus'],
+    search: text(flags.search),
+    createdAfter: text(flags['created-after']),
+    createdBefore: text(flags['created-before']),
+    updatedAfter: text(flags['updated-after']),
+    updatedBefore: text(flags['updated-before']),
+    totalMin: text(flags['total-min']),
+    totalMax: text(flags['total-max']),
+    customers: texts(flags.customer),
+    channels: texts(flags.channel),
+    paymentMethods: texts(flags['payment-method']),
+    paymentProvider: text(flags['payment-provider']),
+    sinceId: text(flags['since-id']),
+  };
+}

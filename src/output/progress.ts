@@ -92,7 +92,7 @@ export class ProgressView {
       event.phase === 'writing'
         ? `${event.done}/${event.total ?? '?'} ${this.opts.unit ?? 'products'}, ${event.writesDone}/${event.writesTotal} writes`
         : event.phase === 'fetching'
-          ? `reading the store: ${event.done}${event.total !== undefined ? `/${event.total}` : ''} products`
+          ? `reading the store: ${event.done}${event.total !== undefined ? `/${event.total}` : ''} ${this.opts.unit ?? 'products'}`
           : 'reading the file';
     const eta = event.phase === 'writing' ? `, ETA ${formatDuration(this.eta(event))}` : '';
     return `${this.opts.label}: ${what}, ${this.rate(event).toFixed(1)} req/s, ${event.rateLimited} × 429${eta}`;

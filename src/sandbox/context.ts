@@ -37,6 +37,8 @@ export interface SandboxOptions {
   stateDir?: string;
   /** What a new state starts with (ignored when stateDir already holds a state). Default `empty`. */
   seed?: 'demo' | 'empty';
+  /** Orders to add at start, spread over the last year (`--orders N`: seed-many-orders.ts). */
+  orders?: number;
   /** The store's plan (applied on every start). Default `enterprise`. */
   plan?: string;
   /** Bucket capacity and leak rate (×10 on plans next/evolution), or 'off'. Default 40 and 2/s. */

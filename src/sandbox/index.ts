@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { systemClock } from '../platform/clock.js';
 import { Persistence } from './persistence.js';
 import { bootstrap } from './seed.js';
+import { seedManyOrders } from './seed-many-orders.js';
 import { PLANS, isPlan } from '../platform/plans.js';
 import { createContext, type SandboxOptions } from './context.js';
 import { buildServer } from './server.js';
@@ -47,6 +48,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const current = store;
     state.mutate('store.plan', (tx) => tx.put(state.storeRecords, { ...current.record, plan }));
   }
+  if (opts.orders !== undefined && opts.orders > 0) seedManyOrders(state, store.id, opts.orders, clock);
   const defaultStore = store;
   const app = state.apps.values().next().value!;
 

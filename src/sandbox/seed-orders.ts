@@ -41,15 +41,15 @@ const HOUR = 3_600_000;
 const ORDER_COUNT = 100;
 const SPAN_DAYS = 42;
 
-const FIRST_NAMES = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Facundo', 'Gabriela', 'Hernán', 'Inés', 'Julián', 'Lucía', 'Martín', 'Natalia', 'Óscar', 'Paula', 'Ramiro', 'Sofía', 'Tomás', 'Valeria', 'Ximena'];
-const LAST_NAMES = ['Gómez', 'Fernández', 'López', 'Martínez', 'Pérez', 'Rodríguez', 'Sánchez', 'Romero', 'Díaz', 'Álvarez', 'Torres', 'Ruiz'];
-const SHIPPING: Omit<Shipping, 'cost_owner'>[] = [
+export const FIRST_NAMES = ['Ana', 'Bruno', 'Carla', 'Diego', 'Elena', 'Facundo', 'Gabriela', 'Hernán', 'Inés', 'Julián', 'Lucía', 'Martín', 'Natalia', 'Óscar', 'Paula', 'Ramiro', 'Sofía', 'Tomás', 'Valeria', 'Ximena'];
+export const LAST_NAMES = ['Gómez', 'Fernández', 'López', 'Martínez', 'Pérez', 'Rodríguez', 'Sánchez', 'Romero', 'Díaz', 'Álvarez', 'Torres', 'Ruiz'];
+export const SHIPPING: Omit<Shipping, 'cost_owner'>[] = [
   { carrier: 'correo-argentino', option: 'Correo Argentino - Envío a domicilio', option_code: 'correo-argentino_home', cost_customer: '3500.00' },
   { carrier: 'andreani', option: 'Andreani Estándar', option_code: 'andreani_standard', cost_customer: '4200.00' },
   { carrier: 'oca', option: 'OCA - Envío a sucursal', option_code: 'oca_branch', cost_customer: '3900.00' },
   { carrier: 'not-provided', option: 'Retiro en local', option_code: 'pickup', cost_customer: '0.00' },
 ];
-const PAYMENTS: Payment[] = [
+export const PAYMENTS: Payment[] = [
   { gateway: 'mercadopago', gateway_name: 'Mercado Pago', method: 'credit_card', credit_card_company: 'visa', installments: 3 },
   { gateway: 'mercadopago', gateway_name: 'Mercado Pago', method: 'account_money', credit_card_company: null, installments: 1 },
   { gateway: 'pagonube', gateway_name: 'Pago Nube', method: 'credit_card', credit_card_company: 'mastercard', installments: 6 },
@@ -60,7 +60,7 @@ const NOTES = ['', '', '', 'Gift wrap, please', 'Call before delivery', 'Custome
 const CITIES = ['Buenos Aires, CABA', 'Rosario, Santa Fe', 'Córdoba, Córdoba', 'Mendoza, Mendoza', 'La Plata, Buenos Aires'];
 const STREETS = ['Av. Corrientes', 'San Martín', 'Belgrano', 'Av. Rivadavia', 'Mitre'];
 
-function addressFor(name: string, phone: string, i: number, rnd: () => number): Address {
+export function addressFor(name: string, phone: string, i: number, rnd: () => number): Address {
   const [city, province] = CITIES[Math.floor(rnd() * CITIES.length)]!.split(', ') as [string, string];
   return {
     name,
@@ -169,7 +169,7 @@ function ship(order: OrderRecord, closed: boolean, i: number, rnd: () => number)
   order.shipping_status = roll < 0.4 ? 'unpacked' : older ? 'unshipped' : 'unfulfilled';
 }
 
-function ascii(text: string): string {
+export function ascii(text: string): string {
   return text.normalize('NFD').replace(/[^A-Za-z]/g, '');
 }
 

@@ -4,6 +4,7 @@ import { systemClock } from '../platform/clock.js';
 import { claimPidFile } from '../util/pid-file.js';
 import { Persistence } from './persistence.js';
 import { resetStore } from './seed.js';
+import { seedManyOrders } from './seed-many-orders.js';
 import { SandboxState } from './state.js';
 
 /**
@@ -27,8 +28,11 @@ export function lockStateDir(dir: string): () => void {
   throw new StateDirInUseError(`The sandbox state in ${dir} is in use by ${by}; stop it first (store sandbox stop).`);
 }
 
-/** Resets the first store of a state dir to the demo seed, offline: refused while a server uses the dir. */
-export async function resetStateDir(dir: string): Promise<void> {
+/**
+ * Resets the first store of a state dir to the demo seed, offline: refused while a server uses the dir.
+ * `orders` adds that many generated orders after the demo ones (a large store: seed-many-orders.ts).
+ */
+export async function resetStateDir(dir: string, options: { orders?: number } = {}): Promise<void> {
   if (!fs.existsSync(dir)) return;
   const unlock = lockStateDir(dir);
   try {
@@ -36,7 +40,10 @@ export async function resetStateDir(dir: string): Promise<void> {
     const { persistence } = Persistence.open(dir, state);
     try {
       const store = state.defaultStore();
-      if (store) await resetStore(state, store.id, 'demo');
+      if (store) {
+        await resetStore(state, store.id, 'demo');
+        if (options.orders) seedManyOrders(state, store.id, options.orders, systemClock);
+      }
     } finally {
       persistence.close();
     }

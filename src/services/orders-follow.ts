@@ -3,11 +3,12 @@ import { open, readFile, stat, truncate } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { StoreError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
-import { type Order, paginateOrders } from '../api/orders.js';
+import type { Order } from '../api/orders.js';
 import { parseTimestamp } from '../api/read.js';
 import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { readJsonFile, xdgDir } from '../util/files.js';
+import { allOrders } from './all-orders.js';
 import { formatTimestamp, parseDate } from './validate.js';
 
 /**
@@ -76,11 +77,12 @@ export function checkpointPath(profile: string, storeId: string, name: string): 
 }
 
 /**
- * Every order updated at or after `since` (ISO 8601), as the pages arrive. The one read of the feed, so that it
- * can become a reader that splits the query past the platform's 10,000-result cap (docs/platform.md §9).
+ * Every order updated at or after `since` (ISO 8601), as the pages arrive: the one read of the feed. It reads
+ * past the platform's 10,000-result cap per query (docs/platform.md §9) through the created_at windows of
+ * `allOrders`; a poll that finds nothing is its one request.
  */
 export async function* ordersUpdatedSince(client: StoreClient, since: string): AsyncGenerator<Order[]> {
-  for await (const page of paginateOrders(client, { updated_at_min: since }, MAX_PER_PAGE)) yield page.orders;
+  for await (const page of allOrders(client, { updated_at_min: since }, { perPage: MAX_PER_PAGE })) yield page.orders;
 }
 
 function versionOf(order: Order): OrderVersion | undefined {

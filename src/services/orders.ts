@@ -10,7 +10,6 @@ import {
   type Order,
   type OrderFilters,
   type OrderUpdate,
-  paginateOrders,
   updateOrder,
 } from '../api/orders.js';
 import type { CancelReason, OrderStatus, PaymentStatus, ShippingStatus } from '../platform/orders.js';
@@ -28,11 +27,14 @@ import {
 } from '../api/fulfillment-orders.js';
 import { readInvoices, type ShownInvoice } from './invoices.js';
 import { byIdOrNumber, type FoundOrder } from './order-lookup.js';
+import { allOrders } from './all-orders.js';
+import type { ListPage, Paging } from './paging.js';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
+import { readMoney } from './money.js';
+import { fulfillmentOrderIdOf } from './fulfillment-orders.js';
+import { type FulfillmentOrderRef, formatTimestamp, parseDate, parseLatitude, parseLongitude, parseOrderId } from './validate.js';
 
 export type { FoundOrder };
-import { type ListPage, listPages, type Paging } from './paging.js';
-import { fulfillmentOrderIdOf } from './fulfillment-orders.js';
-import { type FulfillmentOrderRef, formatTimestamp, parseDate, parseLatitude, parseLongitude } from './validate.js';
 
 /** The list filters as the flags give them (the flags' `options` already checked the names). */
 export interface OrderFilterFlags {
@@ -42,7 +44,46 @@ export interface OrderFilterFlags {
   shippingStatus?: ShippingStatus | 'any';
   createdAfter?: string;
   createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
+  /** The API's `q`: an order number, or text in the customer's name or email. */
+  search?: string;
+  totalMin?: string;
+  totalMax?: string;
+  /** Customer ids, each flag one id or several comma-separated. */
+  customers?: string[];
+  channels?: string[];
+  paymentMethods?: string[];
+  paymentProvider?: string;
+  sinceId?: string;
 }
+
+/** `--created-after`/`--created-before` (and the updated pair) checked and in order; both ends inclusive. */
+function timeRange(after: string | undefined, before: string | undefined, names: [string, string]): [string | undefined, string | undefined] {
+  const min = after === undefined ? undefined : parseDate(names[0], after);
+  const max = before === undefined ? undefined : parseDate(names[1], before);
+  if (min && max && Date.parse(min) > Date.parse(max)) {
+    throw new UsageError(`${names[0]} (${min}) is later than ${names[1]} (${max}); no order can match.`);
+  }
+  return [min, max];
+}
+
+function amount(name: string, value: string): string {
+  const read = readMoney(value.trim());
+  if (typeof read !== 'string') throw new UsageError(`${name} ${read.error}.`);
+  return read;
+}
+
+/** Repeated or comma-separated flag values as the API's comma-separated list; each checked by `check`. */
+function list(name: string, values: string[] | undefined, check: (v: string) => boolean, what: string): string | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  const items = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  const bad = items.find((v) => !check(v));
+  if (bad !== undefined || items.length === 0) throw new UsageError(`${name} "${bad ?? values.join(',')}" is not ${what}.`);
+  return [...new Set(items)].join(',');
+}
+
+const WORD = (v: string) => /^[a-z0-9][a-z0-9_.-]{0,63}$/i.test(v);
 
 /**
  * The list filters from the flags, checked before anything is sent. `notes` says what was read differently
@@ -62,29 +103,54 @@ export function orderFilters(flags: OrderFilterFlags): { filters: OrderFilters; 
   }
   if (flags.paymentStatus !== undefined) filters.payment_status = flags.paymentStatus;
   if (flags.shippingStatus !== undefined) filters.shipping_status = flags.shippingStatus;
-  if (flags.createdAfter !== undefined) filters.created_at_min = parseDate('--created-after', flags.createdAfter);
-  if (flags.createdBefore !== undefined) filters.created_at_max = parseDate('--created-before', flags.createdBefore);
-  if (filters.created_at_min && filters.created_at_max && Date.parse(filters.created_at_min) > Date.parse(filters.created_at_max)) {
-    throw new UsageError(`--created-after (${filters.created_at_min}) is later than --created-before (${filters.created_at_max}); no order can match.`);
+  const [createdMin, createdMax] = timeRange(flags.createdAfter, flags.createdBefore, ['--created-after', '--created-before']);
+  if (createdMin) filters.created_at_min = createdMin;
+  if (createdMax) filters.created_at_max = createdMax;
+  const [updatedMin, updatedMax] = timeRange(flags.updatedAfter, flags.updatedBefore, ['--updated-after', '--updated-before']);
+  if (updatedMin) filters.updated_at_min = updatedMin;
+  if (updatedMax) filters.updated_at_max = updatedMax;
+  if (flags.totalMin !== undefined) filters.total_min = amount('--total-min', flags.totalMin);
+  if (flags.totalMax !== undefined) filters.total_max = amount('--total-max', flags.totalMax);
+  if (filters.total_min && filters.total_max && Number(filters.total_min) > Number(filters.total_max)) {
+    throw new UsageError(`--total-min (${filters.total_min}) is more than --total-max (${filters.total_max}); no order can match.`);
+  }
+  const customers = list('--customer', flags.customers, (v) => /^[1-9]\d{0,15}$/.test(v), 'a customer id (a whole number)');
+  if (customers) filters.customer_ids = customers;
+  const channels = list('--channel', flags.channels, WORD, 'a sales channel such as store, api or pos');
+  if (channels) filters.channels = channels;
+  const methods = list('--payment-method', flags.paymentMethods, WORD, 'a payment method such as credit_card or bank_transfer');
+  if (methods) filters.payment_methods = methods;
+  if (flags.paymentProvider !== undefined) {
+    const provider = flags.paymentProvider.trim();
+    if (!WORD(provider)) throw new UsageError(`--payment-provider "${flags.paymentProvider}" is not a payment provider such as mercadopago.`);
+    filters.payment_provider = provider;
+  }
+  if (flags.sinceId !== undefined) filters.since_id = parseOrderId(flags.sinceId, '--since-id');
+  if (flags.search !== undefined) {
+    const q = flags.search.trim().replace(/^#(?=\d+$)/, '');
+    if (q === '') throw new UsageError('--search is empty; give an order number, or text of the customer\'s name or email.');
+    filters.q = q;
   }
   return { filters, notes };
 }
 
-/** The orders of a listing, newest first, as the pages arrive (`orders list`). */
-export function orderPages(client: StoreClient, filters: OrderFilters, paging: Paging): AsyncGenerator<ListPage<Order>> {
-  return listPages(
-    {
-      page: async (page, perPage) => {
-        const { orders, total } = await listOrdersPage(client, filters, page, perPage);
-        return { items: orders, total };
-      },
-      pages: async function* (perPage) {
-        for await (const { orders, total } of paginateOrders(client, filters, perPage)) yield { items: orders, total };
-      },
-      id: (order) => order.id,
-    },
-    paging,
-  );
+/**
+ * The orders of a listing, newest first, as the pages arrive (`orders list`): `--page` is one request; `--limit`
+ * and `--all` read through `allOrders`, past the store's 10,000-result cap, each order once.
+ */
+export async function* orderPages(client: StoreClient, filters: OrderFilters, paging: Paging): AsyncGenerator<ListPage<Order>> {
+  if (paging.page !== undefined) {
+    const { orders, total } = await listOrdersPage(client, filters, paging.page, paging.perPage ?? DEFAULT_PER_PAGE);
+    yield { items: orders, total };
+    return;
+  }
+  let left = paging.all ? Number.POSITIVE_INFINITY : (paging.limit ?? DEFAULT_PER_PAGE);
+  for await (const { orders, total } of allOrders(client, filters, { perPage: Math.min(left, MAX_PER_PAGE) })) {
+    const items = orders.slice(0, left);
+    left -= items.length;
+    yield { items, total };
+    if (left <= 0) return;
+  }
 }
 
 export interface OrderDetails {

@@ -36,22 +36,44 @@ export function calendarDay(text: string): Date | undefined {
   return validCalendarDate(y, m, d) ? new Date(Date.UTC(y, m - 1, d)) : undefined;
 }
 
+const RELATIVE = /^(\d{1,6})\s*(m|min|h|d|w)$/i;
+const RELATIVE_MS: Record<string, number> = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/** What every date flag's help says about the forms it takes (one sentence, kept beside the parser). */
+export const DATE_FORMS =
+  'ISO 8601 with an offset (2026-11-21T14:05:00-03:00) as given; YYYY-MM-DD (the start of that day), today, yesterday, and relative 30m, 12h, 7d, 2w ago, in the local time zone (TZ)';
+
+/** Midnight of that calendar day in the machine's time zone (`TZ`). */
+function localMidnight(y: number, m: number, d: number): Date {
+  return new Date(y, m - 1, d);
+}
+
 /**
- * A date flag as an ISO 8601 timestamp with offset. Accepts `YYYY-MM-DD` (midnight UTC of that day) and
- * ISO 8601 date-times; a date-time without an offset is read as UTC, so a command means the same on every
- * machine.
+ * A date flag as an ISO 8601 timestamp with offset (UTC), the one parser of every date flag. A date-time with an
+ * offset means that instant. What has no offset means the machine's local time zone (`TZ`), as a person reading
+ * a clock means it: `YYYY-MM-DD` (the start of that day), a date-time without offset, `today` and `yesterday`
+ * (their midnight), and relative forms counted back from `now`: `30m`, `12h`, `7d`, `2w`.
  */
-export function parseDate(name: InputName, value: string): string {
+export function parseDate(name: InputName, value: string, now: Date = new Date()): string {
   const text = value.trim();
-  if (DATE_ONLY.test(text)) {
-    const day = calendarDay(text);
-    if (!day) throw new UsageError(`${name} "${value}" is not a real calendar date.`);
+  const word = text.toLowerCase();
+  if (word === 'today' || word === 'yesterday' || word === 'now') {
+    if (word === 'now') return formatTimestamp(now);
+    const day = localMidnight(now.getFullYear(), now.getMonth() + 1, now.getDate() - (word === 'yesterday' ? 1 : 0));
     return formatTimestamp(day);
+  }
+  const relative = RELATIVE.exec(text);
+  if (relative) return formatTimestamp(new Date(now.getTime() - Number(relative[1]) * RELATIVE_MS[relative[2]!.toLowerCase()]!));
+  const dateOnly = DATE_ONLY.exec(text);
+  if (dateOnly) {
+    const [y, m, d] = dateOnly.slice(1, 4).map(Number) as [number, number, number];
+    if (!validCalendarDate(y, m, d)) throw new UsageError(`${name} "${value}" is not a real calendar date.`);
+    return formatTimestamp(localMidnight(y, m, d));
   }
   const dateTime = DATE_TIME.exec(text);
   if (!dateTime) {
     throw new UsageError(
-      `${name} "${value}" is not a date; use YYYY-MM-DD or an ISO 8601 date-time such as 2026-11-21T14:05:00-03:00.`,
+      `${name} "${value}" is not a date; use YYYY-MM-DD, today, yesterday, 7d, 12h or an ISO 8601 date-time such as 2026-11-21T14:05:00-03:00.`,
     );
   }
   const [y, mo, d, h, mi, s] = dateTime.slice(1, 7).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
@@ -59,17 +81,22 @@ export function parseDate(name: InputName, value: string): string {
     throw new UsageError(`${name} "${value}" is not a real date and time.`);
   }
   const fraction = dateTime[7] ?? '';
-  const offset = normalizeOffset(dateTime[8]);
-  if (offset === undefined) throw new UsageError(`${name} "${value}" has an invalid UTC offset.`);
   const pad = (n: number) => String(n).padStart(2, '0');
-  const parsed = new Date(`${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${fraction.slice(0, 4)}${offset}`);
+  let parsed: Date;
+  if (dateTime[8] === undefined) {
+    parsed = new Date(y, mo - 1, d, h, mi, s, fraction ? Math.floor(Number(`0${fraction}`) * 1000) : 0);
+  } else {
+    const offset = normalizeOffset(dateTime[8]);
+    if (offset === undefined) throw new UsageError(`${name} "${value}" has an invalid UTC offset.`);
+    parsed = new Date(`${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${fraction.slice(0, 4)}${offset}`);
+  }
   if (Number.isNaN(parsed.getTime())) throw new UsageError(`${name} "${value}" is not a real date and time.`);
   return formatTimestamp(parsed);
 }
 
-/** `Z`, `+05`, `+0530`, `+05:30` → `+05:30` style; undefined when out of range. No offset means UTC. */
-function normalizeOffset(raw: string | undefined): string | undefined {
-  if (raw === undefined || raw.toUpperCase() === 'Z') return 'Z';
+/** `Z`, `+05`, `+0530`, `+05:30` → `+05:30` style; undefined when out of range. */
+function normalizeOffset(raw: string): string | undefined {
+  if (raw.toUpperCase() === 'Z') return 'Z';
   const match = /^([+-])(\d{2}):?(\d{2})?$/.exec(raw);
   if (!match) return undefined;
   const hours = Number(match[2]);

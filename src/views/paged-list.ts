@@ -4,7 +4,7 @@ import type { PagingFlagValues } from '../flags/common.js';
 import { type Column, chooseFormat, plural } from '../output/format.js';
 import { isTTY } from '../output/terminal.js';
 import type { ListPage, Paging } from '../services/paging.js';
-import { DEFAULT_PER_PAGE } from '../platform/pagination.js';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
 
 /**
  * What the lists that page (`orders list`, `products list`) share, so they page, stream and speak alike:
@@ -31,6 +31,10 @@ export abstract class PagedListCommand<T extends typeof Command> extends BaseCom
     opts: { paging: Paging; one: string; csv?: boolean },
   ): Promise<Row[]> {
     const json = this.jsonEnabled();
+    if (json && this.flags.jq === undefined && (opts.paging.all || (opts.paging.limit ?? 0) > MAX_PER_PAGE)) {
+      await this.streamJson(pages);
+      return undefined as unknown as Row[];
+    }
     const streaming = !json && chooseFormat({ csv: opts.csv }, isTTY()) !== 'table';
     const kept: Row[] = [];
     let shown = 0;
@@ -52,6 +56,30 @@ export abstract class PagedListCommand<T extends typeof Command> extends BaseCom
     if (!streaming) shown = kept.length;
     if (!json) this.noteMore(shown, total, opts);
     return kept;
+  }
+
+  /**
+   * `--json` of a long read: the same array `printJson` writes (2-space indent), written a record at a time so
+   * that `--all` on a store of any size holds one page, not the store. (`--jq` needs the whole value.)
+   */
+  private async streamJson<Row>(pages: AsyncIterable<ListPage<Row>>): Promise<void> {
+    const fields = this.jsonFieldList;
+    let checked = false;
+    let count = 0;
+    for await (const page of pages) {
+      let text = '';
+      for (const row of page.items) {
+        if (fields && !checked) {
+          await this.checkJsonFields(Object.keys(row as object));
+          checked = true;
+        }
+        const value = fields ? Object.fromEntries(fields.map((f) => [f, (row as Record<string, unknown>)[f] ?? null])) : row;
+        text += `${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}`;
+        count++;
+      }
+      if (text) this.io.stdout.write(text);
+    }
+    this.io.stdout.write(count === 0 ? '[]\n' : '\n]\n');
   }
 
   private noteMore(shown: number, total: number | undefined, { paging, one }: { paging: Paging; one: string }): void {

@@ -29,8 +29,7 @@ describe('parseFeedName', () => {
 });
 
 describe('parseSince', () => {
-  it('reads the date forms of the list filters as a time', () => {
-    expect(parseSince('2026-11-01')).toBe(Date.UTC(2026, 10, 1));
+  it('reads the date forms of the list filters as a time (those with an offset here: the others depend on TZ)', () => {
     expect(parseSince('2026-11-01T10:00:00-03:00')).toBe(Date.UTC(2026, 10, 1, 13));
     expect(() => parseSince('last week')).toThrow(/^--since/);
   });

@@ -25,8 +25,34 @@ function usageMessage(fn: () => unknown): string {
 }
 
 describe('parseDate', () => {
-  it('reads YYYY-MM-DD as midnight UTC', () => {
-    expect(parseDate('--created-after', '2026-11-21')).toBe('2026-11-21T00:00:00+00:00');
+  /** Runs `fn` with the machine's time zone set to `tz` (Node reads TZ again when it is assigned). */
+  function inZone<T>(tz: string, fn: () => T): T {
+    const before = process.env.TZ;
+    process.env.TZ = tz;
+    try {
+      return fn();
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
+  }
+
+  it('reads YYYY-MM-DD, and a date-time without offset, in the local time zone (TZ)', () => {
+    expect(inZone('UTC', () => parseDate('--created-after', '2026-11-21'))).toBe('2026-11-21T00:00:00+00:00');
+    expect(inZone('America/Argentina/Buenos_Aires', () => parseDate('--created-after', '2026-11-21'))).toBe('2026-11-21T03:00:00+00:00');
+    expect(inZone('Asia/Kolkata', () => parseDate('--x', '2026-11-21T14:05:00'))).toBe('2026-11-21T08:35:00+00:00');
+  });
+
+  it('reads today, yesterday and relative times (7d, 12h, 30m, 2w) against now, in the local time zone', () => {
+    const now = new Date('2026-11-21T02:30:00Z');
+    // 23:30 of the 20th in Buenos Aires (UTC-3): today is the 20th there.
+    expect(inZone('America/Argentina/Buenos_Aires', () => parseDate('--x', 'today', now))).toBe('2026-11-20T03:00:00+00:00');
+    expect(inZone('America/Argentina/Buenos_Aires', () => parseDate('--x', 'yesterday', now))).toBe('2026-11-19T03:00:00+00:00');
+    expect(inZone('UTC', () => parseDate('--x', 'Today', now))).toBe('2026-11-21T00:00:00+00:00');
+    expect(parseDate('--x', '7d', now)).toBe('2026-11-14T02:30:00+00:00');
+    expect(parseDate('--x', '12h', now)).toBe('2026-11-20T14:30:00+00:00');
+    expect(parseDate('--x', '30m', now)).toBe('2026-11-21T02:00:00+00:00');
+    expect(parseDate('--x', '2w', now)).toBe('2026-11-07T02:30:00+00:00');
   });
 
   it('normalizes ISO 8601 date-times to UTC with an offset', () => {
@@ -34,12 +60,10 @@ describe('parseDate', () => {
     expect(parseDate('--x', '2026-11-21T14:05:00Z')).toBe('2026-11-21T14:05:00+00:00');
     expect(parseDate('--x', '2026-11-21T14:05+0530')).toBe('2026-11-21T08:35:00+00:00');
     expect(parseDate('--x', '2026-11-21T14:05:09.250+00:00')).toBe('2026-11-21T14:05:09.250+00:00');
-    // No offset: UTC, so a command means the same on every machine.
-    expect(parseDate('--x', '2026-11-21T14:05:00')).toBe('2026-11-21T14:05:00+00:00');
   });
 
   it('names the flag when the value is not a date', () => {
-    expect(usageMessage(() => parseDate('--created-before', 'yesterday'))).toMatch(/^--created-before "yesterday" is not a date; use YYYY-MM-DD/);
+    expect(usageMessage(() => parseDate('--created-before', 'last week'))).toMatch(/^--created-before "last week" is not a date; use YYYY-MM-DD, today, yesterday, 7d/);
     expect(usageMessage(() => parseDate('--happened-at', '2026-02-30'))).toBe('--happened-at "2026-02-30" is not a real calendar date.');
     expect(usageMessage(() => parseDate('--x', '2026-11-21T25:00:00Z'))).toMatch(/^--x .* is not a real date and time/);
     expect(usageMessage(() => parseDate('--x', '2026-11-21T10:00:00+15:00'))).toMatch(/invalid UTC offset/);

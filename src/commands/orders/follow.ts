@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { SIGNAL_EXIT_CODES, type StopSignal } from '../../util/process.js';
+import { DATE_FORMS } from '../../services/validate.js';
 import type { OrderFollower, OrderVersion } from '../../services/orders-follow.js';
 
 export default class OrdersFollow extends BaseCommand<typeof OrdersFollow> {
@@ -9,17 +10,18 @@ export default class OrdersFollow extends BaseCommand<typeof OrdersFollow> {
 
 When a version counts as delivered: on stdout, once its line was written (a kill between the write and the checkpoint repeats at most the last 100 lines); with --output, once appended and flushed to disk — exactly once even under SIGKILL (the next run reads back what the checkpoint missed); with --exec, once CMD exited 0 (at least once: CMD should ignore an (id, updated_at) it has seen). CMD runs through the shell (/bin/sh -c) with the order's JSON on stdin and STORE_ORDER_ID, STORE_ORDER_NUMBER, STORE_ORDER_UPDATED_AT set; a non-zero exit stops the feed with exit 1 and that version is offered again on the next run.
 
-The first run starts at --since (ISO 8601 or YYYY-MM-DD), or now; later runs ignore --since. Without --once it polls every --interval (30s) until Ctrl-C or SIGTERM, which end it with exit 0 after the delivery in progress; --once polls once (exit 130 or 143 if interrupted). A poll that finds nothing new costs one request.`;
+The first run starts at --since (ISO 8601, YYYY-MM-DD, today, yesterday, 7d, 12h: see the flag), or now; later runs ignore --since. Without --once it polls every --interval (30s) until Ctrl-C or SIGTERM, which end it with exit 0 after the delivery in progress; --once polls once (exit 130 or 143 if interrupted). A poll that finds nothing new costs one request.`;
 
   static examples = [
     '<%= config.bin %> orders follow --once --since 2026-11-01 >> orders.ndjson',
+    '<%= config.bin %> orders follow --once --since 7d | jq -c \'{id, number, status, updated_at}\'',
     '<%= config.bin %> orders follow --name erp --interval 1m --exec ./push-to-erp.sh',
     '<%= config.bin %> orders follow --name audit --output orders.ndjson --once',
   ];
 
   static flags = {
     name: Flags.string({ description: 'Name of the feed: each name keeps its own checkpoint.', default: 'default' }),
-    since: Flags.string({ description: 'Where a new feed starts (ISO 8601, or YYYY-MM-DD for the start of that day, UTC); default now. Ignored once the feed has a checkpoint.' }),
+    since: Flags.string({ description: `Where a new feed starts: ${DATE_FORMS}; default now. Ignored once the feed has a checkpoint.` }),
     once: Flags.boolean({ description: 'Poll once and exit (for cron).', exclusive: ['interval'] }),
     interval: Flags.string({ description: 'Time between polls: 30s, 5m, 1h (default 30s).' }),
     exec: Flags.string({ description: "Run this shell command for each version, with the order's JSON on stdin.", exclusive: ['output'] }),

@@ -1,3 +1,4 @@
+import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { yesFlag } from '../../flags/common.js';
 
@@ -5,10 +6,15 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static summary = 'Restore the demo data of the shared local sandbox.';
   static description = `Deletes every location, category, product, order and webhook of the sandbox store and seeds the demo data again. The app, its credentials and its access token are kept, so the sandbox profile keeps working. Asks for confirmation on a terminal; needs --yes otherwise.`;
 
-  static examples = ['<%= config.bin %> sandbox reset', '<%= config.bin %> sandbox reset --yes'];
+  static examples = ['<%= config.bin %> sandbox reset', '<%= config.bin %> sandbox reset --yes', '<%= config.bin %> sandbox reset --yes --orders 12000'];
 
   static flags = {
     yes: yesFlag,
+    orders: Flags.integer({
+      description: 'Also add this many generated orders, spread over the last year (a store past the 10,000-result cap of GET /orders).',
+      min: 1,
+      max: 1_000_000,
+    }),
   };
 
   async run(): Promise<void> {
@@ -20,7 +26,8 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
     }
     const { resetSharedSandbox } = await import('../../services/shared-sandbox.js');
     const { resetStateDir } = await import('../../sandbox/state-dir.js');
-    const info = await resetSharedSandbox({ env: process.env, resetState: resetStateDir });
-    this.note(`Restored the demo data of sandbox store ${info.store_id} (${info.api_url}).`);
+    const orders = this.flags.orders;
+    const info = await resetSharedSandbox({ env: process.env, resetState: (dir) => resetStateDir(dir, { orders }) });
+    this.note(`Restored the demo data of sandbox store ${info.store_id}${orders ? `, with ${orders} more orders,` : ''} (${info.api_url}).`);
   }
 }

@@ -14,6 +14,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
     '<%= config.bin %> sandbox serve',
     '<%= config.bin %> sandbox serve --port 8080 --seed empty --plan b',
     '<%= config.bin %> sandbox serve --json --state ./sandbox-state --rate off',
+    '<%= config.bin %> sandbox serve --orders 50000 --rate off',
     '<%= config.bin %> sandbox serve --faults 5xx=0.1,lost=0.05,latency=20-200,seed=7',
   ];
 
@@ -21,6 +22,11 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
     port: Flags.integer({ description: 'Port on 127.0.0.1 (0 picks a free port).', default: 0, min: 0, max: 65535 }),
     state: Flags.string({ description: 'State directory (default: $XDG_DATA_HOME/store/sandbox).' }),
     seed: Flags.string({ description: 'What a new, empty state starts with.', options: ['demo', 'empty'], default: 'demo' }),
+    orders: Flags.integer({
+      description: 'Add this many generated orders at start, spread over the last year (a store past the 10,000-result cap of GET /orders).',
+      min: 1,
+      max: 1_000_000,
+    }),
     plan: Flags.string({
       description: 'Store plan: sets the locations limit and the rate (next and evolution get ×10).',
       options: [...PLANS],
@@ -68,6 +74,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
           host: '127.0.0.1',
           stateDir,
           seed: flags.seed as 'demo' | 'empty',
+          orders: flags.orders,
           plan: flags.plan,
           rate,
           faults: flags.faults,

@@ -29,6 +29,7 @@ import {
   type ShippingStatus,
 } from '../../platform/orders.js';
 import { MONEY_LIMIT } from '../../platform/money.js';
+import { DEFAULT_PER_PAGE, ORDER_QUERY_LIMIT } from '../../platform/pagination.js';
 
 /** The order routes (records and operations: store/orders.ts) and the documented order record. */
 
@@ -80,6 +81,7 @@ function presentOrder(order: OrderRecord, storeId: number) {
       installments: order.payment.installments,
     },
     paid_at: time(order, order.paid_at),
+    storefront: order.channel ?? 'store',
     shipping: order.shipping.carrier,
     shipping_option: order.shipping.option,
     shipping_option_code: order.shipping.option_code,
@@ -295,8 +297,8 @@ const SHIPPING_FILTER: Record<ShippingStatus, ShippingStatus[]> = {
 };
 
 /**
- * GET /orders with the documented filters (docs/platform.md §4). Unknown parameters (`channels`, `fields`, …) are
- * ignored, as the platform does; a known filter with a value it cannot mean is a 422 naming it.
+ * GET /orders with the documented filters (docs/platform.md §4; `payment_methods` and `payment_provider` from the newer
+ * API reference). Unknown parameters are ignored, as the platform does; a known filter with a value it cannot mean is a 422 naming it.
  */
 function orderFilter(req: FastifyRequest): OrderFilter {
   const query = (req.query ?? {}) as Query;
@@ -318,15 +320,69 @@ function orderFilter(req: FastifyRequest): OrderFilter {
     throw invalid('customer_ids', 'must be a comma-separated list of customer ids');
   }
   const customers = customersText === undefined ? undefined : new Set(customersText.replace(/\s/g, '').split(',').map(Number));
+  const channels = wordList(query, 'channels', 'must be a comma-separated list of channels such as store,api');
+  const methods = wordList(query, 'payment_methods', 'must be a comma-separated list of payment methods such as credit_card');
+  const providerText = param(query, 'payment_provider')?.trim();
+  if (providerText !== undefined && !WORD.test(providerText)) throw invalid('payment_provider', 'must be a payment provider such as mercadopago');
   const q = param(query, 'q')?.trim().replace(/^#/, '');
-  return { status, payment, shipping, created, updated, total, sinceId, customers, q };
+  return { status, payment, shipping, created, updated, total, sinceId, customers, channels, methods, provider: providerText, q };
+}
+
+const WORD = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
+
+function wordList(query: Query, name: string, problem: string): Set<string> | undefined {
+  const text = param(query, name);
+  if (text === undefined) return undefined;
+  const words = text.split(',').map((w) => w.trim());
+  if (!words.every((w) => WORD.test(w))) throw invalid(name, problem);
+  return new Set(words);
+}
+
+/**
+ * `fields=id,number,…`: only those fields of each order, `number` as a numeric string (docs/platform.md §4, as the
+ * documented `GET /orders?fields=id,number,price_usd` answers). Names the order does not have are left out.
+ */
+function pickFields(query: Query): ((order: Record<string, unknown>) => Record<string, unknown>) | undefined {
+  const text = param(query, 'fields');
+  if (text === undefined) return undefined;
+  const names = [...new Set(text.split(',').map((f) => f.trim()).filter(Boolean))];
+  if (names.length === 0) return undefined;
+  return (order) => {
+    const picked: Record<string, unknown> = {};
+    for (const name of names) {
+      if (!(name in order)) continue;
+      picked[name] = name === 'number' && order.number !== null ? String(order.number) : order[name];
+    }
+    return picked;
+  };
+}
+
+/**
+ * The cap of docs/platform.md §9: a page reaching past the 10,000th result of a query is refused (422); the
+ * pages before it, and x-total-count, are served as usual.
+ */
+function refusePastCap(req: FastifyRequest, total: number): void {
+  const query = (req.query ?? {}) as Query;
+  const page = Number(param(query, 'page') ?? 1);
+  const perPage = Number(param(query, 'per_page') ?? DEFAULT_PER_PAGE);
+  if (!Number.isInteger(page) || !Number.isInteger(perPage) || page < 1 || perPage < 1) return;
+  const first = (page - 1) * perPage;
+  const last = Math.min(first + perPage, total);
+  if (first < total && last > ORDER_QUERY_LIMIT) throw httpError(422, `Query results are limited to ${ORDER_QUERY_LIMIT} items`);
 }
 
 export function register(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
   const present = (req: FastifyRequest) => (order: OrderRecord) => presentOrder(order, req.store.id);
 
-  api.get('/orders', async (req, reply) => paginate(req, reply, findOrders(req.store, orderFilter(req)), present(req)));
+  api.get('/orders', async (req, reply) => {
+    const filter = orderFilter(req);
+    const pick = pickFields((req.query ?? {}) as Query);
+    const orders = findOrders(req.store, filter);
+    refusePastCap(req, orders.length);
+    const show = present(req);
+    return paginate(req, reply, orders, pick ? (order) => pick(show(order)) : show);
+  });
 
   api.get('/orders/:order_id', async (req) => present(req)(loadOrder(req.store, (req.params as { order_id: string }).order_id)));
 

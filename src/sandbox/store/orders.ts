@@ -124,6 +124,8 @@ export type OrderRecord = {
    * timestamps with a `+0000` offset. The demo seed sends some orders so, as a real store's history does.
    */
   sent_as?: { string_line_numbers?: boolean; compact_offset?: boolean };
+  /** The sales channel, sent as `storefront` (`store`, `api`, `form`, `meli`, `pos`); absent means `store`. */
+  channel?: string;
 };
 
 export function ordersOf(store: StoreData): Collection<OrderRecord> {
@@ -449,9 +451,37 @@ export interface OrderFilter {
   /** Orders with a greater id. */
   sinceId?: number;
   customers?: Set<number>;
+  /** Any of these channels (`storefront`). */
+  channels?: Set<string>;
+  /** Any of these payment methods (`payment_details.method`). */
+  methods?: Set<string>;
+  /** The payment provider (`gateway`). */
+  provider?: string;
   /** The order number, or words of the customer's name or email (accents and case aside). */
   q?: string;
 }
+
+/** The orders of a store newest first, sorted again only after an order was created, changed or removed. */
+const newestFirst = new WeakMap<StoreData, { sorted: OrderRecord[] | undefined }>();
+
+function ordersNewestFirst(store: StoreData): OrderRecord[] {
+  let cache = newestFirst.get(store);
+  if (!cache) {
+    const entry: { sorted: OrderRecord[] | undefined } = { sorted: undefined };
+    ordersOf(store).listen(() => {
+      entry.sorted = undefined;
+    });
+    newestFirst.set(store, (cache = entry));
+  }
+  cache.sorted ??= ordersOf(store)
+    .list()
+    .map(upgradeOrder)
+    .sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+  return cache.sorted;
+}
+
+/** The platform keeps and shows times to the second: filters compare the second a time falls in. */
+const toSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 
 function fold(text: string): string {
   return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
@@ -459,25 +489,24 @@ function fold(text: string): string {
 
 /** The store's orders that pass the filter, newest first. */
 export function findOrders(store: StoreData, filter: OrderFilter): OrderRecord[] {
-  const { status, payment, shipping, created, updated, total, sinceId, customers, q } = filter;
+  const { status, payment, shipping, created, updated, total, sinceId, customers, channels, methods, provider, q } = filter;
   const words = q === undefined ? undefined : fold(q);
-  return ordersOf(store)
-    .list()
-    .map(upgradeOrder)
-    .filter(
-      (o) =>
-        (status === undefined || o.status === status) &&
-        (payment === undefined || o.payment_status === payment) &&
-        (shipping === undefined || shipping.includes(o.shipping_status)) &&
-        created(o.created_at) &&
-        updated(o.updated_at) &&
-        total(Number(o.total)) &&
-        (sinceId === undefined || o.id > sinceId) &&
-        (customers === undefined || customers.has(o.customer.id)) &&
-        (words === undefined ||
-          String(o.number) === q ||
-          fold(o.customer.name).includes(words) ||
-          fold(o.customer.email).includes(words)),
-    )
-    .sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+  return ordersNewestFirst(store).filter(
+    (o) =>
+      (status === undefined || o.status === status) &&
+      (payment === undefined || o.payment_status === payment) &&
+      (shipping === undefined || shipping.includes(o.shipping_status)) &&
+      created(toSecond(o.created_at)) &&
+      updated(toSecond(o.updated_at)) &&
+      total(Number(o.total)) &&
+      (sinceId === undefined || o.id > sinceId) &&
+      (customers === undefined || customers.has(o.customer.id)) &&
+      (channels === undefined || channels.has(o.channel ?? 'store')) &&
+      (methods === undefined || methods.has(o.payment.method)) &&
+      (provider === undefined || o.payment.gateway === provider) &&
+      (words === undefined ||
+        String(o.number) === q ||
+        fold(o.customer.name).includes(words) ||
+        fold(o.customer.email).includes(words)),
+  );
 }
