@@ -23,15 +23,25 @@ import { formatTimestamp, parseDate } from './validate.js';
 /** How far before the watermark each poll reads again, to absorb clock skew and late commits. */
 export const FOLLOW_OVERLAP_MS = 5 * 60_000;
 
+/** The most order records a poll holds in memory; past that it reads in updated_at windows (see `poll`). */
+export const FOLLOW_MEMORY_VERSIONS = 2000;
+
 /** Versions delivered per checkpoint write to stdout or a file (one per write for --exec). */
 export const FOLLOW_BATCH = 100;
 
-/** One version of an order: the record as the store sent it, and its key. */
+/**
+ * One version of an order: its key, and the record as the store sent it, kept as its JSON text (a first run
+ * may hold every order of the store until they are sorted: text is a fraction of the parsed record's memory).
+ */
 export interface OrderVersion {
   id: number;
   /** updated_at in ms (both offset forms read); created_at when the store sent no updated_at. */
   at: number;
-  order: Order;
+  /** updated_at as sent. */
+  updatedAt?: string;
+  number?: number;
+  /** The record, as JSON. */
+  json: string;
 }
 
 interface CheckpointFile {
@@ -77,20 +87,46 @@ export function checkpointPath(profile: string, storeId: string, name: string): 
 }
 
 /**
- * Every order updated at or after `since` (ISO 8601), as the pages arrive: the one read of the feed. It reads
+ * Every order updated at or after `since` (and at or before `until`; ISO 8601), as the pages arrive: the one
+ * read of the feed. It reads
  * past the platform's 10,000-result cap per query (docs/platform.md §9) through the created_at windows of
  * `allOrders`; a poll that finds nothing is its one request.
  */
-export async function* ordersUpdatedSince(client: StoreClient, since: string): AsyncGenerator<Order[]> {
-  for await (const page of allOrders(client, { updated_at_min: since }, { perPage: MAX_PER_PAGE })) yield page.orders;
+export async function* ordersUpdatedSince(client: StoreClient, since: string, until?: string): AsyncGenerator<Order[]> {
+  const filters = { updated_at_min: since, ...(until === undefined ? {} : { updated_at_max: until }) };
+  for await (const page of allOrders(client, filters, { perPage: MAX_PER_PAGE })) yield page.orders;
 }
 
-function versionOf(order: Order): OrderVersion | undefined {
+function versionOf(order: Order, key: { id: number; at: number }): OrderVersion {
+  return { ...key, updatedAt: order.updated_at, number: order.number, json: JSON.stringify(order) };
+}
+
+/**
+ * [start, end) updated_at windows over sorted keys, each of at most FOLLOW_MEMORY_VERSIONS versions unless one
+ * timestamp alone has more (never split); the last is open-ended, so versions made since are read too.
+ */
+function windows(keys: { at: number }[]): [number, number | undefined][] {
+  const cuts: [number, number | undefined][] = [];
+  let start = keys[0]!.at;
+  let count = 0;
+  for (let i = 0; i < keys.length; i++) {
+    if (count >= FOLLOW_MEMORY_VERSIONS && keys[i]!.at > start && keys[i]!.at !== keys[i - 1]!.at) {
+      cuts.push([start, keys[i]!.at]);
+      start = keys[i]!.at;
+      count = 0;
+    }
+    count++;
+  }
+  cuts.push([start, undefined]);
+  return cuts;
+}
+
+function keyOf(order: Order): { id: number; at: number } | undefined {
   const at = parseTimestamp(order.updated_at ?? order.created_at);
-  return at ? { id: order.id, at: at.getTime(), order } : undefined;
+  return at ? { id: order.id, at: at.getTime() } : undefined;
 }
 
-const byTime = (a: OrderVersion, b: OrderVersion) => a.at - b.at || a.id - b.id;
+const byTime = (a: { id: number; at: number }, b: { id: number; at: number }) => a.at - b.at || a.id - b.id;
 
 export interface FollowerOptions {
   client: StoreClient;
@@ -153,27 +189,57 @@ export class OrderFollower {
     return this.state.watermark;
   }
 
-  /** The versions not yet delivered, oldest first (ties by id). One request when nothing changed. */
-  async poll(): Promise<OrderVersion[]> {
+  /**
+   * The versions not yet delivered, oldest first (ties by id), in groups: one request when nothing changed.
+   * A poll holds at most FOLLOW_MEMORY_VERSIONS records: past that (a first run far back, a long outage), it
+   * keeps only the keys it read, cuts them into updated_at windows of at most that many versions, and reads
+   * each window again to deliver it (twice the requests for that poll, memory bounded whatever the store size).
+   * Records a group's caller delivers must be reported with `delivered` before the next group is asked for.
+   */
+  async *poll(): AsyncGenerator<OrderVersion[]> {
     const from = this.from;
-    const delivered = new Set(this.state.delivered.map(([id, at]) => `${id}@${at}`));
-    const fresh = new Map<string, OrderVersion>();
+    let fresh: Map<string, OrderVersion> | undefined = new Map();
+    const keys: { id: number; at: number }[] = [];
     let undated = 0;
+    const delivered = this.deliveredKeys();
     for await (const orders of ordersUpdatedSince(this.client, formatTimestamp(new Date(from)))) {
       for (const order of orders) {
-        const version = versionOf(order);
-        if (!version) {
+        const key = keyOf(order);
+        if (!key) {
           undated++;
           continue;
         }
-        const key = `${version.id}@${version.at}`;
         // Older than the window: a store that ignored the filter; delivered before or never to be asked for.
-        if (version.at < from || delivered.has(key)) continue;
-        fresh.set(key, version);
+        if (key.at < from || delivered.has(`${key.id}@${key.at}`)) continue;
+        keys.push(key);
+        fresh?.set(`${key.id}@${key.at}`, versionOf(order, key));
+        if (fresh && fresh.size > FOLLOW_MEMORY_VERSIONS) fresh = undefined;
       }
     }
     if (undated > 0) this.client.warn(`${undated} order${undated === 1 ? ' has' : 's have'} no readable updated_at and cannot be followed; left out.`);
-    return [...fresh.values()].sort(byTime);
+    if (fresh) {
+      if (fresh.size > 0) yield [...fresh.values()].sort(byTime);
+      return;
+    }
+    keys.sort(byTime);
+    for (const [start, end] of windows(keys)) {
+      const known = this.deliveredKeys();
+      const group = new Map<string, OrderVersion>();
+      const until = end === undefined ? undefined : formatTimestamp(new Date(end));
+      for await (const orders of ordersUpdatedSince(this.client, formatTimestamp(new Date(start)), until)) {
+        for (const order of orders) {
+          const key = keyOf(order);
+          // A version at the window's end belongs to the next window, so a second is never split.
+          if (!key || key.at < start || (end !== undefined && key.at >= end) || known.has(`${key.id}@${key.at}`)) continue;
+          group.set(`${key.id}@${key.at}`, versionOf(order, key));
+        }
+      }
+      if (group.size > 0) yield [...group.values()].sort(byTime);
+    }
+  }
+
+  private deliveredKeys(): Set<string> {
+    return new Set(this.state.delivered.map(([id, at]) => `${id}@${at}`));
   }
 
   /** Records versions as delivered, in the order given, and writes the checkpoint (atomically). */
@@ -215,7 +281,7 @@ export class OrderFollower {
     for (const line of tail.slice(0, end).split('\n')) {
       if (line.trim() === '') continue;
       try {
-        const version = versionOf(JSON.parse(line) as Order);
+        const version = keyOf(JSON.parse(line) as Order);
         if (version && typeof version.id === 'number') this.remember(version.id, version.at);
       } catch {
         // not a line of ours
@@ -244,7 +310,7 @@ function readCheckpoint(raw: unknown, path: string): CheckpointFile {
 
 /** One NDJSON line per version. */
 export function versionLines(versions: OrderVersion[]): string {
-  return versions.map((v) => `${JSON.stringify(v.order)}\n`).join('');
+  return versions.map((v) => `${v.json}\n`).join('');
 }
 
 /** Appends lines to the --output file and flushes them to disk; returns the file's size after them. */
@@ -282,22 +348,22 @@ export function execForVersion(command: string, version: OrderVersion, streams: 
       env: {
         ...process.env,
         STORE_ORDER_ID: String(version.id),
-        STORE_ORDER_NUMBER: version.order.number === undefined ? '' : String(version.order.number),
-        STORE_ORDER_UPDATED_AT: version.order.updated_at ?? '',
+        STORE_ORDER_NUMBER: version.number === undefined ? '' : String(version.number),
+        STORE_ORDER_UPDATED_AT: version.updatedAt ?? '',
       },
     });
     child.stdout.on('data', (chunk: Buffer) => streams.stdout.write(chunk));
     child.stderr.on('data', (chunk: Buffer) => streams.stderr.write(chunk));
     // A command that does not read its input closes the pipe early: not a failure of ours.
     child.stdin.on('error', () => undefined);
-    child.stdin.end(`${JSON.stringify(version.order)}\n`);
+    child.stdin.end(`${version.json}\n`);
     child.on('error', (error) => fail(new ExecFailedError(`--exec could not be started: ${error.message}.`, version)));
     child.on('close', (code, signal) => {
       if (code === 0) return done();
       const how = signal ? `was killed by ${signal}` : `exited with ${code}`;
       fail(
         new ExecFailedError(
-          `--exec ${how} on order ${version.id} (updated_at ${version.order.updated_at ?? '?'}); the feed stopped there and offers that order again on the next run.`,
+          `--exec ${how} on order ${version.id} (updated_at ${version.updatedAt ?? '?'}); the feed stopped there and offers that order again on the next run.`,
           version,
         ),
       );

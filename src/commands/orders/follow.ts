@@ -91,16 +91,21 @@ The first run starts at --since (ISO 8601, YYYY-MM-DD, today, yesterday, 7d, 12h
 
   /** One poll and its deliveries; a transient failure of a long-running follower waits for the next poll. */
   private async pollOnce(follower: OrderFollower): Promise<void> {
-    let versions: OrderVersion[];
     try {
-      versions = await follower.poll();
+      for await (const versions of follower.poll()) {
+        await this.deliver(follower, versions);
+        if (this.stopSignal) return;
+      }
     } catch (error) {
       const { NetworkError, ServerError, RateLimitError } = await import('../../client/errors.js');
       const transient = error instanceof NetworkError || error instanceof ServerError || error instanceof RateLimitError;
       if (this.flags.once || !transient) throw error;
       this.warnUser(`${(error as Error).message.replace(/\.+$/, '')}; trying again at the next poll.`);
-      return;
     }
+  }
+
+  /** Delivers versions in order, recording each batch in the checkpoint once delivered. */
+  private async deliver(follower: OrderFollower, versions: OrderVersion[]): Promise<void> {
     const { FOLLOW_BATCH, appendToOutput, execForVersion, versionLines } = await import('../../services/orders-follow.js');
     const { exec, output } = this.flags;
     const batch = exec === undefined ? FOLLOW_BATCH : 1;
