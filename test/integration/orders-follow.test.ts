@@ -161,6 +161,31 @@ describe('store orders follow', () => {
   });
 });
 
+describe('store orders follow on a store past what a poll holds in memory', () => {
+  it('5,000 changed orders: delivered once each, in updated_at order, through updated_at windows; then one request', async () => {
+    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const bigRecorder = requestRecorder();
+    const big = await startSandbox({ seed: 'empty', rate: 'off', host: '127.0.0.1', port: 0, orders: 5000, onRequest: bigRecorder.onRequest });
+    try {
+      const bigEnv = cliEnv(big, 'follow-big');
+      const first = await runInProcess(['orders', 'follow', '--once', '--since', '2000-01-01'], { env: bigEnv });
+      expect(first.code, first.stderr).toBe(0);
+      const orders = lines(first.stdout);
+      expect(orders).toHaveLength(5000);
+      expect(new Set(orders.map((o) => o.id)).size).toBe(5000);
+      const at = times(orders);
+      expect(at).toEqual([...at].sort((a, b) => a - b));
+      // More than one window was read: some updated_at_max query was sent.
+      expect(bigRecorder.take().some((r) => r.query.has('updated_at_max'))).toBe(true);
+      const again = await runInProcess(['orders', 'follow', '--once'], { env: bigEnv });
+      expect(again.stdout).toBe('');
+      expect(bigRecorder.take()).toHaveLength(1);
+    } finally {
+      await big.close();
+    }
+  }, 120_000);
+});
+
 describe('store orders follow as a long-running follower (real binary)', () => {
   it('SIGTERM between polls ends it with exit 0, its checkpoint holding what it delivered', async () => {
     const runEnv = cliEnv(sandbox, 'follow-term');
