@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
-import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { Id, Localized, Money, Num, parseRecords, Text, Timestamp } from './read.js';
 import type { CancelReason, OrderStatus, PaymentStatus, ShippingStatus } from '../platform/orders.js';
 import { parseReply } from './reply.js';
@@ -123,13 +122,6 @@ function readList(client: StoreClient, items: unknown): Order[] {
 export async function listOrdersPage(client: StoreClient, filters: OrderFilters, page: number, perPage: number): Promise<OrderPage> {
   const res = await client.page<unknown>('/orders', { ...filters, page, per_page: perPage });
   return { orders: readList(client, res.items), page, total: res.total, received: res.items.length };
-}
-
-/** Every page of orders (following the Link header), as the pages arrive. */
-export async function* paginateOrders(client: StoreClient, filters: OrderFilters, perPage = MAX_PER_PAGE): AsyncGenerator<OrderPage> {
-  for await (const page of client.paginate<unknown>('/orders', { ...filters }, { perPage })) {
-    yield { orders: readList(client, page.items), page: page.page, total: page.total, received: page.items.length };
-  }
 }
 
 export async function getOrder(client: StoreClient, orderId: number): Promise<Order> {

@@ -76,9 +76,9 @@ export const orderFilterFlags = {
   'updated-before': Flags.string({ description: 'Only orders changed at or before this time (same forms as --created-after).' }),
   'total-min': Flags.string({ description: 'Only orders with a total of at least this amount (e.g. 150.00).' }),
   'total-max': Flags.string({ description: 'Only orders with a total of at most this amount.' }),
-  customer: Flags.string({ description: 'Only orders of this customer id (repeat, or comma-separate, for several).', multiple: true }),
-  channel: Flags.string({ description: 'Only orders from this sales channel, e.g. store, api, pos (repeat for several).', multiple: true }),
-  'payment-method': Flags.string({ description: 'Only orders paid with this method, e.g. credit_card, bank_transfer (repeat for several).', multiple: true }),
+  customer: Flags.string({ description: 'Only orders of this customer id (repeat, or comma-separate, for several).', multiple: true, multipleNonGreedy: true }),
+  channel: Flags.string({ description: 'Only orders from this sales channel, e.g. store, api, pos (repeat for several).', multiple: true, multipleNonGreedy: true }),
+  'payment-method': Flags.string({ description: 'Only orders paid with this method, e.g. credit_card, bank_transfer (repeat for several).', multiple: true, multipleNonGreedy: true }),
   'payment-provider': Flags.string({ description: 'Only orders paid through this provider (the gateway, e.g. mercadopago).' }),
   'since-id': Flags.string({ description: 'Only orders with an id greater than this one.' }),
 };

@@ -209,9 +209,10 @@ async function inStockVariant(client: StoreClient): Promise<{ id: number; label:
 
 /** The newest order that is not cancelled and has a fulfillment order, with that fulfillment order. */
 async function fulfillmentOrderToTrack(client: StoreClient) {
-  const { paginateOrders } = await import('../api/orders.js');
+  const { allOrders } = await import('./all-orders.js');
   const { listFulfillmentOrders } = await import('../api/fulfillment-orders.js');
-  for await (const page of paginateOrders(client, {})) {
+  // Past the 10,000-result cap of GET /orders when no recent order has one.
+  for await (const page of allOrders(client, {})) {
     for (const order of page.orders) {
       if (order.status === 'cancelled') continue;
       const fo = (await listFulfillmentOrders(client, order.id))[0];

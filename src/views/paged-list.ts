@@ -31,6 +31,11 @@ export abstract class PagedListCommand<T extends typeof Command> extends BaseCom
     opts: { paging: Paging; one: string; csv?: boolean },
   ): Promise<Row[]> {
     const json = this.jsonEnabled();
+    if (opts.paging.all) {
+      // A read of every page makes much short-lived garbage (each page parsed, checked and written): keep the heap near what is live.
+      const { limitHeapGrowth } = await import('../output/bulk.js');
+      limitHeapGrowth();
+    }
     if (json && this.flags.jq === undefined && (opts.paging.all || (opts.paging.limit ?? 0) > MAX_PER_PAGE)) {
       await this.streamJson(pages);
       return undefined as unknown as Row[];

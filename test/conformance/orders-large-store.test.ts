@@ -91,4 +91,20 @@ describe('sandbox --orders N on a state directory', () => {
       await again.close();
     }
   });
+
+  it('store sandbox reset --orders N (the offline reset of the shared sandbox) restores the demo data plus N orders', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'sandbox-reset-orders-'));
+    const first = await startTestSandbox({ stateDir, seed: 'demo' });
+    const demo = Number((await first.get('/orders', { query: { per_page: 1 } })).headers.get('x-total-count'));
+    await first.close();
+    const { resetStateDir } = await import('../../src/sandbox/state-dir.js');
+    await resetStateDir(stateDir, { orders: 1200 });
+    const again = await startTestSandbox({ stateDir });
+    try {
+      const after = await again.get('/orders', { query: { per_page: 1 } });
+      expect(Number(after.headers.get('x-total-count'))).toBe(demo + 1200);
+    } finally {
+      await again.close();
+    }
+  });
 });

@@ -39,7 +39,8 @@ export default class OrdersExport extends BaseCommand<typeof OrdersExport> {
         })
       : undefined;
     let summary;
-    const { bulkProgress } = await import('../../output/bulk.js');
+    const { bulkProgress, limitHeapGrowth } = await import('../../output/bulk.js');
+    limitHeapGrowth();
     let progress: Awaited<ReturnType<typeof bulkProgress>> | undefined;
     try {
       const client = await this.client();

@@ -330,6 +330,16 @@ function orderFilter(req: FastifyRequest): OrderFilter {
 
 const WORD = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
 
+/** The query without its paging and field choice: what names a filter (store/orders.ts keeps the last one's matches). */
+function filterKey(query: Query): string {
+  return JSON.stringify(
+    Object.keys(query)
+      .filter((k) => k !== 'page' && k !== 'per_page' && k !== 'fields')
+      .sort()
+      .map((k) => [k, query[k]]),
+  );
+}
+
 function wordList(query: Query, name: string, problem: string): Set<string> | undefined {
   const text = param(query, name);
   if (text === undefined) return undefined;
@@ -378,7 +388,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
   api.get('/orders', async (req, reply) => {
     const filter = orderFilter(req);
     const pick = pickFields((req.query ?? {}) as Query);
-    const orders = findOrders(req.store, filter);
+    const orders = findOrders(req.store, filter, filterKey((req.query ?? {}) as Query));
     refusePastCap(req, orders.length);
     const show = present(req);
     return paginate(req, reply, orders, pick ? (order) => pick(show(order)) : show);

@@ -461,18 +461,31 @@ export interface OrderFilter {
   q?: string;
 }
 
-/** The orders of a store newest first, sorted again only after an order was created, changed or removed. */
-const newestFirst = new WeakMap<StoreData, { sorted: OrderRecord[] | undefined }>();
+/**
+ * The orders of a store newest first, sorted again only after an order was created, changed or removed; and the
+ * last query's matches, so that paging through one query (50 pages of a window of 10,000) filters once.
+ */
+interface OrdersCache {
+  sorted: OrderRecord[] | undefined;
+  last: { key: string; matches: OrderRecord[] } | undefined;
+}
+const newestFirst = new WeakMap<StoreData, OrdersCache>();
 
-function ordersNewestFirst(store: StoreData): OrderRecord[] {
+function ordersCache(store: StoreData): OrdersCache {
   let cache = newestFirst.get(store);
   if (!cache) {
-    const entry: { sorted: OrderRecord[] | undefined } = { sorted: undefined };
+    const entry: OrdersCache = { sorted: undefined, last: undefined };
     ordersOf(store).listen(() => {
       entry.sorted = undefined;
+      entry.last = undefined;
     });
     newestFirst.set(store, (cache = entry));
   }
+  return cache;
+}
+
+function ordersNewestFirst(store: StoreData): OrderRecord[] {
+  const cache = ordersCache(store);
   cache.sorted ??= ordersOf(store)
     .list()
     .map(upgradeOrder)
@@ -487,8 +500,19 @@ function fold(text: string): string {
   return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
-/** The store's orders that pass the filter, newest first. */
-export function findOrders(store: StoreData, filter: OrderFilter): OrderRecord[] {
+/**
+ * The store's orders that pass the filter, newest first. `key` names the filter (its query without the paging):
+ * the same key again, with no order changed in between, answers the same matches without filtering again.
+ */
+export function findOrders(store: StoreData, filter: OrderFilter, key?: string): OrderRecord[] {
+  const cache = ordersCache(store);
+  if (key !== undefined && cache.last?.key === key) return cache.last.matches;
+  const matches = matchOrders(store, filter);
+  if (key !== undefined) cache.last = { key, matches };
+  return matches;
+}
+
+function matchOrders(store: StoreData, filter: OrderFilter): OrderRecord[] {
   const { status, payment, shipping, created, updated, total, sinceId, customers, channels, methods, provider, q } = filter;
   const words = q === undefined ? undefined : fold(q);
   return ordersNewestFirst(store).filter(
