@@ -43,6 +43,9 @@ The first run starts at --since (ISO 8601, YYYY-MM-DD, today, yesterday, 7d, 12h
         throw new UsageError(`--output: ${error.message}`);
       });
     }
+    // A first run far back reads the whole store: keep the heap near what is live (as orders list --all).
+    const { limitHeapGrowth } = await import('../../output/bulk.js');
+    limitHeapGrowth();
     const ctx = await this.context();
     const client = await this.client();
     const { OrderFollower } = await import('../../services/orders-follow.js');
