@@ -10,7 +10,7 @@ export default class InvoicesAttach extends BulkCommand<typeof InvoicesAttach> {
   static summary = 'Attach a fiscal invoice to an order, or many from a CSV file.';
   static description = `The access key (44 digits, valid check digit) and the link (http or https) are checked before anything is sent. The invoice is added to the order's invoice list (metafield nfe/list); other invoices are kept, those of the list and an older nfe/key + nfe/link pair alike, and attaching a key the order already has (of either kind) changes nothing.
 
-With --file, every row of the CSV (columns order_id, key, link and optionally fulfillment_order_id; "," or ";" separated) is checked, the good rows are attached and the bad ones reported with their line and column. --dry-run checks the file and reads each order's invoices to tell what would be attached, sending no write. Every row attached is journaled under $XDG_STATE_HOME/store/imports/: after an interruption, run the same command with --resume to finish without sending the finished rows again. Exit codes: 2 when no row is valid or the file cannot be read, 3 when some rows failed (--report writes them as CSV: line, key, stage, reason), 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
+With --file, every row of the CSV (columns order_id — an id, or the number the customer sees —, key, link and optionally fulfillment_order_id; "," or ";" separated) is checked, the good rows are attached and the bad ones reported with their line and column. --dry-run checks the file and reads each order's invoices to tell what would be attached, sending no write. Every row attached is journaled under $XDG_STATE_HOME/store/imports/: after an interruption, run the same command with --resume to finish without sending the finished rows again. Exit codes: 2 when no row is valid or the file cannot be read, 3 when some rows failed (--report writes them as CSV: line, key, stage, reason), 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
 
   static examples = [
     '<%= config.bin %> invoices attach 1000000123 --key 35261112345678000199550010000001231000001235 --link https://nfe.example.com/123.pdf',
@@ -81,6 +81,7 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
           resume: this.flags.resume,
           report,
           onEvent: (event) => {
+            if (event.type === 'order-number') return log(terminalSafe(event.notice));
             if (event.type !== 'failed') return;
             const { failure } = event;
             const what = failure.stage === 'validation' ? 'Invalid' : 'Failed';
