@@ -158,6 +158,12 @@ export async function cancelOrder(client: StoreClient, orderId: number, options:
   return parseReply(OrderSchema, res.body, 'order record');
 }
 
+/** `POST /orders/{id}/close` (archive) or `/open` (reopen), docs/platform.md §9: no body; the order comes back. */
+export async function closeOrReopenOrder(client: StoreClient, orderId: number, action: 'close' | 'open'): Promise<Order> {
+  const res = await client.request<unknown>({ method: 'POST', path: `/orders/${orderId}/${action}` });
+  return parseReply(OrderSchema, res.body, 'order record');
+}
+
 export interface NewOrder {
   customer: CustomerDetails;
   products: { variant_id: number; quantity: number }[];

@@ -6,14 +6,16 @@ import { DATE_FORMS } from '../services/validate.js';
 
 /** Arguments and flags of the order, fulfillment-order and invoice commands. */
 
-export const orderIdArg = Args.string({ description: 'Order id.', required: true });
-/** The order of `orders get/update/cancel`: an id, or the number the customer sees (looked up when not an id). */
+/** The order of every command that takes one: an id, or the number the customer sees (looked up after a 404). */
 export const orderLookupArg = Args.string({ description: 'Order id (or the number the customer sees).', required: true });
 
 /** ORDER_ID FULFILLMENT_ORDER_ID: the shipment commands and the tracking commands. */
 export const fulfillmentOrderArgs = {
-  order_id: orderIdArg,
-  fulfillment_order_id: Args.string({ description: 'Fulfillment order id (see `store fulfillment-orders list ORDER_ID`).', required: true }),
+  order_id: orderLookupArg,
+  fulfillment_order_id: Args.string({
+    description: 'Fulfillment order id, or its number as `store fulfillment-orders list ORDER_ID` shows it (191-1).',
+    required: true,
+  }),
 };
 
 /** ORDER_ID FULFILLMENT_ORDER_ID EVENT_ID: `tracking update` and `tracking delete`. */

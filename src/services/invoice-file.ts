@@ -10,6 +10,8 @@ import { type BulkProgress, type ProgressStep, progressEmitter } from './bulk/pr
 import { type ReportRow, writeReport } from './bulk/report.js';
 import { type BulkRunSummary, recordRequests } from './bulk/summary.js';
 import { type InvoiceRequest, attachInvoice, invoiceRequest, readInvoices } from './invoices.js';
+import { getOrder } from '../api/orders.js';
+import { byIdOrNumber } from './order-lookup.js';
 
 /**
  * `store invoices attach --file` (docs/csv.md, "Invoices"): every row is checked first, all of them; then the good ones are
@@ -33,7 +35,9 @@ export interface FileAttachResult extends BulkRunSummary {
 
 export type InvoiceFileEvent =
   | { type: 'attached' | 'unchanged'; line: number; orderId: number; key: string }
-  | { type: 'failed'; failure: ReportRow };
+  | { type: 'failed'; failure: ReportRow }
+  /** An order_id that was the number the customer sees: the sentence that says which order its rows go to. */
+  | { type: 'order-number'; notice: string };
 
 export interface InvoiceFileOptions extends BulkTarget {
   dryRun?: boolean;
@@ -74,8 +78,8 @@ export async function attachInvoicesFromFile(client: StoreClient, path: string, 
     const earlier = await findEarlierRun({ ...options, file: path, kind: 'invoices' });
     result.earlierRunUnfinished = earlier.unfinished && !options.resume;
     const toSend = skipResumed(good, earlier, result);
-    const orders = byOrder(toSend);
     result.plannedWrites = toSend.length;
+    const orders = await findOrders(client, byOrder(toSend), fail, options.onEvent, options.dryRun ? 'plan' : 'request');
     if (options.dryRun) await planAttach(client, orders, result, fail);
     else await sendRows(client, orders, earlier, options, emit, result, fail);
   } finally {
@@ -159,6 +163,34 @@ function byOrder(rows: GoodRow[]): GoodRow[][] {
   return [...orders.values()];
 }
 
+/**
+ * Finds each order of the file once, before anything is read or written: by its id or, after the store's 404,
+ * by the number the customer sees (said in an `order-number` event). Rows of an order that is not found fail
+ * with the store's answer. The rows are grouped again by the order found, so an order given by its id on some
+ * rows and by its number on others is written by one worker (two would each rewrite its invoice list).
+ */
+async function findOrders(
+  client: StoreClient,
+  orders: GoodRow[][],
+  fail: (failure: ReportRow) => void,
+  onEvent: ((event: InvoiceFileEvent) => void) | undefined,
+  stage: ReportRow['stage'],
+): Promise<GoodRow[][]> {
+  const found: GoodRow[] = [];
+  await executeItems(orders, { concurrency: ORDER_CONCURRENCY }, async (rows) => {
+    const given = rows[0]!.request.orderId;
+    try {
+      const order = await byIdOrNumber(client, given, "attaching its rows' invoices to it", (id) => getOrder(client, id));
+      if (order.notice) onEvent?.({ type: 'order-number', notice: order.notice });
+      for (const row of rows) found.push({ ...row, request: { ...row.request, orderId: order.orderId } });
+    } catch (error) {
+      const reason = rowError(error).message;
+      for (const { line } of rows) fail({ line, key: String(given), stage, reason });
+    }
+  });
+  return byOrder(found.sort((a, b) => a.line - b.line));
+}
+
 /** A rejected token fails every row alike: stop rather than report the same cause per row. */
 function rowError(error: unknown): StoreError {
   if (error instanceof AuthError || !(error instanceof StoreError)) throw error;
@@ -173,7 +205,7 @@ async function planAttach(client: StoreClient, orders: GoodRow[][], result: File
     const orderId = rows[0]!.request.orderId;
     let keys: Set<string>;
     try {
-      keys = new Set((await readInvoices(client, orderId)).invoices.map((i) => i.key));
+      keys = new Set((await readInvoices(client, orderId, { checkOrder: false })).invoices.map((i) => i.key));
     } catch (error) {
       const reason = rowError(error).message;
       for (const { line } of rows) fail({ line, key: String(orderId), stage: 'plan', reason });
@@ -212,13 +244,11 @@ async function sendRows(
     journal.append({ t: 'begin', at: new Date().toISOString(), file: result.file, pid: process.pid });
     emit({ phase: 'writing', done: 0, total, writesDone: 0, writesTotal: total });
     const { interrupted } = await executeItems(orders, { concurrency: options.concurrency ?? ORDER_CONCURRENCY }, async (rows) => {
-      // The order's existence is checked once, with its first row.
-      let orderChecked = false;
+      // The order was found before (findOrders).
       for (const { line, request } of rows) {
         checkAbort(options.signal);
         try {
-          const attached = await attachInvoice(client, request, { checkOrder: !orderChecked });
-          orderChecked = true;
+          const attached = await attachInvoice(client, request, { checkOrder: false });
           const outcome: Outcome = attached.attached ? 'attached' : 'unchanged';
           result[outcome]++;
           journal.append({ t: 'done', key: String(line), outcome });

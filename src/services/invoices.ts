@@ -4,7 +4,9 @@ import { getOrder } from '../api/orders.js';
 import { createMetafield, findOrderMetafields, type Metafield, updateMetafield } from '../api/metafields.js';
 import { UnexpectedReplyError } from '../api/reply.js';
 import { accessKeyCheckDigit } from '../platform/invoice-key.js';
-import { parseHttpUrl, parseOrderId, parseUlid } from './validate.js';
+import { parseFulfillmentOrderRef, parseHttpUrl, parseOrderId } from './validate.js';
+import { fulfillmentOrderIdOf } from './fulfillment-orders.js';
+import { byIdOrNumber, type FoundOrder } from './order-lookup.js';
 import { INVOICE_LIST_KEY, INVOICE_NAMESPACE, INVOICE_PAIR_KEYS } from '../platform/invoice-metafields.js';
 
 /** An entry of the order's `nfe`/`list` metafield (docs/api-rules.md §5.16): how this CLI writes invoices. */
@@ -27,6 +29,8 @@ export interface ShownInvoice extends Invoice {
 
 export interface InvoiceRequest extends Invoice {
   orderId: number;
+  /** The fulfillment order given by its number as listed (`191-1`): its id is looked up on the order before writing. */
+  fulfillmentOrderNumber?: string;
 }
 
 
@@ -64,7 +68,9 @@ export function invoiceRequest(
     link: parseHttpUrl(names.link, fields.link, 'https://example.com/invoice.pdf'),
   };
   if (fields.fulfillmentOrderId !== undefined && fields.fulfillmentOrderId.trim() !== '') {
-    request.fulfillment_order_id = parseUlid(fields.fulfillmentOrderId, names.fulfillmentOrderId, 'fulfillment order');
+    const ref = parseFulfillmentOrderRef(fields.fulfillmentOrderId, names.fulfillmentOrderId);
+    if ('id' in ref) request.fulfillment_order_id = ref.id;
+    else request.fulfillmentOrderNumber = ref.number;
   }
   return request;
 }
@@ -105,6 +111,16 @@ export async function readInvoices(client: StoreClient, orderId: number, opts: {
   }
   invoices.push(...listed.map((invoice) => ({ ...invoice, kind: 'nfe/list' as const })));
   return { orderId, invoices, listed, metafield, unreadable };
+}
+
+/** `invoices list ORDER`: ORDER is an id or, when the store has no such id, an order number. */
+export async function invoicesOfOrder(client: StoreClient, idOrNumber: number): Promise<FoundOrder<OrderInvoices>> {
+  return byIdOrNumber(client, idOrNumber, 'listing its invoices', (orderId) => readInvoices(client, orderId));
+}
+
+/** `invoices attach ORDER`: the order is found (by id, or by number after a 404) before anything is written. */
+export async function attachInvoiceToOrder(client: StoreClient, request: InvoiceRequest): Promise<FoundOrder<AttachResult>> {
+  return byIdOrNumber(client, request.orderId, 'attaching the invoice to it', (orderId) => attachInvoice(client, { ...request, orderId }));
 }
 
 /** The older documented way: `nfe`/`key` holds the access key and `nfe`/`link` the invoice's URL. */
@@ -149,7 +165,13 @@ export async function attachInvoice(
   request: InvoiceRequest,
   opts: { checkOrder?: boolean } = {},
 ): Promise<AttachResult> {
-  const { orderId, ...invoice } = request;
+  const { orderId, fulfillmentOrderNumber, ...invoice } = request;
+  if (fulfillmentOrderNumber !== undefined) {
+    // A 404 here (no such order) comes before any write, so the order can still be looked up by its number.
+    invoice.fulfillment_order_id = await fulfillmentOrderIdOf(client, orderId, { number: fulfillmentOrderNumber });
+    request = { ...request, fulfillment_order_id: invoice.fulfillment_order_id };
+    delete request.fulfillmentOrderNumber;
+  }
   const current = await readInvoices(client, orderId, opts);
   const existing = current.invoices.find((i) => i.key === invoice.key);
   if (existing) return { orderId, invoice: existing, attached: false, invoices: current.invoices };

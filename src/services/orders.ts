@@ -2,6 +2,7 @@ import { NotFoundError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import {
   cancelOrder,
+  closeOrReopenOrder,
   createOrder,
   type CustomerDetails,
   getOrder,
@@ -25,11 +26,15 @@ import {
   updateTrackingEvent,
 } from '../api/fulfillment-orders.js';
 import { readInvoices, type ShownInvoice } from './invoices.js';
+import { byIdOrNumber, type FoundOrder } from './order-lookup.js';
 import { allOrders } from './all-orders.js';
 import type { ListPage, Paging } from './paging.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, ORDER_QUERY_LIMIT } from '../platform/pagination.js';
 import { readMoney } from './money.js';
-import { formatTimestamp, notOneOf, parseDate, parseLatitude, parseLongitude, parseOrderId } from './validate.js';
+import { fulfillmentOrderIdOf } from './fulfillment-orders.js';
+import { type FulfillmentOrderRef, formatTimestamp, notOneOf, parseDate, parseLatitude, parseLongitude, parseOrderId } from './validate.js';
+
+export type { FoundOrder };
 
 /** The list filters as the flags give them (the flags' `options` already checked the names). */
 export interface OrderFilterFlags {
@@ -160,45 +165,6 @@ export interface OrderDetails {
   invoices: ShownInvoice[];
 }
 
-/** An order found by its id or, after the store answered 404 for that id, by the number the customer sees. */
-export interface FoundOrder<T> {
-  value: T;
-  /** Set when ORDER_ID was not an id but an order number: the sentence that says which order was used. */
-  notice?: string;
-}
-
-/**
- * The one order whose customer-facing `number` is this, found with the `q` filter (docs/platform.md §4); undefined
- * when none or several have it.
- */
-async function orderWithNumber(client: StoreClient, number: number): Promise<Order | undefined> {
-  const { orders } = await listOrdersPage(client, { q: String(number) }, 1, 50);
-  const matches = orders.filter((o) => o.number === number);
-  return matches.length === 1 ? matches[0] : undefined;
-}
-
-/**
- * Runs `action` on the order with this id; when the store has no such id, on the order whose number it is,
- * with a notice naming the order used (`verb`: "showing", "updating", …). Without such an order the store's
- * 404 stands.
- */
-async function byIdOrNumber<T>(
-  client: StoreClient,
-  idOrNumber: number,
-  verb: string,
-  action: (orderId: number) => Promise<T>,
-): Promise<FoundOrder<T>> {
-  try {
-    return { value: await action(idOrNumber) };
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-    const order = await orderWithNumber(client, idOrNumber).catch(() => undefined);
-    if (!order) throw error;
-    const value = await action(order.id);
-    return { value, notice: `Order number ${idOrNumber} is order ${order.id}; ${verb} it.` };
-  }
-}
-
 /** The order with its fulfillment orders and attached invoices, fetched side by side. */
 async function orderDetails(client: StoreClient, orderId: number): Promise<OrderDetails> {
   const [order, fulfillmentOrders, invoices] = await Promise.all([
@@ -211,7 +177,7 @@ async function orderDetails(client: StoreClient, orderId: number): Promise<Order
 
 /** `orders get ID`: the details of the order with that id or, when there is none, with that number. */
 export async function orderDetailsByIdOrNumber(client: StoreClient, idOrNumber: number): Promise<FoundOrder<OrderDetails>> {
-  return byIdOrNumber(client, idOrNumber, 'showing', (id) => orderDetails(client, id));
+  return byIdOrNumber(client, idOrNumber, 'showing it', (id) => orderDetails(client, id));
 }
 
 /** Customer flags as the commands take them (checked here before anything is sent). */
@@ -265,7 +231,7 @@ export function orderUpdate(changes: OrderChanges): OrderUpdate {
 /** `orders update ID`: the order with that id or, when there is none, with that number (said in the notice). */
 export async function updateOrderFields(client: StoreClient, idOrNumber: number, changes: OrderChanges): Promise<FoundOrder<Order>> {
   const update = orderUpdate(changes);
-  return byIdOrNumber(client, idOrNumber, 'updating', (id) => updateOrder(client, id, update));
+  return byIdOrNumber(client, idOrNumber, 'updating it', (id) => updateOrder(client, id, update));
 }
 
 /**
@@ -273,13 +239,34 @@ export async function updateOrderFields(client: StoreClient, idOrNumber: number,
  * confirmation); refuses one that already is (the store would answer 422).
  */
 export async function orderToCancel(client: StoreClient, idOrNumber: number): Promise<FoundOrder<Order>> {
-  const found = await byIdOrNumber(client, idOrNumber, 'cancelling', (id) => getOrder(client, id));
+  const found = await byIdOrNumber(client, idOrNumber, 'cancelling it', (id) => getOrder(client, id));
   const order = found.value;
   if (order.status === 'cancelled') {
     const when = order.cancelled_at ? ` on ${order.cancelled_at}` : '';
     throw new UsageError(`Order ${order.id} (#${order.number ?? '?'}) is already cancelled${when}.`);
   }
   return found;
+}
+
+/**
+ * The order about to be closed or reopened (by id or, after a 404, by number, said in the notice, before the
+ * confirmation); refuses what the store would answer 422 for: closing a closed or a cancelled order (reopen a
+ * cancelled one first), reopening an open one.
+ */
+export async function orderToCloseOrReopen(client: StoreClient, idOrNumber: number, action: 'close' | 'open'): Promise<FoundOrder<Order>> {
+  const found = await byIdOrNumber(client, idOrNumber, action === 'close' ? 'closing it' : 'reopening it', (id) => getOrder(client, id));
+  const order = found.value;
+  const name = `Order ${order.id} (#${order.number ?? '?'})`;
+  if (action === 'close' && order.status === 'closed') throw new UsageError(`${name} is already closed${order.closed_at ? ` since ${order.closed_at}` : ''}.`);
+  if (action === 'close' && order.status === 'cancelled') {
+    throw new UsageError(`${name} is cancelled; a cancelled order is not closed (\`store orders reopen ${order.id}\` first, if it should be).`);
+  }
+  if (action === 'open' && order.status === 'open') throw new UsageError(`${name} is already open.`);
+  return found;
+}
+
+export async function closeOrReopenOrderById(client: StoreClient, orderId: number, action: 'close' | 'open'): Promise<Order> {
+  return closeOrReopenOrder(client, orderId, action);
 }
 
 /** `--item VARIANT_ID=QTY` flags as the store takes them; one sentence naming the flag when one is wrong. */
@@ -347,10 +334,20 @@ function trackingInput(fields: TrackingFields, opts: { now?: Date } = {}): Track
   return input;
 }
 
-export async function addTrackingEvent(client: StoreClient, orderId: number, foId: string, fields: TrackingFields, now: Date): Promise<TrackingEvent> {
+export async function addTrackingEvent(
+  client: StoreClient,
+  idOrNumber: number,
+  ref: FulfillmentOrderRef,
+  fields: TrackingFields,
+  now: Date,
+): Promise<FoundOrder<TrackingEvent>> {
   const input = trackingInput(fields, { now });
   if (!input.status) throw new UsageError('--status is required for a new tracking event.');
-  return createTrackingEvent(client, orderId, foId, input);
+  // The fulfillment order is looked up before the POST, so a 404 means nothing was created.
+  return byIdOrNumber(client, idOrNumber, 'adding the event to its fulfillment order', async (orderId) => {
+    const foId = await fulfillmentOrderIdOf(client, orderId, ref);
+    return createTrackingEvent(client, orderId, foId, input);
+  });
 }
 
 /**
@@ -359,32 +356,40 @@ export async function addTrackingEvent(client: StoreClient, orderId: number, foI
  */
 export async function changeTrackingEvent(
   client: StoreClient,
-  orderId: number,
-  foId: string,
+  idOrNumber: number,
+  ref: FulfillmentOrderRef,
   eventId: string,
   fields: TrackingFields,
-): Promise<TrackingEvent> {
+): Promise<FoundOrder<TrackingEvent>> {
   const changes = trackingInput(fields);
   if (Object.keys(changes).length === 0) {
     throw new UsageError('Nothing to update: give at least one of --status, --description, --address, --lat/--lon, --happened-at, --estimated-delivery-at.');
   }
-  const current = findEvent(await getFulfillmentOrder(client, orderId, foId), orderId, eventId);
-  const geo = current.geolocation;
-  const merged: TrackingEventInput = {
-    ...(current.status ? { status: current.status as TrackingStatus } : {}),
-    ...(current.happened_at ? { happened_at: current.happened_at } : {}),
-    ...(current.description !== undefined ? { description: current.description } : {}),
-    // An address the store sent as an object is left to the store (the PUT may omit it).
-    ...(typeof current.address === 'string' ? { address: current.address } : {}),
-    ...(geo?.latitude !== undefined && geo.longitude !== undefined ? { geolocation: { latitude: geo.latitude, longitude: geo.longitude } } : {}),
-    ...(current.estimated_delivery_at !== undefined ? { estimated_delivery_at: current.estimated_delivery_at } : {}),
-    ...changes,
-  };
-  return updateTrackingEvent(client, orderId, foId, String(current.id), merged);
+  return byIdOrNumber(client, idOrNumber, 'updating the event of its fulfillment order', async (orderId) => {
+    const foId = await fulfillmentOrderIdOf(client, orderId, ref);
+    const current = findEvent(await getFulfillmentOrder(client, orderId, foId), orderId, eventId);
+    const geo = current.geolocation;
+    const merged: TrackingEventInput = {
+      ...(current.status ? { status: current.status as TrackingStatus } : {}),
+      ...(current.happened_at ? { happened_at: current.happened_at } : {}),
+      ...(current.description !== undefined ? { description: current.description } : {}),
+      // An address the store sent as an object is left to the store (the PUT may omit it).
+      ...(typeof current.address === 'string' ? { address: current.address } : {}),
+      ...(geo?.latitude !== undefined && geo.longitude !== undefined ? { geolocation: { latitude: geo.latitude, longitude: geo.longitude } } : {}),
+      ...(current.estimated_delivery_at !== undefined ? { estimated_delivery_at: current.estimated_delivery_at } : {}),
+      ...changes,
+    };
+    return updateTrackingEvent(client, orderId, foId, String(current.id), merged);
+  });
 }
 
-export async function removeTrackingEvent(client: StoreClient, orderId: number, foId: string, eventId: string): Promise<void> {
-  await deleteTrackingEvent(client, orderId, foId, eventId);
+/** Deletes an event; the order and the fulfillment order are found first (by id or number), then the DELETE. */
+export async function removeTrackingEvent(client: StoreClient, idOrNumber: number, ref: FulfillmentOrderRef, eventId: string): Promise<FoundOrder<string>> {
+  return byIdOrNumber(client, idOrNumber, 'deleting the event of its fulfillment order', async (orderId) => {
+    const foId = await fulfillmentOrderIdOf(client, orderId, ref);
+    await deleteTrackingEvent(client, orderId, foId, eventId);
+    return foId;
+  });
 }
 
 function findEvent(fo: FulfillmentOrder, orderId: number, eventId: string): TrackingEvent {

@@ -151,6 +151,22 @@ export function parseUlid(value: string, name: InputName, what: string): string 
   throw new UsageError(`${name} "${value}" is not a ${what} id; those are 26-character ids such as 01JD3Z6Q8R5M2K7N4P9T0V1W2X.`);
 }
 
+/** A fulfillment order as the user names it: its id, or its number as shown (`191-1`). */
+export type FulfillmentOrderRef = { id: string } | { number: string };
+
+/**
+ * FULFILLMENT_ORDER: a ULID, or the number `store fulfillment-orders list` shows: `191-1` (order number and
+ * position, as the sandbox numbers them) or `1` (as the platform's documented records do).
+ */
+export function parseFulfillmentOrderRef(value: string, name: InputName = 'FULFILLMENT_ORDER'): FulfillmentOrderRef {
+  const text = value.trim().replace(/^#/, '');
+  if (/^\d{1,16}(-\d{1,4})?$/.test(text)) return { number: text };
+  if (/^[0-9A-HJKMNP-TV-Z]{26}$/i.test(text)) return { id: text.toUpperCase() };
+  throw new UsageError(
+    `${name} "${value}" is not a fulfillment order; give its id (26 characters, such as 01JD3Z6Q8R5M2K7N4P9T0V1W2X) or its number as listed (such as 191-1).`,
+  );
+}
+
 /** A positive integer id (products, variants, categories, …). */
 export function parseIntegerId(value: string, name: InputName, what: string): number {
   const text = value.trim();

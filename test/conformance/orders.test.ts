@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/platform/clock.js';
 import { ISO_WITH_OFFSET, errorShape, useSandbox } from '../helpers/sandbox.js';
@@ -437,5 +439,174 @@ describe('platform.md §4 GET /orders filters', () => {
     }
     expect(all.some((o) => /\+0000$/.test(o.created_at))).toBe(true);
     expect(all.some((o) => /\+00:00$/.test(o.created_at))).toBe(true);
+  });
+});
+
+describe('platform.md §9 POST /orders/{id}/close and /open', () => {
+  const t = useSandbox();
+  let variant: any;
+  let product: any;
+  const events: { event: string; id: number }[] = [];
+  const receiver = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (d) => (raw += d));
+    req.on('end', () => {
+      events.push(JSON.parse(raw));
+      res.end('ok');
+    });
+  });
+
+  beforeAll(async () => {
+    await createLocation(t, 'Main');
+    ({ product, variant } = await createSimpleProduct(t, { stock: 1000 }));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    expect((await t.post('/webhooks', { event: 'order/updated', url })).status).toBe(201);
+    return () => new Promise<void>((resolve) => receiver.close(() => resolve()));
+  });
+
+  async function waitForEvent(id: number, count: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (events.filter((e) => e.event === 'order/updated' && e.id === id).length < count) {
+      if (Date.now() > deadline) throw new Error(`no order/updated for ${id}: ${JSON.stringify(events)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  it('close: an open order → closed with closed_at, payment and shipping kept, order/updated sent; again → 422', async () => {
+    const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
+    const res = await t.post(`/orders/${order.id}/close`);
+    expectOk(res);
+    expect(res.body).toMatchObject({ id: order.id, status: 'closed', payment_status: order.payment_status, shipping_status: order.shipping_status });
+    expect(res.body.closed_at).toMatch(ISO_WITH_OFFSET);
+    expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(order.updated_at));
+    expect((await t.get(`/orders/${order.id}`)).body.status).toBe('closed');
+    await waitForEvent(order.id, 1);
+    const again = await t.post(`/orders/${order.id}/close`);
+    expect(again.status).toBe(422);
+    expect(again.body).toMatchObject({ ...errorShape(422), errors: { status: ['is already closed'] } });
+  });
+
+  it('open: a closed order → open, closed_at cleared, order/updated sent; an open one → 422', async () => {
+    const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
+    expectOk(await t.post(`/orders/${order.id}/close`));
+    const res = await t.post(`/orders/${order.id}/open`);
+    expectOk(res);
+    expect(res.body).toMatchObject({ status: 'open', closed_at: null });
+    await waitForEvent(order.id, 2);
+    const again = await t.post(`/orders/${order.id}/open`);
+    expect(again.status).toBe(422);
+    expect(again.body.errors).toEqual({ status: ['is already open'] });
+  });
+
+  it('a cancelled order: close → 422 (reopen it first); open → open, the cancellation cleared, the payment voided, no stock taken again', async () => {
+    const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 2 }])).body;
+    expectOk(await t.post(`/orders/${order.id}/cancel`));
+    const stock = (await variantStock(t, product.id, variant.id)).stock;
+    const close = await t.post(`/orders/${order.id}/close`);
+    expect(close.status).toBe(422);
+    expect(close.body.errors.status[0]).toContain('cancelled');
+    expect((await t.get(`/orders/${order.id}`)).body.status).toBe('cancelled');
+    const reopened = await t.post(`/orders/${order.id}/open`);
+    expectOk(reopened);
+    expect(reopened.body).toMatchObject({ status: 'open', cancelled_at: null, cancel_reason: null, payment_status: 'voided' });
+    expect((await variantStock(t, product.id, variant.id)).stock).toBe(stock);
+    // Cancelled again, it does not return the units a second time.
+    expectOk(await t.post(`/orders/${order.id}/cancel`));
+    expect((await variantStock(t, product.id, variant.id)).stock).toBe(stock);
+  });
+
+  it('an unknown order → 404 for both', async () => {
+    for (const action of ['close', 'open']) {
+      const res = await t.post(`/orders/1999999999/${action}`);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject(errorShape(404));
+    }
+  });
+});
+
+describe('platform.md §4 POST /orders keeps what it is given', () => {
+  const t = useSandbox();
+  let variant: any;
+
+  beforeAll(async () => {
+    await createLocation(t, 'Main');
+    ({ variant } = await createSimpleProduct(t, { stock: 100, price: '50.00' }));
+  });
+
+  const shippingAddress = {
+    name: 'Mariana Lima',
+    address: 'Rua Harmonia',
+    number: '321',
+    floor: 'apto 42',
+    locality: 'Vila Madalena',
+    city: 'São Paulo',
+    province: 'São Paulo',
+    zipcode: '05435-000',
+    country: 'BR',
+    phone: '+55 11 98888-1234',
+  };
+
+  it('shipping_address, the billing_* fields, the customer identification and default address, shipping costs, option code and pickup type come back, in the POST answer and on GET', async () => {
+    // Sent as given and read back under the same names (platform.md §4).
+    const kept = {
+      shipping: 'correios',
+      shipping_option: 'Correios - PAC',
+      shipping_option_code: 'correios_pac',
+      shipping_cost_customer: '15.90',
+      shipping_cost_owner: '12.40',
+      shipping_pickup_type: 'ship',
+      shipping_address: shippingAddress,
+      billing_name: 'Mariana Lima ME',
+      billing_phone: null,
+      billing_address: 'Rua Augusta',
+      billing_number: '10',
+      billing_floor: null,
+      billing_locality: 'Consolação',
+      billing_zipcode: '01304-000',
+      billing_city: 'São Paulo',
+      billing_province: 'São Paulo',
+      billing_country: 'BR',
+    };
+    const customer = {
+      name: 'Mariana Lima',
+      email: 'mariana@example.com',
+      phone: '+55 11 98888-1234',
+      identification: '12345678909',
+      default_address: { ...shippingAddress, address: 'Av. Paulista', number: '1000' },
+    };
+    const res = await t.post('/orders', { customer, products: [{ variant_id: variant.id, quantity: 2 }], ...kept });
+    expectCreated(res);
+    const expected = { ...kept, contact_identification: '12345678909', customer, subtotal: '100.00', total: '115.90' };
+    expect(res.body).toMatchObject(expected);
+    expect((await t.get(`/orders/${res.body.id}`)).body).toMatchObject(expected);
+  });
+
+  it('a pickup order: shipping_pickup_type pickup, the branch name, a null shipping address kept null; without billing_* the billing fields are the default address', async () => {
+    const res = await t.post('/orders', {
+      customer: { name: 'Ana', email: 'ana@example.com', default_address: shippingAddress },
+      products: [{ variant_id: variant.id, quantity: 1 }],
+      shipping_pickup_type: 'pickup',
+      shipping_store_branch_name: 'Loja Centro',
+      shipping_address: null,
+    });
+    expectCreated(res);
+    expect(res.body).toMatchObject({
+      shipping_pickup_type: 'pickup',
+      shipping_store_branch_name: 'Loja Centro',
+      shipping_address: null,
+      billing_address: 'Rua Harmonia',
+      billing_city: 'São Paulo',
+    });
+  });
+
+  it('a wrong type in what is kept → 422 naming the field, nothing created', async () => {
+    const before = (await t.get('/orders')).headers.get('x-total-count');
+    for (const [field, value] of [['shipping_pickup_type', 'drone'], ['shipping_cost_owner', '-1'], ['shipping_address', 'Rua Harmonia 321'], ['billing_city', 7]] as const) {
+      const res = await t.post('/orders', { customer: { name: 'Ana' }, products: [{ variant_id: variant.id, quantity: 1 }], [field]: value });
+      expect(res.status, field).toBe(422);
+      expect(Object.keys(res.body.errors ?? {}).join(' '), field).toContain(field);
+    }
+    expect((await t.get('/orders')).headers.get('x-total-count')).toBe(before);
   });
 });

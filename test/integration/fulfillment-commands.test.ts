@@ -121,7 +121,40 @@ describe('store fulfillment-orders list / get', () => {
     expect(other.stderr).toContain(`Fulfillment order 01ARZ3NDEKTSV4RRFFQ69G5FAV of order ${orderId} not found.`);
     const badId = await store('fulfillment-orders', 'get', String(orderId), 'fo-1');
     expect(badId.code).toBe(2);
-    expect(badId.stderr).toContain('is not a fulfillment order id');
+    expect(badId.stderr).toContain('FULFILLMENT_ORDER_ID "fo-1" is not a fulfillment order; give its id');
+  });
+});
+
+describe('one order argument: the order by its number, the fulfillment order by its number as listed', () => {
+  it('list, get and tracking add/update/delete take the order number and 191-1, and say which order on stderr', async () => {
+    const order = (await api.get<{ id: number; number: number }>(`/orders/${orderId}`)).body;
+    const byNumber = await store('fulfillment-orders', 'list', String(order.number), '--json');
+    expect(byNumber.code).toBe(0);
+    expect(byNumber.stderr).toContain(`Order number ${order.number} is order ${order.id}; listing its fulfillment orders.`);
+    expect((JSON.parse(byNumber.stdout) as FoJson[]).map((f) => f.id)).toEqual(
+      (await api.get<FoJson[]>(`/orders/${order.id}/fulfillment-orders`)).body.map((f) => f.id),
+    );
+
+    const get = await store('fulfillment-orders', 'get', String(order.number), fo.number, '--json');
+    expect(get.code).toBe(0);
+    expect(get.stderr).toContain(`Order number ${order.number} is order ${order.id}`);
+    expect((JSON.parse(get.stdout) as FoJson).id).toBe(fo.id);
+
+    const added = await store('fulfillment-orders', 'tracking', 'add', String(order.number), fo.number, '--status', 'dispatched', '--json');
+    expect(added.code).toBe(0);
+    const event = JSON.parse(added.stdout) as EventJson;
+    const stored = (await api.get<FoJson>(`/orders/${order.id}/fulfillment-orders/${fo.id}`)).body;
+    expect(stored.tracking_events.map((e) => e.id)).toContain(event.id);
+
+    const updated = await store('fulfillment-orders', 'tracking', 'update', String(order.id), fo.number, event.id, '--description', 'By number');
+    expect(updated.code).toBe(0);
+    const deleted = await store('fulfillment-orders', 'tracking', 'delete', String(order.number), fo.number, event.id, '--yes');
+    expect(deleted.code).toBe(0);
+    expect((await api.get<FoJson>(`/orders/${order.id}/fulfillment-orders/${fo.id}`)).body.tracking_events.map((e) => e.id)).not.toContain(event.id);
+
+    const unknown = await store('fulfillment-orders', 'get', String(order.id), `${order.number}-9`);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(`Order ${order.id} has no fulfillment order ${order.number}-9`);
   });
 });
 

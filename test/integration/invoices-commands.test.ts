@@ -168,23 +168,28 @@ describe('store invoices attach ORDER_ID', () => {
     expect(await storedInvoices(order.id)).toEqual([]);
   });
 
-  it('names an unknown order (exit 1), an order number the store does not know as an id (exit 1) and a foreign fulfillment order (422, exit 2)', async () => {
+  it('names an unknown order (exit 1), takes an order number the store does not know as an id (said on stderr), names a foreign fulfillment order (422, exit 2)', async () => {
     const missing = await store('invoices', 'attach', '1999999999', '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Order 1999999999 not found.');
 
     const order = freshOrder();
     const number = await store('invoices', 'attach', String(order.number), '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf');
-    // Ids of any length go to the store (platform.md §0); it does not know the number as an id.
-    expect(number.code).toBe(1);
-    expect(number.stderr).toContain(`Order ${order.number} not found.`);
+    // Ids of any length go to the store (platform.md §0); after its 404 the number is looked up (q).
+    expect(number.code).toBe(0);
+    expect(number.stderr).toContain(`Order number ${order.number} is order ${order.id}; attaching the invoice to it.`);
+    expect(await storedInvoices(order.id)).toHaveLength(1);
+    const listed = await store('invoices', 'list', String(order.number), '--json');
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toContain(`Order number ${order.number} is order ${order.id}; listing its invoices.`);
+    expect((JSON.parse(listed.stdout) as Invoice[]).map((i) => i.key)).toEqual((await storedInvoices(order.id)).map((i) => i.key));
 
     const other = freshOrder();
     const foreignFo = (await api.get<{ id: string }[]>(`/orders/${other.id}/fulfillment-orders`)).body[0]!;
     const foreign = await store('invoices', 'attach', String(order.id), '--key', newKey(), '--link', 'https://nfe.example.com/x.pdf', '--fulfillment-order', foreignFo.id);
     expect(foreign.code).toBe(2);
     expect(foreign.stderr).toContain(`Fulfillment order ${foreignFo.id} is not one of order ${order.id}`);
-    expect(await storedInvoices(order.id)).toEqual([]);
+    expect(await storedInvoices(order.id)).toHaveLength(1);
 
     const list = await store('invoices', 'list', '1999999999');
     expect(list.code).toBe(1);
@@ -212,30 +217,30 @@ describe('store invoices attach --file', () => {
     const report = join(dir, 'failed.csv');
     const r = await store('invoices', 'attach', '--file', file, '--report', report);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('7 rows: 3 attached, 0 already attached, 4 failed');
-    expect(r.stderr).toContain(`invoices.csv line 3: Order ${a.number} not found.`);
+    expect(r.stderr).toContain('7 rows: 4 attached, 0 already attached, 3 failed');
+    // An order number is a well-formed id (ids have any length): after the store's 404 it is looked up (q).
+    expect(r.stderr).toContain(`Order number ${a.number} is order ${a.id}; attaching its rows' invoices to it.`);
     expect(r.stderr).toContain('invoices.csv line 4: column key');
     expect(r.stderr).toContain('invoices.csv line 8: column link');
 
-    expect((await storedInvoices(a.id)).map((i) => i.key)).toEqual([k1, k4]);
+    // The rows of order a, by id and by number, were written by one worker in file order: none lost.
+    expect((await storedInvoices(a.id)).map((i) => i.key)).toEqual([k1, k2, k4]);
     expect((await storedInvoices(b.id)).map((i) => i.key)).toEqual([k3]);
 
     const reported = readFileSync(report, 'utf8').trimEnd().split('\n');
     expect(reported[0]).toBe('line,key,stage,reason');
     expect(reported.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
-      // An order number is a well-formed id (ids have any length): the store answers that no such order exists.
-      `3,${a.number},request`,
       `4,${b.id},validation`,
       '7,1999999999,request',
       `8,${b.id},validation`,
     ]);
-    expect(reported[3]).toContain('Order 1999999999 not found.');
+    expect(reported[2]).toContain('Order 1999999999 not found.');
 
     // Running the same file again attaches nothing twice.
     const again = await store('invoices', 'attach', '--file', file, '--json');
     expect(again.code).toBe(3);
-    expect(JSON.parse(again.stdout)).toMatchObject({ rows: 7, attached: 0, unchanged: 3 });
-    expect((await storedInvoices(a.id)).map((i) => i.key)).toEqual([k1, k4]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ rows: 7, attached: 0, unchanged: 4 });
+    expect((await storedInvoices(a.id)).map((i) => i.key)).toEqual([k1, k2, k4]);
   });
 
   it('a file whose every row is invalid sends nothing (exit 2); a missing column fails the file', async () => {

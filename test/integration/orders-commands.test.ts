@@ -406,6 +406,53 @@ describe('store orders cancel', () => {
   });
 });
 
+describe('store orders close / reopen', () => {
+  it('without a terminal need --yes and change nothing without it; by number, the order used is said first', async () => {
+    const order = await newOrder(await stockedVariant(1), 1);
+    const unconfirmed = await store('orders', 'close', String(order.id));
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain('pass --yes');
+    expect((await api.get<OrderJson>(`/orders/${order.id}`)).body.status).toBe('open');
+    // An open order is not reopened: said before any confirmation.
+    const open = await store('orders', 'reopen', String(order.id));
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain('is already open');
+
+    const closed = await store('orders', 'close', String(order.number), '--yes', '--json');
+    expect(closed.code).toBe(0);
+    expect(closed.stderr).toContain(`Order number ${order.number} is order ${order.id}; closing it.`);
+    expect(JSON.parse(closed.stdout)).toMatchObject({ id: order.id, status: 'closed' });
+    expect((await api.get<OrderJson>(`/orders/${order.id}`)).body.status).toBe('closed');
+
+    const twice = await store('orders', 'close', String(order.id), '--yes');
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('is already closed');
+
+    const unconfirmedReopen = await store('orders', 'reopen', String(order.id));
+    expect(unconfirmedReopen.code).toBe(2);
+    expect(unconfirmedReopen.stderr).toContain('pass --yes');
+    const reopened = await store('orders', 'reopen', String(order.id), '--yes');
+    expect(reopened.code).toBe(0);
+    expect(reopened.stderr).toContain(`Reopened order #${order.number} (id ${order.id}); it is open.`);
+    expect((await api.get<OrderJson>(`/orders/${order.id}`)).body.status).toBe('open');
+  });
+
+  it('a cancelled order is not closed (exit 2, nothing sent); reopen brings it back open', async () => {
+    const order = await newOrder(await stockedVariant(1), 1);
+    expect((await api.post(`/orders/${order.id}/cancel`)).status).toBe(200);
+    const close = await store('orders', 'close', String(order.id), '--yes');
+    expect(close.code).toBe(2);
+    expect(close.stderr).toContain('is cancelled');
+    expect((await api.get<OrderJson>(`/orders/${order.id}`)).body.status).toBe('cancelled');
+    const reopen = await store('orders', 'reopen', String(order.id), '--yes');
+    expect(reopen.code).toBe(0);
+    expect((await api.get<OrderJson>(`/orders/${order.id}`)).body.status).toBe('open');
+    const unknown = await store('orders', 'close', '1999999999', '--yes');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Order 1999999999 not found.');
+  });
+});
+
 describe.skipIf(!hasScript)('store orders on a terminal', () => {
   it('list draws a table with status, payment and shipping state', async () => {
     const expected = (await allOrders({ payment_status: 'paid' })).slice(0, 3);

@@ -287,6 +287,22 @@ describe.concurrent('fulfillment orders (platform.md §5)', () => {
     expect(cell(rows, unpacked, /items|quantity/i)).toBe('1');
   });
 
+  it('the order by its number and the fulfillment order by its number (list, get, invoices list)', async () => {
+    const list = await cli('fulfillment-orders', 'list', '1042');
+    expectOk(list);
+    expect(list.stderr).toContain('Order number 1042 is order 871254203; listing its fulfillment orders.');
+    expect(list.stdout).toContain('01HR2B4C6D8E0F2G4H6J8K0M2N');
+    for (const number of ['2', '1042-2']) {
+      const get = await cli('fulfillment-orders', 'get', '1042', number, '--json');
+      expectOk(get);
+      expect(JSON.parse(get.stdout).id).toBe('01HR2B4C6D8E0F2G4H6J8K0M2P');
+    }
+    const invoices = await cli('invoices', 'list', '1042');
+    expectOk(invoices);
+    expect(invoices.stderr).toContain('Order number 1042 is order 871254203; listing its invoices.');
+    expect(invoices.stdout).toContain('35240312345678000199550010000010421001234562');
+  });
+
   it('an order without fulfillment orders (404 Last page is 0) is an empty list', async () => {
     const result = await cli('fulfillment-orders', 'list', '871254190');
     expectOk(result);

@@ -52,7 +52,7 @@ describe('invoiceRequest', () => {
   it('names the flag or column at fault', () => {
     expect(() => invoiceRequest({ orderId: '1000000123', key, link: 'mailto:a@b.c' }, FLAGS)).toThrow(/^--link "mailto:a@b.c"/);
     expect(() => invoiceRequest({ orderId: '1000000123', key, link: 'https://x.example', fulfillmentOrderId: 'FO-1' }, FLAGS)).toThrow(
-      /^--fulfillment-order "FO-1" is not a fulfillment order id/,
+      /^--fulfillment-order "FO-1" is not a fulfillment order; give its id/,
     );
     // An order id of any length is the store's to judge (platform.md §0); what is not a number is refused here.
     expect(() =>

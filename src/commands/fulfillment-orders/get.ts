@@ -6,8 +6,11 @@ export default class FulfillmentOrdersGet extends BaseCommand<typeof Fulfillment
   static summary = 'Show a fulfillment order with its items and tracking events.';
   static examples = [
     '<%= config.bin %> fulfillment-orders get 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X',
+    '<%= config.bin %> fulfillment-orders get 191 191-1',
     '<%= config.bin %> fulfillment-orders get 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X --json',
   ];
+
+  static description = 'ORDER_ID is the order id or the number the customer sees; FULFILLMENT_ORDER_ID the fulfillment order id or its number as listed (191-1). When a number was used, stderr says which order.';
 
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
@@ -15,14 +18,16 @@ export default class FulfillmentOrdersGet extends BaseCommand<typeof Fulfillment
   static args = fulfillmentOrderArgs;
 
   async run(): Promise<FulfillmentOrder> {
-    const { parseOrderId, parseUlid } = await import('../../services/validate.js');
+    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../services/validate.js');
     const orderId = parseOrderId(this.args.order_id);
-    const foId = parseUlid(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID', 'fulfillment order');
+    const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
     const { fulfillmentOrder } = await import('../../services/fulfillment-orders.js');
-    const { fulfillmentOrder: fo, mainLanguage } = await fulfillmentOrder(await this.client(), orderId, foId);
+    const found = await fulfillmentOrder(await this.client(), orderId, ref);
+    if (found.notice) this.note(found.notice);
+    const { fulfillmentOrder: fo, mainLanguage } = found.value;
     if (this.jsonEnabled()) return fo;
     const { fulfillmentOrderFields, fulfillmentOrderSections } = await import('../../views/fulfillment-orders.js');
-    await this.renderDetail(fulfillmentOrderFields(fo, orderId, mainLanguage), fulfillmentOrderSections(fo, mainLanguage));
+    await this.renderDetail(fulfillmentOrderFields(fo, found.orderId, mainLanguage), fulfillmentOrderSections(fo, mainLanguage));
     return fo;
   }
 }

@@ -10,7 +10,7 @@ export default class InvoicesAttach extends BulkCommand<typeof InvoicesAttach> {
   static summary = 'Attach a fiscal invoice to an order, or many from a CSV file.';
   static description = `The access key (44 digits, valid check digit) and the link (http or https) are checked before anything is sent. The invoice is added to the order's invoice list (metafield nfe/list); other invoices are kept, those of the list and an older nfe/key + nfe/link pair alike, and attaching a key the order already has (of either kind) changes nothing.
 
-With --file, every row of the CSV (columns order_id, key, link and optionally fulfillment_order_id; "," or ";" separated) is checked, the good rows are attached and the bad ones reported with their line and column. --dry-run checks the file and reads each order's invoices to tell what would be attached, sending no write. Every row attached is journaled under $XDG_STATE_HOME/store/imports/: after an interruption, run the same command with --resume to finish without sending the finished rows again. Exit codes: 2 when no row is valid or the file cannot be read, 3 when some rows failed (--report writes them as CSV: line, key, stage, reason), 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
+With --file, every row of the CSV (columns order_id — an id, or the number the customer sees —, key, link and optionally fulfillment_order_id; "," or ";" separated) is checked, the good rows are attached and the bad ones reported with their line and column. --dry-run checks the file and reads each order's invoices to tell what would be attached, sending no write. Every row attached is journaled under $XDG_STATE_HOME/store/imports/: after an interruption, run the same command with --resume to finish without sending the finished rows again. Exit codes: 2 when no row is valid or the file cannot be read, 3 when some rows failed (--report writes them as CSV: line, key, stage, reason), 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
 
   static examples = [
     '<%= config.bin %> invoices attach 1000000123 --key 35261112345678000199550010000001231000001235 --link https://nfe.example.com/123.pdf',
@@ -24,13 +24,13 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
   static baseFlags = BaseCommand.recordFlags;
 
   static args = {
-    order_id: Args.string({ description: 'Order id (10 digits); not used with --file.' }),
+    order_id: Args.string({ description: 'Order id, or the number the customer sees; not used with --file.' }),
   };
 
   static flags = {
     key: Flags.string({ description: 'Fiscal access key: 44 digits (spaces allowed).', exclusive: ['file'] }),
     link: Flags.string({ description: 'URL where the customer can see or download the invoice.', exclusive: ['file'] }),
-    'fulfillment-order': Flags.string({ description: 'Fulfillment order the invoice covers (optional).', exclusive: ['file'] }),
+    'fulfillment-order': Flags.string({ description: 'Fulfillment order the invoice covers (optional): its id, or its number as listed (191-1).', exclusive: ['file'] }),
     file: Flags.string({ description: 'CSV file of invoices to attach (order_id, key, link[, fulfillment_order_id]); "-" for standard input.' }),
     report: Flags.string({ description: 'With --file: write the rows that failed to this CSV file.', dependsOn: ['file'] }),
     'dry-run': Flags.boolean({ description: "With --file: check the file and read the orders' invoices; send no write.", dependsOn: ['file'] }),
@@ -46,17 +46,18 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
     if (this.args.order_id === undefined) throw new UsageError('Give ORDER_ID with --key and --link, or --file FILE.');
     if (this.flags.key === undefined) throw new UsageError('--key is required: the 44-digit access key of the invoice.');
     if (this.flags.link === undefined) throw new UsageError('--link is required: the URL of the invoice.');
-    const { attachInvoice, invoiceRequest } = await import('../../services/invoices.js');
+    const { attachInvoiceToOrder, invoiceRequest } = await import('../../services/invoices.js');
     const request = invoiceRequest(
       { orderId: this.args.order_id, key: this.flags.key, link: this.flags.link, fulfillmentOrderId: this.flags['fulfillment-order'] },
       { key: '--key', link: '--link', fulfillmentOrderId: '--fulfillment-order' },
     );
-    const result = await attachInvoice(await this.client(), request);
+    const { value: result, notice } = await attachInvoiceToOrder(await this.client(), request);
+    if (notice) this.note(notice);
     if (!this.jsonEnabled()) {
       this.note(
         result.attached
-          ? `Attached invoice ${request.key} to order ${request.orderId} (${result.invoices.length} invoice${result.invoices.length === 1 ? '' : 's'} now).`
-          : `Invoice ${request.key} is already attached to order ${request.orderId}; nothing changed.`,
+          ? `Attached invoice ${request.key} to order ${result.orderId} (${result.invoices.length} invoice${result.invoices.length === 1 ? '' : 's'} now).`
+          : `Invoice ${request.key} is already attached to order ${result.orderId}; nothing changed.`,
       );
     }
     return result;
@@ -80,6 +81,7 @@ With --file, every row of the CSV (columns order_id, key, link and optionally fu
           resume: this.flags.resume,
           report,
           onEvent: (event) => {
+            if (event.type === 'order-number') return log(terminalSafe(event.notice));
             if (event.type !== 'failed') return;
             const { failure } = event;
             const what = failure.stage === 'validation' ? 'Invalid' : 'Failed';

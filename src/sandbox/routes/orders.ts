@@ -6,6 +6,7 @@ import type { StoreData } from '../state.js';
 import {
   cancelOrder,
   checkOrderStock,
+  closeOrReopenOrder,
   createOrder,
   findOrders,
   ordersOf,
@@ -17,6 +18,7 @@ import {
   type OrderRecord,
   type Payment,
   type Shipping,
+  SHIPPING_PICKUP_TYPES,
 } from '../store/orders.js';
 import {
   CANCEL_REASONS,
@@ -89,7 +91,9 @@ function presentOrder(order: OrderRecord, storeId: number) {
     shipping_tracking_url: order.shipping_tracking_url,
     shipped_at: time(order, order.shipped_at),
     shipping_address: order.shipping_address ? { ...order.shipping_address } : null,
-    ...billingOf(order.customer.default_address),
+    shipping_pickup_type: order.shipping.pickup_type ?? 'ship',
+    shipping_store_branch_name: order.shipping.store_branch_name ?? null,
+    ...billingOf(order.billing_address !== undefined ? order.billing_address : order.customer.default_address),
     customer: {
       id: order.customer.id,
       name: order.customer.name,
@@ -140,8 +144,63 @@ const CustomerBody = z.object(
   { error: 'must be an object with name, email and phone' },
 );
 
+/** An address as the order record has it (docs/platform.md §4 `shipping_address`, `customer.default_address`). */
+const AddressBody = z.object(
+  {
+    name: text(200).nullish(),
+    address: text(200).nullish(),
+    number: text(50).nullish(),
+    floor: text(100).nullish(),
+    locality: text(200).nullish(),
+    city: text(200).nullish(),
+    province: text(200).nullish(),
+    zipcode: text(50).nullish(),
+    country: text(100).nullish(),
+    phone: text(50).nullish(),
+  },
+  { error: 'must be an address object' },
+);
+type AddressInput = z.infer<typeof AddressBody>;
+
+function addressOf(body: AddressInput): Address {
+  return {
+    name: body.name ?? '',
+    address: body.address ?? '',
+    number: body.number ?? '',
+    floor: body.floor ?? null,
+    locality: body.locality ?? null,
+    city: body.city ?? '',
+    province: body.province ?? '',
+    zipcode: body.zipcode ?? '',
+    country: body.country ?? '',
+    phone: body.phone ?? null,
+  };
+}
+
+const BILLING_FIELDS = ['name', 'phone', 'address', 'number', 'floor', 'locality', 'zipcode', 'city', 'province', 'country'] as const;
+const billingBody = Object.fromEntries(BILLING_FIELDS.map((f) => [`billing_${f}`, text(200).nullish()])) as Record<
+  `billing_${(typeof BILLING_FIELDS)[number]}`,
+  z.ZodOptional<z.ZodNullable<z.ZodString>>
+>;
+
+/** The flat `billing_*` fields of a create as an address; undefined when none was given. */
+function billingOfBody(body: Record<string, unknown>): Address | undefined {
+  const given = BILLING_FIELDS.filter((f) => body[`billing_${f}`] !== undefined);
+  if (given.length === 0) return undefined;
+  return addressOf(Object.fromEntries(BILLING_FIELDS.map((f) => [f, body[`billing_${f}`] ?? null])) as AddressInput);
+}
+
 const CreateBody = z.object({
-  customer: CustomerBody.refine((c) => !!c.name?.trim(), { error: 'name is required', path: ['name'] }),
+  customer: CustomerBody.extend({ default_address: AddressBody.nullish() }).refine((c) => !!c.name?.trim(), {
+    error: 'name is required',
+    path: ['name'],
+  }),
+  shipping_address: AddressBody.nullish(),
+  ...billingBody,
+  shipping_cost_owner: z.union([z.number(), z.string()]).optional(),
+  shipping_option_code: text(100).optional(),
+  shipping_pickup_type: z.enum(SHIPPING_PICKUP_TYPES, { error: `must be one of ${SHIPPING_PICKUP_TYPES.join(', ')}` }).optional(),
+  shipping_store_branch_name: text(200).nullish(),
   products: z
     .array(
       z.object({
@@ -352,6 +411,10 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     if (body.shipping_cost_customer !== undefined) {
       shipping.cost_customer = parseMoney(body.shipping_cost_customer, 'shipping_cost_customer');
     }
+    if (body.shipping_cost_owner !== undefined) shipping.cost_owner = parseMoney(body.shipping_cost_owner, 'shipping_cost_owner');
+    if (body.shipping_option_code !== undefined) shipping.option_code = body.shipping_option_code;
+    if (body.shipping_pickup_type !== undefined) shipping.pickup_type = body.shipping_pickup_type;
+    if (body.shipping_store_branch_name !== undefined) shipping.store_branch_name = body.shipping_store_branch_name;
     if (shipping.cost_customer !== undefined) {
       const subtotal = body.products.reduce((sum, l) => sum + Number(unitPrice(store.findVariant(l.variant_id)!.variant)) * l.quantity, 0);
       if (subtotal + Number(shipping.cost_customer) >= MONEY_LIMIT) {
@@ -368,9 +431,12 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
           email: body.customer.email ?? '',
           phone: body.customer.phone ?? '',
           identification: body.customer.identification ?? null,
+          default_address: body.customer.default_address ? addressOf(body.customer.default_address) : null,
         },
         products: body.products,
         shipping,
+        ...(body.shipping_address !== undefined ? { shipping_address: body.shipping_address ? addressOf(body.shipping_address) : null } : {}),
+        billing_address: billingOfBody(body),
         owner_note: body.owner_note,
         note: body.note,
         payment,
@@ -406,5 +472,17 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     return presentOrder(order, store.id);
   };
   api.post('/orders/:order_id/cancel', cancel);
+
+  // platform.md §9: close (archive) and reopen; no body. A refused transition is a 422 naming the status.
+  for (const [action, to] of [['close', 'closed'], ['open', 'open']] as const) {
+    api.post(`/orders/:order_id/${action}`, async (req) => {
+      const store = req.store;
+      const order = loadOrder(store, (req.params as { order_id: string }).order_id);
+      const problem = state.mutate(`order.${action}`, (tx) => closeOrReopenOrder(tx, store, order, to));
+      if (problem) throw httpError(422, `Order ${order.id} ${problem}`, { status: [problem] });
+      ctx.emit('order/updated', store.id, order.id);
+      return presentOrder(order, store.id);
+    });
+  }
   api.delete('/orders/:order_id', cancel);
 }

@@ -69,7 +69,14 @@ export type Shipping = {
   option_code: string;
   cost_customer: string;
   cost_owner: string;
+  /** `ship` or `pickup` (absent in orders stored before it was kept: `ship`). */
+  pickup_type?: ShippingPickupType;
+  /** The branch a pickup order is collected at. */
+  store_branch_name?: string | null;
 };
+
+export const SHIPPING_PICKUP_TYPES = ['ship', 'pickup'] as const;
+export type ShippingPickupType = (typeof SHIPPING_PICKUP_TYPES)[number];
 
 export type Payment = {
   gateway: string;
@@ -104,6 +111,8 @@ export type OrderRecord = {
   shipping_tracking_number: string | null;
   shipping_tracking_url: string | null;
   shipping_address: Address | null;
+  /** The flat `billing_*` fields as given at creation; absent: the customer's default address. */
+  billing_address?: Address | null;
   payment: Payment;
   subtotal: string;
   discount: string;
@@ -169,6 +178,7 @@ export interface NewOrder {
   products: { variant_id: number; quantity: number }[];
   shipping?: Partial<Shipping>;
   shipping_address?: Address | null;
+  billing_address?: Address | null;
   owner_note?: string;
   note?: string | null;
   payment?: Partial<Payment>;
@@ -277,7 +287,8 @@ export function createOrder(tx: Tx, store: StoreData, input: NewOrder, at = tx.n
   const subtotal = lines.reduce((sum, l) => sum + Number(l.price) * l.quantity, 0);
   const shipping = { ...DEFAULT_SHIPPING, ...input.shipping };
   const total = money(subtotal + Number(shipping.cost_customer));
-  const address = input.shipping_address ?? input.customer.default_address ?? null;
+  // A shipping address given as null stays null (a pickup order); not given, the customer's default address.
+  const address = input.shipping_address !== undefined ? input.shipping_address : (input.customer.default_address ?? null);
   const order = tx.put(ordersOf(store), {
     id,
     number,
@@ -308,6 +319,7 @@ export function createOrder(tx: Tx, store: StoreData, input: NewOrder, at = tx.n
     shipping_tracking_number: null,
     shipping_tracking_url: null,
     shipping_address: address ? { ...address } : null,
+    ...(input.billing_address !== undefined ? { billing_address: input.billing_address ? { ...input.billing_address } : null } : {}),
     payment: { ...DEFAULT_PAYMENT, ...input.payment },
     subtotal: money(subtotal),
     discount: '0.00',
@@ -385,6 +397,23 @@ export function cancelOrder(
   tx.put(ordersOf(store), order);
 }
 
+
+/**
+ * `POST /orders/{id}/close` and `/open` (docs/platform.md §9): an open order is closed (archived, `closed_at`
+ * set), a closed or cancelled one reopened. Closing a cancelled order is refused: a status is one of three, and
+ * closing would erase the cancellation (its reason and time); reopen it first. Reopening a cancelled order clears
+ * the cancellation but takes no stock again (the units went back once; see cancelOrder) and leaves the payment
+ * refunded or voided. Returns the problem when the transition is refused.
+ */
+export function closeOrReopenOrder(tx: Tx, store: StoreData, order: OrderRecord, to: 'closed' | 'open', at = tx.now()): string | undefined {
+  if (to === 'closed' && order.status === 'closed') return 'is already closed';
+  if (to === 'closed' && order.status === 'cancelled') return 'is cancelled; reopen it before closing it';
+  if (to === 'open' && order.status === 'open') return 'is already open';
+  applyStatus(tx, store, order, to, at);
+  order.updated_at = at;
+  tx.put(ordersOf(store), order);
+  return undefined;
+}
 
 /** The changes of a PUT /orders/{id}: absent fields keep their value; a null owner note clears it. */
 export interface OrderChanges {

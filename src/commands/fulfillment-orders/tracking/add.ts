@@ -19,12 +19,13 @@ export default class TrackingAdd extends BaseCommand<typeof TrackingAdd> {
   static flags = { ...trackingFlags, status: Flags.string({ description: 'Tracking status.', options: [...TRACKING_STATUSES], required: true }) };
 
   async run(): Promise<TrackingEvent> {
-    const { parseOrderId, parseUlid } = await import('../../../services/validate.js');
+    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../../services/validate.js');
     const orderId = parseOrderId(this.args.order_id);
-    const foId = parseUlid(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID', 'fulfillment order');
+    const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
     const { addTrackingEvent } = await import('../../../services/orders.js');
-    const event = await addTrackingEvent(await this.client(), orderId, foId, trackingFieldsFrom(this.flags), new Date());
-    if (!this.jsonEnabled()) this.note(`Added tracking event ${event.id} (${event.status}, ${event.happened_at}) to fulfillment order ${foId}.`);
+    const { value: event, notice } = await addTrackingEvent(await this.client(), orderId, ref, trackingFieldsFrom(this.flags), new Date());
+    if (notice) this.note(notice);
+    if (!this.jsonEnabled()) this.note(`Added tracking event ${event.id} (${event.status}, ${event.happened_at}) to fulfillment order ${this.args.fulfillment_order_id.trim()}.`);
     return event;
   }
 }

@@ -20,14 +20,15 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
   };
 
   async run(): Promise<{ id: string; deleted: boolean }> {
-    const { parseOrderId, parseUlid } = await import('../../../services/validate.js');
+    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../../services/validate.js');
     const { confirmOrYes } = await import('../../../output/prompt.js');
     const orderId = parseOrderId(this.args.order_id);
-    const foId = parseUlid(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID', 'fulfillment order');
+    const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
+    const foName = this.args.fulfillment_order_id.trim();
     const eventId = this.args.event_id.trim();
     const confirmed = await confirmOrYes({
       yes: this.flags.yes,
-      message: `Delete tracking event ${eventId} of fulfillment order ${foId}?`,
+      message: `Delete tracking event ${eventId} of fulfillment order ${foName}?`,
       action: `Deleting tracking event ${eventId}`,
     });
     if (!confirmed) {
@@ -35,7 +36,8 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
       return { id: eventId, deleted: false };
     }
     const { removeTrackingEvent } = await import('../../../services/orders.js');
-    await removeTrackingEvent(await this.client(), orderId, foId, eventId);
+    const { notice } = await removeTrackingEvent(await this.client(), orderId, ref, eventId);
+    if (notice) this.note(notice);
     this.note(`Deleted tracking event ${eventId}.`);
     return { id: eventId, deleted: true };
   }

@@ -17,11 +17,12 @@ export default class TrackingUpdate extends BaseCommand<typeof TrackingUpdate> {
   static flags = trackingFlags;
 
   async run(): Promise<TrackingEvent> {
-    const { parseOrderId, parseUlid } = await import('../../../services/validate.js');
+    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../../services/validate.js');
     const orderId = parseOrderId(this.args.order_id);
-    const foId = parseUlid(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID', 'fulfillment order');
+    const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
     const { changeTrackingEvent } = await import('../../../services/orders.js');
-    const event = await changeTrackingEvent(await this.client(), orderId, foId, this.args.event_id.trim(), trackingFieldsFrom(this.flags));
+    const { value: event, notice } = await changeTrackingEvent(await this.client(), orderId, ref, this.args.event_id.trim(), trackingFieldsFrom(this.flags));
+    if (notice) this.note(notice);
     if (!this.jsonEnabled()) this.note(`Updated tracking event ${event.id} (${event.status}, ${event.happened_at}).`);
     return event;
   }

@@ -1,0 +1,135 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import { SIGNAL_EXIT_CODES, type StopSignal } from '../../util/process.js';
+import { DATE_FORMS } from '../../services/validate.js';
+import type { OrderFollower, OrderVersion } from '../../services/orders-follow.js';
+
+export default class OrdersFollow extends BaseCommand<typeof OrdersFollow> {
+  static summary = 'Follow the orders that change: every new version of an order, once, oldest first.';
+  static description = `An incremental feed for integrations (docs/orders-follow.md). Each poll reads the orders updated since the last one delivered, less a 5-minute overlap that absorbs clock skew, and delivers every version not delivered before (a version is an order's id and updated_at), in updated_at order (ties by id): as one JSON object per line on stdout, appended to --output FILE, or given to --exec CMD on its standard input. A durable checkpoint per profile, store and --name ($XDG_STATE_HOME/store/follow/) records, atomically after each delivery, what was delivered, so the next poll or run goes on from there: nothing is skipped and nothing is delivered twice.
+
+When a version counts as delivered: on stdout, once its line was written (a kill between the write and the checkpoint repeats at most the last 100 lines); with --output, once appended and flushed to disk — exactly once even under SIGKILL (the next run reads back what the checkpoint missed); with --exec, once CMD exited 0 (at least once: CMD should ignore an (id, updated_at) it has seen). CMD runs through the shell (/bin/sh -c) with the order's JSON on stdin and STORE_ORDER_ID, STORE_ORDER_NUMBER, STORE_ORDER_UPDATED_AT set; a non-zero exit stops the feed with exit 1 and that version is offered again on the next run.
+
+The first run starts at --since (ISO 8601, YYYY-MM-DD, today, yesterday, 7d, 12h: see the flag), or now; later runs ignore --since. Without --once it polls every --interval (30s) until Ctrl-C or SIGTERM, which end it with exit 0 after the delivery in progress; --once polls once (exit 130 or 143 if interrupted). A poll that finds nothing new costs one request.`;
+
+  static examples = [
+    '<%= config.bin %> orders follow --once --since 2026-11-01 >> orders.ndjson',
+    '<%= config.bin %> orders follow --once --since 7d | jq -c \'{id, number, status, updated_at}\'',
+    '<%= config.bin %> orders follow --name erp --interval 1m --exec ./push-to-erp.sh',
+    '<%= config.bin %> orders follow --name audit --output orders.ndjson --once',
+  ];
+
+  static flags = {
+    name: Flags.string({ description: 'Name of the feed: each name keeps its own checkpoint.', default: 'default' }),
+    since: Flags.string({ description: `Where a new feed starts: ${DATE_FORMS}; default now. Ignored once the feed has a checkpoint.` }),
+    once: Flags.boolean({ description: 'Poll once and exit (for cron).', exclusive: ['interval'] }),
+    interval: Flags.string({ description: 'Time between polls: 30s, 5m, 1h (default 30s).' }),
+    exec: Flags.string({ description: "Run this shell command for each version, with the order's JSON on stdin.", exclusive: ['output'] }),
+    output: Flags.string({ description: 'Append the versions to this file (exactly once, even after a kill) instead of stdout.' }),
+  };
+
+  private stopSignal: StopSignal | undefined;
+  private wake: (() => void) | undefined;
+
+  async run(): Promise<void> {
+    const { parseFeedName, parseInterval, parseSince } = await import('../../services/orders-follow.js');
+    const name = parseFeedName(this.flags.name);
+    const since = this.flags.since === undefined ? undefined : parseSince(this.flags.since);
+    const interval = this.flags.interval === undefined ? 30_000 : parseInterval(this.flags.interval);
+    if (this.flags.output !== undefined) {
+      const { checkWritable } = await import('../../util/atomic-file.js');
+      const { UsageError } = await import('../../client/errors.js');
+      await checkWritable(this.flags.output).catch((error: Error) => {
+        throw new UsageError(`--output: ${error.message}`);
+      });
+    }
+    // A first run far back reads the whole store: keep the heap near what is live (as orders list --all).
+    const { limitHeapGrowth } = await import('../../output/bulk.js');
+    limitHeapGrowth();
+    const ctx = await this.context();
+    const client = await this.client();
+    const { OrderFollower } = await import('../../services/orders-follow.js');
+    const follower = await OrderFollower.open({
+      client,
+      profile: ctx.profile,
+      apiUrl: ctx.apiUrl,
+      storeId: ctx.storeId,
+      name,
+      since,
+      now: () => Date.now(),
+      output: this.flags.output,
+    });
+    if (follower.created) this.note(`New feed "${name}": orders updated since ${new Date(follower.from).toISOString()} (checkpoint ${follower.path}).`);
+
+    const handlers = (Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]).map((signal) => {
+      const handler = () => {
+        // A second signal does not wait for the delivery in progress.
+        if (this.stopSignal) process.exit(SIGNAL_EXIT_CODES[signal]);
+        this.stopSignal = signal;
+        this.wake?.();
+      };
+      process.on(signal, handler);
+      return [signal, handler] as const;
+    });
+    try {
+      for (;;) {
+        await this.pollOnce(follower);
+        if (this.flags.once || this.stopSignal) break;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, interval);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = undefined;
+        if (this.stopSignal) break;
+      }
+    } finally {
+      for (const [signal, handler] of handlers) process.off(signal, handler);
+    }
+    // A follower ends by being stopped; a single poll cut short says so.
+    if (this.stopSignal && this.flags.once) process.exitCode = SIGNAL_EXIT_CODES[this.stopSignal];
+  }
+
+  /** One poll and its deliveries; a transient failure of a long-running follower waits for the next poll. */
+  private async pollOnce(follower: OrderFollower): Promise<void> {
+    try {
+      for await (const versions of follower.poll()) {
+        await this.deliver(follower, versions);
+        if (this.stopSignal) return;
+      }
+    } catch (error) {
+      const { NetworkError, ServerError, RateLimitError } = await import('../../client/errors.js');
+      const transient = error instanceof NetworkError || error instanceof ServerError || error instanceof RateLimitError;
+      if (this.flags.once || !transient) throw error;
+      this.warnUser(`${(error as Error).message.replace(/\.+$/, '')}; trying again at the next poll.`);
+    }
+  }
+
+  /** Delivers versions in order, recording each batch in the checkpoint once delivered. */
+  private async deliver(follower: OrderFollower, versions: OrderVersion[]): Promise<void> {
+    const { FOLLOW_BATCH, appendToOutput, execForVersion, versionLines } = await import('../../services/orders-follow.js');
+    const { exec, output } = this.flags;
+    const batch = exec === undefined ? FOLLOW_BATCH : 1;
+    for (let i = 0; i < versions.length && !this.stopSignal; i += batch) {
+      const chunk = versions.slice(i, i + batch);
+      if (exec !== undefined) {
+        await execForVersion(exec, chunk[0]!, { stdout: this.io.stdout, stderr: this.io.stderr });
+        await follower.delivered(chunk);
+      } else if (output !== undefined) {
+        await follower.delivered(chunk, await appendToOutput(output, versionLines(chunk)));
+      } else {
+        await this.writeOut(versionLines(chunk));
+        await follower.delivered(chunk);
+      }
+    }
+  }
+
+  /** Resolves once the text was written to stdout (its pipe took it); rejects on a closed pipe. */
+  private writeOut(text: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.io.stdout.write(text, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+}
