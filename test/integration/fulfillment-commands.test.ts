@@ -210,7 +210,7 @@ describe('store fulfillment-orders tracking', () => {
   it('offers the eleven documented tracking statuses and sends the new ones', async () => {
     const help = await store('fulfillment-orders', 'tracking', 'add', '--help');
     // Help wraps the list anywhere, inside names too.
-    const offered = help.stdout.replace(/\s+/g, '').match(/<options:([^>]+)>/)![1]!.split('|');
+    const offered = help.stdout.replace(/\s+/g, '').match(/<options:([^>]+)>/)![1]!.split(',');
     expect(offered).toEqual(TRACKING_STATUSES);
     const added: string[] = [];
     const runs = await Promise.all(
