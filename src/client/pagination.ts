@@ -83,20 +83,41 @@ function totalCount(headers: ResponseHeaders): number | undefined {
   return Number.isFinite(total) ? total : undefined;
 }
 
+/** Pages read at most from a list whose size the store does not say (no x-total-count): a million records at 200. */
+export const MAX_PAGES_WITHOUT_TOTAL = 5_000;
+
+/**
+ * Pages read at most from a list of `total` records (docs/decisions.md "Bounded walks"): the pages it fills,
+ * plus a tenth and two more, so that a list that grows while it is read (new orders arriving) is still read
+ * to its end, while a server that keeps offering pages is not followed for ever.
+ */
+export function maxPagesFor(total: number, perPage: number): number {
+  return Math.ceil((Math.max(0, total) * 1.1) / Math.max(1, perPage)) + 2;
+}
+
 /**
  * Walks a list page by page: follows `Link rel="next"` (absolute URLs), falls back to counting pages
  * when the server sends no Link header, and treats the 404 "Last page is N" as the end of the list.
+ * Every walk ends (docs/decisions.md "Bounded walks"): at an empty page, once the records read reach the
+ * latest x-total-count, or at a page cap derived from it (MAX_PAGES_WITHOUT_TOTAL without one); `warn` is
+ * told when the store was still offering more.
  */
 export async function* paginate<T>(
   get: GetFn,
   path: string,
   query: Query = {},
-  options: { perPage?: number } = {},
+  options: { perPage?: number; warn?: (message: string) => void } = {},
 ): AsyncGenerator<Page<T>> {
   const perPage = Number(query.per_page ?? options.perPage ?? MAX_PER_PAGE);
   let page = Number(query.page ?? 1);
   let next: { path: string; query?: Query } | undefined = { path, query: { ...query, page, per_page: perPage } };
   const seen = new Set<string>();
+  // Records before the first page read (a walk may start at --page N): they count toward x-total-count.
+  const before = Math.max(0, (page - 1) * (Number.isFinite(perPage) ? perPage : 0));
+  let read = 0;
+  let pages = 0;
+  let maxPages = MAX_PAGES_WITHOUT_TOTAL;
+  let capped = false;
 
   while (next) {
     let response: { headers: ResponseHeaders; body: unknown };
@@ -115,7 +136,14 @@ export async function* paginate<T>(
       });
     }
     const items = response.body as T[];
-    yield { items, page, total: totalCount(response.headers) };
+    const total = totalCount(response.headers);
+    pages += 1;
+    read += items.length;
+    if (total !== undefined && !capped) {
+      maxPages = maxPagesFor(total - before, perPage);
+      capped = true;
+    }
+    yield { items, page, total };
 
     const linkHeader = response.headers.link;
     const nextUrl = parseLinkHeader(linkHeader).next;
@@ -132,6 +160,19 @@ export async function* paginate<T>(
       next = { path, query: { ...query, page, per_page: perPage } };
     } else {
       next = undefined;
+    }
+    if (!next) break;
+    if (total !== undefined && before + read >= total) {
+      options.warn?.(
+        `The store kept offering pages of GET ${path} after the ${total} records its x-total-count announced; stopped after ${pages} ${pages === 1 ? 'page' : 'pages'} (${read} records read).`,
+      );
+      return;
+    }
+    if (pages >= maxPages) {
+      options.warn?.(
+        `The store kept offering pages of GET ${path}; stopped after ${pages} pages (${read} records read), the most read from ${capped ? 'a list of that x-total-count' : 'a list that does not say its size'}.`,
+      );
+      return;
     }
   }
 }
