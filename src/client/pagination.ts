@@ -163,6 +163,8 @@ export async function* paginate<T>(
     }
     if (!next) break;
     if (total !== undefined && before + read >= total) {
+      // Counting pages without a Link is only a guess that there may be more: no warning then.
+      if (nextUrl === undefined) return;
       options.warn?.(
         `The store kept offering pages of GET ${path} after the ${total} records its x-total-count announced; stopped after ${pages} ${pages === 1 ? 'page' : 'pages'} (${read} records read).`,
       );

@@ -11,7 +11,9 @@
  *
  * Behaviours (every path under /v1/{storeId} answers the same way):
  *   huge-retry-after       429 with `Retry-After: 999999999`.
- *   negative-retry-after   429 with `Retry-After: -5`.
+ *   negative-retry-after   429 with `Retry-After: -5` to every request.
+ *   negative-then-ok       429 with `Retry-After: -5` to the first 2 requests, then one order.
+ *   slow-retry-after       429 with `Retry-After: 6` to the first request, then one order.
  *   huge-reset             200 with one order, `x-rate-limit-limit: 40`, `-remaining: 0`, `-reset: 99999999999`.
  *   gzip-bomb              200, `Content-Encoding: gzip`, a body that expands to `bombBytes` (default 2 GiB) of
  *                          zeros, compressed on the fly as it is sent (nothing held in memory but one chunk).
@@ -31,6 +33,8 @@ import { createGzip } from 'node:zlib';
 export type HostileBehaviour =
   | 'huge-retry-after'
   | 'negative-retry-after'
+  | 'negative-then-ok'
+  | 'slow-retry-after'
   | 'huge-reset'
   | 'gzip-bomb'
   | 'endless-pages'
@@ -114,6 +118,12 @@ export async function startHostileServer(
         return json(res, 429, { code: 429, message: 'Too Many Requests' }, { 'retry-after': '999999999' });
       case 'negative-retry-after':
         return json(res, 429, { code: 429, message: 'Too Many Requests' }, { 'retry-after': '-5' });
+      case 'negative-then-ok':
+        if (requests <= 2) return json(res, 429, { code: 429, message: 'Too Many Requests' }, { 'retry-after': '-5' });
+        return json(res, 200, [order(1)], { 'x-total-count': '1' });
+      case 'slow-retry-after':
+        if (requests <= 1) return json(res, 429, { code: 429, message: 'Too Many Requests' }, { 'retry-after': '6' });
+        return json(res, 200, [order(1)], { 'x-total-count': '1' });
       case 'huge-reset':
         return json(res, 200, [order(1)], {
           'x-total-count': '1',
