@@ -93,6 +93,9 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     } catch (error) {
       progress.stop();
       await this.listRowErrors(error, spec.report);
+      const { ReportError } = await import('./services/bulk/report.js');
+      // Written last, once the run is done: its journal says so, and --resume would find nothing to do.
+      if (error instanceof ReportError) throw new ReportError(`${error.message.replace(/\.$/, '')}; the run itself finished (nothing is left for --resume).`);
       throw error;
     } finally {
       interrupt.dispose();
@@ -113,8 +116,11 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     if (!(error instanceof FileInvalidError)) return;
     const shown = error.errors.slice(0, ROW_ERRORS_SHOWN);
     for (const e of shown) this.io.stderr.write(`${formatRowError(e)}\n`);
+    const reported = report && !error.reportProblem;
     if (error.errors.length > shown.length) {
-      this.io.stderr.write(`… and ${error.errors.length - shown.length} more${report ? ` (all in ${report})` : '; --report FILE lists them all'}.\n`);
+      this.io.stderr.write(`… and ${error.errors.length - shown.length} more${reported ? ` (all in ${report})` : report ? '' : '; --report FILE lists them all'}.\n`);
     }
+    // The rows above and the exit code (2) stand; the report that could not be written is one more line.
+    if (error.reportProblem) this.io.stderr.write(`${error.reportProblem}\n`);
   }
 }

@@ -1,0 +1,53 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+/**
+ * Issue 24: a report or journal that cannot be written never hides the result. The tests run as root, whom
+ * permissions do not stop: the full disk is /dev/full, the read-only one /proc, and a journal directory that
+ * cannot be created is one under a file. No server is reached: every case ends before the first request.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'store-disk-cli-'));
+const env = (state = join(dir, 'state')) => ({
+  STORE_TOKEN: 'disk-failure-token-0123',
+  STORE_ID: '1',
+  STORE_API_URL: 'http://127.0.0.1:9',
+  XDG_CONFIG_HOME: join(dir, 'config'),
+  XDG_STATE_HOME: state,
+  XDG_DATA_HOME: join(dir, 'data'),
+});
+
+const invalid = join(dir, 'invalid.csv');
+writeFileSync(invalid, `handle,name,sku,price\n${Array.from({ length: 400 }, (_, i) => `p${i},P ${i},SKU-${i},abc`).join('\n')}\n`);
+
+describe('disk failures keep the result', () => {
+  for (const [what, report, cause] of [
+    ['a full disk', '/dev/full', 'the disk is full'],
+    ['a read-only place', '/proc/report.csv', 'no such file or directory'],
+  ] as const) {
+    it(`--report on ${what}: the row errors are still printed, exit 2, and one more line says the report was not written`, async () => {
+      const r = await runCli(['products', 'import', invalid, '--report', report], { env: env() });
+      expect(r.code).toBe(2);
+      const lines = r.stderr.trimEnd().split('\n');
+      expect(lines.filter((l) => /^invalid\.csv, line \d+, column 4 \(price\)/.test(l))).toHaveLength(200);
+      expect(lines).toContain('… and 200 more.');
+      expect(lines).toContain(`--report: cannot write ${report}: ${cause}.`);
+      expect(lines.at(-1)).toMatch(/^Error: invalid\.csv has 400 errors; nothing was sent/);
+    });
+  }
+
+  it('a journal directory that cannot be created is one sentence, before anything is sent', async () => {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    const valid = join(dir, 'valid.csv');
+    writeFileSync(valid, 'handle,name,sku,price\nok,Ok,OK-1,10\n');
+    const r = await runCli(['products', 'import', valid], { env: env(join(file, 'state')) });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      `Error: Cannot create ${join(file, 'state', 'store', 'imports')}, the directory of the bulk commands' journals (under XDG_STATE_HOME): a part of the path is a file, not a directory; nothing was sent.`,
+    ]);
+  });
+});
