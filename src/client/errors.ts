@@ -142,8 +142,13 @@ function isFieldMap(value: unknown): value is Record<string, unknown[]> {
   return entries.length > 0 && entries.every((v) => Array.isArray(v) || typeof v === 'string');
 }
 
-/** The longest text of a server's shown in an error (a description, one field's problem), and how many problems. */
-const MAX_SHOWN_TEXT = 300;
+/**
+ * The longest text of a server's shown in an error (a description, one field's problem: room for a list of the
+ * values allowed, such as every webhook event), and how many fields and problems.
+ */
+const MAX_SHOWN_TEXT = 1000;
+/** A plain-text (not JSON) body is shown as the description only when it is short: a long one is a page. */
+const MAX_PLAIN_TEXT = 300;
 const MAX_SHOWN_PROBLEMS = 20;
 
 /** What a server said, cut to what a one-sentence error can show. */
@@ -171,7 +176,7 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
       value = JSON.parse(text);
     } catch {
       // A short plain-text body is still the best description there is; HTML pages are not.
-      return text.startsWith('<') || text.length > MAX_SHOWN_TEXT ? {} : { description: text };
+      return text.startsWith('<') || text.length > MAX_PLAIN_TEXT ? {} : { description: text };
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};

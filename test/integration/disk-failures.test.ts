@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { cliEnv, useSandbox } from '../helpers/sandbox.js';
 
 /**
  * Issue 24: a report or journal that cannot be written never hides the result. The tests run as root, whom
@@ -49,5 +50,21 @@ describe('disk failures keep the result', () => {
     expect(r.stderr.trimEnd().split('\n')).toEqual([
       `Error: Cannot create ${join(file, 'state', 'store', 'imports')}, the directory of the bulk commands' journals (under XDG_STATE_HOME): a part of the path is a file, not a directory; nothing was sent.`,
     ]);
+  });
+
+  describe('after a run', () => {
+    const t = useSandbox({ seed: 'demo' });
+
+    it('a --report that cannot be written names it and the cause, and says the run itself finished', async () => {
+      const product = (await t.get('/products?per_page=1')).body[0];
+      const sku = product.variants.find((v: { sku?: string }) => v.sku)?.sku as string;
+      const feed = join(dir, 'feed.csv');
+      writeFileSync(feed, `sku,stock\n${sku},7\n`);
+      const r = await runCli(['variants', 'sync', feed, '--report', '/dev/full', '--quiet'], { env: cliEnv(t.sandbox, 'disk-sync') });
+      expect(r.code).toBe(1);
+      expect(r.stderr.trimEnd().split('\n')).toEqual([
+        'Error: --report: cannot write /dev/full: the disk is full; the run itself finished, only the report is missing.',
+      ]);
+    });
   });
 });
