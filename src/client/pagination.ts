@@ -83,23 +83,29 @@ function totalCount(headers: ResponseHeaders): number | undefined {
   return Number.isFinite(total) ? total : undefined;
 }
 
-/** Pages read at most from a list whose size the store does not say (no x-total-count): a million records at 200. */
-export const MAX_PAGES_WITHOUT_TOTAL = 5_000;
+/**
+ * The most records one walk reads, whatever x-total-count says (or when it says nothing): ten times the largest
+ * catalog the platform allows (100,000 products), 5,000 pages of 200.
+ */
+export const MAX_LIST_RECORDS = 1_000_000;
 
 /**
- * Pages read at most from a list of `total` records (docs/decisions.md "Bounded walks"): the pages it fills,
- * plus a tenth and two more, so that a list that grows while it is read (new orders arriving) is still read
- * to its end, while a server that keeps offering pages is not followed for ever.
+ * Pages read at most from a list of `total` records (undefined: the store does not say; docs/decisions.md
+ * "Bounded walks"): the pages it fills, plus a tenth and two more, so that a list that grows while it is read
+ * (new orders arriving) is still read to its end, while a server that keeps offering pages is not followed for
+ * ever; never more than MAX_LIST_RECORDS' worth.
  */
-export function maxPagesFor(total: number, perPage: number): number {
-  return Math.ceil((Math.max(0, total) * 1.1) / Math.max(1, perPage)) + 2;
+export function maxPagesFor(total: number | undefined, perPage: number): number {
+  const size = Math.max(1, Number.isFinite(perPage) ? perPage : MAX_PER_PAGE);
+  const absolute = Math.ceil(MAX_LIST_RECORDS / size);
+  return total === undefined ? absolute : Math.min(absolute, Math.ceil((Math.max(0, total) * 1.1) / size) + 2);
 }
 
 /**
  * Walks a list page by page: follows `Link rel="next"` (absolute URLs), falls back to counting pages
  * when the server sends no Link header, and treats the 404 "Last page is N" as the end of the list.
  * Every walk ends (docs/decisions.md "Bounded walks"): at an empty page, once the records read reach the
- * latest x-total-count, or at a page cap derived from it (MAX_PAGES_WITHOUT_TOTAL without one); `warn` is
+ * latest x-total-count, or at a page cap derived from it (MAX_LIST_RECORDS' worth without one); `warn` is
  * told when the store was still offering more.
  */
 export async function* paginate<T>(
@@ -116,7 +122,7 @@ export async function* paginate<T>(
   const before = Math.max(0, (page - 1) * (Number.isFinite(perPage) ? perPage : 0));
   let read = 0;
   let pages = 0;
-  let maxPages = MAX_PAGES_WITHOUT_TOTAL;
+  let maxPages = maxPagesFor(undefined, perPage);
   let capped = false;
 
   while (next) {

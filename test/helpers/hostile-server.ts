@@ -17,6 +17,7 @@
  *   huge-reset             200 with one order, `x-rate-limit-limit: 40`, `-remaining: 0`, `-reset: 99999999999`.
  *   gzip-bomb              200, `Content-Encoding: gzip`, a body that expands to `bombBytes` (default 2 GiB) of
  *                          zeros, compressed on the fly as it is sent (nothing held in memory but one chunk).
+ *   endless-body           200, no Content-Length, no compression: a JSON array that never ends (made as it is sent).
  *   endless-pages          every page has one order and links to page N+1, while x-total-count says 3.
  *   endless-pages-no-total the same without x-total-count.
  *   never-answer           reads the request and never answers (the socket stays open until close()).
@@ -37,6 +38,7 @@ export type HostileBehaviour =
   | 'slow-retry-after'
   | 'huge-reset'
   | 'gzip-bomb'
+  | 'endless-body'
   | 'endless-pages'
   | 'endless-pages-no-total'
   | 'never-answer'
@@ -140,6 +142,19 @@ export async function startHostileServer(
           source.destroy();
           gzip.destroy();
         });
+        return;
+      }
+      case 'endless-body': {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const item = Buffer.from(`${JSON.stringify(order(1))},`.repeat(200));
+        const body = new Readable({
+          read() {
+            this.push(item);
+          },
+        });
+        body.push('[');
+        body.pipe(res);
+        res.on('close', () => body.destroy());
         return;
       }
       case 'endless-pages':

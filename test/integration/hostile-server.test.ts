@@ -84,6 +84,14 @@ describe('a hostile server: every wait, reply and walk is bounded', () => {
     expect(Number(rss!.replace('maxrss ', ''))).toBeLessThan(500 * 1024);
   });
 
+  it('a body that never ends is refused as too large at 32 MB, not read for ever', async () => {
+    const r = await replay('endless-body', ['orders', 'list'], {}, REPORT_MAX_RSS);
+    expect(r.code).toBe(1);
+    expect(r.lines[0]).toBe("Error: The store's reply to GET /v1/4242/orders was too large: more than 32 MB (the most this CLI reads in one reply).");
+    expect(r.lines).toHaveLength(2);
+    expect(Number(r.lines[1]!.replace('maxrss ', ''))).toBeLessThan(500 * 1024);
+  });
+
   it('headers larger than Node reads are "too large", not "could not reach"', async () => {
     const r = await replay('huge-headers', ['orders', 'list']);
     expect(r.code).toBe(1);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseRecords } from '../../src/api/read.js';
 import { errorFromResponse, parseErrorBody } from '../../src/client/errors.js';
-import { MAX_PAGES_WITHOUT_TOTAL, maxPagesFor, paginate, type Query } from '../../src/client/pagination.js';
+import { MAX_LIST_RECORDS, maxPagesFor, paginate, type Query } from '../../src/client/pagination.js';
 import { retryAfterSeconds } from '../../src/client/retry.js';
 import { MAX_WAIT_MS, RateScheduler, boundedWaitMs } from '../../src/client/scheduler.js';
 import { FakeClock, MAX_TIMER_MS, timerDelay } from '../../src/platform/clock.js';
@@ -145,10 +145,12 @@ describe('pagination always ends', () => {
     expect(r.warnings[0]).toMatch(/^The store kept offering pages of GET \/orders; stopped after 9 pages/);
   });
 
-  it('stops at MAX_PAGES_WITHOUT_TOTAL when the store never says the size', async () => {
-    const r = await walk(lister((page) => ({ items: [{ id: page }], next: true })));
-    expect(r.requests).toBe(MAX_PAGES_WITHOUT_TOTAL);
-    expect(r.warnings[0]).toMatch(/a list that does not say its size\.$/);
+  it('stops after MAX_LIST_RECORDS worth of pages when the store never says the size, or says an absurd one', async () => {
+    const silent = await walk(lister((page) => ({ items: [{ id: page }], next: true })), 200);
+    expect(silent.requests).toBe(MAX_LIST_RECORDS / 200);
+    expect(silent.warnings[0]).toMatch(/a list that does not say its size\.$/);
+    const absurd = await walk(lister((page) => ({ items: [{ id: page }], total: 1e15, next: true })), 200);
+    expect(absurd.requests).toBe(MAX_LIST_RECORDS / 200);
   });
 
   it('stops at an empty page', async () => {
