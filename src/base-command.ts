@@ -255,7 +255,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         warn: (message: string) => this.warnUser(message),
         // A long pause is never silent; --quiet (cron) keeps stderr for errors.
         onWait: ({ seconds, reason }) => {
-          if (!(this.flags as { quiet?: boolean }).quiet) this.note(`The store asked to wait ${seconds} s (${reason}); waiting — Ctrl-C to stop.`);
+          if (!(this.flags as { quiet?: boolean }).quiet) this.noteWait(`The store asked to wait ${seconds} s (${reason}); waiting — Ctrl-C to stop.`);
         },
         onMainLanguage: setDisplayLanguage,
         clock: this.factory.clock,
@@ -298,6 +298,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** Progress, warnings and notes: stderr, never mixed with data. */
   protected note(message: string): void {
     this.io.stderr.write(`${message}\n`);
+  }
+
+  /** The one line that says the command is waiting for the store (a bulk command writes it clear of its progress bar). */
+  protected noteWait(line: string): void {
+    this.note(line);
   }
 
   protected warnUser(message: string): void {

@@ -49,6 +49,14 @@ const ROW_ERRORS_SHOWN = 200;
  * exit 130 or 143), the invalid rows listed, and exit 3 when some rows failed.
  */
 export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<T> {
+  /** The running batch's progress view, while there is one: notes go through it, clear of its bar. */
+  private progressLog?: (line: string) => void;
+
+  protected override noteWait(line: string): void {
+    if (this.progressLog) this.progressLog(line);
+    else super.noteWait(line);
+  }
+
   protected async runBulk<S extends BulkRunSummary>(spec: BulkSpec<S>): Promise<S> {
     // A --report that cannot be written is said before any work, not after it (when the summary would be lost).
     if (spec.report) {
@@ -73,6 +81,7 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     limitHeapGrowth();
     const client = await this.client({ retries: BULK_RETRIES });
     const progress = await bulkProgress(ctx, spec.label, spec.quiet, this.io.stderr, spec.unit, this.factory.clock);
+    this.progressLog = (line) => progress.log(line);
     let writing = false;
     const interrupt = trapInterrupt(() => writing);
     let summary: S;
@@ -99,6 +108,7 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
       throw error;
     } finally {
       interrupt.dispose();
+      this.progressLog = undefined;
     }
     progress.stop();
     await spec.show(summary);
