@@ -80,14 +80,15 @@ function totalCount(headers: ResponseHeaders): number | undefined {
   const raw = headerValue(headers, 'x-total-count');
   if (raw === undefined || raw.trim() === '') return undefined;
   const total = Number(raw);
-  return Number.isFinite(total) ? total : undefined;
+  // A negative or fractional count is no count: the walk is bounded as if the store had said nothing.
+  return Number.isInteger(total) && total >= 0 ? total : undefined;
 }
 
 /**
- * The most records one walk reads, whatever x-total-count says (or when it says nothing): ten times the largest
- * catalog the platform allows (100,000 products), 5,000 pages of 200.
+ * The most records one walk reads, whatever x-total-count says (or when it says nothing): twice the largest list
+ * the platform serves (a catalog of 100,000 products; an orders query stops at 10,000), 1,000 pages of 200.
  */
-export const MAX_LIST_RECORDS = 1_000_000;
+export const MAX_LIST_RECORDS = 200_000;
 
 /**
  * Pages read at most from a list of `total` records (undefined: the store does not say; docs/decisions.md

@@ -116,6 +116,16 @@ describe('a hostile server: every wait, reply and walk is bounded', () => {
     expect(r.requests).toBe(3);
   });
 
+  it('pagination that never ends and never says its size stops at the walk cap with one warning', async () => {
+    const r = await replay('endless-pages-no-total', ['orders', 'list', '--all', '--json', 'id']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(1000);
+    expect(r.lines).toEqual([
+      'Warning: The store kept offering pages of GET /orders; stopped after 1000 pages (1000 records read), the most read from a list that does not say its size.',
+    ]);
+    expect(r.requests).toBe(1000);
+  });
+
   it('a rate limit of 0 is unknown, not unlimited: the endless walk still ends at x-total-count', async () => {
     const r = await replay('rate-limit-zero', ['orders', 'list', '--all', '--json', 'id']);
     expect(r.code).toBe(0);
