@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { cliEnv, useSandbox } from '../helpers/sandbox.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 
 /**
  * Issue 24: a report or journal that cannot be written never hides the result. The tests run as root, whom
@@ -54,6 +55,41 @@ describe('disk failures keep the result', () => {
 
   describe('after a run', () => {
     const t = useSandbox({ seed: 'demo' });
+
+    it('a journal that hits a full disk mid-run names it and the cause, and --resume then finishes the work', async () => {
+      // In-process, to inject ENOSPC into the journal's writes (the binary has no seam, and root ignores permissions).
+      const { journalFs } = (await import(/* @vite-ignore */ new URL('../../dist/services/bulk/journal.js', import.meta.url).href)) as {
+        journalFs: { writeSync: (fd: number, text: string) => number };
+      };
+      const env = cliEnv(t.sandbox, 'disk-journal');
+      const catalog = join(dir, 'catalog.csv');
+      writeFileSync(catalog, 'handle,name,sku,price\njournal-full-a,Journal Full A,JF-A,10\njournal-full-b,Journal Full B,JF-B,10\n');
+      const writeSync = journalFs.writeSync;
+      let entries = 0;
+      journalFs.writeSync = (fd, text) => {
+        // The run's `begin` is written; the first write the store confirmed is not: the disk is full.
+        if (++entries > 1) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        return writeSync(fd, text);
+      };
+      let failed;
+      try {
+        failed = await runInProcess(['products', 'import', catalog, '--quiet'], { env });
+      } finally {
+        journalFs.writeSync = writeSync;
+      }
+      expect(failed.code).toBe(1);
+      expect(failed.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(
+          /^Error: Cannot write the journal \S+\.jsonl: the disk is full; the run stopped\. The work recorded so far is kept: once that is fixed, run the same command with --resume to finish it\.$/,
+        ),
+      ]);
+      const resumed = await runInProcess(['products', 'import', catalog, '--resume', '--json'], { env });
+      expect(resumed.code).toBe(0);
+      const handles = ((await t.get('/products?per_page=200')).body as { handle: Record<string, string> | string }[])
+        .map((p) => (typeof p.handle === 'string' ? p.handle : Object.values(p.handle)[0]))
+        .filter((h) => h?.startsWith('journal-full-'));
+      expect(handles.sort()).toEqual(['journal-full-a', 'journal-full-b']);
+    });
 
     it('a --report that cannot be written names it and the cause, and says the run itself finished', async () => {
       const product = (await t.get('/products?per_page=1')).body[0];
