@@ -169,7 +169,7 @@ export function createClient(config: ClientConfig): StoreClient {
     put: (path, body, query) => request({ method: 'PUT', path, body, query }),
     patch: (path, body, query) => request({ method: 'PATCH', path, body, query }),
     delete: (path, query) => request({ method: 'DELETE', path, query }),
-    page: (path, query) => readPage(request, path, query),
+    page: (path, query) => readPage(request, path, query, (message) => core.warnOnce(message)),
     warn: (message) => core.warnOnce(message),
     paginate: (path, query, options) =>
       paginate(request, path, query, { perPage: options?.perPage ?? MAX_PER_PAGE, warn: (message) => core.warnOnce(message) }),

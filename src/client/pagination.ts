@@ -55,7 +55,12 @@ function isPastLastPage(error: unknown): boolean {
  * One page of a list (the `--page` reads, lookups by handle, metafields): the platform's empty-list 404 is
  * an empty page; a body that is not a list is an error.
  */
-export async function readPage<T>(get: GetFn, path: string, query: Query = {}): Promise<Page<T>> {
+export async function readPage<T>(
+  get: GetFn,
+  path: string,
+  query: Query = {},
+  warn?: (message: string) => void,
+): Promise<Page<T>> {
   const page = Number(query.page ?? 1);
   let response: { headers: ResponseHeaders; body: unknown };
   try {
@@ -72,7 +77,20 @@ export async function readPage<T>(get: GetFn, path: string, query: Query = {}): 
       body: response.body,
     });
   }
-  return { items: response.body as T[], page, total: totalCount(response.headers) };
+  const items = withinPage(response.body as T[], Number(query.per_page ?? MAX_PER_PAGE), path, warn);
+  return { items, page, total: totalCount(response.headers) };
+}
+
+/**
+ * A page's records, at most as many as a page can hold (the per_page asked, and never less than the platform's
+ * largest page): a server that sends two million records for a page of 30 is read for its first page's worth,
+ * with a warning, instead of holding the command for minutes (docs/decisions.md "Bounded walks").
+ */
+function withinPage<T>(items: T[], perPage: number, path: string, warn?: (message: string) => void): T[] {
+  const most = Math.max(Number.isFinite(perPage) ? perPage : 0, MAX_PER_PAGE);
+  if (items.length <= most) return items;
+  warn?.(`The store sent ${items.length} records in one page of GET ${path}, more than a page holds; only the first ${most} were read.`);
+  return items.slice(0, most);
 }
 
 /** x-total-count: every item matching the filters; undefined when absent or not a number. */
@@ -142,7 +160,7 @@ export async function* paginate<T>(
         body: response.body,
       });
     }
-    const items = response.body as T[];
+    const items = withinPage(response.body as T[], perPage, path, options.warn);
     const total = totalCount(response.headers);
     pages += 1;
     read += items.length;

@@ -17,6 +17,7 @@
  *   huge-reset             200 with one order, `x-rate-limit-limit: 40`, `-remaining: 0`, `-reset: 99999999999`.
  *   gzip-bomb              200, `Content-Encoding: gzip`, a body that expands to `bombBytes` (default 2 GiB) of
  *                          zeros, compressed on the fly as it is sent (nothing held in memory but one chunk).
+ *   huge-page              200 with a 31 MB page (just under the reply limit) of 2 million tiny records.
  *   endless-body           200, no Content-Length, no compression: a JSON array that never ends (made as it is sent).
  *   endless-pages          every page has one order and links to page N+1, while x-total-count says 3.
  *   endless-pages-no-total the same without x-total-count.
@@ -39,6 +40,7 @@ export type HostileBehaviour =
   | 'huge-reset'
   | 'gzip-bomb'
   | 'endless-body'
+  | 'huge-page'
   | 'endless-pages'
   | 'endless-pages-no-total'
   | 'never-answer'
@@ -142,6 +144,23 @@ export async function startHostileServer(
           source.destroy();
           gzip.destroy();
         });
+        return;
+      }
+      case 'huge-page': {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-total-count': '1' });
+        const chunk = Buffer.from('{"id":1234567},'.repeat(4096));
+        let left = Math.floor((31 * 1024 * 1024) / chunk.length);
+        const body = new Readable({
+          read() {
+            if (left-- > 0) this.push(chunk);
+            else {
+              this.push('{"id":1}]');
+              this.push(null);
+            }
+          },
+        });
+        body.push('[');
+        body.pipe(res);
         return;
       }
       case 'endless-body': {

@@ -92,6 +92,15 @@ describe('a hostile server: every wait, reply and walk is bounded', () => {
     expect(Number(r.lines[1]!.replace('maxrss ', ''))).toBeLessThan(500 * 1024);
   });
 
+  it('a page of two million records (31 MB, under the reply limit) is read for one page\'s worth, with one warning', async () => {
+    const r = await replay('huge-page', ['orders', 'list', '--json', 'id'], {}, REPORT_MAX_RSS);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(30); // the list's default --limit
+    expect(r.lines[0]).toMatch(/^Warning: The store sent \d+ records in one page of GET \/orders, more than a page holds; only the first 200 were read\.$/);
+    expect(r.lines).toHaveLength(2);
+    expect(Number(r.lines[1]!.replace('maxrss ', ''))).toBeLessThan(500 * 1024);
+  });
+
   it('headers larger than Node reads are "too large", not "could not reach"', async () => {
     const r = await replay('huge-headers', ['orders', 'list']);
     expect(r.code).toBe(1);
