@@ -56,6 +56,15 @@ type BaseFlags = typeof GLOBAL_FLAGS & Partial<typeof RECORD_FLAGS>;
 export type CommandFlags<T extends typeof Command> = Interfaces.InferredFlags<BaseFlags & T['flags']>;
 export type CommandArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
 
+/**
+ * STORE_HTTP_TIMEOUT: seconds one HTTP attempt may take (default 30, the client's); anything but a positive
+ * number is ignored. A slow link may need more; tests of a server that never answers need less.
+ */
+function attemptTimeoutMs(value: string | undefined): number | undefined {
+  const seconds = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 3600) * 1000 : undefined;
+}
+
 /** `--json FIELDS`: one or more comma-separated field names (an argument after `--json` that is not one stays an argument). */
 const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_]*(,[A-Za-z_][A-Za-z0-9_]*)*$/;
 
@@ -259,8 +268,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         profile: ctx.profile,
         tokenFromEnv: ctx.tokenSource === 'env',
         retries: options.retries,
+        timeoutMs: attemptTimeoutMs(process.env.STORE_HTTP_TIMEOUT),
         debug: this.flags.debug ? (line: string) => this.io.stderr.write(`${line}\n`) : undefined,
         warn: (message: string) => this.warnUser(message),
+        // A long pause is never silent; --quiet (cron) keeps stderr for errors.
+        onWait: ({ seconds, reason }) => {
+          if (!(this.flags as { quiet?: boolean }).quiet) this.noteWait(`The store asked to wait ${seconds} s (${reason}); waiting — Ctrl-C to stop.`);
+        },
         onMainLanguage: setDisplayLanguage,
         clock: this.factory.clock,
       });
@@ -316,6 +330,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** Progress, warnings and notes: stderr, never mixed with data. */
   protected note(message: string): void {
     this.io.stderr.write(`${message}\n`);
+  }
+
+  /** The one line that says the command is waiting for the store (a bulk command writes it clear of its progress bar). */
+  protected noteWait(line: string): void {
+    this.note(line);
   }
 
   protected warnUser(message: string): void {

@@ -49,6 +49,14 @@ const ROW_ERRORS_SHOWN = 200;
  * exit 130 or 143), the invalid rows listed, and exit 3 when some rows failed.
  */
 export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<T> {
+  /** The running batch's progress view, while there is one: notes go through it, clear of its bar. */
+  private progressLog?: (line: string) => void;
+
+  protected override noteWait(line: string): void {
+    if (this.progressLog) this.progressLog(line);
+    else super.noteWait(line);
+  }
+
   protected async runBulk<S extends BulkRunSummary>(spec: BulkSpec<S>): Promise<S> {
     // A --report that cannot be written is said before any work, not after it (when the summary would be lost).
     if (spec.report) {
@@ -73,6 +81,7 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     limitHeapGrowth();
     const client = await this.client({ retries: BULK_RETRIES });
     const progress = await bulkProgress(ctx, spec.label, spec.quiet, this.io.stderr, spec.unit, this.factory.clock);
+    this.progressLog = (line) => progress.log(line);
     let writing = false;
     const interrupt = trapInterrupt(() => writing);
     let summary: S;
@@ -93,9 +102,13 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     } catch (error) {
       progress.stop();
       await this.listRowErrors(error, spec.report);
+      const { ReportError } = await import('./services/bulk/report.js');
+      // Written last, once the run is done (its journal says so): only the report is missing, nothing is left to resume.
+      if (error instanceof ReportError) throw new ReportError(`${error.message.replace(/\.$/, '')}; the run itself finished, only the report is missing.`);
       throw error;
     } finally {
       interrupt.dispose();
+      this.progressLog = undefined;
     }
     progress.stop();
     await spec.show(summary);
@@ -113,8 +126,11 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     if (!(error instanceof FileInvalidError)) return;
     const shown = error.errors.slice(0, ROW_ERRORS_SHOWN);
     for (const e of shown) this.io.stderr.write(`${formatRowError(e)}\n`);
+    const reported = report && !error.reportProblem;
     if (error.errors.length > shown.length) {
-      this.io.stderr.write(`… and ${error.errors.length - shown.length} more${report ? ` (all in ${report})` : '; --report FILE lists them all'}.\n`);
+      this.io.stderr.write(`… and ${error.errors.length - shown.length} more${reported ? ` (all in ${report})` : report ? '' : '; --report FILE lists them all'}.\n`);
     }
+    // The rows above and the exit code (2) stand; the report that could not be written is one more line.
+    if (error.reportProblem) this.io.stderr.write(`${error.reportProblem}\n`);
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
+import { ApiError } from '../client/errors.js';
 
 /**
  * The tolerant reader (docs/decisions.md, "Reading what the platform sends"): a real store holds years of data
@@ -109,7 +110,8 @@ export function pickLocalized(value: unknown, mainLanguage: string | undefined =
 
 /**
  * Reads a list record by record: one odd record never fails the whole list. Records that do not parse are
- * left out and counted; `warn` is called once per list with the count and the first reason.
+ * left out and counted; `warn` is called once per list with the count and the first reason. A list none of whose
+ * records can be read is an ApiError (exit 1) naming the first problem.
  */
 export function parseRecords<S extends z.ZodType>(
   schema: S,
@@ -134,6 +136,13 @@ export function parseRecords<S extends z.ZodType>(
       const where = issue.path.length ? ` at ${issue.path.join('.')}` : '';
       firstReason = `record${id}: ${issue.message}${where}`;
     }
+  }
+  if (skipped > 0 && out.length === 0) {
+    // Nothing readable is not an empty list: "No orders match." would hide that the store's records were unreadable.
+    throw new ApiError(
+      `None of the ${skipped} ${what} ${skipped === 1 ? 'record' : 'records'} the store sent could be read (${firstReason}).`,
+      { status: 200, method: 'GET', url: '' },
+    );
   }
   if (skipped > 0) {
     warn?.(`${skipped} ${what} ${skipped === 1 ? 'record' : 'records'} could not be read and ${skipped === 1 ? 'was' : 'were'} left out (${firstReason}).`);

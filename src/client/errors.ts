@@ -144,12 +144,26 @@ function isFieldMap(value: unknown): value is Record<string, unknown[]> {
   return entries.length > 0 && entries.every((v) => Array.isArray(v) || typeof v === 'string');
 }
 
+/**
+ * The longest text of a server's shown in an error (a description, one field's problem: room for a list of the
+ * values allowed, such as every webhook event), and how many fields and problems.
+ */
+const MAX_SHOWN_TEXT = 1000;
+/** A plain-text (not JSON) body is shown as the description only when it is short: a long one is a page. */
+const MAX_PLAIN_TEXT = 300;
+const MAX_SHOWN_PROBLEMS = 20;
+
+/** What a server said, cut to what a one-sentence error can show. */
+function cut(text: string): string {
+  return text.length > MAX_SHOWN_TEXT ? `${text.slice(0, MAX_SHOWN_TEXT)}…` : text;
+}
+
 function toFieldErrors(map: Record<string, unknown>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const [field, problems] of Object.entries(map)) {
-    out[field] = (Array.isArray(problems) ? problems : [problems]).map((p) =>
-      typeof p === 'string' ? p : JSON.stringify(p),
-    );
+  for (const [field, problems] of Object.entries(map).slice(0, MAX_SHOWN_PROBLEMS)) {
+    out[cut(field)] = (Array.isArray(problems) ? problems : [problems])
+      .slice(0, MAX_SHOWN_PROBLEMS)
+      .map((p) => cut(typeof p === 'string' ? p : (JSON.stringify(p) ?? String(p))));
   }
   return out;
 }
@@ -164,7 +178,7 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
       value = JSON.parse(text);
     } catch {
       // A short plain-text body is still the best description there is; HTML pages are not.
-      return text.startsWith('<') || text.length > 300 ? {} : { description: text };
+      return text.startsWith('<') || text.length > MAX_PLAIN_TEXT ? {} : { description: text };
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
@@ -177,7 +191,7 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
   }
   const description = text('description') ?? text('error_description') ?? text('error') ?? text('message');
   const fieldErrors = isFieldMap(record.errors) ? toFieldErrors(record.errors) : undefined;
-  return { description, fieldErrors };
+  return { description: description === undefined ? undefined : cut(description), fieldErrors };
 }
 
 const RESOURCE_NAMES: Record<string, string> = {
@@ -336,12 +350,14 @@ export function errorFromResponse(
     const onlyBase = fieldErrors !== undefined && Object.keys(fieldErrors).every((field) => field === 'base');
     const text =
       problems.length > 0 && !(onlyBase && description)
-        ? problems.join('; ')
+        ? problems.slice(0, 10).join('; ') + (problems.length > 10 ? `; and ${problems.length - 10} more` : '')
         : stripPeriod(description ?? 'the store refused the data');
     return new ValidationError(`Invalid request: ${text}.`, details);
   }
   if (status === 429) {
-    const wait = options.retryAfterSeconds ? `; try again in ${options.retryAfterSeconds} s` : '';
+    // Never a negative or fractional wait: "try again in -5 s" would be a lie.
+    const seconds = options.retryAfterSeconds !== undefined && options.retryAfterSeconds > 0 ? Math.ceil(options.retryAfterSeconds) : 0;
+    const wait = seconds > 0 ? `; try again in ${seconds} s` : '';
     return new RateLimitError(`The store's rate limit refused ${where} after every retry${wait}.`, details);
   }
   if (status >= 500) {

@@ -7,7 +7,7 @@ import http, { type ClientRequest, type RequestOptions as NativeRequestOptions }
 import https from 'node:https';
 import got, { type Got, HTTPError, type NormalizedOptions, RequestError, type Response } from 'got';
 import type { Clock } from '../platform/clock.js';
-import { ApiError, StoreError, UsageError, errorFromResponse, networkError } from './errors.js';
+import { ApiError, RateLimitError, StoreError, UsageError, errorFromResponse, networkError } from './errors.js';
 import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { RATE_LIMIT_HEADERS } from '../platform/rate-limit.js';
 import { paginate, readPage, type Page, type Query } from './pagination.js';
@@ -23,11 +23,26 @@ import {
   type RequestState,
   type RetryPolicy,
 } from './retry.js';
-import { RateScheduler, keepAliveClock, type ResponseHeaders } from './scheduler.js';
+import { ANNOUNCED_WAIT_MS, MAX_WAIT_MS, RateScheduler, keepAliveClock, type ResponseHeaders } from './scheduler.js';
 import { withoutTrailingSlash } from '../util/url.js';
 
 export type { Page, Query, QueryValue } from './pagination.js';
 export type { ResponseHeaders } from './scheduler.js';
+
+/**
+ * The largest reply body the client reads, decompressed (docs/decisions.md "Bounded replies"): a 200-item page
+ * of the largest records is a few MB; beyond this the reply is refused while it streams, so memory stays
+ * bounded whatever a server sends (a gzip bomb included).
+ */
+export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
+/** Node's own limit on a reply's headers (http.maxHeaderSize), named in the error that meets it. */
+const MAX_HEADER_BYTES = http.maxHeaderSize;
+
+/** A wait the command should announce: how long, and why ("rate limit", "503 Service Unavailable"). */
+export interface WaitNotice {
+  seconds: number;
+  reason: string;
+}
 
 export interface ClientConfig {
   /** Host root, without /v1. */
@@ -60,6 +75,13 @@ export interface ClientConfig {
   retryBaseMs?: number;
   /** Clock of the rate scheduler (tests). */
   clock?: Clock;
+  /**
+   * Told before a wait of ANNOUNCED_WAIT_MS or more (a Retry-After, the rate limit's pace, a retry's backoff),
+   * once per wait; the caller prints one line on stderr so that a long pause is never silent.
+   */
+  onWait?: (wait: WaitNotice) => void;
+  /** The largest decompressed reply body read (default MAX_REPLY_BYTES). */
+  maxReplyBytes?: number;
 }
 
 export interface RequestOptions {
@@ -148,12 +170,13 @@ export function createClient(config: ClientConfig): StoreClient {
     put: (path, body, query) => request({ method: 'PUT', path, body, query }),
     patch: (path, body, query) => request({ method: 'PATCH', path, body, query }),
     delete: (path, query) => request({ method: 'DELETE', path, query }),
-    page: (path, query) => readPage(request, path, query),
+    page: (path, query) => readPage(request, path, query, (message) => core.warnOnce(message)),
     warn: (message) => core.warnOnce(message),
-    paginate: (path, query, options) => paginate(request, path, query, { perPage: options?.perPage ?? MAX_PER_PAGE }),
+    paginate: (path, query, options) =>
+      paginate(request, path, query, { perPage: options?.perPage ?? MAX_PER_PAGE, warn: (message) => core.warnOnce(message) }),
     async all<T>(path: string, query?: Query): Promise<T[]> {
       const items: T[] = [];
-      for await (const page of paginate<T>(request, path, query)) items.push(...page.items);
+      for await (const page of paginate<T>(request, path, query, { warn: (message) => core.warnOnce(message) })) items.push(...page.items);
       return items;
     },
     stats: () => ({ ...core.counters }),
@@ -175,6 +198,8 @@ class HttpCore {
   private readonly http: Got;
   private readonly warned = new Set<string>();
   private mainLanguage?: string;
+  /** The end (scheduler clock) of the last wait announced, so that one wait is told once. */
+  private announcedUntil = -Infinity;
 
   constructor(private readonly config: ClientConfig) {
     const apiRoot = withoutTrailingSlash(config.apiUrl);
@@ -184,6 +209,13 @@ class HttpCore {
     this.policy = { maxRetries: config.retries ?? 3, retryBaseMs: config.retryBaseMs ?? 500 };
     if (config.debug) this.debug = (line: string) => config.debug!(scrubSecrets(line, [config.token]));
     this.http = this.pacedGot();
+  }
+
+  /** One notice per wait (the scheduler and got may both report the same one). */
+  private announceWait(ms: number, until: number, reason: string): void {
+    if (until <= this.announcedUntil + 1000) return;
+    this.announcedUntil = until;
+    this.config.onWait?.({ seconds: Math.ceil(ms / 1000), reason });
   }
 
   warnOnce(message: string): void {
@@ -199,15 +231,31 @@ class HttpCore {
       throw new UsageError(`A ${method} request cannot carry a body; send the fields as query parameters.`);
     }
     const state = newRequestState();
+    const maxBytes = this.config.maxReplyBytes ?? MAX_REPLY_BYTES;
+    let tooLarge = false;
     let response: Response<string>;
+    const pending = this.http(url, {
+      method: method as 'GET',
+      headers: options.headers,
+      context: { state },
+      ...(options.body !== undefined ? { json: options.body } : {}),
+    });
+    // Counted as it streams (decompressed): the reply is dropped the moment it passes the limit.
+    pending.on('downloadProgress', ({ transferred }) => {
+      if (transferred <= maxBytes || tooLarge) return;
+      tooLarge = true;
+      pending.cancel();
+    });
     try {
-      response = await this.http(url, {
-        method: method as 'GET',
-        headers: options.headers,
-        context: { state },
-        ...(options.body !== undefined ? { json: options.body } : {}),
-      });
+      response = await pending;
     } catch (error) {
+      if (tooLarge) {
+        this.settle(state, undefined);
+        throw new ApiError(
+          `The store's reply to ${method} ${url.pathname} was too large: more than ${formatBytes(maxBytes)} (the most this CLI reads in one reply).`,
+          { status: 0, method, url: url.toString() },
+        );
+      }
       throw this.failure(error, state, method, url.toString());
     }
     if (response.statusCode >= 300 && response.statusCode < 400) throw redirected(response, method, url.toString());
@@ -237,6 +285,10 @@ class HttpCore {
         calculateDelay: ({ error, retryAfter }) => {
           const state = stateOf(error.options.context);
           state.nextDelayMs = retryDelay(state, error, retryAfter, policy);
+          if (state.nextDelayMs >= ANNOUNCED_WAIT_MS) {
+            const status = error.response?.statusCode;
+            this.announceWait(state.nextDelayMs, Date.now() + state.nextDelayMs, status ? `${status} from the store` : 'retry');
+          }
           return state.nextDelayMs;
         },
       },
@@ -256,8 +308,9 @@ class HttpCore {
   /** Waits for the attempt's slot in the rate scheduler. */
   private async beforeAttempt(state: RequestState, options: NormalizedOptions): Promise<void> {
     const queuedAt = Date.now();
-    state.ticket = await this.scheduler.acquire(state.ticket);
+    state.ticket = await this.scheduler.acquire(state.ticket, (ms, until) => this.announceWait(ms, until, 'rate limit'));
     state.awaitingOutcome = true;
+    state.attempts += 1;
     this.counters.requests += 1;
     if (this.debug) {
       // got has already turned `json` into the string `body` by now.
@@ -273,7 +326,10 @@ class HttpCore {
     if (response.statusCode === 429) {
       this.counters.rateLimited += 1;
       state.rateLimited += 1;
-      this.scheduler.on429(retryAfterSeconds(response.headers));
+      const wait = retryAfterSeconds(response.headers);
+      // A wait longer than the CLI accepts ends the request (one sentence) instead of holding every request.
+      if (wait !== undefined && wait * 1000 > MAX_WAIT_MS) state.refusedWait = wait;
+      else this.scheduler.on429(wait);
     }
     this.debug?.(responseLine(response));
   }
@@ -323,6 +379,12 @@ class HttpCore {
     if (error instanceof StoreError) return error;
     if (error instanceof HTTPError) {
       this.settle(state, error.response);
+      if (state.refusedWait !== undefined) {
+        return new RateLimitError(
+          `The store asked to wait ${Math.ceil(state.refusedWait)} s before ${method} ${new URL(url).pathname} (rate limit), longer than the ${MAX_WAIT_MS / 1000} s this CLI waits; try again later.`,
+          { status: 429, method, url, headers: error.response.headers },
+        );
+      }
       return errorFromResponse(method, url, error.response.statusCode, error.response.body, {
         profile: config.profile,
         tokenFromEnv: config.tokenFromEnv,
@@ -333,9 +395,19 @@ class HttpCore {
     if (error instanceof RequestError) {
       this.settle(state, error.response);
       this.debug?.(`✗ ${method} ${redactUrl(url)}: ${error.code}`);
-      const detail =
-        error.name === 'TimeoutError' ? `no response within ${Math.round((config.timeoutMs ?? 30_000) / 1000)} s` : undefined;
-      return networkError(url, error.name === 'TimeoutError' ? undefined : error.code, detail ?? error.message);
+      if (error.code === 'HPE_HEADER_OVERFLOW') {
+        return new ApiError(
+          `The store's reply to ${method} ${new URL(url).pathname} was too large: its headers passed ${formatBytes(MAX_HEADER_BYTES)}.`,
+          { status: 0, method, url },
+        );
+      }
+      if (error.name === 'TimeoutError') {
+        // The truth over every attempt, not the one attempt's limit: "no answer after 4 attempts over 124 s".
+        const attempts = Math.max(1, state.attempts);
+        const seconds = Math.round((Date.now() - state.startedAt) / 1000);
+        return networkError(url, undefined, `no answer after ${attempts} attempt${attempts === 1 ? '' : 's'} over ${seconds} s`);
+      }
+      return networkError(url, error.code, error.message);
     }
     return error instanceof Error ? error : new Error(String(error));
   }
@@ -349,6 +421,12 @@ class HttpCore {
  */
 function nativeRequest(url: URL, options: NativeRequestOptions): ClientRequest {
   const request = (url.protocol === 'https:' ? https : http).request(url, options);
+  // got measures download progress against Content-Length, which for a compressed body counts the compressed
+  // bytes: its progress would stop at "100 %" while a gzip bomb expands. Without it, every decompressed chunk is
+  // reported and the reply limit is enforced on what is really held (this runs before got sees the response).
+  request.once('response', (response) => {
+    if (response.headers['content-encoding']) delete response.headers['content-length'];
+  });
   const end = request.end;
   request.end = function (this: ClientRequest, ...args: unknown[]) {
     const at = args.findIndex((arg) => typeof arg === 'function');
@@ -363,6 +441,13 @@ function nativeRequest(url: URL, options: NativeRequestOptions): ClientRequest {
     return (end as (...a: unknown[]) => ClientRequest).apply(this, args);
   } as ClientRequest['end'];
   return request;
+}
+
+/** "32 MB", "16 KB": binary units, as the limits are set. */
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
 }
 
 function responseLine(response: Response): string {

@@ -55,7 +55,12 @@ function isPastLastPage(error: unknown): boolean {
  * One page of a list (the `--page` reads, lookups by handle, metafields): the platform's empty-list 404 is
  * an empty page; a body that is not a list is an error.
  */
-export async function readPage<T>(get: GetFn, path: string, query: Query = {}): Promise<Page<T>> {
+export async function readPage<T>(
+  get: GetFn,
+  path: string,
+  query: Query = {},
+  warn?: (message: string) => void,
+): Promise<Page<T>> {
   const page = Number(query.page ?? 1);
   let response: { headers: ResponseHeaders; body: unknown };
   try {
@@ -72,7 +77,20 @@ export async function readPage<T>(get: GetFn, path: string, query: Query = {}): 
       body: response.body,
     });
   }
-  return { items: response.body as T[], page, total: totalCount(response.headers) };
+  const items = withinPage(response.body as T[], Number(query.per_page ?? MAX_PER_PAGE), path, warn);
+  return { items, page, total: totalCount(response.headers) };
+}
+
+/**
+ * A page's records, at most as many as a page can hold (the per_page asked, and never less than the platform's
+ * largest page): a server that sends two million records for a page of 30 is read for its first page's worth,
+ * with a warning, instead of holding the command for minutes (docs/decisions.md "Bounded walks").
+ */
+function withinPage<T>(items: T[], perPage: number, path: string, warn?: (message: string) => void): T[] {
+  const most = Math.max(Number.isFinite(perPage) ? perPage : 0, MAX_PER_PAGE);
+  if (items.length <= most) return items;
+  warn?.(`The store sent ${items.length} records in one page of GET ${path}, more than a page holds; only the first ${most} were read.`);
+  return items.slice(0, most);
 }
 
 /** x-total-count: every item matching the filters; undefined when absent or not a number. */
@@ -80,23 +98,51 @@ function totalCount(headers: ResponseHeaders): number | undefined {
   const raw = headerValue(headers, 'x-total-count');
   if (raw === undefined || raw.trim() === '') return undefined;
   const total = Number(raw);
-  return Number.isFinite(total) ? total : undefined;
+  // A negative or fractional count is no count: the walk is bounded as if the store had said nothing.
+  return Number.isInteger(total) && total >= 0 ? total : undefined;
+}
+
+/**
+ * The most records one walk reads, whatever x-total-count says (or when it says nothing): twice the largest list
+ * the platform serves (a catalog of 100,000 products; an orders query stops at 10,000), 1,000 pages of 200.
+ */
+export const MAX_LIST_RECORDS = 200_000;
+
+/**
+ * Pages read at most from a list of `total` records (undefined: the store does not say; docs/decisions.md
+ * "Bounded walks"): the pages it fills, plus a tenth and two more, so that a list that grows while it is read
+ * (new orders arriving) is still read to its end, while a server that keeps offering pages is not followed for
+ * ever; never more than MAX_LIST_RECORDS' worth.
+ */
+export function maxPagesFor(total: number | undefined, perPage: number): number {
+  const size = Math.max(1, Number.isFinite(perPage) ? perPage : MAX_PER_PAGE);
+  const absolute = Math.ceil(MAX_LIST_RECORDS / size);
+  return total === undefined ? absolute : Math.min(absolute, Math.ceil((Math.max(0, total) * 1.1) / size) + 2);
 }
 
 /**
  * Walks a list page by page: follows `Link rel="next"` (absolute URLs), falls back to counting pages
  * when the server sends no Link header, and treats the 404 "Last page is N" as the end of the list.
+ * Every walk ends (docs/decisions.md "Bounded walks"): at an empty page, once the records read reach the
+ * latest x-total-count, or at a page cap derived from it (MAX_LIST_RECORDS' worth without one); `warn` is
+ * told when the store was still offering more.
  */
 export async function* paginate<T>(
   get: GetFn,
   path: string,
   query: Query = {},
-  options: { perPage?: number } = {},
+  options: { perPage?: number; warn?: (message: string) => void } = {},
 ): AsyncGenerator<Page<T>> {
   const perPage = Number(query.per_page ?? options.perPage ?? MAX_PER_PAGE);
   let page = Number(query.page ?? 1);
   let next: { path: string; query?: Query } | undefined = { path, query: { ...query, page, per_page: perPage } };
   const seen = new Set<string>();
+  // Records before the first page read (a walk may start at --page N): they count toward x-total-count.
+  const before = Math.max(0, (page - 1) * (Number.isFinite(perPage) ? perPage : 0));
+  let read = 0;
+  let pages = 0;
+  let maxPages = maxPagesFor(undefined, perPage);
+  let capped = false;
 
   while (next) {
     let response: { headers: ResponseHeaders; body: unknown };
@@ -114,8 +160,15 @@ export async function* paginate<T>(
         body: response.body,
       });
     }
-    const items = response.body as T[];
-    yield { items, page, total: totalCount(response.headers) };
+    const items = withinPage(response.body as T[], perPage, path, options.warn);
+    const total = totalCount(response.headers);
+    pages += 1;
+    read += items.length;
+    if (total !== undefined && !capped) {
+      maxPages = maxPagesFor(total - before, perPage);
+      capped = true;
+    }
+    yield { items, page, total };
 
     const linkHeader = response.headers.link;
     const nextUrl = parseLinkHeader(linkHeader).next;
@@ -132,6 +185,21 @@ export async function* paginate<T>(
       next = { path, query: { ...query, page, per_page: perPage } };
     } else {
       next = undefined;
+    }
+    if (!next) break;
+    if (total !== undefined && before + read >= total) {
+      // Counting pages without a Link is only a guess that there may be more: no warning then.
+      if (nextUrl === undefined) return;
+      options.warn?.(
+        `The store kept offering pages of GET ${path} after the ${total} records its x-total-count announced; stopped after ${pages} ${pages === 1 ? 'page' : 'pages'} (${read} records read).`,
+      );
+      return;
+    }
+    if (pages >= maxPages) {
+      options.warn?.(
+        `The store kept offering pages of GET ${path}; stopped after ${pages} pages (${read} records read), the most read from ${capped ? 'a list of that x-total-count' : 'a list that does not say its size'}.`,
+      );
+      return;
     }
   }
 }

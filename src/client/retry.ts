@@ -26,6 +26,11 @@ export interface RequestState {
   /** An attempt was sent and the scheduler has not yet heard how it ended. */
   awaitingOutcome: boolean;
   nextDelayMs: number;
+  /** Attempts sent, and when the first one was queued: what a timeout message reports. */
+  attempts: number;
+  startedAt: number;
+  /** A Retry-After longer than the CLI waits (seconds): the request ends with it instead of waiting. */
+  refusedWait?: number;
 }
 
 export interface RetryPolicy {
@@ -36,16 +41,19 @@ export interface RetryPolicy {
 }
 
 export function newRequestState(): RequestState {
-  return { retries: 0, rateLimited: 0, awaitingOutcome: false, nextDelayMs: 0 };
+  return { retries: 0, rateLimited: 0, awaitingOutcome: false, nextDelayMs: 0, attempts: 0, startedAt: Date.now() };
 }
 
-/** Retry-After as seconds (a number or an HTTP date); undefined when absent or unreadable. */
+/**
+ * Retry-After as seconds (a number or an HTTP date), never negative (a negative value or a past date is 0);
+ * undefined when absent or unreadable (a word, an empty value), so that it is ignored.
+ */
 export function retryAfterSeconds(headers: ResponseHeaders): number | undefined {
   const raw = headers['retry-after'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined) return undefined;
+  const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+  if (value === undefined || value === '') return undefined;
   const seconds = Number(value);
-  if (Number.isFinite(seconds)) return seconds;
+  if (!Number.isNaN(seconds)) return Number.isFinite(seconds) ? Math.max(0, seconds) : undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
 }
@@ -58,6 +66,7 @@ function isConnectError(error: RequestError): boolean {
 /** Milliseconds before the next attempt of the request that failed with `error`; 0 means do not retry. */
 export function retryDelay(state: RequestState, error: RequestError, retryAfterMs: number | undefined, policy: RetryPolicy): number {
   const status = error.response?.statusCode;
+  if (state.refusedWait !== undefined) return 0;
   if (status === 429) return state.rateLimited < MAX_RATE_LIMITED_ATTEMPTS ? 1 : 0; // the scheduler holds it
   if (state.retries >= policy.maxRetries) return 0;
   const method = error.options.method.toUpperCase();
@@ -68,5 +77,7 @@ export function retryDelay(state: RequestState, error: RequestError, retryAfterM
   }
   // Exponential backoff with jitter, so clients that failed together do not retry together.
   const backoff = policy.retryBaseMs * 2 ** state.retries * (0.5 + Math.random() / 2);
-  return Math.round(Math.min(MAX_RETRY_DELAY_MS, Math.max(backoff, retryAfterMs ?? 0, 1)));
+  // got reads Retry-After itself: a negative or unreadable one (NaN) counts for nothing.
+  const asked = retryAfterMs !== undefined && Number.isFinite(retryAfterMs) ? retryAfterMs : 0;
+  return Math.round(Math.min(MAX_RETRY_DELAY_MS, Math.max(backoff, asked, 1)));
 }

@@ -1,5 +1,22 @@
-import type { Clock } from '../platform/clock.js';
+import { timerDelay, type Clock } from '../platform/clock.js';
 import { RATE_LIMIT_HEADERS, STANDARD_RATE } from '../platform/rate-limit.js';
+
+/**
+ * The longest wait the CLI accepts from a store (docs/decisions.md "Bounded waits"): a Retry-After beyond it
+ * fails the request in one sentence, an `x-rate-limit-reset` beyond it is not believed, and no timer of the
+ * scheduler is ever set further out.
+ */
+export const MAX_WAIT_MS = 600_000;
+/** A wait at least this long is announced (one line on stderr, by the command). */
+export const ANNOUNCED_WAIT_MS = 5_000;
+
+/** `ms` as a wait the scheduler may take: a number in [0, MAX_WAIT_MS] (NaN and negatives are 0). */
+export function boundedWaitMs(ms: number): number {
+  return Math.min(MAX_WAIT_MS, timerDelay(ms));
+}
+
+/** Told, before a long wait, how long it is (ms) and until when (the scheduler's clock). */
+export type WaitListener = (ms: number, until: number) => void;
 
 /**
  * The client's mirror of the server's leaky bucket (docs/decisions.md "HTTP client", docs/api-rules.md "Limits"): it decides when each request
@@ -59,13 +76,16 @@ export interface SchedulerSnapshot {
  */
 export const keepAliveClock: Clock = {
   now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  setTimeout: (fn, ms) => setTimeout(fn, timerDelay(ms)),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
 interface Waiter {
   ticket: number;
   resolve: (ticket: number) => void;
+  onWait?: WaitListener;
+  /** The end of the last long wait this waiter was told about. */
+  toldUntil?: number;
 }
 
 const EPSILON = 1e-9;
@@ -140,12 +160,12 @@ export class RateScheduler {
    * outcome with `observe` (a response) or `sendFailed` (none). A retry passes the ticket its first
    * attempt got, so it goes back in line at its original place (FIFO by first arrival).
    */
-  acquire(ticket?: number): Promise<number> {
+  acquire(ticket?: number, onWait?: WaitListener): Promise<number> {
     const own = ticket ?? this.nextTicket++;
     return new Promise((resolve) => {
       let index = this.queue.length;
       while (index > 0 && this.queue[index - 1]!.ticket > own) index--;
-      this.queue.splice(index, 0, { ticket: own, resolve });
+      this.queue.splice(index, 0, { ticket: own, resolve, onWait });
       this.drain();
     });
   }
@@ -156,7 +176,18 @@ export class RateScheduler {
     const remaining = headerNumber(headers, RATE_LIMIT_HEADERS.remaining);
     const resetMs = headerNumber(headers, RATE_LIMIT_HEADERS.reset);
     this.inFlight = Math.max(0, this.inFlight - 1);
-    if (limit === undefined || remaining === undefined || limit <= 0) {
+    const sent = headers[RATE_LIMIT_HEADERS.limit] !== undefined || headers[RATE_LIMIT_HEADERS.remaining] !== undefined;
+    if (sent && (limit === undefined || remaining === undefined || limit <= 0 || remaining < 0)) {
+      // Rate headers that make no sense (a limit of 0 or below, a word): the limit is unknown, not absent. The
+      // scheduler keeps pacing to what it assumed or learnt, as if this response had said nothing.
+      if (this.mode !== 'paced') {
+        this.mode = 'paced';
+        this.updatedAt = this.clock.now();
+      }
+      this.drain();
+      return;
+    }
+    if (limit === undefined || remaining === undefined) {
       this.mode = 'unpaced';
       this.level = 0;
       this.observedLevel = 0;
@@ -173,7 +204,8 @@ export class RateScheduler {
       this.foreignAnchor = undefined; // levels of another plan do not compare
     }
     const serverLevel = Math.max(0, limit - remaining);
-    if (resetMs !== undefined && resetMs > 0 && serverLevel > 0) this.learnLeak(serverLevel, resetMs);
+    // A reset beyond the longest wait accepted is not believed: it would pace the store to a crawl.
+    if (resetMs !== undefined && resetMs > 0 && resetMs <= MAX_WAIT_MS && serverLevel > 0) this.learnLeak(serverLevel, resetMs);
     this.measureForeign(serverLevel);
     this.mode = 'paced';
     this.level = Math.max(this.level, serverLevel);
@@ -194,8 +226,9 @@ export class RateScheduler {
     this.refused += 1;
     if (this.foreignAnchor?.response === this.responses) this.foreignAnchor.own -= 1;
     this.level = Math.max(this.level, this.capacity);
-    const seconds = retryAfterSeconds !== undefined && retryAfterSeconds > 0 ? retryAfterSeconds : DEFAULT_RETRY_AFTER_SECONDS;
-    this.holdUntil = Math.max(this.holdUntil, this.clock.now() + seconds * 1000);
+    const seconds =
+      retryAfterSeconds !== undefined && Number.isFinite(retryAfterSeconds) && retryAfterSeconds > 0 ? retryAfterSeconds : DEFAULT_RETRY_AFTER_SECONDS;
+    this.holdUntil = Math.max(this.holdUntil, this.clock.now() + boundedWaitMs(seconds * 1000));
     // Full until the hold ends (one slot short of it, so that the first request goes then), and draining
     // at our share of the leak rate after: the queue goes out one slot at a time, not as a burst of what
     // the bucket would have leaked meanwhile had nobody else been filling it (someone was: that is why
@@ -368,9 +401,19 @@ export class RateScheduler {
   }
 
   private wake(ms: number): void {
+    const delay = Math.max(1, boundedWaitMs(ms));
+    if (delay >= ANNOUNCED_WAIT_MS) {
+      const until = this.clock.now() + delay;
+      for (const waiter of this.queue) {
+        // Told once per wait: a later drain that finds the same end (give or take a second) says nothing new.
+        if (!waiter.onWait || (waiter.toldUntil !== undefined && Math.abs(waiter.toldUntil - until) < 1000)) continue;
+        waiter.toldUntil = until;
+        waiter.onWait(delay, until);
+      }
+    }
     this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
       this.drain();
-    }, Math.max(1, ms));
+    }, delay);
   }
 }

@@ -13,11 +13,26 @@ const MIN_SECRET_LENGTH = 8;
 const SECRET_ENVIRONMENT = ['STORE_TOKEN', 'STORE_CLIENT_SECRET'];
 
 const secrets = new Set<string>();
+/** Values that are not secret whoever holds them: the sandbox's own credentials (docs/sandbox.md). */
+const notSecret = new Set<string>();
 const guarded = new WeakSet<NodeJS.WritableStream>();
 
 /** A secret to keep out of everything printed from now on. */
 export function addSecret(value: string | undefined): void {
-  if (typeof value === 'string' && value.trim().length >= MIN_SECRET_LENGTH) secrets.add(value.trim());
+  if (typeof value === 'string' && value.trim().length >= MIN_SECRET_LENGTH && !notSecret.has(value.trim())) secrets.add(value.trim());
+}
+
+/**
+ * Values printed as they are even when the environment holds them too: `sandbox serve` prints the sandbox's own
+ * token and client secret, which only open that local server, and a script that restarts it with STORE_TOKEN set
+ * to the same token must read it back, not "[REDACTED]". Every other known secret is still scrubbed.
+ */
+export function notASecret(...values: (string | undefined)[]): void {
+  for (const value of values) {
+    if (typeof value !== 'string' || value.trim() === '') continue;
+    notSecret.add(value.trim());
+    secrets.delete(value.trim());
+  }
 }
 
 /** `text` with every known secret replaced. */
@@ -33,6 +48,7 @@ function scrub(text: string): string {
  */
 export function forgetSecrets(): void {
   secrets.clear();
+  notSecret.clear();
 }
 
 /** Wraps the command's stdout and stderr (once each); the environment's secrets are known from the start. */

@@ -8,10 +8,23 @@ export interface Clock {
   clearTimeout(handle: unknown): void;
 }
 
+/** The longest delay Node's timers take: beyond it (or for NaN) Node fires after 1 ms and warns. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A delay any timer may be given: a number in [0, MAX_TIMER_MS] (NaN and negative values are 0, longer ones the
+ * maximum). Every clock passes its delays through it, so a value read from a server can never make a timer
+ * fire at once and spin (docs/decisions.md "Bounded waits").
+ */
+export function timerDelay(ms: number): number {
+  if (!Number.isFinite(ms)) return Number.isNaN(ms) || ms < 0 ? 0 : MAX_TIMER_MS;
+  return Math.min(MAX_TIMER_MS, Math.max(0, ms));
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => {
-    const handle = setTimeout(fn, ms);
+    const handle = setTimeout(fn, timerDelay(ms));
     handle.unref?.();
     return handle;
   },
@@ -34,7 +47,7 @@ export class FakeClock implements Clock {
 
   setTimeout(fn: () => void, ms: number): unknown {
     const id = this.nextId++;
-    this.timers.push({ id, at: this.current + Math.max(0, ms), fn });
+    this.timers.push({ id, at: this.current + timerDelay(ms), fn });
     return id;
   }
 

@@ -168,6 +168,46 @@ export function parseTime(text: string, requireOffset = false): number | undefin
   return ms + Math.floor(Number(`0${frac ?? ''}`) * 1000) - offsetMinutes * 60_000;
 }
 
+/** The timestamp query parameters of every list (docs/sandbox.md "Lists"). */
+export const TIMESTAMP_QUERY_FIELDS = ['created_at', 'updated_at'] as const;
+
+/**
+ * One timestamp query parameter, read the one way every list reads it (docs/sandbox.md "Lists"): undefined when
+ * absent or empty (the last value when repeated); a real calendar date or timestamp, offset optional (UTC
+ * without); anything else, `2026-02-30` included, a 422 naming the parameter.
+ */
+export function timeQuery(query: Record<string, unknown>, name: string): number | undefined {
+  const raw = query[name];
+  const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (value === undefined || value === null || String(value) === '') return undefined;
+  const ms = parseTime(String(value).trim(), false);
+  if (ms === undefined) throw invalid(name, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-21T14:05:00+00:00');
+  return ms;
+}
+
+/**
+ * The `created_at_min/max` and `updated_at_min/max` of a list's query, checked (422 on a value that is not a
+ * date, or a min after its max) and as a test of one record; undefined when the query has none.
+ */
+export function timeWindow(query: Record<string, unknown>): ((record: object) => boolean) | undefined {
+  const bounds = TIMESTAMP_QUERY_FIELDS.map((field) => {
+    const min = timeQuery(query, `${field}_min`);
+    const max = timeQuery(query, `${field}_max`);
+    if (min !== undefined && max !== undefined && min > max) {
+      throw httpError(422, `${field}_min is after ${field}_max`, { [`${field}_min`]: [`must not be after ${field}_max`] });
+    }
+    return { field, min, max };
+  }).filter((b) => b.min !== undefined || b.max !== undefined);
+  if (bounds.length === 0) return undefined;
+  return (record) =>
+    bounds.every(({ field, min, max }) => {
+      const value = (record as Record<string, unknown>)[field];
+      // A record without that time (none in the sandbox's stores) is not judged by it.
+      if (typeof value !== 'number') return true;
+      return (min === undefined || value >= min) && (max === undefined || value <= max);
+    });
+}
+
 /** Date.UTC, but years 0–99 are those years (Date.UTC reads them as 1900–1999). */
 function utcMs(year: number, monthIndex: number, day: number, h = 0, mi = 0, s = 0): number {
   const date = new Date(Date.UTC(2000, monthIndex, day, h, mi, s));
@@ -239,13 +279,17 @@ export function intParam(value: string | undefined, what: string): number {
 
 
 /**
- * Answers one page of `items`, setting x-total-count and Link (absolute next/prev/first/last). Only the page's
- * items go through `present`, so a 100,000-item list costs one slice.
+ * Answers one page of `all` (those in the query's `created_at`/`updated_at` windows), setting x-total-count and
+ * Link (absolute next/prev/first/last). Only the page's items go through `present`, so a 100,000-item list costs
+ * one slice.
  */
-export function paginate<T, R>(req: FastifyRequest, reply: FastifyReply, items: T[], present: (item: T) => R): R[] {
+export function paginate<T, R>(req: FastifyRequest, reply: FastifyReply, all: T[], present: (item: T) => R): R[] {
   const query = (req.query ?? {}) as Record<string, unknown>;
   const page = pageNumber(query.page, 'page', 1, Number.MAX_SAFE_INTEGER);
   const perPage = pageNumber(query.per_page, 'per_page', DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  // Every list takes the same timestamp windows, read by one parser: garbage is a 422 on every list alike.
+  const inWindow = timeWindow(query);
+  const items = inWindow ? all.filter((item) => inWindow(item as object)) : all;
   const total = items.length;
   // The platform answers an empty list (or a filter that matches nothing) with 404 "Last page is 0"
   // (docs/platform.md §1), and a page past the end with "Last page is N".

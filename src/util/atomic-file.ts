@@ -2,6 +2,7 @@ import { type WriteStream, createWriteStream, rmSync } from 'node:fs';
 import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
+import { diskErrorReason } from './disk-error.js';
 import { SIGNAL_EXIT_CODES, type StopSignal } from './process.js';
 
 /**
@@ -142,8 +143,7 @@ export async function writeFileAtomic(path: string, data: string, mode = 0o600):
 }
 
 function cannotWrite(target: string, error: NodeJS.ErrnoException): CannotWriteError {
-  const reason = error.code === 'EACCES' || error.code === 'EPERM' ? 'permission denied' : error.message;
-  return new CannotWriteError(`Cannot write ${target}: ${reason}.`);
+  return new CannotWriteError(`Cannot write ${target}: ${diskErrorReason(error)}.`);
 }
 
 function opened(out: WriteStream, target: string): Promise<void> {

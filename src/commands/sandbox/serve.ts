@@ -101,6 +101,10 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
         access_token: sandbox.accessToken,
         pid: process.pid,
       };
+      // The sandbox's credentials are not secret (they open only this local server): printed even when STORE_TOKEN
+      // holds the same token, where the output guard would otherwise scrub it.
+      const { notASecret } = await import('../../output/secrets.js');
+      notASecret(sandbox.accessToken, sandbox.clientSecret);
       const line = JSON.stringify(info);
       if (flags['ready-file']) {
         const { writeFileAtomic } = await import('../../util/atomic-file.js');

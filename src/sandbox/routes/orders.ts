@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { httpError, intParam, invalid, notFound, paginate, parseBody, parseMoney, parseTime, platformTime, refuseFields } from '../http.js';
+import { httpError, intParam, invalid, notFound, paginate, parseBody, parseMoney, platformTime, refuseFields, timeQuery } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { StoreData } from '../state.js';
 import {
@@ -256,11 +256,7 @@ function param(query: Query, name: string): string | undefined {
 }
 
 function timeFilter(query: Query, name: string): number | undefined {
-  const value = param(query, name);
-  if (value === undefined) return undefined;
-  const ms = parseTime(value, false);
-  if (ms === undefined) throw invalid(name, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-21T14:05:00+00:00');
-  return ms;
+  return timeQuery(query, name);
 }
 
 function range(query: Query, name: string, read: (q: Query, n: string) => number | undefined) {

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { StoreError } from '../../client/errors.js';
+import { diskErrorReason } from '../../util/disk-error.js';
 import { xdgDir } from '../../util/files.js';
 import { withoutTrailingSlash } from '../../util/url.js';
 
@@ -97,8 +99,40 @@ function endsWithNewline(path: string): boolean {
   }
 }
 
+/**
+ * The journal (or its directory) cannot be written: one sentence naming the file, the cause in words, and
+ * whether `--resume` finishes the work (exit 1).
+ */
+export class JournalError extends StoreError {
+  constructor(message: string) {
+    super(message, 1);
+  }
+}
+
+/**
+ * Creates the directory of the journals and locks (mode 0700), or fails in one sentence: a directory that cannot
+ * be created (a file in the way, a read-only disk) is said before anything is sent.
+ */
+export function makeJournalDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new JournalError(
+      `Cannot create ${dir}, the directory of the bulk commands' journals (under XDG_STATE_HOME): ${diskErrorReason(error)}; nothing was sent.`,
+    );
+  }
+}
+
+/**
+ * For tests: the file-system calls of the journal, replaceable to inject a full or read-only disk (root, who runs
+ * the tests, is not stopped by permissions).
+ */
+export const journalFs = { openSync, writeSync, fsyncSync };
+
 export class Journal<E extends { t: string } = RunEntry> {
   private fd: number | undefined;
+  /** The first write that failed: every later append fails the same way (the journal has a hole). */
+  private broken: JournalError | undefined;
 
   private constructor(
     readonly path: string,
@@ -109,12 +143,16 @@ export class Journal<E extends { t: string } = RunEntry> {
 
   /** Opens for appending (resume) or starts afresh. */
   static open<E extends { t: string } = RunEntry>(path: string, opts: { append: boolean }): Journal<E> {
-    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-    const fd = openSync(path, opts.append ? 'a' : 'w', 0o600);
-    const journal = new Journal<E>(path, fd);
-    // A line torn by a crash has no newline: the next entry must not be glued to it.
-    if (opts.append && !endsWithNewline(path)) writeSync(fd, '\n');
-    return journal;
+    makeJournalDir(dirname(path));
+    let fd: number;
+    try {
+      fd = journalFs.openSync(path, opts.append ? 'a' : 'w', 0o600);
+      // A line torn by a crash has no newline: the next entry must not be glued to it.
+      if (opts.append && !endsWithNewline(path)) journalFs.writeSync(fd, '\n');
+    } catch (error) {
+      throw new JournalError(`Cannot write the journal ${path}: ${diskErrorReason(error)}; nothing was sent.`);
+    }
+    return new Journal<E>(path, fd);
   }
 
   append(entry: E | RunEntry): void {
@@ -124,8 +162,18 @@ export class Journal<E extends { t: string } = RunEntry> {
   /** Several entries in one write and one fsync: the variants one batch request confirmed. */
   appendAll(entries: (E | RunEntry)[]): void {
     if (this.fd === undefined || entries.length === 0) return;
-    writeSync(this.fd, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
-    fsyncSync(this.fd);
+    if (this.broken) throw this.broken;
+    try {
+      journalFs.writeSync(this.fd, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      journalFs.fsyncSync(this.fd);
+    } catch (error) {
+      // What was journaled before is on disk (each write is fsync'd): --resume skips it and redoes the rest,
+      // the write that was not recorded included (creates are looked up before being sent again).
+      this.broken = new JournalError(
+        `Cannot write the journal ${this.path}: ${diskErrorReason(error)}; the run stopped. The work recorded so far is kept: once that is fixed, run the same command with --resume to finish it.`,
+      );
+      throw this.broken;
+    }
   }
 
   close(): void {

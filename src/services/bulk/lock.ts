@@ -1,9 +1,9 @@
-import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { StoreError } from '../../client/errors.js';
 import { pidAlive } from '../../util/process.js';
-import { stateDir } from './journal.js';
+import { makeJournalDir, stateDir } from './journal.js';
 
 /**
  * One bulk write per store at a time (import and sync share a lock: both write the catalog; invoices attach has
@@ -87,7 +87,7 @@ export interface StoreLock {
 }
 
 export function acquireLock(dir: string, store: string, command: string): StoreLock {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeJournalDir(dir);
   const path = join(dir, `${store}.lock`);
   const me: LockOwner = { pid: process.pid, host: hostname(), started: processStart(process.pid), since: new Date().toISOString(), command };
   for (let attempt = 0; attempt < 3; attempt++) {

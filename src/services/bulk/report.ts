@@ -1,6 +1,15 @@
 import { stringify } from 'csv-stringify';
+import { StoreError } from '../../client/errors.js';
 import { escapeFormula } from '../../output/format.js';
-import { openAtomic } from '../../util/atomic-file.js';
+import { CannotWriteError, openAtomic } from '../../util/atomic-file.js';
+import { diskErrorReason } from '../../util/disk-error.js';
+
+/** `--report FILE` could not be written (a full or read-only disk): one sentence naming it and the cause (exit 1). */
+export class ReportError extends StoreError {
+  constructor(message: string) {
+    super(message, 1);
+  }
+}
 
 /** One failed row of `--report FILE` (docs/csv.md, "Reports"), for every bulk command. */
 export interface ReportRow {
@@ -13,6 +22,28 @@ export interface ReportRow {
 
 /** Writes the failed rows, by line, as CSV: line, key, stage, reason; all or nothing, like every file `store` replaces. */
 export async function writeReport(path: string, rows: ReportRow[]): Promise<void> {
+  try {
+    await writeRows(path, rows);
+  } catch (error) {
+    if (error instanceof CannotWriteError) throw new ReportError(`--report: ${error.message.replace(/^Cannot/, 'cannot')}`);
+    throw new ReportError(`--report: cannot write ${path}: ${diskErrorReason(error)}.`);
+  }
+}
+
+/**
+ * The report of a file refused before anything was sent: when it cannot be written, the refusal still stands (its
+ * row errors listed, exit 2) and the report's problem is one more line (`reportProblem`), instead of hiding them.
+ */
+export async function reportInvalidRows(refusal: { reportProblem?: string }, path: string, rows: ReportRow[]): Promise<void> {
+  try {
+    await writeReport(path, rows);
+  } catch (error) {
+    if (!(error instanceof ReportError)) throw error;
+    refusal.reportProblem = error.message;
+  }
+}
+
+async function writeRows(path: string, rows: ReportRow[]): Promise<void> {
   const file = await openAtomic(path);
   const csv = stringify({ header: true, columns: ['line', 'key', 'stage', 'reason'] });
   csv.pipe(file.out);

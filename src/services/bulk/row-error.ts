@@ -29,6 +29,9 @@ export function validationRow(e: RowError): ReportRow {
 
 /** The file has row errors: nothing was sent (exit 2). The command lists `errors`; the message says what to do. */
 export class FileInvalidError extends StoreError {
+  /** Why `--report` could not be written, when it could not: said after the row errors. */
+  reportProblem?: string;
+
   constructor(
     readonly errors: RowError[],
     message: string,

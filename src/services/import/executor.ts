@@ -4,7 +4,7 @@ import { addProductImage, createProduct, findProductByHandle, getProduct, update
 import { createVariant } from '../../api/variants.js';
 import { AuthError, NetworkError, ServerError, StoreError } from '../../client/errors.js';
 import type { StoreClient } from '../../client/index.js';
-import type { Journal } from '../bulk/journal.js';
+import { JournalError, type Journal } from '../bulk/journal.js';
 import { executeItems } from '../bulk/executor.js';
 import { Interrupted, checkAbort, runPool } from '../bulk/pool.js';
 import { type VariantWrite, VariantWriter } from '../bulk/variant-writes.js';
@@ -306,7 +306,8 @@ class PlanRun {
         await this.runStep(step, run);
         this.wrote();
       } catch (error) {
-        if (error instanceof AuthError || error instanceof Interrupted) throw error;
+        // A journal that cannot be written stops the run: a write it cannot record must not be followed by more.
+        if (error instanceof AuthError || error instanceof Interrupted || error instanceof JournalError) throw error;
         const line = 'line' in step ? step.line : p.line;
         const key = 'sku' in step && step.sku ? step.sku : p.key;
         const reason = reasonOf(error);

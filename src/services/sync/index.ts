@@ -5,7 +5,7 @@ import { type BulkTarget, lockStore } from '../bulk/lock.js';
 import { type VariantWrite, VariantWriter, minimumRequests } from '../bulk/variant-writes.js';
 import type { StoreSnapshot } from '../import/planner.js';
 import { type BulkProgress, type ProgressStep, progressEmitter } from '../bulk/progress.js';
-import { type ReportRow, writeReport } from '../bulk/report.js';
+import { type ReportRow, reportInvalidRows, writeReport } from '../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../bulk/row-error.js';
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
 import { SYNC_PRODUCT_FIELDS, fetchSnapshot } from '../import/snapshot.js';
@@ -61,8 +61,9 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
   const emit = progressEmitter(client, options.onProgress);
   const feed = await readSyncFile(options.file);
   if (feed.errors.length > 0) {
-    if (options.report) await writeReport(options.report, feed.errors.map(validationRow));
-    throw new SyncInvalidError(feed.errors, file);
+    const refusal = new SyncInvalidError(feed.errors, file);
+    if (options.report) await reportInvalidRows(refusal, options.report, feed.errors.map(validationRow));
+    throw refusal;
   }
   const lock = options.dryRun ? undefined : lockStore(options, 'variants sync');
   try {
