@@ -115,6 +115,8 @@ describe('a server that echoes the token back', () => {
       const args = [...id.split(':'), ...Object.keys(command.args).map((name) => (name === 'file' ? csv : (ARG_VALUES[name] ?? 'x')))];
       if ('yes' in command.flags) args.push('--yes');
       if (id === 'api') args.push('-i');
+      // Without --once a follower polls until it is stopped.
+      if (id === 'orders:follow') args.push('--once');
       if (id === 'auth:login') args.push('--with-token', '--store-id', '1234', '--api-url', url, '--profile', 'echo');
       return { id, args: [...args, '--debug'] };
     });
