@@ -1,10 +1,9 @@
 import { stringify } from 'csv-stringify/sync';
-import { type Column, type OutputFormat, cellText, displayWidth, escapeFormula, fitColumns, terminalSafe, toTsvLine, truncateToWidth } from './format.js';
+import { type Column, type OutputFormat, QUOTE_LINE_BREAKS, cellText, displayWidth, escapeFormula, fitColumns, terminalSafe, toTsvLine, truncateToWidth } from './format.js';
 
 /** One CSV line (formula-escaped), written by csv-stringify like export and the failure reports. */
 export function toCsvLine(cells: string[]): string {
-  // A lone CR ends a line for some readers: quoted like LF.
-  return stringify([cells.map(escapeFormula)], { record_delimiter: 'unix', quoted_match: /\r/ }).replace(/\n$/, '');
+  return stringify([cells.map(escapeFormula)], { record_delimiter: 'unix', quoted_match: QUOTE_LINE_BREAKS }).replace(/\n$/, '');
 }
 
 /**

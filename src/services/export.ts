@@ -7,7 +7,7 @@ import { type Product, categoryIdOf, productPages } from '../api/products.js';
 import { getStore } from '../api/store.js';
 import type { Variant } from '../api/variants.js';
 import type { StoreClient } from '../client/index.js';
-import { escapeFormula } from '../output/format.js';
+import { QUOTE_LINE_BREAKS, escapeFormula } from '../output/format.js';
 import { io } from '../output/io.js';
 import { ADMIN_ES_HEADER } from './import/dialects.js';
 import { categoryPaths, textOf } from './import/planner.js';
@@ -69,7 +69,7 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
   const onePage = first.done || (first.value.total ?? 0) <= firstProducts.length;
   const layout = columnsFor(base, firstProducts, onePage);
 
-  const csv = stringify({ delimiter: format === 'admin' ? ';' : ',', record_delimiter: format === 'admin' ? '\r\n' : '\n' });
+  const csv = stringify({ delimiter: format === 'admin' ? ';' : ',', record_delimiter: format === 'admin' ? '\r\n' : '\n', quoted_match: QUOTE_LINE_BREAKS });
   csv.pipe(options.out);
   csv.write(format === 'admin' ? ADMIN_ES_HEADER : canonicalHeader(layout));
   const summary: ExportSummary = { products: 0, rows: 0, format, withoutVariants: 0 };

@@ -184,3 +184,24 @@ describe('dialects', () => {
     expect(catalog.products[0]!.variants[0]!.custom).toEqual({ Material: 'Lino' });
   });
 });
+
+describe('line breaks inside quoted cells', () => {
+  it('keeps CR, LF, CRLF and leading or trailing breaks of a quoted cell exactly, and counts lines as an editor does', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { readCsv } = await import('../../src/services/bulk/csv.js');
+    const path = join(mkdtempSync(join(tmpdir(), 'csv-breaks-')), 'breaks.csv');
+    // Records end in CRLF (the admin dialect); cells hold every kind of break.
+    writeFileSync(path, 'a,b\r\n"x\ry","\r\nlead"\r\n"trail\r\n",plain\r\n"a""\nb",z\rlast,row\r\n');
+    const records: { line: number; cells: string[] }[] = [];
+    for await (const e of readCsv(path)) if (e.kind === 'record') records.push({ line: e.line, cells: e.cells });
+    expect(records).toEqual([
+      { line: 1, cells: ['a', 'b'] },
+      { line: 2, cells: ['x\ry', '\r\nlead'] },
+      { line: 5, cells: ['trail\r\n', 'plain'] },
+      { line: 7, cells: ['a"\nb', 'z'] },
+      { line: 9, cells: ['last', 'row'] },
+    ]);
+  });
+});

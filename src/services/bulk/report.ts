@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify';
-import { escapeFormula } from '../../output/format.js';
+import { QUOTE_LINE_BREAKS, escapeFormula } from '../../output/format.js';
 import { openAtomic } from '../../util/atomic-file.js';
 
 /** One failed row of `--report FILE` (docs/csv.md, "Reports"), for every bulk command. */
@@ -14,7 +14,7 @@ export interface ReportRow {
 /** Writes the failed rows, by line, as CSV: line, key, stage, reason; all or nothing, like every file `store` replaces. */
 export async function writeReport(path: string, rows: ReportRow[]): Promise<void> {
   const file = await openAtomic(path);
-  const csv = stringify({ header: true, columns: ['line', 'key', 'stage', 'reason'] });
+  const csv = stringify({ header: true, columns: ['line', 'key', 'stage', 'reason'], quoted_match: QUOTE_LINE_BREAKS });
   csv.pipe(file.out);
   const sorted = [...rows].sort((a, b) => a.line - b.line);
   // Cells echo the input file, which a spreadsheet would run as formulas: keep them inert.

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { slug } from '../../platform/slug.js';
+import { unescapeFormula } from '../../output/format.js';
 import { readMoney } from '../money.js';
 import { readCsv } from '../bulk/csv.js';
 import type { RowError } from '../bulk/row-error.js';
@@ -293,7 +294,7 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
   const problems: Problem[] = [];
   const at = (column: Column, message: string) => problems.push({ line, column: column.index + 1, header: column.header, message });
   checkCells(cells, columns, line, problems, at);
-  const cell = (column: Column | undefined): string => (column ? unescapeFormula((cells[column.index] ?? '').trim()) : '');
+  const cell = (column: Column | undefined): string => (column ? cellValue(cells[column.index] ?? '', column.field) : '');
   const key = productKey(idx, cell, line, problems, at);
   // Shopify lists extra images of a product on rows of their own: handle and Image Src, nothing else.
   const sku = cell(idx.sku);
@@ -649,12 +650,17 @@ function spellingsAgree(
 }
 
 /**
- * Undoes the quote `store products export` puts before cells a spreadsheet would run as formulas, and
- * before text that already began with quotes and a formula character ("''=x" was "'=x" in the store).
+ * A cell's value. Free text (names, descriptions, variant texts, custom field values) is taken exactly as
+ * written — spaces, CR, LF and CRLF included, so what `store products export` wrote reads back byte-identical
+ * and plans no write; a cell of only spaces or line breaks is blank. Every other cell (keys, numbers, paths,
+ * options) is trimmed. The formula quote export adds is undone either way (output/format.ts).
  */
-function unescapeFormula(text: string): string {
-  return /^'+[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+function cellValue(raw: string, field: ColumnField | undefined): string {
+  if (field && FREE_TEXT.has(field.kind)) return raw.trim() === '' ? '' : unescapeFormula(raw);
+  return unescapeFormula(raw.trim());
 }
+
+const FREE_TEXT = new Set<ColumnField['kind']>(['name', 'description', 'text', 'custom']);
 
 export function decimal(text: string): string | { error: string } {
   if (DECIMAL.test(text)) return trimDecimal(Number(text.replace(',', '.')));
