@@ -1,4 +1,5 @@
-import { PartialFailureError, UsageError } from '../client/errors.js';
+import { NotFoundError, PartialFailureError, UsageError } from '../client/errors.js';
+import { slug } from '../platform/slug.js';
 import { plural } from '../output/format.js';
 import type { StoreClient } from '../client/index.js';
 import { listCategories } from '../api/categories.js';
@@ -7,6 +8,7 @@ import {
   categoryIdOf,
   createProduct,
   deleteProduct,
+  findProductByHandle,
   findProductBySku,
   getProduct,
   listProducts,
@@ -86,8 +88,28 @@ async function productBySku(client: StoreClient, sku: string, filters: ProductFi
   return products;
 }
 
-export async function getProductById(client: StoreClient, id: number): Promise<Product> {
-  return getProduct(client, id);
+/**
+ * `products get REF`: REF is a product id, a handle or a variant's SKU. A number is tried as an id first (a SKU
+ * may be all digits); text that could be a handle (a URL slug) as a handle; then as a SKU. Not found: one
+ * sentence naming the three.
+ */
+export async function getProductByRef(client: StoreClient, ref: string): Promise<Product> {
+  const text = ref.trim();
+  if (text === '') throw new UsageError('Give a product id, handle or SKU.');
+  if (/^[1-9]\d{0,15}$/.test(text)) {
+    try {
+      return await getProduct(client, Number(text));
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  if (slug(text) === text) {
+    const byHandle = await findProductByHandle(client, text);
+    if (byHandle) return byHandle;
+  }
+  const bySku = await findProductBySku(client, text);
+  if (bySku) return bySku;
+  throw new NotFoundError(`No product has the id, handle or SKU "${text}".`);
 }
 
 export async function createProductFrom(client: StoreClient, fields: ProductFields): Promise<Product> {

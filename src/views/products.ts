@@ -13,15 +13,23 @@ function productStock(p: Product): string {
   return String(p.variants.reduce((sum, v) => sum + (v.stock ?? 0), 0));
 }
 
-export const productColumns: Column<Product>[] = [
-  { header: 'id', get: (row) => row.id },
-  { header: 'name', get: (p) => pickLocalized(p.name) },
-  { header: 'handle', get: (p) => pickLocalized(p.handle) },
-  { header: 'sku', get: (p) => p.variants[0]?.sku ?? '', shrink: false },
-  { header: 'price', get: (p) => p.variants[0]?.price ?? '' },
-  { header: 'stock', get: productStock },
-  { header: 'variants', get: (p) => p.variants.length },
-];
+/**
+ * The columns of a product list. A row's SKU and price are its first variant's; with `sku` (`products list
+ * --sku`), the variant that carries that SKU, so the row shows what was asked for.
+ */
+export function productColumnsFor(sku?: string): Column<Product>[] {
+  const shown = (p: Product) => (sku !== undefined ? p.variants.find((v) => v.sku === sku) : undefined) ?? p.variants[0];
+  return [
+    { header: 'id', get: (row) => row.id },
+    { header: 'name', get: (p) => pickLocalized(p.name) },
+    { header: 'handle', get: (p) => pickLocalized(p.handle) },
+    { header: 'sku', get: (p) => shown(p)?.sku ?? '', shrink: false },
+    { header: 'price', get: (p) => shown(p)?.price ?? '' },
+    { header: 'stock', get: productStock },
+    { header: 'variants', get: (p) => p.variants.length },
+  ];
+}
+
 
 export function productFields(p: Product): [string, unknown][] {
   return [

@@ -3,7 +3,7 @@ import type { Location } from '../api/locations.js';
 import { pickLocalized } from '../api/read.js';
 import type { Variant } from '../api/variants.js';
 import { type Column, fieldColumns } from '../output/format.js';
-import type { StockLevel, VariantFieldValue } from '../services/variants.js';
+import type { StockLevel, VariantFieldValue, VariantUpdate } from '../services/variants.js';
 
 /** Variants and their custom fields as the commands show them; option values in the store's main language. */
 
@@ -71,3 +71,38 @@ export const customFieldColumns: Column<CustomField>[] = [
 export const fieldValueColumns: Column<VariantFieldValue>[] = [
   ...fieldColumns<VariantFieldValue>('id', 'name', 'value'),
 ];
+
+/** "old → new" when a value changed, else the value. */
+function changed(before: unknown, after: unknown): unknown {
+  const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  if (text(before) === text(after)) return after ?? '';
+  return `${text(before) || '(none)'} → ${text(after) || '(none)'}`;
+}
+
+/**
+ * A variant after `variants update`: its record, with every field that changed shown old → new, and a stock
+ * change per location (`at Depósito Central  28 → 40`) under the new total.
+ */
+export function variantUpdateFields(update: VariantUpdate): [string, unknown][] {
+  const { before, after, levels } = update;
+  const stock = (v: Variant) => (tracksStock(v) ? v.stock : 'not tracked');
+  const replaced: Record<string, unknown> = {
+    SKU: changed(before.sku, after.sku),
+    Price: changed(before.price, after.price),
+    'Promotional price': changed(before.promotional_price, after.promotional_price),
+    Cost: changed(before.cost, after.cost),
+    Stock: changed(stock(before), stock(after)),
+    Weight: changed(before.weight, after.weight),
+    Barcode: changed(before.barcode, after.barcode),
+    MPN: changed(before.mpn, after.mpn),
+    'Age group': changed(before.age_group, after.age_group),
+    Gender: changed(before.gender, after.gender),
+    Image: changed(before.image_id, after.image_id),
+  };
+  const fields: [string, unknown][] = [];
+  for (const [label, value] of variantFields(after)) {
+    fields.push([label, label in replaced ? replaced[label] : value]);
+    if (label === 'Stock') for (const l of levels) fields.push([`  at ${l.location}`, changed(l.before, l.after)]);
+  }
+  return fields;
+}

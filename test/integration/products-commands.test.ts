@@ -118,7 +118,7 @@ describe('store products', () => {
     expect(one.stdout).toMatch(/\nCategories +Camisas \(\d+\)\n/);
     expect(one.stdout).toMatch(/\nid\toptions\tsku\tprice\tpromotional_price\tstock\n1\tS \/ Blanco\tCAM-OXF-S-BLANCO\t32000.00\t/);
     expect(missing.code).toBe(1);
-    expect(missing.stderr.trim()).toBe('Error: Product 999 not found.');
+    expect(missing.stderr.trim()).toBe('Error: No product has the id, handle or SKU "999".');
   });
 
   it('creates a product without variation: money with a comma, stock per location by name, category path, image', async () => {
