@@ -67,7 +67,7 @@ export function syncSummaryLines(s: SyncSummary, zeroMissing: boolean): string[]
   const verb = s.dryRun ? 'Would sync' : 'Synced';
   return [
     `${verb} ${s.file}: ${plural(s.rows, 'row')}.`,
-    `  variants: ${s.updated} updated, ${s.unchanged} unchanged, ${s.notFound} not in the store, ${s.failed} failed${s.zeroed || zeroMissing ? `, ${s.zeroed} zeroed (not in the file)` : ''}`,
+    `  variants: ${s.updated} updated, ${s.unchanged} unchanged, ${s.failed} failed${s.notFound ? ` (${s.notFound} not in the store)` : ''}${s.zeroed || zeroMissing ? `, ${s.zeroed} zeroed (not in the file)` : ''}`,
     ...(s.dryRun ? [`  writes:   ${s.plannedWrites} would be sent`] : []),
     requestsLine(s, ' '),
   ];

@@ -5,7 +5,7 @@ import type { SyncSummary } from '../../services/sync/index.js';
 
 export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
   static summary = 'Sync stock and prices by SKU from a CSV feed; only the variants that differ are written.';
-  static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price, promotional_price, cost. Only the columns present are compared and changed; an empty cell leaves the value as it is. SKUs the store does not have are reported, never created.
+  static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price, promotional_price, cost. Only the columns present are compared and changed; an empty cell leaves the value as it is. SKUs the store does not have are failed rows (listed, in --report, exit 3), never created.
 
 --zero-missing sets stock 0 on every stock-tracked variant whose SKU the file leaves out. It refuses to run when the file names fewer than half of the store's SKUs (a truncated feed must not empty a store) unless --force. Exit codes: 2 when the file is invalid, 3 when some variants failed (see --report), 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
 
@@ -45,10 +45,6 @@ export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
       run: ({ client, ...run }) => runSync(client, { ...run, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], report }),
       show: (summary) => {
         if (!quiet && !this.jsonEnabled()) this.io.stdout.write(`${syncSummaryLines(summary, zeroMissing).join('\n')}\n`);
-        if (summary.notFound > 0 && !quiet) {
-          const list = summary.notFoundSkus.slice(0, 20).join(', ');
-          this.warnUser(`${summary.notFound === 1 ? '1 SKU is' : `${summary.notFound} SKUs are`} not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
-        }
         printFailures(summary.file, summary.failures, this.io.stderr, report);
       },
       failed: (summary) => summary.failed > 0,
