@@ -311,6 +311,15 @@ export async function changeTrackingEvent(
   return updateTrackingEvent(client, orderId, foId, String(current.id), merged);
 }
 
+/** A tracking event as a delete prompt names it: `"dispatched" of 2026-11-20T… (id 01H…)`. */
+export async function describeTrackingEvent(client: StoreClient, orderId: number, foId: string, eventId: string): Promise<string> {
+  const fo = await getFulfillmentOrder(client, orderId, foId);
+  const event = (fo.tracking_events ?? []).find((e) => e.id === eventId);
+  if (!event) return `tracking event ${eventId}`;
+  const text = [event.status, event.description].filter(Boolean).join(': ');
+  return `tracking event "${text}"${event.happened_at ? ` of ${event.happened_at}` : ''} (id ${eventId})`;
+}
+
 export async function removeTrackingEvent(client: StoreClient, orderId: number, foId: string, eventId: string): Promise<void> {
   await deleteTrackingEvent(client, orderId, foId, eventId);
 }

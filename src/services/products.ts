@@ -112,6 +112,15 @@ export async function getProductByRef(client: StoreClient, ref: string): Promise
   throw new NotFoundError(`No product has the id, handle or SKU "${text}".`);
 }
 
+/** A product as a delete prompt names it: `"Remera Básica" (remera-basica, SKU REM-BAS-S-BLANCO…, id 4, 12 variants, 3 images)`. */
+export async function describeProduct(client: StoreClient, id: number): Promise<string> {
+  const p = await getProduct(client, id);
+  const handle = localText(p.handle);
+  const skus = p.variants.map((v) => v.sku).filter(Boolean);
+  const sku = skus.length === 0 ? '' : `, SKU ${skus[0]}${skus.length > 1 ? ` and ${skus.length - 1} more` : ''}`;
+  return `"${localText(p.name)}" (${handle || 'no handle'}${sku}, id ${p.id}) with its ${plural(p.variants.length, 'variant')} and ${plural(p.images.length, 'image')}`;
+}
+
 export async function createProductFrom(client: StoreClient, fields: ProductFields): Promise<Product> {
   if (!fields.name?.length) throw new UsageError('--name is required to create a product.');
   const images = (fields.images ?? []).map((url) => parseHttpUrl('--image', url));

@@ -335,6 +335,12 @@ export async function updateCustomFieldFrom(
   return updated ?? resolveCustomField(await listCustomFields(client), field.id);
 }
 
+/** A custom field as a delete prompt names it: `"Origen" (id 3f…, text)`. */
+export async function describeCustomField(client: StoreClient, ref: string): Promise<string> {
+  const field = resolveCustomField(await listCustomFields(client), ref);
+  return `"${field.name}" (id ${field.id}, ${field.value_type})`;
+}
+
 export async function deleteCustomFieldByRef(client: StoreClient, ref: string): Promise<CustomField> {
   const field = resolveCustomField(await listCustomFields(client), ref);
   await deleteCustomField(client, field.id);

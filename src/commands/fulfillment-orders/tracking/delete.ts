@@ -27,7 +27,8 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
     const eventId = this.args.event_id.trim();
     const confirmed = await confirmOrYes({
       yes: this.flags.yes,
-      message: `Delete tracking event ${eventId} of fulfillment order ${foId}?`,
+      message: async () =>
+        `Delete ${await (await import('../../../services/orders.js')).describeTrackingEvent(await this.client(), orderId, foId, eventId)} of fulfillment order ${foId} (order ${orderId})?`,
       action: `Deleting tracking event ${eventId}`,
     });
     if (!confirmed) {
