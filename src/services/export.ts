@@ -9,7 +9,7 @@ import type { Variant } from '../api/variants.js';
 import type { StoreClient } from '../client/index.js';
 import { QUOTE_LINE_BREAKS, escapeFormula } from '../output/format.js';
 import { io } from '../output/io.js';
-import { ADMIN_ES_HEADER } from './import/dialects.js';
+import { ADMIN_ES_HEADER, BASELINE_HEADER, type ColumnField, mapColumns } from './import/dialects.js';
 import { categoryPaths, textOf } from './import/planner.js';
 
 /**
@@ -38,7 +38,7 @@ export interface ExportSummary {
 const MEASURES = ['weight', 'width', 'height', 'depth'] as const;
 const VARIANT_TEXTS = ['mpn', 'age_group', 'gender'] as const;
 
-function money(value: unknown): string {
+export function money(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   return String(value);
 }
@@ -71,7 +71,9 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
 
   const csv = stringify({ delimiter: format === 'admin' ? ';' : ',', record_delimiter: format === 'admin' ? '\r\n' : '\n', quoted_match: QUOTE_LINE_BREAKS });
   csv.pipe(options.out);
-  csv.write(format === 'admin' ? ADMIN_ES_HEADER : canonicalHeader(layout));
+  const header = format === 'admin' ? ADMIN_ES_HEADER : canonicalHeader(layout);
+  const baselineColumns = format === 'admin' ? [] : baselineColumnsOf(header);
+  csv.write(header);
   const summary: ExportSummary = { products: 0, rows: 0, format, withoutVariants: 0 };
   const write = async (list: Product[], total: number | undefined) => {
     for (const p of list) {
@@ -80,7 +82,7 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
         summary.withoutVariants++;
         continue;
       }
-      for (const row of format === 'admin' ? adminRows(p, layout) : canonicalRows(p, layout)) {
+      for (const row of format === 'admin' ? adminRows(p, layout) : withBaseline(p, canonicalRows(p, layout), baselineColumns, layout.main)) {
         summary.rows++;
         if (!csv.write(row.map(escapeFormula))) await new Promise((resolve) => csv.once('drain', resolve));
       }
@@ -160,10 +162,35 @@ function canonicalHeader(layout: Layout): string[] {
     ...MEASURES,
     ...VARIANT_TEXTS,
     ...layout.customFields.map((f) => `custom:${f.name}`),
+    BASELINE_HEADER,
   ];
 }
 
-function stockAt(v: Variant, locationId: string | undefined): string {
+/** Columns whose values the store can change after an export (sold stock, a sync, an admin edit). */
+const CHANGEABLE = new Set<ColumnField['kind']>(['name', 'description', 'categories', 'decimal', 'text', 'stock', 'custom']);
+
+function baselineColumnsOf(header: string[]): { index: number; header: string }[] {
+  return mapColumns('canonical', header)
+    .filter((c) => c.field && CHANGEABLE.has(c.field.kind))
+    .map((c) => ({ index: c.index, header: c.header }));
+}
+
+/**
+ * The `baseline` cell of each row (docs/csv.md, "Round trips"): the product and variant it was written from, its
+ * handle and SKU, and the non-blank cells of the columns the store can change, as written. Import leaves a
+ * field alone when its cell still holds this text but the store's value has changed since.
+ */
+function withBaseline(p: Product, rows: string[][], columns: { index: number; header: string }[], main: string): string[][] {
+  return rows.map((row, i) => {
+    const cells: Record<string, string> = {};
+    for (const c of columns) if (row[c.index]) cells[c.header] = row[c.index]!;
+    const variant = p.variants[i]!;
+    row[row.length - 1] = JSON.stringify({ product: p.id, variant: variant.id, handle: handleOf(p, main), sku: variant.sku ?? '', cells });
+    return row;
+  });
+}
+
+export function stockAt(v: Variant, locationId: string | undefined): string {
   if (v.stock === null || v.stock === undefined) return '';
   if (!locationId || !v.inventory_levels) return String(v.stock);
   return String(v.inventory_levels.find((l) => l.location_id === locationId)?.stock ?? 0);
@@ -219,6 +246,7 @@ function canonicalRows(p: Product, layout: Layout): string[][] {
       ...MEASURES.map((f) => money(v[f])),
       ...VARIANT_TEXTS.map((f) => v[f] ?? ''),
       ...custom,
+      '',
     ];
   });
 }

@@ -27,6 +27,10 @@ function importSummaryLines(s: ImportSummary): string[] {
     `${s.failed} failed`,
   ];
   lines.push(`  products:   ${counts.join(', ')}${s.resumedProducts ? ` (${s.resumedProducts} finished by the interrupted run)` : ''}`);
+  if (s.keptStoreChanges.length > 0) {
+    const products = new Set(s.keptStoreChanges.map((k) => k.key)).size;
+    lines.push(`  kept:       ${plural(s.keptStoreChanges.length, 'store change')} (in ${plural(products, 'product')}: fields the file holds as exported that the store changed since; --overwrite-store-changes writes them)`);
+  }
   if (s.categoriesCreated) lines.push(`  categories: ${s.categoriesCreated} ${s.dryRun ? 'to create' : 'created'}`);
   if (s.dryRun) lines.push(`  writes:     ${s.plannedWrites} would be sent`);
   lines.push(requestsLine(s, '   '));

@@ -36,6 +36,18 @@ export interface VariantSpec {
   stockAt: Record<string, number>;
   /** Custom field values, keyed by field name. */
   custom: Record<string, string>;
+  /** The row's `baseline` cell, when it came from `products export` and still names this row (baseline.ts). */
+  baseline?: RowBaseline;
+}
+
+/**
+ * What `products export` wrote in a row's `baseline` cell: the store's product and variant, and the columns
+ * whose cell still holds the exported text (the user did not edit them), with that text.
+ */
+export interface RowBaseline {
+  product: number;
+  variant: number;
+  unedited: { header: string; field: ColumnField; exported: string }[];
 }
 
 export interface ProductSpec {
@@ -234,6 +246,7 @@ function indexColumns(columns: Column[]) {
     names: find('name'),
     optionNames: find('optionName'),
     optionValues: find('optionValue'),
+    baseline: find('baseline')[0],
   };
 }
 
@@ -318,6 +331,7 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
     if (column.field && value !== '') readCell(row, column, column.field, value, ctx);
   }
   settleShopifyPrice(row);
+  if (idx.baseline) row.variant.baseline = readBaseline(cell(idx.baseline), key, sku, columns, cell);
 
   if (!shopifyImageRow) {
     draft?.variantLines.push(line);
@@ -334,6 +348,37 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
   for (const p of problems) ctx.fail({ ...p, key: key || undefined });
   if (problems.length > 0 && draft) draft.invalid = true;
   if (!shopifyImageRow && draft && problems.length === 0) draft.spec.variants.push(compactVariant(row.variant));
+}
+
+/**
+ * The row's `baseline` cell (JSON written by export: product and variant ids, the handle and SKU, and the
+ * exported text of the columns the store can change). Anything else — a blank or mangled cell, a row whose
+ * handle or SKU is not the exported one (a row copied to make another product) — is no baseline: the file wins.
+ */
+function readBaseline(
+  text: string,
+  key: string,
+  sku: string,
+  columns: Column[],
+  cell: (column: Column | undefined) => string,
+): RowBaseline | undefined {
+  if (text === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const b = parsed as { product?: unknown; variant?: unknown; handle?: unknown; sku?: unknown; cells?: unknown };
+  if (typeof b !== 'object' || b === null || !Number.isSafeInteger(b.product) || !Number.isSafeInteger(b.variant)) return undefined;
+  if (b.handle !== key || (b.sku ?? '') !== sku || typeof b.cells !== 'object' || b.cells === null) return undefined;
+  const unedited: RowBaseline['unedited'] = [];
+  for (const [header, exported] of Object.entries(b.cells as Record<string, unknown>)) {
+    if (typeof exported !== 'string') continue;
+    const column = columns.find((c) => c.header === header);
+    if (column?.field && cell(column) === exported) unedited.push({ header, field: column.field, exported });
+  }
+  return { product: b.product as number, variant: b.variant as number, unedited };
 }
 
 /** The row's shape and its text: as many cells as the header, valid UTF-8, no cell of absurd length. */
@@ -410,6 +455,7 @@ function readCell(row: RowState, column: Column, field: ColumnField, value: stri
       return;
     case 'handle':
     case 'sku':
+    case 'baseline':
       return;
     case 'name':
     case 'description':

@@ -30,7 +30,9 @@ export type ColumnField =
   /** Shopify weighs in grams; the store in kilograms. */
   | { kind: 'grams' }
   /** A column of the dialect with no counterpart in the API. */
-  | { kind: 'ignored' };
+  | { kind: 'ignored' }
+  /** `baseline`: what the store held when `products export` wrote the row (services/import/baseline.ts). */
+  | { kind: 'baseline' };
 
 export interface Column {
   index: number;
@@ -152,6 +154,9 @@ export function detectDialect(headers: string[]): Dialect {
   return 'canonical';
 }
 
+/** The canonical column in which `products export` writes what the store held (docs/csv.md, "Round trips"). */
+export const BASELINE_HEADER = 'baseline';
+
 const LOCALIZED = /^(name|description)(?::([a-z]{2}(?:[_-][a-z]{2})?))?$/i;
 
 function canonicalField(header: string): ColumnField | undefined {
@@ -180,6 +185,8 @@ function canonicalField(header: string): ColumnField | undefined {
       return { kind: 'sku' };
     case 'stock':
       return { kind: 'stock' };
+    case BASELINE_HEADER:
+      return { kind: 'baseline' };
   }
   if ((DECIMAL_FIELDS as readonly string[]).includes(lower)) return { kind: 'decimal', field: lower as DecimalField };
   if ((TEXT_FIELDS as readonly string[]).includes(lower)) return { kind: 'text', field: lower as TextField };

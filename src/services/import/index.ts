@@ -6,6 +6,7 @@ import { type ReportRow, writeReport } from '../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../bulk/row-error.js';
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
 import { StoreError } from '../../client/errors.js';
+import { type KeptChange, keepStoreChanges } from './baseline.js';
 import { type Catalog, readCatalog } from './catalog.js';
 import { type ImportJournalEntry, type ProductResult, executePlan, plannedOutcome } from './executor.js';
 import { type Mode, type Plan, planImport } from './planner.js';
@@ -23,6 +24,8 @@ export interface ImportOptions extends BulkTarget {
   skipInvalid?: boolean;
   ignoreUnknownColumns?: boolean;
   resume?: boolean;
+  /** Write the file as it is, even fields it holds as exported that the store changed since (baseline.ts). */
+  overwriteStoreChanges?: boolean;
   report?: string;
   signal?: AbortSignal;
   concurrency?: number;
@@ -49,6 +52,8 @@ export interface ImportSummary extends BulkRunSummary {
   earlierRunUnfinished: boolean;
   journal?: string;
   failures: ReportRow[];
+  /** Fields the file held as exported and the store changed since: left as the store has them (baseline.ts). */
+  keptStoreChanges: KeptChange[];
 }
 
 /** Rows failed validation: nothing was sent (exit 2). */
@@ -88,10 +93,12 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
       (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }),
       { customFields: catalog.customColumns.length > 0 },
     );
+    const kept = options.overwriteStoreChanges ? [] : keepStoreChanges(catalog, snapshot);
     const plan = planImport(catalog, snapshot, { mode: options.mode });
     if (plan.fatal.length > 0) throw new PlanRefusedError(plan.fatal);
     const resumed = skipResumed(plan, earlier);
     const summary = baseSummary(catalog, plan, options);
+    summary.keptStoreChanges = kept;
     summary.resumedProducts = resumed.length;
     summary.earlierRunUnfinished = earlier.unfinished && !options.resume;
     const results = options.dryRun ? plannedResults(plan, summary) : await execute(client, plan, catalog, earlier, options, summary, emit);
@@ -196,5 +203,6 @@ function baseSummary(catalog: Catalog, plan: Plan, options: ImportOptions): Impo
     interrupted: false,
     // With --skip-invalid, the rows left out come first.
     failures: catalog.errors.map(validationRow),
+    keptStoreChanges: [],
   };
 }

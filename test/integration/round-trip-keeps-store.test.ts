@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { type TestSandbox, clientFor, cliEnv, requestRecorder, writesOf } from '../helpers/sandbox.js';
+
+/**
+ * The issue's round trip against the demo sandbox: export, a stock sync changes the store, the export is
+ * imported back with three prices edited. The edited prices are written, the synced stock is kept (the file
+ * still holds the exported stock), the dry run before said so; --overwrite-store-changes writes the file's stock.
+ */
+
+let sandbox: RunningSandbox;
+let api: TestSandbox;
+let env: NodeJS.ProcessEnv;
+let dir: string;
+const recorder = requestRecorder();
+const store = async (...args: string[]) => {
+  recorder.take();
+  const r = await runInProcess(args, { env });
+  return { ...r, writes: writesOf(recorder.take()) };
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'keeps-store-'));
+  sandbox = await startSandbox({ seed: 'demo', rate: 'off', onRequest: recorder.onRequest });
+  api = clientFor(sandbox);
+  env = cliEnv(sandbox, 'keeps-store');
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+async function variant(sku: string) {
+  const product = (await api.get(`/products/sku/${sku}`)).body;
+  return product.variants.find((v: { sku: string }) => v.sku === sku) as { id: number; price: string; stock: number; inventory_levels?: { location_id: string; stock: number }[] };
+}
+
+const EDITED = ['CAM-OXF-S-BLANCO', 'ZAP-URB-40', 'GOR-TRU'];
+const SYNCED = { 'ACC-MED': 12, 'REM-BAS-M-BLANCO': 3 };
+
+describe('a round trip never reverts what the store changed since the export', () => {
+  it('writes the edited prices, keeps the synced stock, and the dry run lists both; --overwrite-store-changes writes the file', async () => {
+    const file = join(dir, 'catalog.csv');
+    expect((await store('products', 'export', file)).code).toBe(0);
+    const exportedStock = { 'ACC-MED': (await variant('ACC-MED')).stock, 'REM-BAS-M-BLANCO': (await variant('REM-BAS-M-BLANCO')).stock };
+    const central = ((await api.get('/locations')).body as { id: string; is_default: boolean }[]).find((l) => l.is_default)!;
+    const exportedAtCentral = (await variant('REM-BAS-M-BLANCO')).inventory_levels!.find((l) => l.location_id === central.id)!.stock;
+
+    // A stock sync changes the store after the export.
+    const feed = join(dir, 'feed.csv');
+    writeFileSync(feed, `sku,stock\n${Object.entries(SYNCED).map(([sku, n]) => `${sku},${n}`).join('\n')}\n`);
+    const synced = await store('variants', 'sync', feed);
+    expect(synced.code, synced.stderr).toBe(0);
+    expect(synced.writes).toHaveLength(2);
+
+    // Three prices edited in the exported file; nothing else touched.
+    const rows: string[][] = parse(readFileSync(file, 'utf8'));
+    const header = rows[0]!;
+    const sku = header.indexOf('sku');
+    const price = header.indexOf('price');
+    const oldPrices: Record<string, string> = {};
+    for (const row of rows.slice(1)) {
+      if (!EDITED.includes(row[sku]!)) continue;
+      oldPrices[row[sku]!] = row[price]!;
+      row[price] = (Number(row[price]) + 111).toFixed(2);
+    }
+    expect(Object.keys(oldPrices).sort()).toEqual([...EDITED].sort());
+    writeFileSync(file, stringify(rows));
+
+    const dry = await store('products', 'import', file, '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.writes).toEqual([]);
+    expect(dry.stdout).toMatch(/kept: +2 store changes/);
+
+    // The whole plan of kept changes: ACC-MED's store does not report its split (a `stock` column), REM-BAS-M-BLANCO's
+    // stock is per location and the sync set the default location's.
+    const json = JSON.parse((await store('products', 'import', file, '--dry-run', '--json')).stdout);
+    const kept = json.keptStoreChanges.map((k: { sku: string; column: string; exported: string; store: string }) => [k.sku, k.column, k.exported, k.store]);
+    expect(kept.sort()).toEqual([
+      ['ACC-MED', 'stock', String(exportedStock['ACC-MED']), '12'],
+      ['REM-BAS-M-BLANCO', 'stock:Depósito Central', String(exportedAtCentral), '3'],
+    ]);
+
+    const run = await store('products', 'import', file);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.writes.map((w) => w.method)).toEqual(['PUT', 'PUT', 'PUT']);
+    for (const s of EDITED) expect((await variant(s)).price, s).toBe((Number(oldPrices[s]) + 111).toFixed(2));
+    expect((await variant('ACC-MED')).stock).toBe(SYNCED['ACC-MED']);
+    expect((await variant('REM-BAS-M-BLANCO')).inventory_levels!.find((l) => l.location_id === central.id)!.stock).toBe(SYNCED['REM-BAS-M-BLANCO']);
+    // Again: nothing left to write, the store changes still kept.
+    const again = await store('products', 'import', file);
+    expect(again.writes).toEqual([]);
+
+    const overwrite = await store('products', 'import', file, '--overwrite-store-changes');
+    expect(overwrite.code, overwrite.stderr).toBe(0);
+    expect(overwrite.writes).toHaveLength(2);
+    expect((await variant('ACC-MED')).stock).toBe(exportedStock['ACC-MED']);
+    expect((await variant('REM-BAS-M-BLANCO')).inventory_levels!.find((l) => l.location_id === central.id)!.stock).toBe(exportedAtCentral);
+  });
+
+  it('a file without the baseline column (an ERP feed, or the column deleted) is written as it is', async () => {
+    const file = join(dir, 'no-baseline.csv');
+    expect((await store('products', 'export', file)).code).toBe(0);
+    const rows: string[][] = parse(readFileSync(file, 'utf8'));
+    const drop = rows[0]!.indexOf('baseline');
+    expect(drop).toBeGreaterThan(0);
+    writeFileSync(file, stringify(rows.map((r) => r.filter((_, i) => i !== drop))));
+    const before = (await variant('ACC-MED')).stock;
+    expect((await api.put(`/products/${(await api.get('/products/sku/ACC-MED')).body.id}/variants/${(await variant('ACC-MED')).id}`, { stock: before + 5 })).status).toBe(200);
+    const run = await store('products', 'import', file);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.writes).toHaveLength(1);
+    expect((await variant('ACC-MED')).stock).toBe(before);
+  });
+});
