@@ -117,4 +117,40 @@ describe('a round trip never reverts what the store changed since the export', (
     expect(run.writes).toHaveLength(1);
     expect((await variant('ACC-MED')).stock).toBe(before);
   });
+
+  it('--only applies only the columns named (import and sync); a name the file lacks is a usage error', async () => {
+    const file = join(dir, 'only.csv');
+    expect((await store('products', 'export', file)).code).toBe(0);
+    const rows: string[][] = parse(readFileSync(file, 'utf8'));
+    const h = rows[0]!;
+    const row = rows.find((r) => r[h.indexOf('sku')] === 'ACC-CIN')!;
+    const before = await variant('ACC-CIN');
+    row[h.indexOf('price')] = (Number(row[h.indexOf('price')]) + 5).toFixed(2);
+    row[h.indexOf('stock')] = String(before.stock + 40);
+    row[h.indexOf('name:es')] = 'Otro nombre';
+    writeFileSync(file, stringify(rows));
+
+    const bad = await store('products', 'import', file, '--only', 'price,pricee');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^Error: --only names "pricee", which is not a column of only\.csv \(its columns: handle, name:es, /);
+    expect(bad.writes).toEqual([]);
+
+    const r = await store('products', 'import', file, '--only', 'price');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.writes).toHaveLength(1);
+    const after = await variant('ACC-CIN');
+    expect([after.price, after.stock]).toEqual([(Number(before.price) + 5).toFixed(2), before.stock]);
+    expect(JSON.stringify((await api.get('/products/sku/ACC-CIN')).body.name)).not.toContain('Otro nombre');
+
+    const feed = join(dir, 'only-feed.csv');
+    writeFileSync(feed, `sku,stock,price
+ACC-CIN,${before.stock + 9},${(Number(before.price) + 9).toFixed(2)}
+`);
+    const synced = await store('variants', 'sync', feed, '--only', 'PRICE');
+    expect(synced.code, synced.stderr).toBe(0);
+    const afterSync = await variant('ACC-CIN');
+    expect([afterSync.price, afterSync.stock]).toEqual([(Number(before.price) + 9).toFixed(2), before.stock]);
+    const unknown = await store('variants', 'sync', feed, '--only', 'cost');
+    expect([unknown.code, unknown.writes.length]).toEqual([2, 0]);
+  });
 });

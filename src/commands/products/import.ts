@@ -18,6 +18,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     '<%= config.bin %> products import catalog.csv --report failed.csv --quiet',
     '<%= config.bin %> products import admin-export.csv --ignore-unknown-columns',
     '<%= config.bin %> products import catalog.csv --resume',
+    '<%= config.bin %> products import catalog.csv --only price,promotional_price',
   ];
 
   static enableJsonFlag = true;
@@ -38,6 +39,9 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     'ignore-unknown-columns': Flags.boolean({ description: 'Report unknown columns once and ignore them instead of failing.' }),
     report: Flags.string({ description: 'Write the rows that failed (line, key, stage, reason) to this CSV file.' }),
     resume: Flags.boolean({ description: 'Continue an interrupted import of the same file from its journal.' }),
+    only: Flags.string({
+      description: 'Apply only these columns (comma-separated header names, e.g. price,promotional_price); the others are read only to match rows.',
+    }),
     'overwrite-store-changes': Flags.boolean({
       description: 'Write the file as it is: also the fields it holds as exported that the store changed since the export (by default those are kept).',
     }),
@@ -63,6 +67,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
           ignoreUnknownColumns: this.flags['ignore-unknown-columns'],
           resume: this.flags.resume,
           overwriteStoreChanges: this.flags['overwrite-store-changes'],
+          only: this.flags.only,
           report,
         }),
       show: (summary) => {

@@ -25,6 +25,9 @@ export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
   static flags = {
     'zero-missing': Flags.boolean({ description: 'Set stock 0 on store variants whose SKU is not in the file.' }),
     force: Flags.boolean({ description: 'With --zero-missing: run even when the file names fewer than half of the SKUs.', dependsOn: ['zero-missing'] }),
+    only: Flags.string({
+      description: 'Apply only these columns (comma-separated header names, e.g. price,promotional_price); the others are read only to match rows.',
+    }),
     'dry-run': Flags.boolean({ description: 'Show what would change; send no write.' }),
     report: Flags.string({ description: 'Write the rows that failed (line, key, stage, reason) to this CSV file.' }),
     quiet: Flags.boolean({ char: 'q', description: 'No progress and no summary (for cron); errors still go to stderr.' }),
@@ -42,7 +45,7 @@ export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
       quiet,
       report,
       interruptedHint: 'Interrupted; run the same command again to finish (it only writes what still differs).',
-      run: ({ client, ...run }) => runSync(client, { ...run, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], report }),
+      run: ({ client, ...run }) => runSync(client, { ...run, only: this.flags.only, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], report }),
       show: (summary) => {
         if (!quiet && !this.jsonEnabled()) this.io.stdout.write(`${syncSummaryLines(summary, zeroMissing).join('\n')}\n`);
         printFailures(summary.file, summary.failures, this.io.stderr, report);

@@ -2,6 +2,7 @@ import { categoryIdOf, type Product } from '../../api/products.js';
 import type { Variant } from '../../api/variants.js';
 import { money, stockAt } from '../export.js';
 import type { Catalog, ProductSpec, RowBaseline, VariantSpec } from './catalog.js';
+import type { ColumnField } from './dialects.js';
 import { type StoreSnapshot, categoryPaths, textOf } from './planner.js';
 
 /**
@@ -43,7 +44,7 @@ export function keepStoreChanges(catalog: Catalog, snapshot: StoreSnapshot): Kep
       for (const cell of baseline.unedited) {
         const now = currentCell(cell, product, stored, context);
         if (now === undefined || now === cell.exported) continue;
-        leaveAlone(spec, variant, cell);
+        leaveAlone(spec, variant, cell.field);
         kept.push({ key: spec.key, sku: variant.sku, line: variant.line, column: cell.header, exported: cell.exported, store: now });
       }
     }
@@ -103,9 +104,11 @@ function currentCell(cell: RowBaseline['unedited'][number], p: Product, v: Varia
   }
 }
 
-/** The field as an empty cell leaves it: not in the spec, so the planner neither compares nor writes it. */
-function leaveAlone(spec: ProductSpec, variant: VariantSpec, cell: RowBaseline['unedited'][number]): void {
-  const { field } = cell;
+/**
+ * The field a column feeds, as an empty cell leaves it: not in the spec, so the planner neither compares nor
+ * writes it (also `--only`: only.ts). Key columns (handle, SKU, options) are not fields and stay.
+ */
+export function leaveAlone(spec: ProductSpec | undefined, variant: VariantSpec, field: ColumnField): void {
   const without = <T extends object>(record: T, key: string): T => {
     const copy = { ...record } as Record<string, unknown>;
     delete copy[key];
@@ -114,10 +117,20 @@ function leaveAlone(spec: ProductSpec, variant: VariantSpec, cell: RowBaseline['
   switch (field.kind) {
     case 'name':
     case 'description':
-      spec[field.kind] = without(spec[field.kind], field.lang);
+      if (spec) spec[field.kind] = without(spec[field.kind], field.lang);
       return;
     case 'categories':
-      spec.categories = undefined;
+      if (spec) spec.categories = undefined;
+      return;
+    case 'images':
+      if (spec) spec.images = [];
+      return;
+    case 'shopifyPrice':
+    case 'compareAtPrice':
+      variant.decimals = without(without(variant.decimals, 'price'), 'promotional_price');
+      return;
+    case 'grams':
+      variant.decimals = without(variant.decimals, 'weight');
       return;
     case 'decimal':
       variant.decimals = without(variant.decimals, field.field);

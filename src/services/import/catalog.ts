@@ -83,6 +83,8 @@ export interface Catalog {
   /** Header names of `stock:<location>` and `custom:<field>` columns, for the planner to resolve. */
   locationColumns: string[];
   customColumns: string[];
+  /** The header row's cells, trimmed (what `--only` names). */
+  headers: string[];
   rows: number;
 }
 
@@ -125,6 +127,7 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
     ignoredColumns: [],
     locationColumns: [],
     customColumns: [],
+    headers: [],
     rows: 0,
   };
 
@@ -200,6 +203,7 @@ function readHeader(
   fail: (e: Omit<RowError, 'file'>) => void,
 ): Column[] {
   const headers = record.cells.map((h) => h.trim());
+  catalog.headers = headers;
   catalog.dialect = detectDialect(headers);
   const columns = mapColumns(catalog.dialect, headers);
   const seen = new Map<string, number>();

@@ -7,6 +7,7 @@ import { FileInvalidError, type RowError, errorCount, validationRow } from '../b
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
 import { StoreError } from '../../client/errors.js';
 import { type KeptChange, keepStoreChanges } from './baseline.js';
+import { applyOnlyToCatalog } from './only.js';
 import { type Catalog, readCatalog } from './catalog.js';
 import { type ImportJournalEntry, type ProductResult, executePlan, plannedOutcome } from './executor.js';
 import { type Mode, type Plan, planImport } from './planner.js';
@@ -24,6 +25,8 @@ export interface ImportOptions extends BulkTarget {
   skipInvalid?: boolean;
   ignoreUnknownColumns?: boolean;
   resume?: boolean;
+  /** `--only COLUMNS`: apply only these columns of the file (only.ts). */
+  only?: string;
   /** Write the file as it is, even fields it holds as exported that the store changed since (baseline.ts). */
   overwriteStoreChanges?: boolean;
   report?: string;
@@ -84,6 +87,7 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
   const emit = progressEmitter(client, options.onProgress);
   emit({ phase: 'reading', done: 0, writesDone: 0, writesTotal: 0 });
   const catalog = await readOrReport(options);
+  if (options.only !== undefined) applyOnlyToCatalog(catalog, options.only);
   const lock = options.dryRun ? undefined : lockStore(options, 'products import');
   try {
     const earlier = await findEarlierRun({ ...options, kind: 'import' });

@@ -9,6 +9,7 @@ import { type BulkProgress, type ProgressStep, progressEmitter } from '../bulk/p
 import { type ReportRow, writeReport } from '../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../bulk/row-error.js';
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
+import { applyOnlyToFeed } from '../import/only.js';
 import { fetchSnapshot } from '../import/snapshot.js';
 import { type SyncFeed, readSyncFile } from './feed.js';
 import { type SyncPlan, type SyncWrite, planSync } from './planner.js';
@@ -22,6 +23,8 @@ import { type SyncPlan, type SyncWrite, planSync } from './planner.js';
 export interface SyncOptions extends BulkTarget {
   file: string;
   zeroMissing?: boolean;
+  /** `--only COLUMNS`: apply only these columns of the feed (import/only.ts). */
+  only?: string;
   force?: boolean;
   dryRun?: boolean;
   report?: string;
@@ -55,6 +58,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
     if (options.report) await writeReport(options.report, feed.errors.map(validationRow));
     throw new SyncInvalidError(feed.errors, file);
   }
+  if (options.only !== undefined) applyOnlyToFeed(feed, options.only, file);
   const lock = options.dryRun ? undefined : lockStore(options, 'variants sync');
   try {
     emit({ phase: 'fetching', done: 0, writesDone: 0, writesTotal: 0 });
