@@ -2,7 +2,9 @@ import type { ImportSummary } from '../services/import/index.js';
 import type { FileAttachResult } from '../services/invoice-file.js';
 import type { ReportRow } from '../services/bulk/report.js';
 import type { SyncSummary } from '../services/sync/index.js';
-import { plural, terminalSafe } from '../output/format.js';
+import { plural, terminalSafe, truncateToWidth } from '../output/format.js';
+import { terminalWidth } from '../output/terminal.js';
+import type { FieldChange, PlannedChange } from '../services/import/plan-changes.js';
 import { formatDuration } from '../output/progress.js';
 
 /**
@@ -51,6 +53,12 @@ export function printImportSummary(
   err: NodeJS.WritableStream,
 ): void {
   if (!opts.quiet) out.write(`${importSummaryLines(s).join('\n')}\n`);
+  // A dry run's plan follows its counts: what each product and variant would get.
+  if (!opts.quiet && s.plan) {
+    out.write(planLines(s.plan, terminalWidth(out as never)).map((l) => `${l}\n`).join(''));
+    const warning = stockWarning(s.plan, 'import');
+    if (warning) err.write(`Warning: ${warning}\n`);
+  }
   if (s.earlierRunUnfinished && !opts.quiet) {
     err.write('Note: an earlier run of this file was interrupted; what it did was found in the store and not sent again (--resume also keeps its counts).\n');
   }
@@ -93,4 +101,50 @@ export function invoicesDryRunLines(s: FileAttachResult): string[] {
     `  writes:   ${s.plannedWrites} would be sent`,
     requestsLine(s, ' '),
   ];
+}
+
+/** Changes a dry run lists before "and M more": enough to check a plan, few enough to stay on one screen. */
+export const PLAN_LINES = 30;
+
+const GROUPS: { kind: PlannedChange['kind']; title: string }[] = [
+  { kind: 'created', title: 'To create' },
+  { kind: 'updated', title: 'To update' },
+  { kind: 'kept', title: 'Kept as the store has them (changed there since the export; --overwrite-store-changes writes the file)' },
+  { kind: 'failed', title: 'Failing' },
+];
+
+function changeText(c: FieldChange, kind: PlannedChange['kind']): string {
+  const show = (v: string) => (v === '' ? '(none)' : v);
+  if (kind === 'created') return `${c.field} ${show(c.new)}`;
+  return `${c.field} ${show(c.old)} → ${show(c.new)}`;
+}
+
+/**
+ * A dry run's plan, grouped by kind: one line per product or variant (handle, SKU, line) with each field
+ * old → new, cut to the terminal's width; the first PLAN_LINES, then "and M more, --json for all".
+ */
+export function planLines(plan: PlannedChange[], width: number, limit = PLAN_LINES): string[] {
+  const lines: string[] = [];
+  let shown = 0;
+  for (const { kind, title } of GROUPS) {
+    const entries = plan.filter((p) => p.kind === kind);
+    if (entries.length === 0) continue;
+    lines.push(`${title} (${entries.length}):`);
+    for (const e of entries) {
+      if (shown >= limit) break;
+      const who = [e.handle, e.sku].filter(Boolean).join(' ');
+      const what = e.kind === 'failed' ? (e.reason ?? 'failed') : e.changes.map((c) => changeText(c, e.kind)).join('; ');
+      lines.push(truncateToWidth(terminalSafe(`  ${who} (line ${e.line}): ${what}`), width));
+      shown++;
+    }
+  }
+  if (plan.length > shown) lines.push(`… and ${plan.length - shown} more, --json for all.`);
+  return lines;
+}
+
+/** The warning of a plan that writes the stock of existing variants: stock sold since the file was made would be overwritten. */
+export function stockWarning(plan: PlannedChange[], what: string): string | undefined {
+  const n = plan.filter((p) => p.kind === 'updated' && p.changes.some((c) => c.field === 'stock' || c.field.startsWith('stock:'))).length;
+  if (n === 0) return undefined;
+  return `this ${what} would write the stock of ${plural(n, 'variant')}; stock sold or synced since the file was made would be overwritten.`;
 }

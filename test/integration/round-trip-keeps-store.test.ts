@@ -76,10 +76,23 @@ describe('a round trip never reverts what the store changed since the export', (
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.writes).toEqual([]);
     expect(dry.stdout).toMatch(/kept: +2 store changes/);
+    // The dry run lists exactly the edited prices, old → new, and the kept stock, with no stock write to warn of.
+    expect(dry.stdout).toContain('To update (3):\n');
+    for (const s of EDITED) {
+      expect(dry.stdout).toMatch(new RegExp(`\n  \\S+ ${s} \\(line \\d+\\): price ${oldPrices[s]!.replace('.', '\\.')} → ${(Number(oldPrices[s]) + 111).toFixed(2).replace('.', '\\.')}\n`));
+    }
+    expect(dry.stdout).toMatch(/\nKept as the store has them .*\(2\):\n/);
+    expect(dry.stdout).toMatch(new RegExp(`\n  medias-x3 ACC-MED \\(line \\d+\\): stock ${exportedStock['ACC-MED']} → 12\n`));
+    expect(dry.stdout).toMatch(new RegExp(`\n  \\S+ REM-BAS-M-BLANCO \\(line \\d+\\): stock:Depósito Central ${exportedAtCentral} → 3\n`));
+    expect(dry.stderr).not.toContain('would write the stock');
 
     // The whole plan of kept changes: ACC-MED's store does not report its split (a `stock` column), REM-BAS-M-BLANCO's
     // stock is per location and the sync set the default location's.
     const json = JSON.parse((await store('products', 'import', file, '--dry-run', '--json')).stdout);
+    expect(json.plan.filter((p: { kind: string }) => p.kind === 'updated').map((p: { sku: string; changes: unknown[] }) => [p.sku, p.changes]).sort()).toEqual(
+      EDITED.map((s) => [s, [{ field: 'price', old: oldPrices[s], new: (Number(oldPrices[s]) + 111).toFixed(2) }]]).sort(),
+    );
+    expect(json.plan.filter((p: { kind: string }) => p.kind !== 'updated' && p.kind !== 'kept')).toEqual([]);
     const kept = json.keptStoreChanges.map((k: { sku: string; column: string; exported: string; store: string }) => [k.sku, k.column, k.exported, k.store]);
     expect(kept.sort()).toEqual([
       ['ACC-MED', 'stock', String(exportedStock['ACC-MED']), '12'],
@@ -96,6 +109,9 @@ describe('a round trip never reverts what the store changed since the export', (
     const again = await store('products', 'import', file);
     expect(again.writes).toEqual([]);
 
+    const overwriteDry = await store('products', 'import', file, '--overwrite-store-changes', '--dry-run');
+    expect(overwriteDry.stderr).toContain('Warning: this import would write the stock of 2 variants');
+    expect(overwriteDry.stdout).toMatch(new RegExp(`\n  medias-x3 ACC-MED \\(line \\d+\\): stock 12 → ${exportedStock['ACC-MED']}\n`));
     const overwrite = await store('products', 'import', file, '--overwrite-store-changes');
     expect(overwrite.code, overwrite.stderr).toBe(0);
     expect(overwrite.writes).toHaveLength(2);

@@ -8,6 +8,7 @@ import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
 import { StoreError } from '../../client/errors.js';
 import { type KeptChange, keepStoreChanges } from './baseline.js';
 import { applyOnlyToCatalog } from './only.js';
+import { type PlannedChange, describePlan } from './plan-changes.js';
 import { type Catalog, readCatalog } from './catalog.js';
 import { type ImportJournalEntry, type ProductResult, executePlan, plannedOutcome } from './executor.js';
 import { type Mode, type Plan, planImport } from './planner.js';
@@ -57,6 +58,8 @@ export interface ImportSummary extends BulkRunSummary {
   failures: ReportRow[];
   /** Fields the file held as exported and the store changed since: left as the store has them (baseline.ts). */
   keptStoreChanges: KeptChange[];
+  /** A dry run's plan, change by change (plan-changes.ts). */
+  plan?: PlannedChange[];
 }
 
 /** Rows failed validation: nothing was sent (exit 2). */
@@ -103,6 +106,7 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
     const resumed = skipResumed(plan, earlier);
     const summary = baseSummary(catalog, plan, options);
     summary.keptStoreChanges = kept;
+    if (options.dryRun) summary.plan = describePlan(plan, snapshot, kept);
     summary.resumedProducts = resumed.length;
     summary.earlierRunUnfinished = earlier.unfinished && !options.resume;
     const results = options.dryRun ? plannedResults(plan, summary) : await execute(client, plan, catalog, earlier, options, summary, emit);
