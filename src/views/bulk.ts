@@ -148,3 +148,10 @@ export function stockWarning(plan: PlannedChange[], what: string): string | unde
   if (n === 0) return undefined;
   return `this ${what} would write the stock of ${plural(n, 'variant')}; stock sold or synced since the file was made would be overwritten.`;
 }
+
+/** `variants sync --dry-run`: the plan after the counts, and the stock warning on stderr. */
+export function printSyncPlan(plan: PlannedChange[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
+  out.write(planLines(plan, terminalWidth(out as never)).map((l) => `${l}\n`).join(''));
+  const warning = stockWarning(plan, 'sync');
+  if (warning) err.write(`Warning: ${warning}\n`);
+}

@@ -169,4 +169,18 @@ ACC-CIN,${before.stock + 9},${(Number(before.price) + 9).toFixed(2)}
     const unknown = await store('variants', 'sync', feed, '--only', 'cost');
     expect([unknown.code, unknown.writes.length]).toEqual([2, 0]);
   });
+
+  it('variants sync --dry-run shows its plan: each variant\'s fields old → new, the failing rows, a warning for stock', async () => {
+    const before = await variant('ACC-MOC');
+    const feed = join(dir, 'dry-feed.csv');
+    writeFileSync(feed, `sku,stock,price\nACC-MOC,${before.stock + 2},${(Number(before.price) + 1).toFixed(2)}\nNOPE-1,3,\n`);
+    const r = await store('variants', 'sync', feed, '--dry-run');
+    expect(r.code).toBe(3);
+    expect(r.writes).toEqual([]);
+    expect(r.stdout).toMatch(/To update \(1\):\n  mochila-urbana ACC-MOC \(line 2\): price \S+ → \S+; stock \d+ → \d+\n/);
+    expect(r.stdout).toMatch(/Failing \(1\):\n  NOPE-1 \(line 3\): SKU NOPE-1 is not in the store/);
+    expect(r.stderr).toContain('Warning: this sync would write the stock of 1 variant;');
+    const json = JSON.parse((await store('variants', 'sync', feed, '--dry-run', '--json')).stdout);
+    expect(json.plan[0]).toMatchObject({ kind: 'updated', sku: 'ACC-MOC', line: 2, changes: [{ field: 'price', old: before.price, new: (Number(before.price) + 1).toFixed(2) }, { field: 'stock', new: String(before.stock + 2) }] });
+  });
 });

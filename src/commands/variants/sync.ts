@@ -35,7 +35,7 @@ export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
 
   async run(): Promise<SyncSummary> {
     const { runSync } = await import('../../services/sync/index.js');
-    const { printFailures, syncSummaryLines } = await import('../../views/bulk.js');
+    const { printFailures, printSyncPlan, syncSummaryLines } = await import('../../views/bulk.js');
     const { quiet, report } = this.flags;
     const zeroMissing = this.flags['zero-missing'];
     return this.runBulk({
@@ -48,6 +48,7 @@ export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
       run: ({ client, ...run }) => runSync(client, { ...run, only: this.flags.only, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], report }),
       show: (summary) => {
         if (!quiet && !this.jsonEnabled()) this.io.stdout.write(`${syncSummaryLines(summary, zeroMissing).join('\n')}\n`);
+        if (!quiet && !this.jsonEnabled() && summary.plan) printSyncPlan(summary.plan, this.io.stdout, this.io.stderr);
         printFailures(summary.file, summary.failures, this.io.stderr, report);
       },
       failed: (summary) => summary.failed > 0,

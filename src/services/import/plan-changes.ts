@@ -1,6 +1,7 @@
 import type { Localized } from '../../api/categories.js';
 import { categoryIdOf, type Product } from '../../api/products.js';
 import type { Variant, VariantInput } from '../../api/variants.js';
+import type { SyncPlan } from '../sync/planner.js';
 import type { KeptChange } from './baseline.js';
 import { type Plan, type ProductBody, type StoreSnapshot, categoryPaths, textOf } from './planner.js';
 
@@ -135,4 +136,25 @@ function productBodyChanges(body: ProductBody, product: Product | undefined, mai
     }
   }
   return changes;
+}
+
+/** `variants sync --dry-run`: its writes and failed rows in the shape of an import's plan. */
+export function describeSyncPlan(plan: SyncPlan, snapshot: StoreSnapshot): PlannedChange[] {
+  const main = snapshot.store.main_language;
+  const handleOf = new Map(snapshot.products.map((p) => [p.id, textOf(p.handle, main, main)]));
+  const locationName = (id: string) => {
+    const location = snapshot.locations.find((l) => l.id === id);
+    return location ? textOf(location.name as Localized, main, main) || id : id;
+  };
+  const defaultLocation = (snapshot.locations.find((l) => l.is_default) ?? snapshot.locations[0])?.id;
+  return [
+    ...plan.writes.map((w): PlannedChange => ({
+      kind: 'updated',
+      handle: handleOf.get(w.variant.product_id) ?? '',
+      sku: w.sku,
+      line: w.line,
+      changes: variantChanges(w.body, w.variant, locationName, defaultLocation),
+    })),
+    ...plan.failures.map((f): PlannedChange => ({ kind: 'failed', handle: '', sku: f.key, line: f.line, changes: [], reason: f.reason })),
+  ];
 }

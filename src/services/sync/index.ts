@@ -10,6 +10,7 @@ import { type ReportRow, writeReport } from '../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../bulk/row-error.js';
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
 import { applyOnlyToFeed } from '../import/only.js';
+import { type PlannedChange, describeSyncPlan } from '../import/plan-changes.js';
 import { fetchSnapshot } from '../import/snapshot.js';
 import { type SyncFeed, readSyncFile } from './feed.js';
 import { type SyncPlan, type SyncWrite, planSync } from './planner.js';
@@ -41,6 +42,8 @@ export interface SyncSummary extends BulkRunSummary {
   failed: number;
   notFoundSkus: string[];
   failures: ReportRow[];
+  /** A dry run's plan, change by change (import/plan-changes.ts). */
+  plan?: PlannedChange[];
 }
 
 class SyncInvalidError extends FileInvalidError {
@@ -71,6 +74,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
     const plan = planSync(file, feed, snapshot, options);
     const summary = baseSummary(file, feed, plan, options);
     if (options.dryRun) for (const w of plan.writes) w.zero ? summary.zeroed++ : summary.updated++;
+    if (options.dryRun) summary.plan = describeSyncPlan(plan, snapshot);
     else await sendWrites(client, plan.writes, options, summary, emit);
     recordRequests(summary, client, started);
     if (options.report) await writeReport(options.report, summary.failures);
