@@ -205,3 +205,35 @@ describe('line breaks inside quoted cells', () => {
     ]);
   });
 });
+
+describe('the baseline column of an export', () => {
+  async function read(text: string) {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const path = join(mkdtempSync(join(tmpdir(), 'baseline-')), 'catalog.csv');
+    writeFileSync(path, text);
+    return readCatalog(path);
+  }
+  const baseline = (cells: Record<string, string>, handle = 'remera', sku = 'REM-1') =>
+    `"${JSON.stringify({ product: 4, variant: 16, handle, sku, cells }).replaceAll('"', '""')}"`;
+
+  it('marks the cells still holding their exported text as unedited, and only those', async () => {
+    const catalog = await read(`handle,name,sku,price,stock,baseline\nremera,Remera,REM-1,120.00,30,${baseline({ name: 'Remera', price: '100.00', stock: '30' })}\n`);
+    const v = catalog.products[0]!.variants[0]!;
+    expect(v.baseline).toMatchObject({ product: 4, variant: 16 });
+    expect(v.baseline!.unedited.map((u) => [u.header, u.exported])).toEqual([['name', 'Remera'], ['stock', '30']]);
+  });
+
+  it('is no baseline (the file wins) when blank, mangled, or on a row copied under another handle or SKU', async () => {
+    const rows = [
+      'remera,Remera,REM-1,100.00,30,',
+      'remera-2,Remera,REM-2,100.00,30,{not json',
+      `remera-3,Remera,REM-3,100.00,30,${baseline({ price: '100.00' })}`,
+      `remera-4,Remera,REM-4,100.00,30,${baseline({ price: '100.00' }, 'remera-4', 'REM-1')}`,
+    ];
+    const catalog = await read(`handle,name,sku,price,stock,baseline\n${rows.join('\n')}\n`);
+    expect(catalog.errors).toEqual([]);
+    expect(catalog.products.map((p) => p.variants[0]!.baseline)).toEqual([undefined, undefined, undefined, undefined]);
+  });
+});
