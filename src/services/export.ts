@@ -9,7 +9,7 @@ import type { Variant } from '../api/variants.js';
 import type { StoreClient } from '../client/index.js';
 import { QUOTE_LINE_BREAKS, escapeFormula } from '../output/format.js';
 import { io } from '../output/io.js';
-import { ADMIN_ES_HEADER, BASELINE_HEADER, type ColumnField, mapColumns } from './import/dialects.js';
+import { ADMIN_ES_HEADER, BASELINE_HEADER, BASELINE_TEXT_LIMIT, type ColumnField, baselineDigest, mapColumns } from './import/dialects.js';
 import { categoryPaths, textOf } from './import/planner.js';
 
 /**
@@ -82,7 +82,7 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
         summary.withoutVariants++;
         continue;
       }
-      for (const row of format === 'admin' ? adminRows(p, layout) : withBaseline(p, canonicalRows(p, layout), baselineColumns, layout.main)) {
+      for (const row of format === 'admin' ? adminRows(p, layout) : withBaseline(p, canonicalRows(p, layout), baselineColumns)) {
         summary.rows++;
         if (!csv.write(row.map(escapeFormula))) await new Promise((resolve) => csv.once('drain', resolve));
       }
@@ -176,16 +176,20 @@ function baselineColumnsOf(header: string[]): { index: number; header: string }[
 }
 
 /**
- * The `baseline` cell of each row (docs/csv.md, "Round trips"): the product and variant it was written from, its
- * handle and SKU, and the non-blank cells of the columns the store can change, as written. Import leaves a
+ * The `baseline` cell of each row (docs/csv.md, "Round trips"): `{"p": product id, "v": variant id, "c": cells}`,
+ * the non-blank cells of the columns the store can change, as written (a text longer than
+ * BASELINE_TEXT_LIMIT as a digest, which tells an edit as well). Import leaves a
  * field alone when its cell still holds this text but the store's value has changed since.
  */
-function withBaseline(p: Product, rows: string[][], columns: { index: number; header: string }[], main: string): string[][] {
+function withBaseline(p: Product, rows: string[][], columns: { index: number; header: string }[]): string[][] {
   return rows.map((row, i) => {
-    const cells: Record<string, string> = {};
-    for (const c of columns) if (row[c.index]) cells[c.header] = row[c.index]!;
+    const cells: Record<string, string | { d: string }> = {};
+    for (const c of columns) {
+      const text = row[c.index];
+      if (text) cells[c.header] = text.length > BASELINE_TEXT_LIMIT ? { d: baselineDigest(text) } : text;
+    }
     const variant = p.variants[i]!;
-    row[row.length - 1] = JSON.stringify({ product: p.id, variant: variant.id, handle: handleOf(p, main), sku: variant.sku ?? '', cells });
+    row[row.length - 1] = JSON.stringify({ p: p.id, v: variant.id, c: cells });
     return row;
   });
 }

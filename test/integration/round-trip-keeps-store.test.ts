@@ -134,6 +134,28 @@ describe('a round trip never reverts what the store changed since the export', (
     expect((await variant('ACC-MED')).stock).toBe(before);
   });
 
+  it('a row copied to make another product keeps its baseline cell but not its effect: the copy is created as written', async () => {
+    const file = join(dir, 'copied.csv');
+    expect((await store('products', 'export', file)).code).toBe(0);
+    const rows: string[][] = parse(readFileSync(file, 'utf8'));
+    const h = rows[0]!;
+    const original = rows.find((r) => r[h.indexOf('sku')] === 'ACC-BUF')!;
+    const copy = [...original];
+    copy[h.indexOf('handle')] = 'bufanda-copia';
+    copy[h.indexOf('sku')] = 'ACC-BUF-2';
+    writeFileSync(file, stringify([...rows, copy]));
+    const exported = Number(original[h.indexOf('stock')]);
+    // The store's ACC-BUF changes after the export: its own row keeps the store's value, the copy does not care.
+    const buf = await variant('ACC-BUF');
+    expect((await api.put(`/products/${(await api.get('/products/sku/ACC-BUF')).body.id}/variants/${buf.id}`, { stock: exported + 7 })).status).toBe(200);
+    const r = await store('products', 'import', file);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/1 created, 0 updated/);
+    expect(r.stdout).toMatch(/kept: +1 store change /);
+    expect((await variant('ACC-BUF-2')).stock).toBe(exported);
+    expect((await variant('ACC-BUF')).stock).toBe(exported + 7);
+  });
+
   it('--only applies only the columns named (import and sync); a name the file lacks is a usage error', async () => {
     const file = join(dir, 'only.csv');
     expect((await store('products', 'export', file)).code).toBe(0);

@@ -215,8 +215,7 @@ describe('the baseline column of an export', () => {
     writeFileSync(path, text);
     return readCatalog(path);
   }
-  const baseline = (cells: Record<string, string>, handle = 'remera', sku = 'REM-1') =>
-    `"${JSON.stringify({ product: 4, variant: 16, handle, sku, cells }).replaceAll('"', '""')}"`;
+  const baseline = (cells: Record<string, string>) => `"${JSON.stringify({ p: 4, v: 16, c: cells }).replaceAll('"', '""')}"`;
 
   it('marks the cells still holding their exported text as unedited, and only those', async () => {
     const catalog = await read(`handle,name,sku,price,stock,baseline\nremera,Remera,REM-1,120.00,30,${baseline({ name: 'Remera', price: '100.00', stock: '30' })}\n`);
@@ -225,15 +224,18 @@ describe('the baseline column of an export', () => {
     expect(v.baseline!.unedited.map((u) => [u.header, u.exported])).toEqual([['name', 'Remera'], ['stock', '30']]);
   });
 
-  it('is no baseline (the file wins) when blank, mangled, or on a row copied under another handle or SKU', async () => {
-    const rows = [
-      'remera,Remera,REM-1,100.00,30,',
-      'remera-2,Remera,REM-2,100.00,30,{not json',
-      `remera-3,Remera,REM-3,100.00,30,${baseline({ price: '100.00' })}`,
-      `remera-4,Remera,REM-4,100.00,30,${baseline({ price: '100.00' }, 'remera-4', 'REM-1')}`,
-    ];
+  it('keeps a long text as its digest: the same text is unedited, an edited one is not', async () => {
+    const { baselineDigest } = await import('../../src/services/import/dialects.js');
+    const long = 'Una remera de algodón peinado, corte clásico.';
+    const cells = { description: { d: baselineDigest(long) }, name: { d: baselineDigest('A name longer than the limit') } } as unknown as Record<string, string>;
+    const catalog = await read(`handle,name,description,sku,baseline\nremera,A name longer than the limit!,"${long}",REM-1,${baseline(cells)}\n`);
+    expect(catalog.products[0]!.variants[0]!.baseline!.unedited.map((u) => [u.header, u.exported])).toEqual([['description', long]]);
+  });
+
+  it('is no baseline (the file wins) when blank or mangled', async () => {
+    const rows = ['remera,Remera,REM-1,100.00,30,', 'remera-2,Remera,REM-2,100.00,30,{not json', 'remera-3,Remera,REM-3,100.00,30,"{""p"":""x""}"'];
     const catalog = await read(`handle,name,sku,price,stock,baseline\n${rows.join('\n')}\n`);
     expect(catalog.errors).toEqual([]);
-    expect(catalog.products.map((p) => p.variants[0]!.baseline)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(catalog.products.map((p) => p.variants[0]!.baseline)).toEqual([undefined, undefined, undefined]);
   });
 });

@@ -39,8 +39,9 @@ export function keepStoreChanges(catalog: Catalog, snapshot: StoreSnapshot): Kep
       if (!baseline || baseline.unedited.length === 0) continue;
       const product = byId.get(baseline.product);
       const stored = product?.variants.find((v) => v.id === baseline.variant);
-      // The file's row still names the exported product by its handle; otherwise the plan would not match it.
-      if (!product || !stored || !handlesOf(product).includes(spec.key)) continue;
+      // The row still names the exported product (by its handle) and variant (by its SKU): a row copied to make
+      // another product or variant is no baseline, and neither is one whose product or SKU changed since.
+      if (!product || !stored || !handlesOf(product).includes(spec.key) || (stored.sku ?? '') !== variant.sku) continue;
       for (const cell of baseline.unedited) {
         const now = currentCell(cell, product, stored, context);
         if (now === undefined || now === cell.exported) continue;

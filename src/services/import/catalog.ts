@@ -11,6 +11,7 @@ import {
   type DecimalField,
   type Dialect,
   type TextField,
+  baselineDigest,
   categorySeparator,
   detectDialect,
   mapColumns,
@@ -335,7 +336,7 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
     if (column.field && value !== '') readCell(row, column, column.field, value, ctx);
   }
   settleShopifyPrice(row);
-  if (idx.baseline) row.variant.baseline = readBaseline(cell(idx.baseline), key, sku, columns, cell);
+  if (idx.baseline) row.variant.baseline = readBaseline(cell(idx.baseline), columns, cell);
 
   if (!shopifyImageRow) {
     draft?.variantLines.push(line);
@@ -355,14 +356,13 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
 }
 
 /**
- * The row's `baseline` cell (JSON written by export: product and variant ids, the handle and SKU, and the
- * exported text of the columns the store can change). Anything else — a blank or mangled cell, a row whose
- * handle or SKU is not the exported one (a row copied to make another product) — is no baseline: the file wins.
+ * The row's `baseline` cell (JSON written by export: `p` product and `v` variant ids, `c` the exported text of
+ * the columns the store can change). A blank or mangled cell is no baseline: the file wins. Whether the row
+ * still names that product and variant (not a row copied to make another) is checked against the store
+ * (baseline.ts).
  */
 function readBaseline(
   text: string,
-  key: string,
-  sku: string,
   columns: Column[],
   cell: (column: Column | undefined) => string,
 ): RowBaseline | undefined {
@@ -373,16 +373,19 @@ function readBaseline(
   } catch {
     return undefined;
   }
-  const b = parsed as { product?: unknown; variant?: unknown; handle?: unknown; sku?: unknown; cells?: unknown };
-  if (typeof b !== 'object' || b === null || !Number.isSafeInteger(b.product) || !Number.isSafeInteger(b.variant)) return undefined;
-  if (b.handle !== key || (b.sku ?? '') !== sku || typeof b.cells !== 'object' || b.cells === null) return undefined;
+  const b = parsed as { p?: unknown; v?: unknown; c?: unknown };
+  if (typeof b !== 'object' || b === null || !Number.isSafeInteger(b.p) || !Number.isSafeInteger(b.v)) return undefined;
+  if (typeof b.c !== 'object' || b.c === null) return undefined;
   const unedited: RowBaseline['unedited'] = [];
-  for (const [header, exported] of Object.entries(b.cells as Record<string, unknown>)) {
-    if (typeof exported !== 'string') continue;
+  for (const [header, exported] of Object.entries(b.c as Record<string, unknown>)) {
     const column = columns.find((c) => c.header === header);
-    if (column?.field && cell(column) === exported) unedited.push({ header, field: column.field, exported });
+    if (!column?.field) continue;
+    const text = cell(column);
+    // A long text is kept as its digest: the cell is unedited when its digest is the same.
+    const digest = typeof exported === 'object' && exported !== null ? (exported as { d?: unknown }).d : undefined;
+    if (text === exported || (typeof digest === 'string' && text !== '' && baselineDigest(text) === digest)) unedited.push({ header, field: column.field, exported: text });
   }
-  return { product: b.product as number, variant: b.variant as number, unedited };
+  return { product: b.p as number, variant: b.v as number, unedited };
 }
 
 /** The row's shape and its text: as many cells as the header, valid UTF-8, no cell of absurd length. */

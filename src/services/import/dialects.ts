@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The header dialects of docs/csv.md ("Dialects"): the canonical columns, the platform's admin export (Spanish and
  * Portuguese) and a Shopify product export. A dialect turns each header cell into the catalog field it
@@ -156,6 +158,14 @@ export function detectDialect(headers: string[]): Dialect {
 
 /** The canonical column in which `products export` writes what the store held (docs/csv.md, "Round trips"). */
 export const BASELINE_HEADER = 'baseline';
+
+/** Exported texts longer than this are kept in the baseline as a digest (descriptions would triple a file). */
+export const BASELINE_TEXT_LIMIT = 24;
+
+/** How the baseline keeps a long text: `{"d": …}`, 96 bits of its SHA-256, enough to tell an edit. */
+export function baselineDigest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
 
 const LOCALIZED = /^(name|description)(?::([a-z]{2}(?:[_-][a-z]{2})?))?$/i;
 
