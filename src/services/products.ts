@@ -25,7 +25,7 @@ import { resolveCategory } from './categories.js';
 import { stockInput } from './locations.js';
 import { type ListPage, listPages, type Paging } from './paging.js';
 import { parseHttpUrl } from './validate.js';
-import type { PriceStockFields } from './variants.js';
+import { type PriceStockFields, type VariantUpdate, levelChanges } from './variants.js';
 
 /** Product fields as the commands take them: raw flag values, checked here before anything is sent. */
 export interface ProductFields extends PriceStockFields {
@@ -132,6 +132,11 @@ export async function createProductFrom(client: StoreClient, fields: ProductFiel
 }
 
 export async function updateProductFrom(client: StoreClient, id: number, fields: ProductFields): Promise<Product> {
+  return (await updateProductAndRead(client, id, fields)).product;
+}
+
+/** The update, and the product as it was before when it had to be read (variant fields or texts changed). */
+async function updateProductAndRead(client: StoreClient, id: number, fields: ProductFields): Promise<{ product: Product; before?: Product }> {
   const touchesVariant = [fields.price, fields.promotionalPrice, fields.cost, fields.sku, fields.stock, fields.weight].some(
     (v) => v !== undefined,
   ) || Boolean(fields.stockAt?.length);
@@ -149,7 +154,20 @@ export async function updateProductFrom(client: StoreClient, id: number, fields:
       if (input[key] !== undefined) input[key] = mergeLocalized(current[key], input[key]);
     }
   }
-  return updateProduct(client, id, input);
+  return { product: await updateProduct(client, id, input), before: current };
+}
+
+/**
+ * `products update`: the product after the change and, for a product without options whose price, SKU or stock
+ * changed, its variant before and after (stock per location), so the command can say what changed old → new.
+ */
+export async function updateProductWithChanges(client: StoreClient, id: number, fields: ProductFields): Promise<{ product: Product; variant?: VariantUpdate }> {
+  const { product, before } = await updateProductAndRead(client, id, fields);
+  const [old] = before?.variants ?? [];
+  const [now] = product.variants;
+  if (!old || !now || product.variants.length !== 1 || old.id !== now.id) return { product };
+  const touchesStock = fields.stock !== undefined || Boolean(fields.stockAt?.length);
+  return { product, variant: { before: old, after: now, levels: touchesStock ? await levelChanges(client, old, now) : [] } };
 }
 
 export async function deleteProductById(client: StoreClient, id: number): Promise<void> {

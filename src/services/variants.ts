@@ -208,16 +208,20 @@ export async function updateVariantTarget(client: StoreClient, target: VariantTa
   const before = holder?.variant ?? (await getVariant(client, productId, variantId));
   const after = await updateVariant(client, productId, variantId, input);
   const touchesStock = input.stock !== undefined || input.inventory_levels !== undefined;
-  if (!touchesStock || (!before.inventory_levels && !after.inventory_levels)) return { before, after, levels: [] };
+  return { before, after, levels: touchesStock ? await levelChanges(client, before, after) : [] };
+}
+
+/** A variant's stock per location before and after a change, in the store's location order (one GET of the locations). */
+export async function levelChanges(client: StoreClient, before: Variant, after: Variant): Promise<LevelChange[]> {
+  if (!before.inventory_levels && !after.inventory_levels) return [];
   const locations = await listLocations(client);
   const at = (v: Variant, id: string) => (v.inventory_levels ? (v.inventory_levels.find((l) => l.location_id === id)?.stock ?? 0) : null);
   const ids = new Set([...(before.inventory_levels ?? []), ...(after.inventory_levels ?? [])].map((l) => l.location_id));
   const ordered = [...locations.filter((l) => ids.has(l.id)).map((l) => l.id), ...[...ids].filter((id) => !locations.some((l) => l.id === id))];
-  const levels = ordered.map((id) => {
+  return ordered.map((id) => {
     const location = locations.find((l) => l.id === id);
     return { location_id: id, location: location ? localText(location.name) : id, before: at(before, id), after: at(after, id) };
   });
-  return { before, after, levels };
 }
 
 export async function deleteVariantById(client: StoreClient, productId: number, variantId: number): Promise<void> {

@@ -106,3 +106,8 @@ export function variantUpdateFields(update: VariantUpdate): [string, unknown][] 
   }
   return fields;
 }
+
+/** Only what changed in an update, old → new (`products update` of a product without options, under its record). */
+export function changedVariantFields(update: VariantUpdate): [string, unknown][] {
+  return variantUpdateFields(update).filter(([, value]) => typeof value === 'string' && value.includes(' → '));
+}

@@ -93,4 +93,13 @@ describe('variants by SKU', () => {
     expect(r.stderr).toMatch(new RegExp(`Deleted variant ${variant.id} \\(SKU CAM-LIN-L\\) of product ${product.id} "Camisa de Lino — L"`));
     expect((await api.get(`/products/${product.id}/variants/${variant.id}`)).status).toBe(404);
   });
+
+  it('products update of a product without options says its price and stock changes old → new', async () => {
+    const { product, variant } = await variantBySku('ACC-CIN');
+    const r = await store('products', 'update', String(product.id), '--price', '17000', '--stock', '5');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`\\nPrice +${variant.price.replace('.', '\\.')} → 17000\\.00\\n`));
+    expect(r.stdout).toMatch(/\n +at Depósito Central +\d+ → 5\n/);
+    expect(r.stdout).toMatch(/\nStock \(total\) +\d+ → \d+\n/);
+  });
 });
