@@ -3,7 +3,7 @@ import type { FileAttachResult } from '../services/invoice-file.js';
 import type { ReportRow } from '../services/bulk/report.js';
 import type { SyncSummary } from '../services/sync/index.js';
 import { plural, terminalSafe, truncateToWidth } from '../output/format.js';
-import { terminalWidth } from '../output/terminal.js';
+import { isTTY, terminalWidth } from '../output/terminal.js';
 import type { FieldChange, PlannedChange } from '../services/import/plan-changes.js';
 import { formatDuration } from '../output/progress.js';
 
@@ -55,7 +55,7 @@ export function printImportSummary(
   if (!opts.quiet) out.write(`${importSummaryLines(s).join('\n')}\n`);
   // A dry run's plan follows its counts: what each product and variant would get.
   if (!opts.quiet && s.plan) {
-    out.write(planLines(s.plan, terminalWidth(out as never)).map((l) => `${l}\n`).join(''));
+    out.write(planLines(s.plan, planWidth(out)).map((l) => `${l}\n`).join(''));
     const warning = stockWarning(s.plan, 'import');
     if (warning) err.write(`Warning: ${warning}\n`);
   }
@@ -151,7 +151,12 @@ export function stockWarning(plan: PlannedChange[], what: string): string | unde
 
 /** `variants sync --dry-run`: the plan after the counts, and the stock warning on stderr. */
 export function printSyncPlan(plan: PlannedChange[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
-  out.write(planLines(plan, terminalWidth(out as never)).map((l) => `${l}\n`).join(''));
+  out.write(planLines(plan, planWidth(out)).map((l) => `${l}\n`).join(''));
   const warning = stockWarning(plan, 'sync');
   if (warning) err.write(`Warning: ${warning}\n`);
+}
+
+/** A plan's lines are cut to the terminal's width; piped, they are never cut (like tables). */
+function planWidth(out: NodeJS.WritableStream): number {
+  return isTTY(out as never) ? terminalWidth(out as never) : Number.MAX_SAFE_INTEGER;
 }
