@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { cliEnv } from '../helpers/sandbox.js';
+import { clientFor, cliEnv } from '../helpers/sandbox.js';
 import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 
 /** `categories create` refuses a second category of the same name under one parent; delete questions name what they delete. */
@@ -45,5 +45,25 @@ describe.skipIf(!hasScript)('delete questions name what they delete', () => {
     const variant = await runOnTerminal(['variants', 'delete', 'CAM-OXF-S-BLANCO'], env, [{ when: 'Delete variant', send: 'n\r' }]);
     expect(variant.output.replace(/\s+/g, ' ')).toMatch(/Delete variant \d+ \(SKU CAM-OXF-S-BLANCO\) of product \d+ "Camisa Oxford — S \/ Blanco" \(camisa-oxford\)\?/);
     expect(variant.output).toContain('Nothing deleted.');
+  });
+
+  it('webhooks, custom fields and tracking events are named by what they are', async () => {
+    const flat = (text: string) => text.replace(/\s+/g, ' ');
+    const hook = JSON.parse((await store('webhooks', 'add', 'order/created', 'https://example.com/hook', '--json')).stdout) as { id: number };
+    const webhook = await runOnTerminal(['webhooks', 'delete', String(hook.id)], env, [{ when: 'Delete webhook', send: 'n\r' }]);
+    expect(flat(webhook.output)).toContain(`Delete webhook ${hook.id} (order/created → https://example.com/hook)?`);
+
+    const field = JSON.parse((await store('variants', 'custom-fields', 'create', '--name', 'Origen', '--json')).stdout) as { id: string };
+    const custom = await runOnTerminal(['variants', 'custom-fields', 'delete', 'Origen'], env, [{ when: 'Delete custom field', send: 'n\r' }]);
+    expect(flat(custom.output)).toContain(`Delete custom field "Origen" (id ${field.id}, text) and its value on every variant?`);
+
+    const api = clientFor(sandbox);
+    const [order] = (await api.get<{ id: number }[]>('/orders', { query: { status: 'paid' } })).body;
+    const fo = (await api.get<{ id: string }[]>(`/orders/${order!.id}/fulfillment-orders`)).body[0]!;
+    const added = JSON.parse(
+      (await store('fulfillment-orders', 'tracking', 'add', String(order!.id), fo.id, '--status', 'in_transit', '--description', 'Left the hub', '--json')).stdout,
+    ) as { id: string; happened_at: string };
+    const tracking = await runOnTerminal(['fulfillment-orders', 'tracking', 'delete', String(order!.id), fo.id, added.id], env, [{ when: 'Delete tracking', send: 'n\r' }]);
+    expect(flat(tracking.output)).toContain(`Delete tracking event "in_transit: Left the hub" of ${added.happened_at} (id ${added.id}) of fulfillment order ${fo.id} (order ${order!.id})?`);
   });
 });
