@@ -30,6 +30,9 @@ export function productColumnsFor(sku?: string): Column<Product>[] {
   ];
 }
 
+/** A product list's columns, each row showing its first variant. */
+export const productColumns = productColumnsFor();
+
 export function productFields(p: Product): [string, unknown][] {
   return [
     ['ID', p.id],
