@@ -46,11 +46,20 @@ export function keepStoreChanges(catalog: Catalog, snapshot: StoreSnapshot): Kep
         const now = currentCell(cell, product, stored, context);
         if (now === undefined || now === cell.exported) continue;
         leaveAlone(spec, variant, cell.field);
-        kept.push({ key: spec.key, sku: variant.sku, line: variant.line, column: cell.header, exported: cell.exported, store: now });
+        kept.push({ key: spec.key, sku: variant.sku, line: variant.line, column: cell.header, exported: cell.exported, store: shownStoreValue(cell, now, stored) });
       }
     }
   }
   return kept;
+}
+
+/**
+ * The store's value as a person reads it: a total column whose variant's split became known since (a sync wrote
+ * one location) is blank in an export now, but the store's total is what changed.
+ */
+function shownStoreValue(cell: RowBaseline['unedited'][number], now: string, stored: Variant): string {
+  const total = cell.field.kind === 'stock' && cell.field.location === undefined && now === '';
+  return total && stored.stock !== null && stored.stock !== undefined ? String(stored.stock) : now;
 }
 
 interface StoreContext {

@@ -79,7 +79,14 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
     const snapshot = await fetchSnapshot(
       client,
       (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }),
-      { store: false, categories: false, locations: Boolean(needsLocations), customFields: false, productFields: SYNC_PRODUCT_FIELDS },
+      {
+        store: false,
+        categories: false,
+        locations: Boolean(needsLocations),
+        customFields: false,
+        // A dry run names each variant's product by its handle, as an import's does.
+        productFields: options.dryRun ? [...SYNC_PRODUCT_FIELDS, 'handle'] : SYNC_PRODUCT_FIELDS,
+      },
     );
     const plan = planSync(file, feed, snapshot, options);
     const summary = baseSummary(file, feed, plan, options);
