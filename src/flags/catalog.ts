@@ -18,6 +18,12 @@ export const variantArgs = {
   variant_id: Args.string({ description: 'Variant id.', required: true }),
 };
 
+/** SKU, or PRODUCT_ID VARIANT_ID: how `variants get|update|delete` name a variant (services/variants.ts `variantTarget`). */
+export const variantRefArgs = {
+  product_id_or_sku: Args.string({ description: "The variant's SKU alone, or its product's id followed by VARIANT_ID.", required: true }),
+  variant_id: Args.string({ description: 'Variant id (left out when the first argument is a SKU).' }),
+};
+
 export function localizedFlag(what: string, required = false) {
   return Flags.string({
     description: `${what}; on a multilingual store LANG=TEXT, repeatable (a plain value goes to the main language).`,

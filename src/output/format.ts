@@ -81,15 +81,35 @@ export function cellText(value: unknown): string {
 }
 
 /**
- * Spreadsheet programs run a cell that starts with = + - @ (or a tab / carriage return) as a formula;
- * prefixing a quote keeps exported data inert (OWASP "CSV injection"). Plain numbers like -5 stay numbers.
+ * Spreadsheet programs run a cell that starts with = + - @ (or a tab / carriage return; Apple Numbers also
+ * their full-width forms) as a formula; a quote before it keeps exported data inert (OWASP "CSV injection").
+ * Every line of a cell gets the same treatment: a reader that splits a multi-line cell (or a broken file)
+ * would otherwise start a new cell with the formula. Plain numbers like -5 stay numbers. Lines that already
+ * start with quotes before a formula character ("'=x") get one more, so that `unescapeFormula` (what
+ * `store products import` applies) gives back exactly the text the store holds: docs/csv.md, "Formulas".
  */
 export function escapeFormula(text: string): string {
-  // Text that already starts with quotes before a formula character ("'=x") gets one more, so that
-  // `store products import`, which removes one, reads back exactly what the store holds.
-  if (/^'*[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) return `'${text}`;
-  return text;
+  if (PLAIN_NUMBER.test(text)) return text;
+  const lines = text.replace(FORMULA_LINE, "$1'$2");
+  return /^'*\r/.test(text) ? `'${lines}` : lines;
 }
+
+/** The exact inverse of `escapeFormula`: one quote less at the start of every line that got one. */
+export function unescapeFormula(text: string): string {
+  const unquoted = /^'+\r/.test(text) ? text.slice(1) : text;
+  return unquoted.replace(ESCAPED_LINE, '$1$2');
+}
+
+/**
+ * csv-stringify's `quoted_match` for every CSV `store` writes: a cell holding a CR (which this csv-stringify
+ * leaves unquoted) or an LF is quoted, so that no reader takes a line break in a name for the end of a row.
+ */
+export const QUOTE_LINE_BREAKS = /[\r\n]/;
+
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+/** The start of the cell or of a line in it, any quotes already there, then a character that starts a formula. */
+const FORMULA_LINE = /(^|\r\n|\r|\n)('*)(?=[=+\-@\t\uFF1D\uFF0B\uFF0D\uFF20])/g;
+const ESCAPED_LINE = /(^|\r\n|\r|\n)'('*)(?=[=+\-@\t\uFF1D\uFF0B\uFF0D\uFF20])/g;
 
 /** TSV: tabs and newlines inside a cell would break the line structure, so they become spaces. */
 export function toTsvLine(cells: string[]): string {

@@ -2,8 +2,11 @@ import { UsageError } from '../client/errors.js';
 import { canPrompt, io } from './io.js';
 
 export interface ConfirmOptions {
-  /** The question asked on a TTY. */
-  message: string;
+  /**
+   * The question asked on a TTY; a function when saying what is at stake needs a request (the name of what a
+   * delete removes): it is called only when someone is asked, never with --yes or without a terminal.
+   */
+  message: string | (() => Promise<string>);
   /** `--yes` was given. */
   yes: boolean;
   /** Whether a person can answer (default: stdin and stderr are terminals). */
@@ -27,5 +30,6 @@ export async function confirmOrYes(opts: ConfirmOptions): Promise<boolean> {
   }
   const { confirm } = await import('@inquirer/prompts');
   // The question goes to stderr so that stdout keeps only the command's result (e.g. with --json).
-  return confirm({ message: opts.message, default: false }, { input: io().stdin, output: io().stderr });
+  const message = typeof opts.message === 'string' ? opts.message : await opts.message();
+  return confirm({ message, default: false }, { input: io().stdin, output: io().stderr });
 }

@@ -4,6 +4,7 @@ import {
   type Column,
   type ColumnFit,
   type OutputFormat,
+  QUOTE_LINE_BREAKS,
   cellText,
   displayWidth,
   escapeFormula,
@@ -18,8 +19,7 @@ import {
 
 /** One CSV line (formula-escaped), written by csv-stringify like export and the failure reports. */
 export function toCsvLine(cells: string[]): string {
-  // A lone CR ends a line for some readers: quoted like LF.
-  return stringify([cells.map(escapeFormula)], { record_delimiter: 'unix', quoted_match: /\r/ }).replace(/\n$/, '');
+  return stringify([cells.map(escapeFormula)], { record_delimiter: 'unix', quoted_match: QUOTE_LINE_BREAKS }).replace(/\n$/, '');
 }
 
 /** How a table is drawn: colour, the terminal's width, `--wide`, and the clock relative times are read against. */

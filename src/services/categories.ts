@@ -124,6 +124,8 @@ export interface CategoryFields {
   googleShoppingCategory?: string;
   /** An id or a path; "none" (or an empty string) makes it a top-level category. */
   parent?: string;
+  /** Create it even when the parent already has a category of that name (`--allow-duplicate`). */
+  allowDuplicate?: boolean;
 }
 
 export async function getCategoryWithPath(client: StoreClient, id: number): Promise<CategoryRow> {
@@ -135,10 +137,24 @@ export async function getCategoryWithPath(client: StoreClient, id: number): Prom
 
 export async function createCategoryFrom(client: StoreClient, fields: CategoryFields): Promise<Category> {
   if (!fields.name?.length) throw new UsageError('--name is required to create a category.');
-  const store = await getStore(client);
+  const [store, categories] = await Promise.all([getStore(client), listCategories(client)]);
   const input = localizedInput(fields, store);
-  input.parent = fields.parent === undefined ? null : await parentId(client, fields.parent);
+  input.parent = fields.parent === undefined ? null : parentIdIn(categories, fields.parent);
+  if (!fields.allowDuplicate) refuseDuplicate(categories, input, store.main_language);
   return createCategory(client, input);
+}
+
+/**
+ * A second category of the same name (main language, case ignored) under the same parent is almost always a
+ * mistake — a create run twice, `Buzos` made under `Ropa` again — and the store accepts it silently.
+ */
+function refuseDuplicate(categories: Category[], input: CategoryInput, main: string): void {
+  const name = localText(input.name, main).trim().toLowerCase();
+  if (name === '') return;
+  const twin = categories.find((c) => (c.parent ?? null) === (input.parent ?? null) && localText(c.name, main).trim().toLowerCase() === name);
+  if (!twin) return;
+  const where = twin.parent === null ? 'at the top level' : `under ${categoryRows(categories, main).find((r) => r.id === twin.parent)?.path ?? `category ${twin.parent}`}`;
+  throw new UsageError(`A category "${localText(twin.name, main)}" already exists ${where} (id ${twin.id}); pass --allow-duplicate to create another.`);
 }
 
 export async function updateCategoryFrom(client: StoreClient, id: number, fields: CategoryFields): Promise<Category> {
@@ -152,6 +168,13 @@ export async function updateCategoryFrom(client: StoreClient, id: number, fields
   return updateCategory(client, id, input);
 }
 
+/** A category as a delete prompt names it: `"Buzos" (Ropa > Buzos, handle buzos, id 11)`. */
+export async function describeCategory(client: StoreClient, id: number): Promise<string> {
+  const row = await getCategoryWithPath(client, id);
+  const handle = localText(row.category.handle);
+  return `"${row.name}" (${row.path}${handle ? `, handle ${handle}` : ''}, id ${id})`;
+}
+
 export async function deleteCategoryById(client: StoreClient, id: number): Promise<void> {
   try {
     await deleteCategory(client, id);
@@ -162,7 +185,12 @@ export async function deleteCategoryById(client: StoreClient, id: number): Promi
 
 async function parentId(client: StoreClient, ref: string): Promise<number | null> {
   if (ref.trim() === '' || ref.trim().toLowerCase() === 'none') return null;
-  return resolveCategory(await listCategories(client), ref).id;
+  return parentIdIn(await listCategories(client), ref);
+}
+
+function parentIdIn(categories: Category[], ref: string): number | null {
+  if (ref.trim() === '' || ref.trim().toLowerCase() === 'none') return null;
+  return resolveCategory(categories, ref).id;
 }
 
 function localizedInput(fields: CategoryFields, store: StoreInfo, current?: Category): CategoryInput {

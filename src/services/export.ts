@@ -7,9 +7,9 @@ import { type Product, categoryIdOf, productPages } from '../api/products.js';
 import { getStore } from '../api/store.js';
 import type { Variant } from '../api/variants.js';
 import type { StoreClient } from '../client/index.js';
-import { escapeFormula } from '../output/format.js';
+import { QUOTE_LINE_BREAKS, escapeFormula } from '../output/format.js';
 import { io } from '../output/io.js';
-import { ADMIN_ES_HEADER } from './import/dialects.js';
+import { ADMIN_ES_HEADER, BASELINE_HEADER, BASELINE_TEXT_LIMIT, type ColumnField, baselineDigest, mapColumns } from './import/dialects.js';
 import { categoryPaths, textOf } from './import/planner.js';
 
 /**
@@ -38,7 +38,7 @@ export interface ExportSummary {
 const MEASURES = ['weight', 'width', 'height', 'depth'] as const;
 const VARIANT_TEXTS = ['mpn', 'age_group', 'gender'] as const;
 
-function money(value: unknown): string {
+export function money(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   return String(value);
 }
@@ -69,9 +69,11 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
   const onePage = first.done || (first.value.total ?? 0) <= firstProducts.length;
   const layout = columnsFor(base, firstProducts, onePage);
 
-  const csv = stringify({ delimiter: format === 'admin' ? ';' : ',', record_delimiter: format === 'admin' ? '\r\n' : '\n' });
+  const csv = stringify({ delimiter: format === 'admin' ? ';' : ',', record_delimiter: format === 'admin' ? '\r\n' : '\n', quoted_match: QUOTE_LINE_BREAKS });
   csv.pipe(options.out);
-  csv.write(format === 'admin' ? ADMIN_ES_HEADER : canonicalHeader(layout));
+  const header = format === 'admin' ? ADMIN_ES_HEADER : canonicalHeader(layout);
+  const baselineColumns = format === 'admin' ? [] : baselineColumnsOf(header);
+  csv.write(header);
   const summary: ExportSummary = { products: 0, rows: 0, format, withoutVariants: 0 };
   const write = async (list: Product[], total: number | undefined) => {
     for (const p of list) {
@@ -80,7 +82,7 @@ export async function exportCatalog(client: StoreClient, options: ExportOptions)
         summary.withoutVariants++;
         continue;
       }
-      for (const row of format === 'admin' ? adminRows(p, layout) : canonicalRows(p, layout)) {
+      for (const row of format === 'admin' ? adminRows(p, layout) : withBaseline(p, canonicalRows(p, layout), baselineColumns)) {
         summary.rows++;
         if (!csv.write(row.map(escapeFormula))) await new Promise((resolve) => csv.once('drain', resolve));
       }
@@ -160,10 +162,39 @@ function canonicalHeader(layout: Layout): string[] {
     ...MEASURES,
     ...VARIANT_TEXTS,
     ...layout.customFields.map((f) => `custom:${f.name}`),
+    BASELINE_HEADER,
   ];
 }
 
-function stockAt(v: Variant, locationId: string | undefined): string {
+/** Columns whose values the store can change after an export (sold stock, a sync, an admin edit). */
+const CHANGEABLE = new Set<ColumnField['kind']>(['name', 'description', 'categories', 'decimal', 'text', 'stock', 'custom']);
+
+function baselineColumnsOf(header: string[]): { index: number; header: string }[] {
+  return mapColumns('canonical', header)
+    .filter((c) => c.field && CHANGEABLE.has(c.field.kind))
+    .map((c) => ({ index: c.index, header: c.header }));
+}
+
+/**
+ * The `baseline` cell of each row (docs/csv.md, "Round trips"): `{"p": product id, "v": variant id, "c": cells}`,
+ * the non-blank cells of the columns the store can change, as written (a text longer than
+ * BASELINE_TEXT_LIMIT as a digest, which tells an edit as well). Import leaves a
+ * field alone when its cell still holds this text but the store's value has changed since.
+ */
+function withBaseline(p: Product, rows: string[][], columns: { index: number; header: string }[]): string[][] {
+  return rows.map((row, i) => {
+    const cells: Record<string, string | { d: string }> = {};
+    for (const c of columns) {
+      const text = row[c.index];
+      if (text) cells[c.header] = text.length > BASELINE_TEXT_LIMIT ? { d: baselineDigest(text) } : text;
+    }
+    const variant = p.variants[i]!;
+    row[row.length - 1] = JSON.stringify({ p: p.id, v: variant.id, c: cells });
+    return row;
+  });
+}
+
+export function stockAt(v: Variant, locationId: string | undefined): string {
   if (v.stock === null || v.stock === undefined) return '';
   if (!locationId || !v.inventory_levels) return String(v.stock);
   return String(v.inventory_levels.find((l) => l.location_id === locationId)?.stock ?? 0);
@@ -219,6 +250,7 @@ function canonicalRows(p: Product, layout: Layout): string[][] {
       ...MEASURES.map((f) => money(v[f])),
       ...VARIANT_TEXTS.map((f) => v[f] ?? ''),
       ...custom,
+      '',
     ];
   });
 }

@@ -115,6 +115,14 @@ export async function updateLocationFrom(client: StoreClient, ref: string, field
   return updateLocation(client, current.id, input);
 }
 
+/** A location as a delete prompt names it: `"Local Palermo" (id 01H…, Thames 1234, Buenos Aires)`. */
+export async function describeLocation(client: StoreClient, ref: string): Promise<string> {
+  const location = resolveLocation(await listLocations(client), ref);
+  const address = location.address as { street?: string | null; number?: string | null; city?: string | null } | null | undefined;
+  const where = [[address?.street, address?.number].filter(Boolean).join(' '), address?.city].filter(Boolean).join(', ');
+  return `"${localText(location.name)}" (id ${location.id}${where ? `, ${where}` : ''}${location.is_default ? ', the default location' : ''})`;
+}
+
 export async function deleteLocationByRef(client: StoreClient, ref: string): Promise<Location> {
   const location = resolveLocation(await listLocations(client), ref);
   try {

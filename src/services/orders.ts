@@ -383,6 +383,22 @@ export async function changeTrackingEvent(
   });
 }
 
+/**
+ * A tracking event as a delete prompt names it: `tracking event "dispatched" of 2026-11-20T… (id 01H…) of
+ * fulfillment order 01J… (order 123)`; the order and the fulfillment order are found as the delete finds them.
+ */
+export async function describeTrackingEvent(client: StoreClient, idOrNumber: number, ref: FulfillmentOrderRef, eventId: string): Promise<string> {
+  const found = await byIdOrNumber(client, idOrNumber, 'deleting the event of its fulfillment order', async (orderId) => {
+    const foId = await fulfillmentOrderIdOf(client, orderId, ref);
+    return { foId, fo: await getFulfillmentOrder(client, orderId, foId) };
+  });
+  const { foId, fo } = found.value;
+  const event = (fo.tracking_events ?? []).find((e) => e.id === eventId);
+  const text = [event?.status, event?.description].filter(Boolean).join(': ');
+  const named = event ? `tracking event "${text}"${event.happened_at ? ` of ${event.happened_at}` : ''} (id ${eventId})` : `tracking event ${eventId}`;
+  return `${named} of fulfillment order ${foId} (order ${found.orderId})`;
+}
+
 /** Deletes an event; the order and the fulfillment order are found first (by id or number), then the DELETE. */
 export async function removeTrackingEvent(client: StoreClient, idOrNumber: number, ref: FulfillmentOrderRef, eventId: string): Promise<FoundOrder<string>> {
   return byIdOrNumber(client, idOrNumber, 'deleting the event of its fulfillment order', async (orderId) => {

@@ -1,4 +1,5 @@
-import { PartialFailureError, UsageError } from '../client/errors.js';
+import { NotFoundError, PartialFailureError, UsageError } from '../client/errors.js';
+import { slug } from '../platform/slug.js';
 import { plural } from '../output/format.js';
 import type { StoreClient } from '../client/index.js';
 import { listCategories } from '../api/categories.js';
@@ -7,6 +8,7 @@ import {
   categoryIdOf,
   createProduct,
   deleteProduct,
+  findProductByHandle,
   findProductBySku,
   getProduct,
   listProducts,
@@ -23,7 +25,7 @@ import { resolveCategory } from './categories.js';
 import { stockInput } from './locations.js';
 import { type ListPage, listPages, type Paging } from './paging.js';
 import { parseHttpUrl } from './validate.js';
-import type { PriceStockFields } from './variants.js';
+import { type PriceStockFields, type VariantUpdate, levelChanges } from './variants.js';
 
 /** Product fields as the commands take them: raw flag values, checked here before anything is sent. */
 export interface ProductFields extends PriceStockFields {
@@ -86,8 +88,37 @@ async function productBySku(client: StoreClient, sku: string, filters: ProductFi
   return products;
 }
 
-export async function getProductById(client: StoreClient, id: number): Promise<Product> {
-  return getProduct(client, id);
+/**
+ * `products get REF`: REF is a product id, a handle or a variant's SKU. A number is tried as an id first (a SKU
+ * may be all digits); text that could be a handle (a URL slug) as a handle; then as a SKU. Not found: one
+ * sentence naming the three.
+ */
+export async function getProductByRef(client: StoreClient, ref: string): Promise<Product> {
+  const text = ref.trim();
+  if (text === '') throw new UsageError('Give a product id, handle or SKU.');
+  if (/^[1-9]\d{0,15}$/.test(text)) {
+    try {
+      return await getProduct(client, Number(text));
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  if (slug(text) === text) {
+    const byHandle = await findProductByHandle(client, text);
+    if (byHandle) return byHandle;
+  }
+  const bySku = await findProductBySku(client, text);
+  if (bySku) return bySku;
+  throw new NotFoundError(`No product has the id, handle or SKU "${text}".`);
+}
+
+/** A product as a delete prompt names it: `"Remera Básica" (remera-basica, SKU REM-BAS-S-BLANCO…, id 4, 12 variants, 3 images)`. */
+export async function describeProduct(client: StoreClient, id: number): Promise<string> {
+  const p = await getProduct(client, id);
+  const handle = localText(p.handle);
+  const skus = p.variants.map((v) => v.sku).filter(Boolean);
+  const sku = skus.length === 0 ? '' : `, SKU ${skus[0]}${skus.length > 1 ? ` and ${skus.length - 1} more` : ''}`;
+  return `"${localText(p.name)}" (${handle || 'no handle'}${sku}, id ${p.id}) with its ${plural(p.variants.length, 'variant')} and ${plural(p.images.length, 'image')}`;
 }
 
 export async function createProductFrom(client: StoreClient, fields: ProductFields): Promise<Product> {
@@ -101,6 +132,11 @@ export async function createProductFrom(client: StoreClient, fields: ProductFiel
 }
 
 export async function updateProductFrom(client: StoreClient, id: number, fields: ProductFields): Promise<Product> {
+  return (await updateProductAndRead(client, id, fields)).product;
+}
+
+/** The update, and the product as it was before when it had to be read (variant fields or texts changed). */
+async function updateProductAndRead(client: StoreClient, id: number, fields: ProductFields): Promise<{ product: Product; before?: Product }> {
   const touchesVariant = [fields.price, fields.promotionalPrice, fields.cost, fields.sku, fields.stock, fields.weight].some(
     (v) => v !== undefined,
   ) || Boolean(fields.stockAt?.length);
@@ -118,7 +154,20 @@ export async function updateProductFrom(client: StoreClient, id: number, fields:
       if (input[key] !== undefined) input[key] = mergeLocalized(current[key], input[key]);
     }
   }
-  return updateProduct(client, id, input);
+  return { product: await updateProduct(client, id, input), before: current };
+}
+
+/**
+ * `products update`: the product after the change and, for a product without options whose price, SKU or stock
+ * changed, its variant before and after (stock per location), so the command can say what changed old → new.
+ */
+export async function updateProductWithChanges(client: StoreClient, id: number, fields: ProductFields): Promise<{ product: Product; variant?: VariantUpdate }> {
+  const { product, before } = await updateProductAndRead(client, id, fields);
+  const [old] = before?.variants ?? [];
+  const [now] = product.variants;
+  if (!old || !now || product.variants.length !== 1 || old.id !== now.id) return { product };
+  const touchesStock = fields.stock !== undefined || Boolean(fields.stockAt?.length);
+  return { product, variant: { before: old, after: now, levels: touchesStock ? await levelChanges(client, old, now) : [] } };
 }
 
 export async function deleteProductById(client: StoreClient, id: number): Promise<void> {

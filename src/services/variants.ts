@@ -13,6 +13,8 @@ import {
   updateCustomField,
 } from '../api/custom-fields.js';
 import { listLocations } from '../api/locations.js';
+import { findProductBySku, getProduct, listProducts, type Product } from '../api/products.js';
+import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { MAX_OPTIONS } from '../platform/catalog.js';
 import {
   createVariant,
@@ -63,6 +65,80 @@ export interface StockLevel {
   stock: number | null;
 }
 
+/**
+ * How a command names one variant: `SKU` alone, or `PRODUCT_ID VARIANT_ID` (`variants get|update|delete`).
+ * Checked before any request; ids must be whole numbers, a SKU any non-blank text.
+ */
+export type VariantTarget = { sku: string } | { productId: number; variantId: number };
+
+export function variantTarget(first: string, second: string | undefined): VariantTarget {
+  if (second === undefined) {
+    if (first.trim() === '') throw new UsageError('Give a variant\'s SKU, or its product id and variant id.');
+    return { sku: first };
+  }
+  return { productId: parseIntegerId(first, 'PRODUCT_ID', 'product'), variantId: parseIntegerId(second, 'VARIANT_ID', 'variant') };
+}
+
+/** A variant found by SKU, with the product that holds it. */
+export interface VariantHolder {
+  product: Product;
+  variant: Variant;
+}
+
+/**
+ * Every variant the store holds under this SKU, as far as the API lets one find them: `GET /products/sku/{sku}`
+ * gives one product (docs/platform.md §3), whose variants may repeat the SKU; the store's search (`q`, which
+ * covers SKUs) finds other products holding it — its first page, 200 products, is looked at.
+ */
+export async function variantsWithSku(client: StoreClient, sku: string): Promise<VariantHolder[]> {
+  const product = await findProductBySku(client, sku);
+  if (!product) return [];
+  const holders = product.variants.filter((v) => v.sku === sku).map((variant) => ({ product, variant }));
+  const { products } = await listProducts(client, { query: { q: sku }, perPage: MAX_PER_PAGE });
+  for (const other of products) {
+    if (other.id === product.id) continue;
+    for (const variant of other.variants) if (variant.sku === sku) holders.push({ product: other, variant });
+  }
+  return holders;
+}
+
+/** A variant as messages name it: its SKU, options, id and its product's name and handle. */
+export function describeVariant(product: Product, variant: Variant): string {
+  const options = variant.values.map((v) => localText(v)).filter(Boolean).join(' / ');
+  const name = [localText(product.name), options].filter(Boolean).join(' — ');
+  const handle = localText(product.handle);
+  return `variant ${variant.id}${variant.sku ? ` (SKU ${variant.sku})` : ''} of product ${product.id} "${name}"${handle ? ` (${handle})` : ''}`;
+}
+
+/** The variant a target names, with its product, for a prompt or a message that must say what it is. */
+export async function findVariantTarget(client: StoreClient, target: VariantTarget): Promise<VariantHolder> {
+  if ('sku' in target) return findVariantBySkuOnly(client, target.sku);
+  const product = await getProduct(client, target.productId);
+  const variant = product.variants.find((v) => v.id === target.variantId) ?? (await getVariant(client, target.productId, target.variantId));
+  return { product, variant };
+}
+
+/** The one variant with this SKU; a SKU held by none is not found (exit 1), one held by several a usage error naming them. */
+export async function findVariantBySkuOnly(client: StoreClient, sku: string): Promise<VariantHolder> {
+  const holders = await variantsWithSku(client, sku);
+  if (holders.length === 0) throw new NotFoundError(`No variant has SKU ${sku}.`);
+  if (holders.length > 1) {
+    const named = holders.map((h) => describeVariant(h.product, h.variant)).join(' and ');
+    throw new UsageError(`SKU ${sku} is held by ${holders.length} variants: ${named}; name the one you mean by PRODUCT_ID VARIANT_ID.`);
+  }
+  return holders[0]!;
+}
+
+/** The product and variant ids a target names: a SKU is looked up (and must name exactly one variant). */
+export async function resolveVariantTarget(
+  client: StoreClient,
+  target: VariantTarget,
+): Promise<{ productId: number; variantId: number; holder?: VariantHolder }> {
+  if (!('sku' in target)) return target;
+  const holder = await findVariantBySkuOnly(client, target.sku);
+  return { productId: holder.product.id, variantId: holder.variant.id, holder };
+}
+
 export async function listVariantsOf(client: StoreClient, productId: number): Promise<Variant[]> {
   return listVariants(client, productId);
 }
@@ -103,6 +179,49 @@ export async function updateVariantFrom(
   const input = await variantInput(client, fields);
   if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
   return updateVariant(client, productId, variantId, input);
+}
+
+/** A variant's stock at one location before and after a change. */
+export interface LevelChange {
+  location_id: string;
+  location: string;
+  before: number | null;
+  after: number | null;
+}
+
+/** What `variants update` changed: the variant before and after, and its stock per location. */
+export interface VariantUpdate {
+  before: Variant;
+  after: Variant;
+  /** Every location either side reports, in the store's location order; empty when stock was not touched. */
+  levels: LevelChange[];
+}
+
+/**
+ * `variants update`: the variant named by SKU or ids, read before the change (one GET, or none when the SKU
+ * lookup already brought it) so that what changed can be said old → new, per location for stock.
+ */
+export async function updateVariantTarget(client: StoreClient, target: VariantTarget, fields: VariantFields): Promise<VariantUpdate> {
+  const input = await variantInput(client, fields);
+  if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
+  const { productId, variantId, holder } = await resolveVariantTarget(client, target);
+  const before = holder?.variant ?? (await getVariant(client, productId, variantId));
+  const after = await updateVariant(client, productId, variantId, input);
+  const touchesStock = input.stock !== undefined || input.inventory_levels !== undefined;
+  return { before, after, levels: touchesStock ? await levelChanges(client, before, after) : [] };
+}
+
+/** A variant's stock per location before and after a change, in the store's location order (one GET of the locations). */
+export async function levelChanges(client: StoreClient, before: Variant, after: Variant): Promise<LevelChange[]> {
+  if (!before.inventory_levels && !after.inventory_levels) return [];
+  const locations = await listLocations(client);
+  const at = (v: Variant, id: string) => (v.inventory_levels ? (v.inventory_levels.find((l) => l.location_id === id)?.stock ?? 0) : null);
+  const ids = new Set([...(before.inventory_levels ?? []), ...(after.inventory_levels ?? [])].map((l) => l.location_id));
+  const ordered = [...locations.filter((l) => ids.has(l.id)).map((l) => l.id), ...[...ids].filter((id) => !locations.some((l) => l.id === id))];
+  return ordered.map((id) => {
+    const location = locations.find((l) => l.id === id);
+    return { location_id: id, location: location ? localText(location.name) : id, before: at(before, id), after: at(after, id) };
+  });
 }
 
 export async function deleteVariantById(client: StoreClient, productId: number, variantId: number): Promise<void> {
@@ -218,6 +337,12 @@ export async function updateCustomFieldFrom(
   if (Object.keys(other).length > 0) updated = await updateCustomField(client, field.id, other);
   for (const value of addValues) updated = await updateCustomField(client, field.id, { value });
   return updated ?? resolveCustomField(await listCustomFields(client), field.id);
+}
+
+/** A custom field as a delete prompt names it: `"Origen" (id 3f…, text)`. */
+export async function describeCustomField(client: StoreClient, ref: string): Promise<string> {
+  const field = resolveCustomField(await listCustomFields(client), ref);
+  return `"${field.name}" (id ${field.id}, ${field.value_type})`;
 }
 
 export async function deleteCustomFieldByRef(client: StoreClient, ref: string): Promise<CustomField> {

@@ -1,3 +1,5 @@
+import type { StoreClient } from '../client/index.js';
+import { listWebhooks } from '../api/webhooks.js';
 import { UsageError } from '../client/errors.js';
 import { EVENT_NAME, WEBHOOK_EVENTS, isWebhookEvent, type WebhookEvent } from '../platform/webhook-events.js';
 import { RESERVED_WEBHOOK_HEADERS, isHeaderName } from '../platform/webhook-headers.js';
@@ -79,4 +81,10 @@ export function parseHeaders(values: string[], name: InputName = '--header'): Re
     headers[key] = value;
   }
   return headers;
+}
+
+/** A webhook as a delete prompt names it: `12 (order/created → https://example.com/hook)`. */
+export async function describeWebhook(client: StoreClient, id: number): Promise<string> {
+  const hook = (await listWebhooks(client)).find((w) => w.id === id);
+  return hook ? `${id} (${hook.event} → ${hook.url})` : String(id);
 }

@@ -2,7 +2,9 @@ import type { ImportSummary } from '../services/import/index.js';
 import type { FileAttachResult } from '../services/invoice-file.js';
 import type { ReportRow } from '../services/bulk/report.js';
 import type { SyncSummary } from '../services/sync/index.js';
-import { plural, terminalSafe } from '../output/format.js';
+import { plural, terminalSafe, truncateToWidth } from '../output/format.js';
+import { isTTY, terminalWidth } from '../output/terminal.js';
+import type { PlannedChange, ShownChange } from '../services/import/plan-changes.js';
 import { formatDuration } from '../output/progress.js';
 
 /**
@@ -28,6 +30,10 @@ function importSummaryLines(s: ImportSummary): string[] {
   ];
   lines.push(`  products:   ${counts.join(', ')}${s.resumedProducts ? ` (${s.resumedProducts} finished by the interrupted run)` : ''}`);
   if (s.replanned) lines.push(`  resumed:    ${plural(s.replanned, 'product')} the interrupted run finished differ in the store now: written again`);
+  if (s.keptStoreChanges.length > 0) {
+    const products = new Set(s.keptStoreChanges.map((k) => k.key)).size;
+    lines.push(`  kept:       ${plural(s.keptStoreChanges.length, 'store change')} (in ${plural(products, 'product')}: fields the file holds as exported that the store changed since; --overwrite-store-changes writes them)`);
+  }
   if (s.categoriesCreated) lines.push(`  categories: ${s.categoriesCreated} ${s.dryRun ? 'to create' : 'created'}`);
   if (s.dryRun) lines.push(`  writes:     ${s.plannedWrites} would be sent`);
   lines.push(requestsLine(s, '   '));
@@ -48,6 +54,12 @@ export function printImportSummary(
   err: NodeJS.WritableStream,
 ): void {
   if (!opts.quiet) out.write(`${importSummaryLines(s).join('\n')}\n`);
+  // A dry run's plan follows its counts: what each product and variant would get.
+  if (!opts.quiet && s.plan) {
+    out.write(planLines(s.plan, planWidth(out)).map((l) => `${l}\n`).join(''));
+    const warning = stockWarning(s.plan, 'import');
+    if (warning) err.write(`Warning: ${warning}\n`);
+  }
   if (s.earlierRunUnfinished && !opts.quiet) {
     err.write('Note: an earlier run of this file was interrupted; what it did was found in the store and not sent again (--resume also keeps its counts).\n');
   }
@@ -68,7 +80,7 @@ export function syncSummaryLines(s: SyncSummary, zeroMissing: boolean): string[]
   const verb = s.dryRun ? 'Would sync' : 'Synced';
   return [
     `${verb} ${s.file}: ${plural(s.rows, 'row')}.`,
-    `  variants: ${s.updated} updated, ${s.unchanged} unchanged, ${s.notFound} not in the store, ${s.failed} failed${s.zeroed || zeroMissing ? `, ${s.zeroed} zeroed (not in the file)` : ''}`,
+    `  variants: ${s.updated} updated, ${s.unchanged} unchanged, ${s.failed} failed${s.notFound ? ` (${s.notFound} not in the store)` : ''}${s.zeroed || zeroMissing ? `, ${s.zeroed} zeroed (not in the file)` : ''}`,
     ...(s.resumedRows || s.replanned
       ? [`  resumed:  ${s.resumedRows} finished by the interrupted run${s.replanned ? `, ${s.replanned} changed in the store since and written again` : ''}`]
       : []),
@@ -93,4 +105,62 @@ export function invoicesDryRunLines(s: FileAttachResult): string[] {
     `  writes:   ${s.plannedWrites} would be sent`,
     requestsLine(s, ' '),
   ];
+}
+
+/** Changes a dry run lists before "and M more": enough to check a plan, few enough to stay on one screen. */
+export const PLAN_LINES = 30;
+
+const GROUPS: { kind: PlannedChange['kind']; title: string }[] = [
+  { kind: 'created', title: 'To create' },
+  { kind: 'updated', title: 'To update' },
+  { kind: 'kept', title: 'Kept as the store has them (changed there since the export; --overwrite-store-changes writes the file)' },
+  { kind: 'failed', title: 'Failing' },
+];
+
+function changeText(c: ShownChange, kind: PlannedChange['kind']): string {
+  const show = (v: string) => (v === '' ? '(none)' : v);
+  if (kind === 'created') return `${c.field} ${show(c.new)}`;
+  return `${c.field} ${show(c.old)} → ${show(c.new)}`;
+}
+
+/**
+ * A dry run's plan, grouped by kind: one line per product or variant (handle, SKU, line) with each field
+ * old → new, cut to the terminal's width; the first PLAN_LINES, then "and M more, --json for all".
+ */
+export function planLines(plan: PlannedChange[], width: number, limit = PLAN_LINES): string[] {
+  const lines: string[] = [];
+  let shown = 0;
+  for (const { kind, title } of GROUPS) {
+    const entries = plan.filter((p) => p.kind === kind);
+    if (entries.length === 0) continue;
+    lines.push(`${title} (${entries.length}):`);
+    for (const e of entries) {
+      if (shown >= limit) break;
+      const who = [e.handle, e.sku].filter(Boolean).join(' ');
+      const what = e.kind === 'failed' ? (e.reason ?? 'failed') : e.changes.map((c) => changeText(c, e.kind)).join('; ');
+      lines.push(truncateToWidth(terminalSafe(`  ${who} (line ${e.line}): ${what}`), width));
+      shown++;
+    }
+  }
+  if (plan.length > shown) lines.push(`… and ${plan.length - shown} more, --json for all.`);
+  return lines;
+}
+
+/** The warning of a plan that writes the stock of existing variants: stock sold since the file was made would be overwritten. */
+export function stockWarning(plan: PlannedChange[], what: string): string | undefined {
+  const n = plan.filter((p) => p.kind === 'updated' && p.changes.some((c) => c.field === 'stock' || c.field.startsWith('stock:'))).length;
+  if (n === 0) return undefined;
+  return `this ${what} would write the stock of ${plural(n, 'variant')}; stock sold or synced since the file was made would be overwritten.`;
+}
+
+/** `variants sync --dry-run`: the plan after the counts, and the stock warning on stderr. */
+export function printSyncPlan(plan: PlannedChange[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
+  out.write(planLines(plan, planWidth(out)).map((l) => `${l}\n`).join(''));
+  const warning = stockWarning(plan, 'sync');
+  if (warning) err.write(`Warning: ${warning}\n`);
+}
+
+/** A plan's lines are cut to the terminal's width; piped, they are never cut (like tables). */
+function planWidth(out: NodeJS.WritableStream): number {
+  return isTTY(out as never) ? terminalWidth(out as never) : Number.MAX_SAFE_INTEGER;
 }

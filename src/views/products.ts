@@ -13,15 +13,25 @@ function productStock(p: Product): string {
   return String(p.variants.reduce((sum, v) => sum + (v.stock ?? 0), 0));
 }
 
-export const productColumns: Column<Product>[] = [
-  { header: 'id', get: (row) => row.id, kind: 'id' },
-  { header: 'name', get: (p) => pickLocalized(p.name), kind: 'text' },
-  { header: 'handle', get: (p) => pickLocalized(p.handle), kind: 'text', priority: 2 },
-  { header: 'sku', get: (p) => p.variants[0]?.sku ?? '', kind: 'id' },
-  { header: 'price', get: (p) => p.variants[0]?.price ?? '', kind: 'money' },
-  { header: 'stock', get: productStock, kind: 'count' },
-  { header: 'variants', get: (p) => p.variants.length, kind: 'count', priority: 1 },
-];
+/**
+ * The columns of a product list. A row's SKU and price are its first variant's; with `sku` (`products list
+ * --sku`), the variant that carries that SKU, so the row shows what was asked for.
+ */
+export function productColumnsFor(sku?: string): Column<Product>[] {
+  const shown = (p: Product) => (sku !== undefined ? p.variants.find((v) => v.sku === sku) : undefined) ?? p.variants[0];
+  return [
+    { header: 'id', get: (row) => row.id, kind: 'id' },
+    { header: 'name', get: (p) => pickLocalized(p.name), kind: 'text' },
+    { header: 'handle', get: (p) => pickLocalized(p.handle), kind: 'text', priority: 2 },
+    { header: 'sku', get: (p) => shown(p)?.sku ?? '', kind: 'id' },
+    { header: 'price', get: (p) => shown(p)?.price ?? '', kind: 'money' },
+    { header: 'stock', get: productStock, kind: 'count' },
+    { header: 'variants', get: (p) => p.variants.length, kind: 'count', priority: 1 },
+  ];
+}
+
+/** A product list's columns, each row showing its first variant. */
+export const productColumns = productColumnsFor();
 
 export function productFields(p: Product): [string, unknown][] {
   return [

@@ -3,7 +3,7 @@ import type { Location } from '../api/locations.js';
 import { pickLocalized } from '../api/read.js';
 import type { Variant } from '../api/variants.js';
 import type { Column } from '../output/format.js';
-import type { StockLevel, VariantFieldValue } from '../services/variants.js';
+import type { StockLevel, VariantFieldValue, VariantUpdate } from '../services/variants.js';
 
 /** Variants and their custom fields as the commands show them; option values in the store's main language. */
 
@@ -77,3 +77,43 @@ export const fieldValueColumns: Column<VariantFieldValue>[] = [
   { header: 'name', get: (f) => f.name, kind: 'text' },
   { header: 'value', get: (f) => f.value, kind: 'text' },
 ];
+
+/** "old → new" when a value changed, else the value. */
+function changed(before: unknown, after: unknown): unknown {
+  const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  if (text(before) === text(after)) return after ?? '';
+  return `${text(before) || '(none)'} → ${text(after) || '(none)'}`;
+}
+
+/**
+ * A variant after `variants update`: its record, with every field that changed shown old → new, and a stock
+ * change per location (`at Depósito Central  28 → 40`) under the new total.
+ */
+export function variantUpdateFields(update: VariantUpdate): [string, unknown][] {
+  const { before, after, levels } = update;
+  const stock = (v: Variant) => (tracksStock(v) ? v.stock : 'not tracked');
+  const replaced: Record<string, unknown> = {
+    SKU: changed(before.sku, after.sku),
+    Price: changed(before.price, after.price),
+    'Promotional price': changed(before.promotional_price, after.promotional_price),
+    Cost: changed(before.cost, after.cost),
+    Stock: changed(stock(before), stock(after)),
+    Weight: changed(before.weight, after.weight),
+    Barcode: changed(before.barcode, after.barcode),
+    MPN: changed(before.mpn, after.mpn),
+    'Age group': changed(before.age_group, after.age_group),
+    Gender: changed(before.gender, after.gender),
+    Image: changed(before.image_id, after.image_id),
+  };
+  const fields: [string, unknown][] = [];
+  for (const [label, value] of variantFields(after)) {
+    fields.push([label, label in replaced ? replaced[label] : value]);
+    if (label === 'Stock') for (const l of levels) fields.push([`  at ${l.location}`, changed(l.before, l.after)]);
+  }
+  return fields;
+}
+
+/** Only what changed in an update, old → new (`products update` of a product without options, under its record). */
+export function changedVariantFields(update: VariantUpdate): [string, unknown][] {
+  return variantUpdateFields(update).filter(([, value]) => typeof value === 'string' && value.includes(' → '));
+}

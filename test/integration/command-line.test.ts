@@ -360,7 +360,8 @@ describe('small ones', () => {
       expect(r.stderr).toBe(`Exported 1 product (1 row) to ${file}.\n`);
       expect(r.code).toBe(0);
       const sync = await runInProcess(['variants', 'sync', '-', '--dry-run'], { env: cliEnv(one, 'plural'), input: 'sku,stock\nNOPE-1,3\n' });
-      expect(sync.stderr).toContain('1 SKU is not in the store (not created): NOPE-1.');
+      expect(sync.stderr).toContain('stdin, line 2 (NOPE-1): SKU NOPE-1 is not in the store');
+      expect(sync.stdout).toContain('0 updated, 0 unchanged, 1 failed (1 not in the store)');
     } finally {
       await one.close();
     }

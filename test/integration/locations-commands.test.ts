@@ -221,11 +221,11 @@ describe.skipIf(!hasScript)('store locations on a terminal', () => {
 
   it('delete asks for confirmation and deletes nothing when the answer is no', async () => {
     const created = JSON.parse((await store('locations', 'create', '--name', 'Efímero', '--json')).stdout) as LocationJson;
-    const no = await runOnTerminal(['locations', 'delete', created.id], env, [{ when: `Delete location ${created.id}?`, send: 'n\r' }]);
+    const no = await runOnTerminal(['locations', 'delete', created.id], env, [{ when: `Delete location "Efímero" (id ${created.id}`, send: 'n\r' }]);
     expect(no.code).toBe(0);
     expect(no.output).toContain('Nothing deleted.');
     expect((await listJson()).some((l) => l.id === created.id)).toBe(true);
-    const yes = await runOnTerminal(['locations', 'delete', created.id], env, [{ when: `Delete location ${created.id}?`, send: 'y\r' }]);
+    const yes = await runOnTerminal(['locations', 'delete', created.id], env, [{ when: `Delete location "Efímero" (id ${created.id}`, send: 'y\r' }]);
     expect(yes.code).toBe(0);
     expect((await listJson()).some((l) => l.id === created.id)).toBe(false);
   });

@@ -118,7 +118,7 @@ describe('store products', () => {
     expect(one.stdout).toMatch(/\nCategories +Camisas \(\d+\)\n/);
     expect(one.stdout).toMatch(/\nid\toptions\tsku\tprice\tpromotional_price\tstock\n1\tS \/ Blanco\tCAM-OXF-S-BLANCO\t32000.00\t/);
     expect(missing.code).toBe(1);
-    expect(missing.stderr.trim()).toBe('Error: Product 999 not found.');
+    expect(missing.stderr.trim()).toBe('Error: No product has the id, handle or SKU "999".');
   });
 
   it('creates a product without variation: money with a comma, stock per location by name, category path, image', async () => {
@@ -210,11 +210,13 @@ describe('store products', () => {
 
 describe.skipIf(!hasScript)('store products delete on a terminal', () => {
   it('asks first: "no" keeps the product, "yes" deletes it', async () => {
-    const no = await runOnTerminal(['products', 'delete', '19'], demo.env, [{ when: 'Delete product 19', send: 'n\r' }]);
+    // The question names the product: its name, handle, a SKU and its id.
+    const no = await runOnTerminal(['products', 'delete', '19'], demo.env, [{ when: 'Delete product "', send: 'n\r' }]);
     expect(no.code).toBe(0);
+    expect(no.output.replace(/\s+/g, ' ')).toMatch(/Delete product "[^"]+" \([a-z0-9-]+(, SKU \S+)?, id 19\) with its \d+ variants? and \d+ images?\?/);
     expect(no.output).toContain('Nothing deleted.');
     expect((await store('products', 'get', '19')).code).toBe(0);
-    const yes = await runOnTerminal(['products', 'delete', '19'], demo.env, [{ when: 'Delete product 19', send: 'y\r' }]);
+    const yes = await runOnTerminal(['products', 'delete', '19'], demo.env, [{ when: 'Delete product "', send: 'y\r' }]);
     expect(yes.code).toBe(0);
     expect((await store('products', 'get', '19')).code).toBe(1);
   });

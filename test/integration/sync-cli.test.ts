@@ -62,13 +62,16 @@ describe('variants sync', () => {
       `${b!.sku},,,${b!.price}\n` + // unchanged
       `${c!.sku},,${palermoBefore + 5},\n` + // one location
       'NO-EXISTE,3,,\n';
-    const r = await sync(csv);
-    expect(r.code, r.stderr).toBe(0);
+    const report = join(dir, 'unknown-sku-report.csv');
+    const r = await sync(csv, '--report', report);
+    // The SKU the store lacks is a failed row: exit 3, in the report with its line; the others are written.
+    expect(r.code, r.stderr).toBe(3);
+    expect(readFileSync(report, 'utf8')).toBe('line,key,stage,reason\n5,NO-EXISTE,plan,SKU NO-EXISTE is not in the store (variants sync never creates variants)\n');
     expect(r.writes.map((w) => `${w.method} ${w.path}`)).toEqual(['PATCH /products/stock-price']);
     // The summary's request count is what the sandbox received.
     expect(r.stdout).toMatch(new RegExp(`requests: ${r.received.length} sent`));
-    expect(r.stdout).toMatch(/2 updated, 1 unchanged, 1 not in the store, 0 failed/);
-    expect(r.stderr).toMatch(/1 SKU is not in the store \(not created\): NO-EXISTE/);
+    expect(r.stdout).toMatch(/2 updated, 1 unchanged, 1 failed \(1 not in the store\)/);
+    expect(r.stderr).toMatch(/line 5 \(NO-EXISTE\): SKU NO-EXISTE is not in the store/);
     expect(Number(bySku(a!.sku!).price)).toBe(Number(a!.price) + 1);
     expect(bySku(c!.sku!).inventory_levels.find((l) => l.location_id === palermo.id)?.stock).toBe(palermoBefore + 5);
     // Only the columns present change: the price-only row left the stock alone.

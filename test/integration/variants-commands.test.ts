@@ -81,8 +81,9 @@ describe('store variants', () => {
 
     const updated = await store('variants', 'update', '1', vid, '--gender', 'unisex', '--image-id', 'none', '--barcode', 'INT-0042');
     expect(updated.code, updated.stderr).toBe(0);
-    expect(updated.stdout).toMatch(/\nBarcode +INT-0042\n/);
-    expect(updated.stdout).toMatch(/\nGender +unisex\n/);
+    // What changed is shown old → new.
+    expect(updated.stdout).toMatch(/\nBarcode +\S+ → INT-0042\n/);
+    expect(updated.stdout).toMatch(/\nGender +\S+ → unisex\n/);
     const after = JSON.parse((await store('variants', 'get', '1', vid, '--json')).stdout) as Record<string, unknown>;
     expect(after).toMatchObject({ gender: 'unisex', image_id: null, barcode: 'INT-0042', age_group: 'adult', mpn: 'OXF-XL' });
 

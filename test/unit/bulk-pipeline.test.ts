@@ -69,13 +69,16 @@ function storeWith(variants: Partial<Variant>[]): StoreSnapshot {
 }
 
 describe('planSync', () => {
-  it('plans one write per variant that differs; unknown SKUs are listed and a SKU held twice fails its row', async () => {
+  it('plans one write per variant that differs; an unknown SKU and a SKU held twice fail their rows', async () => {
     const feed = await feedOf('sku,stock,price\nA,5,1.00\nB,7,\nNEW,1,\nTWICE,1,\n');
     const plan = planSync('feed.csv', feed, storeWith([{ sku: 'A' }, { sku: 'B' }, { sku: 'TWICE' }, { sku: 'TWICE' }]));
     expect(plan.unchanged).toBe(1);
     expect(plan.notFoundSkus).toEqual(['NEW']);
     expect(plan.writes.map((w) => [w.line, w.sku, w.body])).toEqual([[3, 'B', { stock: 7 }]]);
-    expect(plan.failures).toEqual([{ line: 5, key: 'TWICE', stage: 'plan', reason: expect.stringMatching(/^SKU TWICE is held by 2 variants/) }]);
+    expect(plan.failures).toEqual([
+      { line: 4, key: 'NEW', stage: 'plan', reason: 'SKU NEW is not in the store (variants sync never creates variants)' },
+      { line: 5, key: 'TWICE', stage: 'plan', reason: expect.stringMatching(/^SKU TWICE is held by 2 variants/) },
+    ]);
   });
 
   it('--zero-missing zeroes the stock-tracked variants the feed leaves out, and refuses a feed naming fewer than half', async () => {

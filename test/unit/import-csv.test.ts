@@ -184,3 +184,58 @@ describe('dialects', () => {
     expect(catalog.products[0]!.variants[0]!.custom).toEqual({ Material: 'Lino' });
   });
 });
+
+describe('line breaks inside quoted cells', () => {
+  it('keeps CR, LF, CRLF and leading or trailing breaks of a quoted cell exactly, and counts lines as an editor does', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { readCsv } = await import('../../src/services/bulk/csv.js');
+    const path = join(mkdtempSync(join(tmpdir(), 'csv-breaks-')), 'breaks.csv');
+    // Records end in CRLF (the admin dialect); cells hold every kind of break.
+    writeFileSync(path, 'a,b\r\n"x\ry","\r\nlead"\r\n"trail\r\n",plain\r\n"a""\nb",z\rlast,row\r\n');
+    const records: { line: number; cells: string[] }[] = [];
+    for await (const e of readCsv(path)) if (e.kind === 'record') records.push({ line: e.line, cells: e.cells });
+    expect(records).toEqual([
+      { line: 1, cells: ['a', 'b'] },
+      { line: 2, cells: ['x\ry', '\r\nlead'] },
+      { line: 5, cells: ['trail\r\n', 'plain'] },
+      { line: 7, cells: ['a"\nb', 'z'] },
+      { line: 9, cells: ['last', 'row'] },
+    ]);
+  });
+});
+
+describe('the baseline column of an export', () => {
+  async function read(text: string) {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const path = join(mkdtempSync(join(tmpdir(), 'baseline-')), 'catalog.csv');
+    writeFileSync(path, text);
+    return readCatalog(path);
+  }
+  const baseline = (cells: Record<string, string>) => `"${JSON.stringify({ p: 4, v: 16, c: cells }).replaceAll('"', '""')}"`;
+
+  it('marks the cells still holding their exported text as unedited, and only those', async () => {
+    const catalog = await read(`handle,name,sku,price,stock,baseline\nremera,Remera,REM-1,120.00,30,${baseline({ name: 'Remera', price: '100.00', stock: '30' })}\n`);
+    const v = catalog.products[0]!.variants[0]!;
+    expect(v.baseline).toMatchObject({ product: 4, variant: 16 });
+    expect(v.baseline!.unedited.map((u) => [u.header, u.exported])).toEqual([['name', 'Remera'], ['stock', '30']]);
+  });
+
+  it('keeps a long text as its digest: the same text is unedited, an edited one is not', async () => {
+    const { baselineDigest } = await import('../../src/services/import/dialects.js');
+    const long = 'Una remera de algodón peinado, corte clásico.';
+    const cells = { description: { d: baselineDigest(long) }, name: { d: baselineDigest('A name longer than the limit') } } as unknown as Record<string, string>;
+    const catalog = await read(`handle,name,description,sku,baseline\nremera,A name longer than the limit!,"${long}",REM-1,${baseline(cells)}\n`);
+    expect(catalog.products[0]!.variants[0]!.baseline!.unedited.map((u) => [u.header, u.exported])).toEqual([['description', long]]);
+  });
+
+  it('is no baseline (the file wins) when blank or mangled', async () => {
+    const rows = ['remera,Remera,REM-1,100.00,30,', 'remera-2,Remera,REM-2,100.00,30,{not json', 'remera-3,Remera,REM-3,100.00,30,"{""p"":""x""}"'];
+    const catalog = await read(`handle,name,sku,price,stock,baseline\n${rows.join('\n')}\n`);
+    expect(catalog.errors).toEqual([]);
+    expect(catalog.products.map((p) => p.variants[0]!.baseline)).toEqual([undefined, undefined, undefined]);
+  });
+});

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Product } from '../../src/api/products.js';
 import type { Variant } from '../../src/api/variants.js';
 import { readCatalog } from '../../src/services/import/catalog.js';
+import { describePlan } from '../../src/services/import/plan-changes.js';
 import { type ProductPlan, type Step, type StoreSnapshot, planImport } from '../../src/services/import/planner.js';
 
 /** A product's variant updates without their field-by-field diff (checked on its own). */
@@ -346,5 +347,42 @@ describe('matching rules', () => {
     ]);
     const wrong = planImport(await catalogOf('handle,name:en,sku\ntaza-ceramica,Mug,TAZA-350\n'), store);
     expect(wrong.fatal).toEqual([expect.stringMatching(/":en" name a language the store does not use/)]);
+  });
+});
+
+describe('a dry run shows the planner\'s own diff (plan-changes.ts)', () => {
+  it('an existing variant\'s changes are its variantUpdates\' changes, a stock level named by its location; a new product lists its nested variants', async () => {
+    const store = emptyStore();
+    store.locations.push({ id: LOC2, name: { es: 'Palermo' }, is_default: false, priority: 1 });
+    store.products = [
+      product(20, 'taza', 'Taza', {
+        variants: [variant(200, 20, { sku: 'TAZA-1', price: '10.00', stock: 5, inventory_levels: [{ location_id: LOC, stock: 3 }, { location_id: LOC2, stock: 2 }] })],
+      }),
+    ];
+    const csv =
+      'handle,name:es,option1_name,option1_value,sku,price,stock,stock:Palermo\n' +
+      'taza,Taza,,,TAZA-1,12.50,,7\n' +
+      'vaso,Vaso,Talle,S,VASO-S,5.00,1,\n' +
+      'vaso,,Talle,M,VASO-M,6.00,2,\n';
+    const plan = planImport(await catalogOf(csv), store);
+    expect(plan.products.find((p) => p.key === 'taza')!.variantUpdates[0]!.changes).toEqual([
+      { field: 'price', from: '10.00', to: '12.50' },
+      { field: `stock:${LOC2}`, from: 2, to: 7 },
+    ]);
+    const shown = describePlan(plan, store, []);
+    expect(shown.find((c) => c.sku === 'TAZA-1')).toEqual({
+      kind: 'updated',
+      handle: 'taza',
+      sku: 'TAZA-1',
+      line: 2,
+      changes: [
+        { field: 'price', old: '10.00', new: '12.50' },
+        { field: 'stock:Palermo', old: '2', new: '7' },
+      ],
+    });
+    expect(shown.filter((c) => c.handle === 'vaso' && c.sku).map((c) => [c.kind, c.sku, c.line, c.changes])).toEqual([
+      ['created', 'VASO-S', 3, [{ field: 'sku', old: '', new: 'VASO-S' }, { field: 'price', old: '', new: '5.00' }, { field: 'stock', old: '', new: '1' }]],
+      ['created', 'VASO-M', 4, [{ field: 'sku', old: '', new: 'VASO-M' }, { field: 'price', old: '', new: '6.00' }, { field: 'stock', old: '', new: '2' }]],
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cellText, chooseFormat, escapeFormula, terminalSafe, toTsvLine } from '../../src/output/format.js';
+import fc from 'fast-check';
+import { cellText, chooseFormat, escapeFormula, terminalSafe, toTsvLine, unescapeFormula } from '../../src/output/format.js';
 import { toCsvLine } from '../../src/output/render.js';
 import { renderRecord } from '../../src/output/render.js';
 import { renderRows } from '../../src/output/render.js';
@@ -26,6 +27,25 @@ describe('output formats', () => {
     expect(escapeFormula("'=1+1")).toBe("''=1+1");
     expect(escapeFormula("''-x")).toBe("'''-x");
     expect(escapeFormula("'hola")).toBe("'hola");
+  });
+
+  it('escapes a formula on any line of a cell, whatever precedes it, and a cell starting with a line break', () => {
+    expect(escapeFormula('Harmless\n=1+1')).toBe("Harmless\n'=1+1");
+    expect(escapeFormula('a\r\n@x\r+y')).toBe("a\r\n'@x\r'+y");
+    expect(escapeFormula('\r=1')).toBe("'\r'=1");
+    expect(escapeFormula('Tab\n\t=2')).toBe("Tab\n'\t=2");
+    expect(escapeFormula('\uFF1D1+1')).toBe("'\uFF1D1+1");
+    expect(escapeFormula('line\nplain')).toBe('line\nplain');
+  });
+
+  it('unescapeFormula undoes escapeFormula exactly, for any text', () => {
+    const alphabet = fc.constantFrom("'", '=', '+', '-', '@', '\t', '\r', '\n', 'a', '1', '.', ' ', '\uFF1D');
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 12 }).map((cs) => cs.join('')), (text) => {
+        expect(unescapeFormula(escapeFormula(text))).toBe(text);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('shows control characters from the store escaped in every format, never raw', () => {

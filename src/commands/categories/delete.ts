@@ -23,7 +23,8 @@ export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelet
     const { parseIntegerId } = await import('../../services/validate.js');
     const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseIntegerId(this.args.id, 'ID', 'category');
-    if (!(await confirmOrYes({ message: `Delete category ${id}?`, yes: this.flags.yes, action: 'Deleting a category' }))) {
+    const describe = async () => (await import('../../services/categories.js')).describeCategory(await this.client(), id);
+    if (!(await confirmOrYes({ message: async () => `Delete category ${await describe()}?`, yes: this.flags.yes, action: 'Deleting a category' }))) {
       this.note('Nothing deleted.');
       return { id, deleted: false };
     }

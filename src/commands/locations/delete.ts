@@ -22,7 +22,7 @@ export default class LocationsDelete extends BaseCommand<typeof LocationsDelete>
   async run(): Promise<{ id: string; deleted: boolean }> {
     const { confirmOrYes } = await import('../../output/prompt.js');
     const ok = await confirmOrYes({
-      message: `Delete location ${this.args.location}?`,
+      message: async () => `Delete location ${await (await import('../../services/locations.js')).describeLocation(await this.client(), this.args.location)}?`,
       yes: this.flags.yes,
       action: 'Deleting a location',
     });

@@ -23,7 +23,7 @@ export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
     const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseIntegerId(this.args.id, 'ID', 'product');
     const ok = await confirmOrYes({
-      message: `Delete product ${id} with its variants and images?`,
+      message: async () => `Delete product ${await (await import('../../services/products.js')).describeProduct(await this.client(), id)}?`,
       yes: this.flags.yes,
       action: 'Deleting a product',
     });

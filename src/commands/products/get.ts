@@ -1,24 +1,23 @@
 import type { Product } from '../../api/products.js';
 import { BaseCommand } from '../../base-command.js';
-import { productIdArg } from '../../flags/catalog.js';
+import { Args } from '@oclif/core';
 
 export default class ProductsGet extends BaseCommand<typeof ProductsGet> {
   static summary = 'Show one product with its variants.';
-  static examples = ['<%= config.bin %> products get 1234', '<%= config.bin %> products get 1234 --json'];
+  static description = 'REF is the product id, its handle, or the SKU of one of its variants.';
+  static examples = ['<%= config.bin %> products get 1234', '<%= config.bin %> products get remera-basica', '<%= config.bin %> products get REM-BAS-M-BLANCO --json'];
 
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
   static args = {
-    id: productIdArg,
+    ref: Args.string({ description: 'Product id, handle, or a variant\'s SKU.', required: true }),
   };
 
   async run(): Promise<Product> {
-    const { parseIntegerId } = await import('../../services/validate.js');
-    const id = parseIntegerId(this.args.id, 'ID', 'product');
     const client = await this.client();
-    const { getProductById } = await import('../../services/products.js');
-    const product = await getProductById(client, id);
+    const { getProductByRef } = await import('../../services/products.js');
+    const product = await getProductByRef(client, this.args.ref);
     const { productFields, productSections } = await import('../../views/products.js');
     await this.renderDetail(productFields(product), productSections(product));
     return product;

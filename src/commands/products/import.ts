@@ -7,6 +7,8 @@ export default class ProductsImport extends BulkCommand<typeof ProductsImport> {
   static summary = 'Import a catalog CSV: create what is missing, update only what differs, never delete.';
   static description = `The whole file is read and checked first: every error is listed with its line and column, and nothing is sent while a row is invalid (unless --skip-invalid). The store's catalog is then fetched once, the changes are planned per product and per variant, and sent at the store's rate limit. Re-importing an unchanged file sends no write.
 
+A file written by \`store products export\` never reverts what the store changed since: a field whose cell still holds its exported value (its "baseline" column says what that was) is left alone when the store's value has changed (sold stock, a sync, an admin edit); a field you edited is written. The summary counts the store changes kept; --overwrite-store-changes writes the file as it is. A file without the baseline column (an ERP feed) is written as it is.
+
 Reads the canonical columns (docs/csv.md), the platform's admin export (Spanish or Portuguese) and a Shopify product export; the format is recognised from the header row.
 
 Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after an interruption (Ctrl-C, a crash), run the same command with --resume to finish without creating anything twice. A named pipe or other special file is refused (the file is read more than once); save it to a file first, or pipe it to "-" (standard input, copied once). Exit codes: 2 when the file is invalid, 3 when some products failed (see --report) or another writer left duplicates, 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
@@ -16,6 +18,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     '<%= config.bin %> products import catalog.csv --report failed.csv --quiet',
     '<%= config.bin %> products import admin-export.csv --ignore-unknown-columns',
     '<%= config.bin %> products import catalog.csv --resume',
+    '<%= config.bin %> products import catalog.csv --only price,promotional_price',
   ];
 
   static enableJsonFlag = true;
@@ -36,6 +39,12 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     'ignore-unknown-columns': Flags.boolean({ description: 'Report unknown columns once and ignore them instead of failing.' }),
     report: Flags.string({ description: 'Write the rows that failed (line, key, stage, reason) to this CSV file.' }),
     resume: Flags.boolean({ description: 'Continue an interrupted import of the same file from its journal.' }),
+    only: Flags.string({
+      description: 'Apply only these columns (comma-separated header names, e.g. price,promotional_price); the others are read only to match rows.',
+    }),
+    'overwrite-store-changes': Flags.boolean({
+      description: 'Write the file as it is: also the fields it holds as exported that the store changed since the export (by default those are kept).',
+    }),
     quiet: Flags.boolean({ char: 'q', description: 'No progress and no summary (for cron); errors still go to stderr.' }),
   };
 
@@ -57,6 +66,8 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
           skipInvalid: this.flags['skip-invalid'],
           ignoreUnknownColumns: this.flags['ignore-unknown-columns'],
           resume: this.flags.resume,
+          overwriteStoreChanges: this.flags['overwrite-store-changes'],
+          only: this.flags.only,
           report,
         }),
       show: (summary) => {

@@ -21,7 +21,7 @@ export default class ProductsList extends PagedListCommand<typeof ProductsList> 
   static flags = {
     ...pagingFlags('product'),
     handle: Flags.string({ description: 'Only the product with this handle.' }),
-    sku: Flags.string({ description: 'Only the product that has a variant with this SKU (one lookup, GET /products/sku/{sku}).' }),
+    sku: Flags.string({ description: 'Only the product that has a variant with this SKU (one lookup, GET /products/sku/{sku}); its row shows that variant\'s SKU and price.' }),
     q: Flags.string({ description: "Search the products' name, description and SKU for this text (the store's own search)." }),
     category: Flags.string({ description: 'Only products in this category: an id or a path like "Ropa > Camisas".' }),
     csv: csvFlag,
@@ -32,7 +32,7 @@ export default class ProductsList extends PagedListCommand<typeof ProductsList> 
     const client = await this.client();
     const { productPagesFor } = await import('../../services/products.js');
     const pages = productPagesFor(client, { handle: this.flags.handle, q: this.flags.q, sku: this.flags.sku, category: this.flags.category }, paging);
-    const { productColumns } = await import('../../views/products.js');
-    return this.printPages(pages, productColumns, { paging, one: 'product', csv: this.flags.csv });
+    const { productColumnsFor } = await import('../../views/products.js');
+    return this.printPages(pages, productColumnsFor(this.flags.sku), { paging, one: 'product', csv: this.flags.csv });
   }
 }

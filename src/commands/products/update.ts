@@ -38,10 +38,13 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
     const { parseIntegerId } = await import('../../services/validate.js');
     const id = parseIntegerId(this.args.id, 'ID', 'product');
     const client = await this.client();
-    const { updateProductFrom } = await import('../../services/products.js');
-    const product = await updateProductFrom(client, id, productFieldsFrom(this.flags));
+    const { updateProductWithChanges } = await import('../../services/products.js');
+    const { product, variant } = await updateProductWithChanges(client, id, productFieldsFrom(this.flags));
     const { productFields, productSections } = await import('../../views/products.js');
-    await this.renderDetail(productFields(product), productSections(product));
+    const { changedVariantFields } = await import('../../views/variants.js');
+    // A product without options: its price, SKU and stock changes said old → new, stock per location.
+    const changed = variant ? changedVariantFields(variant) : [];
+    await this.renderDetail([...productFields(product), ...changed.map(([label, value]): [string, unknown] => [label === 'Stock' ? 'Stock (total)' : label, value])], productSections(product));
     return product;
   }
 }

@@ -1,31 +1,39 @@
 import { BaseCommand } from '../../base-command.js';
-import { variantArgs } from '../../flags/catalog.js';
+import { variantRefArgs } from '../../flags/catalog.js';
 import { yesFlag } from '../../flags/common.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
   static summary = 'Delete a variant of a product.';
-  static description = 'Asks for confirmation on a terminal; pass --yes otherwise.';
-  static examples = ['<%= config.bin %> variants delete 1234 5678', '<%= config.bin %> variants delete 1234 5678 --yes'];
+  static description = 'The variant is named by its SKU alone or by PRODUCT_ID VARIANT_ID. Asks for confirmation on a terminal, naming the variant, its SKU and its product; pass --yes otherwise.';
+  static examples = ['<%= config.bin %> variants delete REM-BAS-M-BLANCO', '<%= config.bin %> variants delete 1234 5678 --yes'];
 
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.deleted;
 
-  static args = variantArgs;
+  static args = variantRefArgs;
 
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ product_id: number; id: number; deleted: boolean }> {
-    const { parseIntegerId } = await import('../../services/validate.js');
     const { confirmOrYes } = await import('../../output/prompt.js');
-    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
-    const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
+    const { describeVariant, findVariantTarget, variantTarget } = await import('../../services/variants.js');
+    const target = variantTarget(this.args.product_id_or_sku, this.args.variant_id);
+    // Ids are looked up only to name the variant in the question; a SKU always (after --yes is checked).
+    let found: Awaited<ReturnType<typeof findVariantTarget>> | undefined;
+    const lookUp = async () => (found ??= await findVariantTarget(await this.client(), target));
     const ok = await confirmOrYes({
-      message: `Delete variant ${variantId} of product ${productId}?`,
+      message: async () => {
+        const { product, variant } = await lookUp();
+        return `Delete ${describeVariant(product, variant)}?`;
+      },
       yes: this.flags.yes,
       action: 'Deleting a variant',
     });
+    if (ok && 'sku' in target) await lookUp();
+    const productId = found?.product.id ?? (target as { productId: number }).productId;
+    const variantId = found?.variant.id ?? (target as { variantId: number }).variantId;
     if (!ok) {
       this.note('Nothing deleted.');
       return { product_id: productId, id: variantId, deleted: false };
@@ -33,7 +41,7 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
     const client = await this.client();
     const { deleteVariantById } = await import('../../services/variants.js');
     await deleteVariantById(client, productId, variantId);
-    this.note(`Deleted variant ${variantId} of product ${productId}.`);
+    this.note(`Deleted ${found ? describeVariant(found.product, found.variant) : `variant ${variantId} of product ${productId}`}.`);
     return { product_id: productId, id: variantId, deleted: true };
   }
 }

@@ -1,21 +1,22 @@
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
-import { variantArgs } from '../../flags/catalog.js';
+import { variantRefArgs } from '../../flags/catalog.js';
 
 export default class VariantsGet extends BaseCommand<typeof VariantsGet> {
   static summary = 'Show one variant with its stock per location and custom fields.';
-  static examples = ['<%= config.bin %> variants get 1234 5678', '<%= config.bin %> variants get 1234 5678 --json'];
+  static description = 'The variant is named by its SKU alone or by PRODUCT_ID VARIANT_ID; a SKU held by several variants is refused, naming them.';
+  static examples = ['<%= config.bin %> variants get REM-BAS-M-BLANCO', '<%= config.bin %> variants get 1234 5678', '<%= config.bin %> variants get 1234 5678 --json'];
 
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
-  static args = variantArgs;
+  static args = variantRefArgs;
 
   async run(): Promise<Variant> {
-    const { parseIntegerId } = await import('../../services/validate.js');
-    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
-    const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
+    const { resolveVariantTarget, variantTarget } = await import('../../services/variants.js');
+    const target = variantTarget(this.args.product_id_or_sku, this.args.variant_id);
     const client = await this.client();
+    const { productId, variantId } = await resolveVariantTarget(client, target);
     const { getVariantDetail } = await import('../../services/variants.js');
     const { variant, levels, customFields } = await getVariantDetail(client, productId, variantId);
     if (!this.jsonEnabled()) {

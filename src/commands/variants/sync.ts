@@ -5,7 +5,7 @@ import type { SyncSummary } from '../../services/sync/index.js';
 
 export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
   static summary = 'Sync stock and prices by SKU from a CSV feed; only the variants that differ are written.';
-  static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price, promotional_price, cost. Only the columns present are compared and changed; an empty cell leaves the value as it is. SKUs the store does not have are reported, never created.
+  static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price, promotional_price, cost. Only the columns present are compared and changed; an empty cell leaves the value as it is. SKUs the store does not have are failed rows (listed, in --report, exit 3), never created.
 
 Price and stock changes go 50 variants per request (PATCH /products/stock-price, across products); promotional price and cost go in one request per product. Every confirmed variant is journaled under $XDG_STATE_HOME/store/imports/: after an interruption, run the same command with --resume to finish (it compares the journal with the store and writes only what still differs).
 
@@ -28,6 +28,9 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
   static flags = {
     'zero-missing': Flags.boolean({ description: 'Set stock 0 on store variants whose SKU is not in the file.' }),
     force: Flags.boolean({ description: 'With --zero-missing: run even when the file names fewer than half of the SKUs.', dependsOn: ['zero-missing'] }),
+    only: Flags.string({
+      description: 'Apply only these columns (comma-separated header names, e.g. price,promotional_price); the others are read only to match rows.',
+    }),
     'dry-run': Flags.boolean({ description: 'Show what would change; send no write.' }),
     resume: Flags.boolean({ description: 'Continue an interrupted sync of the same file from its journal (what differs is read from the store again).' }),
     report: Flags.string({ description: 'Write the rows that failed (line, key, stage, reason) to this CSV file.' }),
@@ -36,7 +39,7 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
 
   async run(): Promise<SyncSummary> {
     const { runSync } = await import('../../services/sync/index.js');
-    const { printFailures, syncSummaryLines } = await import('../../views/bulk.js');
+    const { printFailures, printSyncPlan, syncSummaryLines } = await import('../../views/bulk.js');
     const { quiet, report } = this.flags;
     const zeroMissing = this.flags['zero-missing'];
     return this.runBulk({
@@ -46,13 +49,11 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
       quiet,
       report,
       interruptedHint: 'Interrupted; the work done is journaled. Run the same command with --resume to finish (it only writes what still differs).',
-      run: ({ client, ...run }) => runSync(client, { ...run, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], resume: this.flags.resume, report }),
+      run: ({ client, ...run }) =>
+        runSync(client, { ...run, only: this.flags.only, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], resume: this.flags.resume, report }),
       show: (summary) => {
         if (!quiet && !this.jsonEnabled()) this.io.stdout.write(`${syncSummaryLines(summary, zeroMissing).join('\n')}\n`);
-        if (summary.notFound > 0 && !quiet) {
-          const list = summary.notFoundSkus.slice(0, 20).join(', ');
-          this.warnUser(`${summary.notFound === 1 ? '1 SKU is' : `${summary.notFound} SKUs are`} not in the store (not created): ${list}${summary.notFound > 20 ? ', …' : ''}.`);
-        }
+        if (!quiet && !this.jsonEnabled() && summary.plan) printSyncPlan(summary.plan, this.io.stdout, this.io.stderr);
         if (summary.earlierRunUnfinished && !quiet) {
           this.note('Note: an earlier run of this file was interrupted; what it wrote was read back from the store and not sent again (--resume also keeps its counts).');
         }

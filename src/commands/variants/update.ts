@@ -1,13 +1,14 @@
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../base-command.js';
-import { priceStockFlags, variantArgs, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
+import { priceStockFlags, variantRefArgs, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
   static summary = "Change a variant's price, stock, SKU or measures.";
-  static description = `Only the fields given change. --stock N sets the stock at the default location; --stock-at LOCATION=N (location by name or id, repeatable) sets it at each location named. --promotional-price none removes the promotional price.`;
+  static description = `The variant is named by its SKU alone or by PRODUCT_ID VARIANT_ID (a SKU held by several variants is refused, naming them). Only the fields given change; what changed is shown old → new, stock per location with the new total. --stock N sets the stock at the default location; --stock-at LOCATION=N (location by name or id, repeatable) sets it at each location named. --promotional-price none removes the promotional price.`;
 
   static examples = [
+    '<%= config.bin %> variants update ACC-MED --stock 40',
     '<%= config.bin %> variants update 1234 5678 --price 16500 --promotional-price 14900',
     '<%= config.bin %> variants update 1234 5678 --stock-at "Local Palermo=0" --stock-at "Depósito Central=25"',
     '<%= config.bin %> variants update 1234 5678 --stock 12 --json',
@@ -17,7 +18,7 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.variant;
 
-  static args = variantArgs;
+  static args = variantRefArgs;
 
   static flags = {
     ...priceStockFlags,
@@ -25,16 +26,14 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
   };
 
   async run(): Promise<Variant> {
-    const { parseIntegerId } = await import('../../services/validate.js');
-    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
-    const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
+    const { updateVariantTarget, variantTarget } = await import('../../services/variants.js');
+    const target = variantTarget(this.args.product_id_or_sku, this.args.variant_id);
     const client = await this.client();
-    const { updateVariantFrom } = await import('../../services/variants.js');
-    const variant = await updateVariantFrom(client, productId, variantId, variantFieldsFrom(this.flags));
+    const update = await updateVariantTarget(client, target, variantFieldsFrom(this.flags));
     if (!this.jsonEnabled()) {
-      const { variantFields } = await import('../../views/variants.js');
-      await this.renderDetail(variantFields(variant));
+      const { variantUpdateFields } = await import('../../views/variants.js');
+      await this.renderDetail(variantUpdateFields(update));
     }
-    return variant;
+    return update.after;
   }
 }

@@ -22,7 +22,11 @@ export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
     const { parseIntegerId } = await import('../../services/validate.js');
     const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseIntegerId(this.args.id, 'ID', 'webhook');
-    const ok = await confirmOrYes({ message: `Delete webhook ${id}?`, yes: this.flags.yes, action: 'Deleting a webhook' });
+    const ok = await confirmOrYes({
+      message: async () => `Delete webhook ${await (await import('../../services/webhooks.js')).describeWebhook(await this.client(), id)}?`,
+      yes: this.flags.yes,
+      action: 'Deleting a webhook',
+    });
     if (!ok) {
       this.note('Nothing deleted.');
       return { id, deleted: false };

@@ -29,19 +29,30 @@ export type Delimiter = ',' | ';';
 const SNIFF_BYTES = 64 * 1024;
 
 /**
- * Decodes UTF-8 (the BOM is dropped by TextDecoder) and turns CRLF and lone CR into LF, so that
- * csv-parse counts lines the way an editor shows them. Invalid bytes become U+FFFD, which the row
- * validation reports with the cell they are in.
+ * Decodes UTF-8 (the BOM is dropped by TextDecoder) and turns the CRLF and lone CR that end records into LF,
+ * so that csv-parse counts lines the way an editor shows them. Line breaks inside a quoted cell are the cell's
+ * text and pass as they are (a name holding a CR reads back byte-identical: docs/csv.md, "Line breaks"), so
+ * the transform follows the quoting: a `"` opens a quoted cell only at the start of a cell, `""` inside one
+ * is a quote, any other `"` closes it. Invalid bytes become U+FFFD, which the row validation reports with the
+ * cell they are in.
  */
 class Utf8Lines extends Transform {
   private readonly decoder = new TextDecoder('utf-8');
-  private pendingCR = false;
+  /** A CR ended the last chunk outside quotes: an LF starting the next one belongs to it. */
+  private skipLF = false;
+  private atCellStart = true;
+  private quoted = false;
+  /** Inside a quoted cell, the last character was a `"`: a closing quote or the first of `""`. */
+  private quoteSeen = false;
   /** Lines emitted so far (1-based line of the next character) and the character's place on it. */
   private line = 1;
   private column = 1;
 
   /** `onNul` hears of the first NUL byte (anywhere, not only in the sniffed head); NULs are dropped from the text. */
-  constructor(private readonly onNul: (line: number, column: number) => void) {
+  constructor(
+    private readonly delimiter: Delimiter,
+    private readonly onNul: (line: number, column: number) => void,
+  ) {
     super({ readableObjectMode: false, decodeStrings: true, encoding: 'utf8' });
   }
 
@@ -52,22 +63,12 @@ class Utf8Lines extends Transform {
 
   override _flush(done: TransformCallback): void {
     this.emitText(this.decoder.decode());
-    if (this.pendingCR) this.push('\n');
     done();
   }
 
   private emitText(text: string): void {
     if (text === '') return;
-    let input = text;
-    if (this.pendingCR) {
-      input = `\r${input}`;
-      this.pendingCR = false;
-    }
-    if (input.endsWith('\r')) {
-      this.pendingCR = true;
-      input = input.slice(0, -1);
-    }
-    let lines = input.replace(/\r\n?/g, '\n');
+    let lines = this.recordBreaks(text);
     const nul = lines.indexOf('\u0000');
     if (nul !== -1) {
       const at = this.position(lines.slice(0, nul));
@@ -75,7 +76,54 @@ class Utf8Lines extends Transform {
       lines = lines.replaceAll('\u0000', '');
     }
     this.position(lines, true);
-    this.push(lines);
+    if (lines !== '') this.push(lines);
+  }
+
+  /** The text with every record break outside quotes as one LF; what is inside quotes as it is. */
+  private recordBreaks(text: string): string {
+    // Fast path: no quote and no CR, nothing to follow or change.
+    if (!this.quoted && !this.skipLF && !text.includes('"') && !text.includes('\r')) {
+      this.atCellStart = text.endsWith('\n') || text.endsWith(this.delimiter);
+      return text;
+    }
+    let out = '';
+    let from = 0;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i]!;
+      if (this.skipLF) {
+        this.skipLF = false;
+        if (ch === '\n') {
+          out += text.slice(from, i);
+          from = i + 1;
+          continue;
+        }
+      }
+      if (this.quoted) {
+        if (this.quoteSeen) {
+          this.quoteSeen = false;
+          if (ch === '"') continue;
+          this.quoted = false;
+        } else {
+          if (ch === '"') this.quoteSeen = true;
+          continue;
+        }
+      }
+      if (ch === '"' && this.atCellStart) {
+        this.quoted = true;
+        this.atCellStart = false;
+      } else if (ch === '\r') {
+        out += `${text.slice(from, i)}\n`;
+        from = i + 1;
+        if (text[i + 1] === '\n') {
+          from++;
+          i++;
+        } else if (i + 1 === text.length) this.skipLF = true;
+        this.atCellStart = true;
+      } else {
+        this.atCellStart = ch === '\n' || ch === this.delimiter;
+      }
+    }
+    return out + text.slice(from);
   }
 
   /** Where the character after `text` lies; with `advance`, moves the count past `text`. */
@@ -197,11 +245,13 @@ export async function* readCsv(path: string): AsyncGenerator<CsvEvent> {
     info: true,
   });
   const problems: ({ kind: 'problem' } & CsvProblem)[] = [];
+  // csv-parse counts every CR and every LF as a line; an editor counts a CRLF (kept inside quoted cells) as one.
+  let crlfBefore = 0;
   let stopLine: number | undefined;
   parser.on('skip', (err: Error & { code?: string; lines?: number; column?: number }) => {
     if (stopLine !== undefined) return;
     const { text, stops } = describeParseError(err.code, err.message);
-    const at = err.lines ?? 0;
+    const at = (err.lines ?? 0) - crlfBefore;
     problems.push({ kind: 'problem', line: at, column: err.column, message: text });
     if (stops) stopLine = at;
   });
@@ -211,15 +261,16 @@ export async function* readCsv(path: string): AsyncGenerator<CsvEvent> {
     nulReported = true;
     problems.push({ kind: 'problem', line: nulLine, message: `the file holds binary data (a NUL byte at character ${column}), not CSV text` });
   };
-  const source = createReadStream(path).pipe(new Utf8Lines(onNul));
+  const source = createReadStream(path).pipe(new Utf8Lines(delimiter, onNul));
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser);
 
   let line = 1;
   for await (const item of parser as AsyncIterable<{ record: string[]; raw: string; info: { lines: number } }>) {
     // info.lines is the record's last line; the record starts where its own line breaks say.
-    const newlinesInside = (item.raw.match(/\n/g)?.length ?? 0) - (item.raw.endsWith('\n') ? 1 : 0);
-    line = item.info.lines - newlinesInside;
+    const newlinesInside = (item.raw.match(/[\r\n]/g)?.length ?? 0) - (item.raw.endsWith('\n') ? 1 : 0);
+    line = item.info.lines - newlinesInside - crlfBefore;
+    crlfBefore += item.raw.match(/\r\n/g)?.length ?? 0;
     // csv-parse reports a skipped record as soon as it meets it, possibly before handing out earlier ones.
     while (problems.length > 0 && problems[0]!.line < line) yield problems.shift()!;
     if (stopLine !== undefined && line > stopLine) break;

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify';
 import { StoreError } from '../../client/errors.js';
-import { escapeFormula } from '../../output/format.js';
+import { QUOTE_LINE_BREAKS, escapeFormula } from '../../output/format.js';
 import { CannotWriteError, openAtomic } from '../../util/atomic-file.js';
 import { diskErrorReason } from '../../util/disk-error.js';
 
@@ -45,7 +45,7 @@ export async function reportInvalidRows(refusal: { reportProblem?: string }, pat
 
 async function writeRows(path: string, rows: ReportRow[]): Promise<void> {
   const file = await openAtomic(path);
-  const csv = stringify({ header: true, columns: ['line', 'key', 'stage', 'reason'] });
+  const csv = stringify({ header: true, columns: ['line', 'key', 'stage', 'reason'], quoted_match: QUOTE_LINE_BREAKS });
   csv.pipe(file.out);
   const sorted = [...rows].sort((a, b) => a.line - b.line);
   // Cells echo the input file, which a spreadsheet would run as formulas: keep them inert.

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import { slug } from '../../platform/slug.js';
+import { unescapeFormula } from '../../output/format.js';
 import { readMoney } from '../money.js';
 import { readCsv } from '../bulk/csv.js';
 import type { RowError } from '../bulk/row-error.js';
@@ -10,6 +11,7 @@ import {
   type DecimalField,
   type Dialect,
   type TextField,
+  baselineDigest,
   categorySeparator,
   detectDialect,
   mapColumns,
@@ -35,6 +37,18 @@ export interface VariantSpec {
   stockAt: Record<string, number>;
   /** Custom field values, keyed by field name. */
   custom: Record<string, string>;
+  /** The row's `baseline` cell, when it came from `products export` and still names this row (baseline.ts). */
+  baseline?: RowBaseline;
+}
+
+/**
+ * What `products export` wrote in a row's `baseline` cell: the store's product and variant, and the columns
+ * whose cell still holds the exported text (the user did not edit them), with that text.
+ */
+export interface RowBaseline {
+  product: number;
+  variant: number;
+  unedited: { header: string; field: ColumnField; exported: string }[];
 }
 
 export interface ProductSpec {
@@ -70,6 +84,8 @@ export interface Catalog {
   /** Header names of `stock:<location>` and `custom:<field>` columns, for the planner to resolve. */
   locationColumns: string[];
   customColumns: string[];
+  /** The header row's cells, trimmed (what `--only` names). */
+  headers: string[];
   rows: number;
 }
 
@@ -112,6 +128,7 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
     ignoredColumns: [],
     locationColumns: [],
     customColumns: [],
+    headers: [],
     rows: 0,
   };
 
@@ -187,6 +204,7 @@ function readHeader(
   fail: (e: Omit<RowError, 'file'>) => void,
 ): Column[] {
   const headers = record.cells.map((h) => h.trim());
+  catalog.headers = headers;
   catalog.dialect = detectDialect(headers);
   const columns = mapColumns(catalog.dialect, headers);
   const seen = new Map<string, number>();
@@ -233,6 +251,7 @@ function indexColumns(columns: Column[]) {
     names: find('name'),
     optionNames: find('optionName'),
     optionValues: find('optionValue'),
+    baseline: find('baseline')[0],
   };
 }
 
@@ -293,7 +312,7 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
   const problems: Problem[] = [];
   const at = (column: Column, message: string) => problems.push({ line, column: column.index + 1, header: column.header, message });
   checkCells(cells, columns, line, problems, at);
-  const cell = (column: Column | undefined): string => (column ? unescapeFormula((cells[column.index] ?? '').trim()) : '');
+  const cell = (column: Column | undefined): string => (column ? cellValue(cells[column.index] ?? '', column.field) : '');
   const key = productKey(idx, cell, line, problems, at);
   // Shopify lists extra images of a product on rows of their own: handle and Image Src, nothing else.
   const sku = cell(idx.sku);
@@ -317,6 +336,7 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
     if (column.field && value !== '') readCell(row, column, column.field, value, ctx);
   }
   settleShopifyPrice(row);
+  if (idx.baseline) row.variant.baseline = readBaseline(cell(idx.baseline), columns, cell);
 
   if (!shopifyImageRow) {
     draft?.variantLines.push(line);
@@ -333,6 +353,39 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
   for (const p of problems) ctx.fail({ ...p, key: key || undefined });
   if (problems.length > 0 && draft) draft.invalid = true;
   if (!shopifyImageRow && draft && problems.length === 0) draft.spec.variants.push(compactVariant(row.variant));
+}
+
+/**
+ * The row's `baseline` cell (JSON written by export: `p` product and `v` variant ids, `c` the exported text of
+ * the columns the store can change). A blank or mangled cell is no baseline: the file wins. Whether the row
+ * still names that product and variant (not a row copied to make another) is checked against the store
+ * (baseline.ts).
+ */
+function readBaseline(
+  text: string,
+  columns: Column[],
+  cell: (column: Column | undefined) => string,
+): RowBaseline | undefined {
+  if (text === '') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const b = parsed as { p?: unknown; v?: unknown; c?: unknown };
+  if (typeof b !== 'object' || b === null || !Number.isSafeInteger(b.p) || !Number.isSafeInteger(b.v)) return undefined;
+  if (typeof b.c !== 'object' || b.c === null) return undefined;
+  const unedited: RowBaseline['unedited'] = [];
+  for (const [header, exported] of Object.entries(b.c as Record<string, unknown>)) {
+    const column = columns.find((c) => c.header === header);
+    if (!column?.field) continue;
+    const text = cell(column);
+    // A long text is kept as its digest: the cell is unedited when its digest is the same.
+    const digest = typeof exported === 'object' && exported !== null ? (exported as { d?: unknown }).d : undefined;
+    if (text === exported || (typeof digest === 'string' && text !== '' && baselineDigest(text) === digest)) unedited.push({ header, field: column.field, exported: text });
+  }
+  return { product: b.p as number, variant: b.v as number, unedited };
 }
 
 /** The row's shape and its text: as many cells as the header, valid UTF-8, no cell of absurd length. */
@@ -409,6 +462,7 @@ function readCell(row: RowState, column: Column, field: ColumnField, value: stri
       return;
     case 'handle':
     case 'sku':
+    case 'baseline':
       return;
     case 'name':
     case 'description':
@@ -649,12 +703,17 @@ function spellingsAgree(
 }
 
 /**
- * Undoes the quote `store products export` puts before cells a spreadsheet would run as formulas, and
- * before text that already began with quotes and a formula character ("''=x" was "'=x" in the store).
+ * A cell's value. Free text (names, descriptions, variant texts, custom field values) is taken exactly as
+ * written — spaces, CR, LF and CRLF included, so what `store products export` wrote reads back byte-identical
+ * and plans no write; a cell of only spaces or line breaks is blank. Every other cell (keys, numbers, paths,
+ * options) is trimmed. The formula quote export adds is undone either way (output/format.ts).
  */
-function unescapeFormula(text: string): string {
-  return /^'+[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+function cellValue(raw: string, field: ColumnField | undefined): string {
+  if (field && FREE_TEXT.has(field.kind)) return raw.trim() === '' ? '' : unescapeFormula(raw);
+  return unescapeFormula(raw.trim());
 }
+
+const FREE_TEXT = new Set<ColumnField['kind']>(['name', 'description', 'text', 'custom']);
 
 export function decimal(text: string): string | { error: string } {
   if (DECIMAL.test(text)) return trimDecimal(Number(text.replace(',', '.')));

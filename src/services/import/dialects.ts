@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The header dialects of docs/csv.md ("Dialects"): the canonical columns, the platform's admin export (Spanish and
  * Portuguese) and a Shopify product export. A dialect turns each header cell into the catalog field it
@@ -30,7 +32,9 @@ export type ColumnField =
   /** Shopify weighs in grams; the store in kilograms. */
   | { kind: 'grams' }
   /** A column of the dialect with no counterpart in the API. */
-  | { kind: 'ignored' };
+  | { kind: 'ignored' }
+  /** `baseline`: what the store held when `products export` wrote the row (services/import/baseline.ts). */
+  | { kind: 'baseline' };
 
 export interface Column {
   index: number;
@@ -152,6 +156,17 @@ export function detectDialect(headers: string[]): Dialect {
   return 'canonical';
 }
 
+/** The canonical column in which `products export` writes what the store held (docs/csv.md, "Round trips"). */
+export const BASELINE_HEADER = 'baseline';
+
+/** Exported texts longer than this are kept in the baseline as a digest (descriptions would triple a file). */
+export const BASELINE_TEXT_LIMIT = 24;
+
+/** How the baseline keeps a long text: `{"d": …}`, 96 bits of its SHA-256, enough to tell an edit. */
+export function baselineDigest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+}
+
 const LOCALIZED = /^(name|description)(?::([a-z]{2}(?:[_-][a-z]{2})?))?$/i;
 
 function canonicalField(header: string): ColumnField | undefined {
@@ -180,6 +195,8 @@ function canonicalField(header: string): ColumnField | undefined {
       return { kind: 'sku' };
     case 'stock':
       return { kind: 'stock' };
+    case BASELINE_HEADER:
+      return { kind: 'baseline' };
   }
   if ((DECIMAL_FIELDS as readonly string[]).includes(lower)) return { kind: 'decimal', field: lower as DecimalField };
   if ((TEXT_FIELDS as readonly string[]).includes(lower)) return { kind: 'text', field: lower as TextField };

@@ -6,6 +6,9 @@ import { type ReportRow, reportInvalidRows, writeReport } from '../bulk/report.j
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../bulk/row-error.js';
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
 import { StoreError } from '../../client/errors.js';
+import { type KeptChange, keepStoreChanges } from './baseline.js';
+import { applyOnlyToCatalog } from './only.js';
+import { type PlannedChange, describePlan } from './plan-changes.js';
 import { type Catalog, readCatalog } from './catalog.js';
 import { type ImportJournalEntry, type ProductResult, executePlan, plannedOutcome } from './executor.js';
 import { type Mode, type Plan, planImport, planRequests } from './planner.js';
@@ -23,6 +26,10 @@ export interface ImportOptions extends BulkTarget {
   skipInvalid?: boolean;
   ignoreUnknownColumns?: boolean;
   resume?: boolean;
+  /** `--only COLUMNS`: apply only these columns of the file (only.ts). */
+  only?: string;
+  /** Write the file as it is, even fields it holds as exported that the store changed since (baseline.ts). */
+  overwriteStoreChanges?: boolean;
   report?: string;
   signal?: AbortSignal;
   concurrency?: number;
@@ -51,6 +58,10 @@ export interface ImportSummary extends BulkRunSummary {
   earlierRunUnfinished: boolean;
   journal?: string;
   failures: ReportRow[];
+  /** Fields the file held as exported and the store changed since: left as the store has them (baseline.ts). */
+  keptStoreChanges: KeptChange[];
+  /** A dry run's plan, change by change (plan-changes.ts). */
+  plan?: PlannedChange[];
 }
 
 /** Rows failed validation: nothing was sent (exit 2). */
@@ -81,6 +92,7 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
   const emit = progressEmitter(client, options.onProgress);
   emit({ phase: 'reading', done: 0, writesDone: 0, writesTotal: 0 });
   const catalog = await readOrReport(options);
+  if (options.only !== undefined) applyOnlyToCatalog(catalog, options.only);
   const lock = options.dryRun ? undefined : lockStore(options, 'products import');
   try {
     const earlier = await findEarlierRun({ ...options, kind: 'import' });
@@ -90,10 +102,13 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
       (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }),
       { customFields: catalog.customColumns.length > 0 },
     );
+    const kept = options.overwriteStoreChanges ? [] : keepStoreChanges(catalog, snapshot);
     const plan = planImport(catalog, snapshot, { mode: options.mode });
     if (plan.fatal.length > 0) throw new PlanRefusedError(plan.fatal);
     const { resumed, replanned } = skipResumed(plan, earlier);
     const summary = baseSummary(catalog, plan, options);
+    summary.keptStoreChanges = kept;
+    if (options.dryRun) summary.plan = describePlan(plan, snapshot, kept);
     summary.resumedProducts = resumed.length;
     summary.replanned = replanned;
     summary.earlierRunUnfinished = earlier.unfinished && !options.resume;
@@ -210,5 +225,6 @@ function baseSummary(catalog: Catalog, plan: Plan, options: ImportOptions): Impo
     interrupted: false,
     // With --skip-invalid, the rows left out come first.
     failures: catalog.errors.map(validationRow),
+    keptStoreChanges: [],
   };
 }

@@ -326,8 +326,8 @@ export function variantWriteOf(productId: number, u: VariantUpdate): VariantWrit
   return { productId, variantId: u.variantId, line: u.line, key: u.sku, body: u.body };
 }
 
-/** The diff of `variantDiff` field by field, with the store's values. */
-function fieldChanges(body: VariantInput, current: Variant, ix: Indexes): FieldChange[] {
+/** The diff of `variantDiff` field by field, with the store's values (an import's and a sync's dry run show it). */
+export function fieldChanges(body: VariantInput, current: Variant, ix: Indexes): FieldChange[] {
   const changes: FieldChange[] = [];
   for (const [field, to] of Object.entries(body)) {
     if (field === 'inventory_levels') {

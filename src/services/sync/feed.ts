@@ -15,6 +15,8 @@ export interface SyncFeed {
   rows: VariantSpec[];
   errors: RowError[];
   locationColumns: string[];
+  /** The header row's cells, trimmed (what `--only` names). */
+  headers: string[];
 }
 
 interface FeedColumn {
@@ -27,7 +29,7 @@ interface FeedColumn {
 
 export async function readSyncFile(path: string): Promise<SyncFeed> {
   const file = basename(path);
-  const feed: SyncFeed = { rows: [], errors: [], locationColumns: [] };
+  const feed: SyncFeed = { rows: [], errors: [], locationColumns: [], headers: [] };
   const seen = new Map<string, number>();
   let header: { columns: FeedColumn[]; width: number } | undefined;
   for await (const event of readCsv(path)) {
@@ -35,6 +37,7 @@ export async function readSyncFile(path: string): Promise<SyncFeed> {
       feed.errors.push({ file, line: event.line, column: event.column !== undefined ? event.column + 1 : undefined, message: event.message });
     } else if (!header) {
       header = { columns: readHeader(file, event, feed), width: event.cells.length };
+      feed.headers = event.cells.map((h) => h.trim());
     } else {
       const row = readRow(file, event, header, seen, feed.errors);
       if (row) feed.rows.push(row);

@@ -8,6 +8,8 @@ import { type BulkProgress, type ProgressStep, progressEmitter } from '../bulk/p
 import { type ReportRow, reportInvalidRows, writeReport } from '../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../bulk/row-error.js';
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
+import { applyOnlyToFeed } from '../import/only.js';
+import { type PlannedChange, describeSyncPlan } from '../import/plan-changes.js';
 import { SYNC_PRODUCT_FIELDS, fetchSnapshot } from '../import/snapshot.js';
 import { type SyncFeed, readSyncFile } from './feed.js';
 import { type SyncPlan, type SyncWrite, planSync } from './planner.js';
@@ -21,6 +23,8 @@ import { type SyncPlan, type SyncWrite, planSync } from './planner.js';
 export interface SyncOptions extends BulkTarget {
   file: string;
   zeroMissing?: boolean;
+  /** `--only COLUMNS`: apply only these columns of the feed (import/only.ts). */
+  only?: string;
   force?: boolean;
   dryRun?: boolean;
   /** Continue an interrupted sync of the same file (its journal counts what it finished). */
@@ -47,6 +51,8 @@ export interface SyncSummary extends BulkRunSummary {
   replanned: number;
   earlierRunUnfinished: boolean;
   journal?: string;
+  /** A dry run's plan, change by change (import/plan-changes.ts). */
+  plan?: PlannedChange[];
 }
 
 class SyncInvalidError extends FileInvalidError {
@@ -65,6 +71,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
     if (options.report) await reportInvalidRows(refusal, options.report, feed.errors.map(validationRow));
     throw refusal;
   }
+  if (options.only !== undefined) applyOnlyToFeed(feed, options.only, file);
   const lock = options.dryRun ? undefined : lockStore(options, 'variants sync');
   try {
     emit({ phase: 'fetching', done: 0, writesDone: 0, writesTotal: 0 });
@@ -72,13 +79,22 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
     const snapshot = await fetchSnapshot(
       client,
       (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }),
-      { store: false, categories: false, locations: Boolean(needsLocations), customFields: false, productFields: SYNC_PRODUCT_FIELDS },
+      {
+        store: false,
+        categories: false,
+        locations: Boolean(needsLocations),
+        customFields: false,
+        // A dry run names each variant's product by its handle, as an import's does.
+        productFields: options.dryRun ? [...SYNC_PRODUCT_FIELDS, 'handle'] : SYNC_PRODUCT_FIELDS,
+      },
     );
     const plan = planSync(file, feed, snapshot, options);
     const summary = baseSummary(file, feed, plan, options);
     summary.plannedRequests = minimumRequests(plan.writes.map(variantWrite));
-    if (options.dryRun) for (const w of plan.writes) w.zero ? summary.zeroed++ : summary.updated++;
-    else {
+    if (options.dryRun) {
+      for (const w of plan.writes) w.zero ? summary.zeroed++ : summary.updated++;
+      summary.plan = describeSyncPlan(plan, snapshot);
+    } else {
       const earlier = await findEarlierRun({ ...options, kind: 'sync' });
       countResumed(plan, earlier, summary);
       summary.earlierRunUnfinished = earlier.unfinished && !options.resume;

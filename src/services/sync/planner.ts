@@ -8,7 +8,7 @@ import type { SyncFeed } from './feed.js';
 
 /**
  * The sync plan: a pure function from the checked feed and one snapshot of the store to one PUT per variant
- * that differs. SKUs the store does not have are listed, never created; a SKU the store holds twice fails its
+ * that differs. SKUs the store does not have are failed rows, never created; a SKU the store holds twice fails its
  * row. With `zeroMissing`, stock-tracked variants the feed leaves out get stock 0 — refused when the feed names
  * fewer than half of the store's SKUs (a truncated feed must not empty a store) unless `force`.
  */
@@ -44,7 +44,12 @@ export function planSync(
   const plan: SyncPlan = { writes: [], unchanged: 0, notFoundSkus: [], failures: [] };
   for (const row of feed.rows) {
     const holders = ix.bySku.get(row.sku) ?? [];
-    if (holders.length === 0) plan.notFoundSkus.push(row.sku);
+    if (holders.length === 0) {
+      // A feed naming a SKU the store lacks is out of step with it (a new product not yet created, a typo):
+      // a failed row, in --report and exit 3, so that cron hears of it.
+      plan.notFoundSkus.push(row.sku);
+      plan.failures.push({ line: row.line, key: row.sku, stage: 'plan', reason: `SKU ${row.sku} is not in the store (variants sync never creates variants)` });
+    }
     else if (holders.length > 1) plan.failures.push({ line: row.line, key: row.sku, stage: 'plan', reason: ambiguousSku(row.sku, holders) });
     else {
       const body = variantDiff(row, holders[0]!.variant, ix);

@@ -24,11 +24,11 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
     const { confirmOrYes } = await import('../../../output/prompt.js');
     const orderId = parseOrderId(this.args.order_id);
     const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
-    const foName = this.args.fulfillment_order_id.trim();
     const eventId = this.args.event_id.trim();
     const confirmed = await confirmOrYes({
       yes: this.flags.yes,
-      message: `Delete tracking event ${eventId} of fulfillment order ${foName}?`,
+      message: async () =>
+        `Delete ${await (await import('../../../services/orders.js')).describeTrackingEvent(await this.client(), orderId, ref, eventId)}?`,
       action: `Deleting tracking event ${eventId}`,
     });
     if (!confirmed) {

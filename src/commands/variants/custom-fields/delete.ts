@@ -21,7 +21,8 @@ export default class CustomFieldsDelete extends BaseCommand<typeof CustomFieldsD
   async run(): Promise<{ id: string; deleted: boolean }> {
     const { confirmOrYes } = await import('../../../output/prompt.js');
     const ok = await confirmOrYes({
-      message: `Delete custom field ${this.args.field} and its value on every variant?`,
+      message: async () =>
+        `Delete custom field ${await (await import('../../../services/variants.js')).describeCustomField(await this.client(), this.args.field)} and its value on every variant?`,
       yes: this.flags.yes,
       action: 'Deleting a custom field',
     });
