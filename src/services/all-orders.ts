@@ -2,7 +2,7 @@ import { listOrdersPage, type Order, type OrderFilters } from '../api/orders.js'
 import { parseTimestamp } from '../api/read.js';
 import { StoreError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
-import { maxPagesFor, walkCapWarning } from '../client/pagination.js';
+import { MAX_LIST_RECORDS, maxPagesFor, walkCapWarning } from '../client/pagination.js';
 import { MAX_PER_PAGE, ORDER_QUERY_LIMIT } from '../platform/pagination.js';
 import { formatTimestamp } from './validate.js';
 
@@ -30,7 +30,8 @@ import { formatTimestamp } from './validate.js';
  * holds is cut with a warning (`client.page`), and the whole walk, windows and status splits included, reads at
  * most the pages the first x-total-count fills plus a tenth and two (MAX_LIST_RECORDS' worth without one,
  * `maxPagesFor`), then stops with the generic walk's warning: a server that keeps answering full pages, whatever
- * their creation times, is not followed for ever.
+ * their creation times, is not followed for ever. Pages that list only orders already listed (a window's boundary
+ * second, a second split by status) are counted apart, capped at what the store's size can cost (PageBudget).
  *
  * `total` is x-total-count of the first request: every order matching the filters when the read began.
  * Used by `orders list --all`/`--limit`, `orders export`, and readers of everything updated since a time
@@ -82,7 +83,6 @@ async function* windowsOf(
     for (let page = 1; page <= pagesPerWindow; page++) {
       if (!budget.allowsAnother()) return;
       const res = await listOrdersPage(client, query, page, perPage);
-      budget.count(res.received, res.total);
       const orders: Order[] = [];
       for (const order of res.orders) {
         const at = createdAt(order);
@@ -96,6 +96,7 @@ async function* windowsOf(
         max = floorSecond(newest) + SECOND;
         query = { ...query, created_at_max: formatTimestamp(new Date(max)) };
       }
+      budget.count(res.received, orders.length, res.total);
       yield { orders, total: res.total };
       const endOfList = res.received < perPage || (res.total !== undefined && page * perPage >= res.total);
       if (endOfList) return;
@@ -130,14 +131,20 @@ async function* windowsOf(
 }
 
 /**
- * The pages one read of orders may still request (see allOrders): counted across its windows and status splits,
- * capped from the first x-total-count by the generic walk's rule; the first request past the cap is not sent,
- * and the client is warned once that the store kept offering more.
+ * The pages one read of orders may still request (see allOrders), counted across its windows and status splits.
+ * Pages that list an order not yet listed are capped from the first x-total-count by the generic walk's rule
+ * (`maxPagesFor`: MAX_LIST_RECORDS' worth without one). Pages that list none re-read what a window boundary
+ * shares with the window before: about one a window, and two windows' worth plus one a status for a second
+ * split by status, which a store can hold once per 10,000 orders of that count; they are capped at that. The
+ * first request past either cap is not sent, and the client is warned once that the store kept offering more.
  */
 class PageBudget {
   private pages = 0;
   private read = 0;
-  private maxPages: number;
+  private freshPages = 0;
+  private rereadPages = 0;
+  private maxFreshPages: number;
+  private maxRereadPages: number;
   private capped = false;
   exhausted = false;
 
@@ -145,21 +152,33 @@ class PageBudget {
     private readonly client: StoreClient,
     private readonly perPage: number,
   ) {
-    this.maxPages = maxPagesFor(undefined, perPage);
+    this.maxFreshPages = maxPagesFor(undefined, perPage);
+    this.maxRereadPages = this.rereadsFor(MAX_LIST_RECORDS);
   }
 
-  count(received: number, total: number | undefined): void {
+  /** Re-read pages a store of `total` orders can legitimately cost: per 10,000 orders, a split second and its window. */
+  private rereadsFor(total: number): number {
+    const pagesPerWindow = Math.max(1, Math.floor(ORDER_QUERY_LIMIT / this.perPage));
+    const splits = Math.floor(Math.min(total, MAX_LIST_RECORDS) / ORDER_QUERY_LIMIT) + 1;
+    return splits * (2 * pagesPerWindow + STATUSES.length + 2);
+  }
+
+  /** A page read: `received` records, `fresh` of them orders not listed before. */
+  count(received: number, fresh: number, total: number | undefined): void {
     if (this.pages === 0 && total !== undefined) {
-      this.maxPages = maxPagesFor(total, this.perPage);
+      this.maxFreshPages = maxPagesFor(total, this.perPage);
+      this.maxRereadPages = this.rereadsFor(total);
       this.capped = true;
     }
     this.pages += 1;
     this.read += received;
+    if (fresh > 0) this.freshPages += 1;
+    else this.rereadPages += 1;
   }
 
   allowsAnother(): boolean {
     if (this.exhausted) return false;
-    if (this.pages < this.maxPages) return true;
+    if (this.freshPages < this.maxFreshPages && this.rereadPages < this.maxRereadPages) return true;
     this.exhausted = true;
     this.client.warn(walkCapWarning('/orders', this.pages, this.read, this.capped));
     return false;
