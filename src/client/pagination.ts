@@ -121,6 +121,14 @@ export function maxPagesFor(total: number | undefined, perPage: number): number 
 }
 
 /**
+ * The warning of a walk stopped at its page cap (maxPagesFor) while the store still offered more: `capped` when
+ * the cap came from x-total-count. One wording for every reader of a list (the generic walk, `allOrders`).
+ */
+export function walkCapWarning(path: string, pages: number, read: number, capped: boolean): string {
+  return `The store kept offering pages of GET ${path}; stopped after ${pages} pages (${read} records read), the most read from ${capped ? 'a list of that x-total-count' : 'a list that does not say its size'}.`;
+}
+
+/**
  * Walks a list page by page: follows `Link rel="next"` (absolute URLs), falls back to counting pages
  * when the server sends no Link header, and treats the 404 "Last page is N" as the end of the list.
  * Every walk ends (docs/decisions.md "Bounded walks"): at an empty page, once the records read reach the
@@ -196,9 +204,7 @@ export async function* paginate<T>(
       return;
     }
     if (pages >= maxPages) {
-      options.warn?.(
-        `The store kept offering pages of GET ${path}; stopped after ${pages} pages (${read} records read), the most read from ${capped ? 'a list of that x-total-count' : 'a list that does not say its size'}.`,
-      );
+      options.warn?.(walkCapWarning(path, pages, read, capped));
       return;
     }
   }

@@ -2,6 +2,7 @@ import { listOrdersPage, type Order, type OrderFilters } from '../api/orders.js'
 import { parseTimestamp } from '../api/read.js';
 import { StoreError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
+import { MAX_LIST_RECORDS, maxPagesFor, walkCapWarning } from '../client/pagination.js';
 import { MAX_PER_PAGE, ORDER_QUERY_LIMIT } from '../platform/pagination.js';
 import { formatTimestamp } from './validate.js';
 
@@ -25,6 +26,13 @@ import { formatTimestamp } from './validate.js';
  * reader then splits that second by `status` (open, closed, cancelled), goes on with the window ending a
  * millisecond before it, and fails with one sentence when a status alone still has more in that second.
  *
+ * Every walk ends, as every list's (docs/decisions.md "Bounded walks"): a page holding more records than a page
+ * holds is cut with a warning (`client.page`), and the whole walk, windows and status splits included, reads at
+ * most the pages the first x-total-count fills plus a tenth and two (MAX_LIST_RECORDS' worth without one,
+ * `maxPagesFor`), then stops with the generic walk's warning: a server that keeps answering full pages, whatever
+ * their creation times, is not followed for ever. Pages that list only orders already listed (a window's boundary
+ * second, a second split by status) are counted apart, capped at what the store's size can cost (PageBudget).
+ *
  * `total` is x-total-count of the first request: every order matching the filters when the read began.
  * Used by `orders list --all`/`--limit`, `orders export`, and readers of everything updated since a time
  * (filters.updated_at_min).
@@ -36,9 +44,10 @@ export async function* allOrders(
 ): AsyncGenerator<{ orders: Order[]; total?: number }> {
   const perPage = Math.min(options.perPage ?? MAX_PER_PAGE, MAX_PER_PAGE);
   const seen = new RecentIds(perPage);
+  const budget = new PageBudget(client, perPage);
   let total: number | undefined;
   let first = true;
-  for await (const page of windowsOf(client, filters, perPage, seen, filters.status === undefined || filters.status === 'any')) {
+  for await (const page of windowsOf(client, filters, perPage, seen, budget, filters.status === undefined || filters.status === 'any')) {
     if (first) total = page.total;
     first = false;
     if (page.orders.length > 0) yield { orders: page.orders, total };
@@ -62,6 +71,7 @@ async function* windowsOf(
   filters: OrderFilters,
   perPage: number,
   seen: RecentIds,
+  budget: PageBudget,
   canSplitByStatus: boolean,
 ): AsyncGenerator<{ orders: Order[]; total?: number }> {
   const pagesPerWindow = Math.max(1, Math.floor(ORDER_QUERY_LIMIT / perPage));
@@ -71,6 +81,7 @@ async function* windowsOf(
   for (;;) {
     let oldest: number | undefined;
     for (let page = 1; page <= pagesPerWindow; page++) {
+      if (!budget.allowsAnother()) return;
       const res = await listOrdersPage(client, query, page, perPage);
       const orders: Order[] = [];
       for (const order of res.orders) {
@@ -85,6 +96,7 @@ async function* windowsOf(
         max = floorSecond(newest) + SECOND;
         query = { ...query, created_at_max: formatTimestamp(new Date(max)) };
       }
+      budget.count(res.received, orders.length, res.total);
       yield { orders, total: res.total };
       const endOfList = res.received < perPage || (res.total !== undefined && page * perPage >= res.total);
       if (endOfList) return;
@@ -105,7 +117,8 @@ async function* windowsOf(
       }
       for (const status of STATUSES) {
         const second = { ...filters, status, created_at_min: formatTimestamp(new Date(boundary)), created_at_max: formatTimestamp(new Date(max)) } as OrderFilters;
-        yield* windowsOf(client, second, perPage, seen, false);
+        yield* windowsOf(client, second, perPage, seen, budget, false);
+        if (budget.exhausted) return;
       }
       // Just before that second (a millisecond before: a store reading the end as inclusive or exclusive alike).
       max = boundary - 1;
@@ -114,6 +127,61 @@ async function* windowsOf(
     }
     if (filters.created_at_min !== undefined && max < Date.parse(filters.created_at_min)) return;
     query = { ...filters, created_at_max: formatTimestamp(new Date(max)) };
+  }
+}
+
+/**
+ * The pages one read of orders may still request (see allOrders), counted across its windows and status splits.
+ * Pages that list an order not yet listed are capped from the first x-total-count by the generic walk's rule
+ * (`maxPagesFor`: MAX_LIST_RECORDS' worth without one). Pages that list none re-read what a window boundary
+ * shares with the window before: about one a window, and two windows' worth plus one a status for a second
+ * split by status, which a store can hold once per 10,000 orders of that count; they are capped at that. The
+ * first request past either cap is not sent, and the client is warned once that the store kept offering more.
+ */
+class PageBudget {
+  private pages = 0;
+  private read = 0;
+  private freshPages = 0;
+  private rereadPages = 0;
+  private maxFreshPages: number;
+  private maxRereadPages: number;
+  private capped = false;
+  exhausted = false;
+
+  constructor(
+    private readonly client: StoreClient,
+    private readonly perPage: number,
+  ) {
+    this.maxFreshPages = maxPagesFor(undefined, perPage);
+    this.maxRereadPages = this.rereadsFor(MAX_LIST_RECORDS);
+  }
+
+  /** Re-read pages a store of `total` orders can legitimately cost: per 10,000 orders, a split second and its window. */
+  private rereadsFor(total: number): number {
+    const pagesPerWindow = Math.max(1, Math.floor(ORDER_QUERY_LIMIT / this.perPage));
+    const splits = Math.floor(Math.min(total, MAX_LIST_RECORDS) / ORDER_QUERY_LIMIT) + 1;
+    return splits * (2 * pagesPerWindow + STATUSES.length + 2);
+  }
+
+  /** A page read: `received` records, `fresh` of them orders not listed before. */
+  count(received: number, fresh: number, total: number | undefined): void {
+    if (this.pages === 0 && total !== undefined) {
+      this.maxFreshPages = maxPagesFor(total, this.perPage);
+      this.maxRereadPages = this.rereadsFor(total);
+      this.capped = true;
+    }
+    this.pages += 1;
+    this.read += received;
+    if (fresh > 0) this.freshPages += 1;
+    else this.rereadPages += 1;
+  }
+
+  allowsAnother(): boolean {
+    if (this.exhausted) return false;
+    if (this.freshPages < this.maxFreshPages && this.rereadPages < this.maxRereadPages) return true;
+    this.exhausted = true;
+    this.client.warn(walkCapWarning('/orders', this.pages, this.read, this.capped));
+    return false;
   }
 }
 

@@ -21,6 +21,10 @@
  *   endless-body           200, no Content-Length, no compression: a JSON array that never ends (made as it is sent).
  *   endless-pages          every page has one order and links to page N+1, while x-total-count says 3.
  *   endless-pages-no-total the same without x-total-count.
+ *   endless-full-pages     every page is full (per_page orders, one a second going back from 2026-01-01, read
+ *                          from `created_at_max` on: orders without end), while x-total-count says 20,000 — the
+ *                          orders reader's windows by `created_at_max` never run out (no Link header: orders are
+ *                          read by page number, docs/platform.md §9).
  *   never-answer           reads the request and never answers (the socket stays open until close()).
  *   unreadable-records     200 with 3 "orders", none readable (ids that are not ids).
  *   rate-limit-zero        like endless-pages, with `x-rate-limit-limit: 0`, `-remaining: 0`, `-reset: 0`.
@@ -43,6 +47,7 @@ export type HostileBehaviour =
   | 'huge-page'
   | 'endless-pages'
   | 'endless-pages-no-total'
+  | 'endless-full-pages'
   | 'never-answer'
   | 'unreadable-records'
   | 'rate-limit-zero'
@@ -180,6 +185,19 @@ export async function startHostileServer(
         return json(res, 200, [order(page)], { 'x-total-count': '3', link: next() });
       case 'endless-pages-no-total':
         return json(res, 200, [order(page)], { link: next() });
+      case 'endless-full-pages': {
+        const perPage = Number(url.searchParams.get('per_page') ?? 30) || 30;
+        const newest = Date.UTC(2026, 0, 1);
+        const max = Date.parse(url.searchParams.get('created_at_max') ?? '');
+        // Order k (from 0) is created k seconds before `newest`: the first at or before created_at_max.
+        const skip = Number.isNaN(max) ? 0 : Math.max(0, Math.ceil((newest - max) / 1000));
+        const first = skip + (page - 1) * perPage;
+        const orders = Array.from({ length: perPage }, (_, i) => ({
+          ...order(first + i + 1),
+          created_at: new Date(newest - (first + i) * 1000).toISOString(),
+        }));
+        return json(res, 200, orders, { 'x-total-count': '20000' });
+      }
       case 'rate-limit-zero':
         return json(res, 200, [order(page)], {
           'x-total-count': '3',

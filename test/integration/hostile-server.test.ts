@@ -95,7 +95,10 @@ describe('a hostile server: every wait, reply and walk is bounded', () => {
   it('a page of two million records (31 MB, under the reply limit) is read for one page\'s worth, with one warning', async () => {
     const r = await replay('huge-page', ['orders', 'list', '--json', 'id'], {}, REPORT_MAX_RSS);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toHaveLength(30); // the list's default --limit
+    // Every record of that page carries the same id, and an order is listed once (orders are read by created_at
+    // windows that re-read their boundary second, so the reader skips ids already listed): one order shown.
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 1234567 }]);
+    expect(r.requests).toBe(1);
     expect(r.lines[0]).toMatch(/^Warning: The store sent \d+ records in one page of GET \/orders, more than a page holds; only the first 200 were read\.$/);
     expect(r.lines).toHaveLength(2);
     expect(Number(r.lines[1]!.replace('maxrss ', ''))).toBeLessThan(500 * 1024);
@@ -115,32 +118,67 @@ describe('a hostile server: every wait, reply and walk is bounded', () => {
     expect(r.lines[0]).toMatch(/^Error: Invalid request: no no .*…\.$/);
   });
 
-  it('pagination that never ends stops at x-total-count with one warning', async () => {
+  // Orders are read by page number, not by Link (docs/platform.md §9: a page with fewer than per_page orders is
+  // the last one): the endless-pages behaviours, one order a page with a Link to the next, end an orders walk at
+  // their first page, which is the platform's rule, not a bound. What bounds an orders walk against a store that
+  // keeps offering pages is the page cap, shown by endless-full-pages below; `products list` (the generic walk,
+  // which follows Link) shows the x-total-count stop and the cap without a total.
+  it('pagination that never ends: an orders walk ends at a short page (no Link needed), in one request, silently', async () => {
     const r = await replay('endless-pages', ['orders', 'list', '--all', '--json', 'id']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 1 }]);
+    expect(r.stderr).toBe('');
+    expect(r.requests).toBe(1);
+  });
+
+  it('pagination that never ends stops at x-total-count with one warning (the generic walk, following Link)', async () => {
+    const r = await replay('endless-pages', ['products', 'list', '--all', '--json', 'id']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
     expect(r.lines).toEqual([
-      'Warning: The store kept offering pages of GET /orders after the 3 records its x-total-count announced; stopped after 3 pages (3 records read).',
+      'Warning: The store kept offering pages of GET /products after the 3 records its x-total-count announced; stopped after 3 pages (3 records read).',
     ]);
     expect(r.requests).toBe(3);
   });
 
   it('pagination that never ends and never says its size stops at the walk cap with one warning', async () => {
-    const r = await replay('endless-pages-no-total', ['orders', 'list', '--all', '--json', 'id']);
+    const r = await replay('endless-pages-no-total', ['products', 'list', '--all', '--json', 'id']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(1000);
     expect(r.lines).toEqual([
-      'Warning: The store kept offering pages of GET /orders; stopped after 1000 pages (1000 records read), the most read from a list that does not say its size.',
+      'Warning: The store kept offering pages of GET /products; stopped after 1000 pages (1000 records read), the most read from a list that does not say its size.',
     ]);
     expect(r.requests).toBe(1000);
   });
 
+  it('an orders walk whose windows never run out (full pages, ever older, past x-total-count) stops at the cap from it', async () => {
+    const r = await replay('endless-full-pages', ['orders', 'list', '--all', '--json', 'id']);
+    expect(r.code).toBe(0);
+    // ceil(1.1 × 20,000 / 200) + 2 = 112 pages: the first window's 50, then windows further back each a full 50.
+    expect(r.lines).toEqual([
+      'Warning: The store kept offering pages of GET /orders; stopped after 112 pages (22400 records read), the most read from a list of that x-total-count.',
+    ]);
+    expect(r.requests).toBe(112);
+    const ids = (JSON.parse(r.stdout) as { id: number }[]).map((o) => o.id);
+    // Each window re-reads its boundary second: those orders are listed once.
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBeGreaterThan(22_000);
+  });
+
   it('a rate limit of 0 is unknown, not unlimited: the endless walk still ends at x-total-count', async () => {
-    const r = await replay('rate-limit-zero', ['orders', 'list', '--all', '--json', 'id']);
+    const r = await replay('rate-limit-zero', ['products', 'list', '--all', '--json', 'id']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(3);
     expect(r.lines).toHaveLength(1);
     expect(r.requests).toBe(3);
+  });
+
+  it('a rate limit of 0 with an orders walk: the short page ends it, one request', async () => {
+    const r = await replay('rate-limit-zero', ['orders', 'list', '--all', '--json', 'id']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 1 }]);
+    expect(r.stderr).toBe('');
+    expect(r.requests).toBe(1);
   });
 
   it('a server that never answers: the real attempts and elapsed time, exit 1', async () => {

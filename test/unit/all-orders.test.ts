@@ -111,4 +111,51 @@ describe('allOrders', () => {
     await expect(read(s.client)).rejects.toThrow(/^More than 10,000 orders match within the second 2026-01-01T00:00:00\+00:00/);
     expect(s.refused).toEqual([]);
   });
+
+  describe('ends whatever the store answers (every page full, filters ignored)', () => {
+    /** A store that answers every GET /orders with a full page made by `make(k)` for the k-th order of the page asked. */
+    function endless(make: (k: number) => Record<string, unknown>, total?: number) {
+      const warnings: string[] = [];
+      let requests = 0;
+      const client = {
+        warn: (message: string) => warnings.push(message),
+        page: async (_path: string, query: Record<string, unknown> = {}) => {
+          requests += 1;
+          const page = Number(query.page);
+          const perPage = Number(query.per_page);
+          const items = Array.from({ length: perPage }, (_, i) => make((page - 1) * perPage + i));
+          return { items, page, total };
+        },
+      } as unknown as StoreClient;
+      return { client, warnings, requests: () => requests };
+    }
+
+    it('orders ever older, without x-total-count: stops at the walk cap (1,000 pages of 200) with one warning', async () => {
+      let window = 0;
+      // Each window's orders are older than the last one read (the store ignores created_at_max but never repeats).
+      const s = endless((k) => {
+        if (k === 0) window += 1;
+        const n = window * 10_000 + k;
+        return { id: n + 1, created_at: iso(BASE - n * 1000) };
+      });
+      const ids = await read(s.client);
+      expect(s.requests()).toBe(1000);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(s.warnings).toEqual([
+        'The store kept offering pages of GET /orders; stopped after 1000 pages (200000 records read), the most read from a list that does not say its size.',
+      ]);
+    });
+
+    it('the same creation time forever: one sentence once the second is split by status, not a loop', async () => {
+      const s = endless((k) => ({ id: k + 1, created_at: iso(BASE) }), 20_000);
+      await expect(read(s.client)).rejects.toThrow(/^More than 10,000 orders match within the second 2026-01-01T00:00:00\+00:00/);
+      expect(s.requests()).toBeLessThanOrEqual(2 * 50);
+    });
+
+    it('orders without a creation time: one sentence after the first 10,000, not a loop', async () => {
+      const s = endless((k) => ({ id: k + 1 }));
+      await expect(read(s.client)).rejects.toThrow(/^The store listed orders without a creation time/);
+      expect(s.requests()).toBe(50);
+    });
+  });
 });
