@@ -112,11 +112,17 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     }
     progress.stop();
     await spec.show(summary);
+    if (summary.reportProblem) {
+      // Written last, once the run is done (its journal says so): only the report is missing, nothing is left to resume.
+      this.io.stderr.write(`Error: ${summary.reportProblem.replace(/\.$/, '')}; the run itself finished, only the report is missing.\n`);
+    }
     if (summary.interrupted) {
       this.io.stderr.write(`${spec.interruptedHint}\n`);
       process.exitCode = interrupt.exitCode();
     } else if (spec.failed(summary)) {
       process.exitCode = 3;
+    } else if (summary.reportProblem) {
+      process.exitCode = 1;
     }
     return summary;
   }

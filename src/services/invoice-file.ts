@@ -7,7 +7,7 @@ import { type EarlierRun, Journal, findEarlierRun } from './bulk/journal.js';
 import { type BulkTarget, lockStore } from './bulk/lock.js';
 import { checkAbort } from './bulk/pool.js';
 import { type BulkProgress, type ProgressStep, progressEmitter } from './bulk/progress.js';
-import { type ReportRow, writeReport } from './bulk/report.js';
+import { type ReportRow, writeReportKeepingResult } from './bulk/report.js';
 import { type BulkRunSummary, recordRequests } from './bulk/summary.js';
 import { type InvoiceRequest, attachInvoice, invoiceRequest, readInvoices } from './invoices.js';
 import { getOrder } from '../api/orders.js';
@@ -87,7 +87,7 @@ export async function attachInvoicesFromFile(client: StoreClient, path: string, 
   }
   result.failed.sort((a, b) => a.line - b.line);
   recordRequests(result, client, started);
-  if (options.report) await writeReport(options.report, result.failed);
+  if (options.report) await writeReportKeepingResult(result, options.report, result.failed);
   return result;
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal, JournalError, journalFs, makeJournalDir, readJournal } from '../../src/services/bulk/journal.js';
-import { ReportError, reportInvalidRows, writeReport } from '../../src/services/bulk/report.js';
+import { ReportError, writeReportKeepingResult, writeReport } from '../../src/services/bulk/report.js';
 import { diskErrorReason } from '../../src/util/disk-error.js';
 
 /**
@@ -82,10 +82,10 @@ describe('--report on a failing disk', () => {
 
   it('the report of an invalid file that cannot be written is noted on the refusal, not thrown', async () => {
     const refusal: { reportProblem?: string } = {};
-    await reportInvalidRows(refusal, '/dev/full', rows);
+    await writeReportKeepingResult(refusal, '/dev/full', rows);
     expect(refusal.reportProblem).toBe('--report: cannot write /dev/full: the disk is full.');
     const ok: { reportProblem?: string } = {};
-    await reportInvalidRows(ok, join(dir, 'report.csv'), rows);
+    await writeReportKeepingResult(ok, join(dir, 'report.csv'), rows);
     expect(ok.reportProblem).toBeUndefined();
     expect(readFileSync(join(dir, 'report.csv'), 'utf8')).toContain('price: not a number');
   });

@@ -31,15 +31,16 @@ export async function writeReport(path: string, rows: ReportRow[]): Promise<void
 }
 
 /**
- * The report of a file refused before anything was sent: when it cannot be written, the refusal still stands (its
- * row errors listed, exit 2) and the report's problem is one more line (`reportProblem`), instead of hiding them.
+ * The report, written where a report that cannot be written must not hide the result it belongs to: a file
+ * refused before anything was sent (its row errors listed, exit 2) or a run's summary (what was written, what
+ * failed). The report's problem is kept as `reportProblem`, said as one more line, instead of replacing them.
  */
-export async function reportInvalidRows(refusal: { reportProblem?: string }, path: string, rows: ReportRow[]): Promise<void> {
+export async function writeReportKeepingResult(result: { reportProblem?: string }, path: string, rows: ReportRow[]): Promise<void> {
   try {
     await writeReport(path, rows);
   } catch (error) {
     if (!(error instanceof ReportError)) throw error;
-    refusal.reportProblem = error.message;
+    result.reportProblem = error.message;
   }
 }
 

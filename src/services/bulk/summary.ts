@@ -15,6 +15,8 @@ export interface BulkRunSummary {
   seconds: number;
   /** Stopped by Ctrl-C or SIGTERM after the requests in flight. */
   interrupted: boolean;
+  /** Why `--report` could not be written after the run (the run itself finished; its summary still stands). */
+  reportProblem?: string;
 }
 
 /** Fills in the request counts and the time taken, from `started` (Date.now() when the run began). */

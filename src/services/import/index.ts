@@ -2,7 +2,7 @@ import type { StoreClient } from '../../client/index.js';
 import { Journal, type EarlierRun, findEarlierRun } from '../bulk/journal.js';
 import { type BulkTarget, lockStore } from '../bulk/lock.js';
 import { type BulkProgress, type ProgressStep, progressEmitter } from '../bulk/progress.js';
-import { type ReportRow, reportInvalidRows, writeReport } from '../bulk/report.js';
+import { type ReportRow, writeReportKeepingResult } from '../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../bulk/row-error.js';
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
 import { StoreError } from '../../client/errors.js';
@@ -118,7 +118,7 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
       summary.failures.push(...r.failures);
     }
     recordRequests(summary, client, started);
-    if (options.report) await writeReport(options.report, summary.failures);
+    if (options.report) await writeReportKeepingResult(summary, options.report, summary.failures);
     return summary;
   } finally {
     lock?.release();
@@ -130,7 +130,7 @@ async function readOrReport(options: ImportOptions): Promise<Catalog> {
   try {
     return await readAndValidate(options);
   } catch (error) {
-    if (error instanceof CatalogInvalidError && options.report) await reportInvalidRows(error, options.report, error.errors.map(validationRow));
+    if (error instanceof CatalogInvalidError && options.report) await writeReportKeepingResult(error, options.report, error.errors.map(validationRow));
     throw error;
   }
 }

@@ -5,7 +5,7 @@ import { type BulkTarget, lockStore } from '../bulk/lock.js';
 import { type VariantWrite, VariantWriter, minimumRequests } from '../bulk/variant-writes.js';
 import type { StoreSnapshot } from '../import/planner.js';
 import { type BulkProgress, type ProgressStep, progressEmitter } from '../bulk/progress.js';
-import { type ReportRow, reportInvalidRows, writeReport } from '../bulk/report.js';
+import { type ReportRow, writeReportKeepingResult } from '../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../bulk/row-error.js';
 import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
 import { applyOnlyToFeed } from '../import/only.js';
@@ -68,7 +68,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
   const feed = await readSyncFile(options.file);
   if (feed.errors.length > 0) {
     const refusal = new SyncInvalidError(feed.errors, file);
-    if (options.report) await reportInvalidRows(refusal, options.report, feed.errors.map(validationRow));
+    if (options.report) await writeReportKeepingResult(refusal, options.report, feed.errors.map(validationRow));
     throw refusal;
   }
   if (options.only !== undefined) applyOnlyToFeed(feed, options.only, file);
@@ -109,7 +109,7 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
       }
     }
     recordRequests(summary, client, started);
-    if (options.report) await writeReport(options.report, summary.failures);
+    if (options.report) await writeReportKeepingResult(summary, options.report, summary.failures);
     return summary;
   } finally {
     lock?.release();
