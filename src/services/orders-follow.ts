@@ -6,7 +6,7 @@ import type { StoreClient } from '../client/index.js';
 import type { Order } from '../api/orders.js';
 import { parseTimestamp } from '../api/read.js';
 import { MAX_PER_PAGE } from '../platform/pagination.js';
-import { writeFileAtomic } from '../util/atomic-file.js';
+import { type StagedFile, stageFileAtomic } from '../util/atomic-file.js';
 import { readJsonFile, xdgDir } from '../util/files.js';
 import { allOrders } from './all-orders.js';
 import { formatTimestamp, parseDate } from './validate.js';
@@ -244,9 +244,18 @@ export class OrderFollower {
 
   /** Records versions as delivered, in the order given, and writes the checkpoint (atomically). */
   async delivered(versions: OrderVersion[], outputSize?: number): Promise<void> {
+    (await this.deliveryStaged(versions, outputSize)).publish();
+  }
+
+  /**
+   * The checkpoint that records `versions` as delivered, written and flushed before they are, so that once they
+   * are delivered only one rename is left to do (`publish`): a SIGKILL between the two repeats them at the next
+   * run, and this keeps that instant as short as a rename. `discard` if the delivery failed.
+   */
+  async deliveryStaged(versions: OrderVersion[], outputSize?: number): Promise<StagedFile> {
     for (const v of versions) this.remember(v.id, v.at);
     if (outputSize !== undefined && this.output) this.state.output = { path: this.output, size: outputSize };
-    await this.save();
+    return this.staged();
   }
 
   private remember(id: number, at: number): void {
@@ -255,10 +264,14 @@ export class OrderFollower {
   }
 
   private async save(): Promise<void> {
+    (await this.staged()).publish();
+  }
+
+  private async staged(): Promise<StagedFile> {
     // What is older than the next poll's window is never asked for again.
     const from = this.from;
     this.state.delivered = this.state.delivered.filter(([, at]) => at >= from);
-    await writeFileAtomic(this.path, `${JSON.stringify(this.state)}\n`);
+    return stageFileAtomic(this.path, `${JSON.stringify(this.state)}\n`);
   }
 
   /**

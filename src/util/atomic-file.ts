@@ -1,5 +1,5 @@
-import { type WriteStream, createWriteStream, rmSync } from 'node:fs';
-import { type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { type WriteStream, createWriteStream, renameSync, rmSync } from 'node:fs';
+import { type FileHandle, mkdir, open, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { diskErrorReason } from './disk-error.js';
@@ -22,8 +22,20 @@ export interface AtomicFile {
   out: WriteStream;
   /** Flushes to disk and renames over the target. */
   commit(): Promise<void>;
+  /**
+   * Flushes to disk and leaves only the rename to do: `publish()` (one synchronous rename) puts the data in place
+   * at the instant the caller chooses, e.g. right after what the file records has happened.
+   */
+  stage(): Promise<StagedFile>;
   /** Closes and removes the temporary file; the target is untouched. */
   abort(): Promise<void>;
+}
+
+export interface StagedFile {
+  /** Renames the staged file over the target. */
+  publish(): void;
+  /** Removes the staged file; the target is untouched. */
+  discard(): Promise<void>;
 }
 
 export interface AtomicOptions {
@@ -89,7 +101,16 @@ export async function openAtomic(target: string, options: AtomicOptions = {}): P
   if (existing && !existing.isFile()) {
     const out = createWriteStream(path, { flags: 'a' });
     await opened(out, target);
-    return { out, commit: async () => closed(out), abort: async () => void out.destroy() };
+    const commit = async () => closed(out);
+    return {
+      out,
+      commit,
+      stage: async () => {
+        await commit();
+        return { publish: () => undefined, discard: async () => undefined };
+      },
+      abort: async () => void out.destroy(),
+    };
   }
 
   const temp = join(dir, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.tmp`);
@@ -112,27 +133,49 @@ export async function openAtomic(target: string, options: AtomicOptions = {}): P
     await rm(temp, { force: true });
     untrack(temp);
   };
+  const stage = async (): Promise<StagedFile> => {
+    try {
+      if (!out.writableEnded) out.end();
+      await finished(out);
+      // The umask may have cleared bits of the mode asked for (or kept by the replaced file): set it exactly.
+      if (options.mode !== undefined || existing) await handle.chmod(mode);
+      await handle.sync();
+      // The stream holds the handle until it is destroyed (autoClose is off): closing would wait forever.
+      out.destroy();
+      await handle.close();
+    } catch (error) {
+      await discard();
+      throw error;
+    }
+    return {
+      publish: () => {
+        renameSync(temp, path);
+        untrack(temp);
+      },
+      discard,
+    };
+  };
   return {
     out: out as unknown as WriteStream,
     commit: async () => {
+      const staged = await stage();
       try {
-        if (!out.writableEnded) out.end();
-        await finished(out);
-        // The umask may have cleared bits of the mode asked for (or kept by the replaced file): set it exactly.
-        if (options.mode !== undefined || existing) await handle.chmod(mode);
-        await handle.sync();
-        // The stream holds the handle until it is destroyed (autoClose is off): closing would wait forever.
-        out.destroy();
-        await handle.close();
-        await rename(temp, path);
-        untrack(temp);
+        staged.publish();
       } catch (error) {
         await discard();
         throw error;
       }
     },
+    stage,
     abort: discard,
   };
+}
+
+/** Writes `data` to a staged file for `path` (see AtomicFile.stage): in place once published. */
+export async function stageFileAtomic(path: string, data: string, mode = 0o600): Promise<StagedFile> {
+  const file = await openAtomic(path, { mode, createDir: true });
+  file.out.end(data, 'utf8');
+  return file.stage();
 }
 
 /** Writes `data` to `path` all or nothing (see openAtomic); the directory is created if missing. */

@@ -114,15 +114,20 @@ The first run starts at --since (ISO 8601, YYYY-MM-DD, today, yesterday, 7d, 12h
     const batch = exec === undefined ? FOLLOW_BATCH : 1;
     for (let i = 0; i < versions.length && !this.stopSignal; i += batch) {
       const chunk = versions.slice(i, i + batch);
-      if (exec !== undefined) {
-        await execForVersion(exec, chunk[0]!, { stdout: this.io.stdout, stderr: this.io.stderr });
-        await follower.delivered(chunk);
-      } else if (output !== undefined) {
+      if (output !== undefined) {
         await follower.delivered(chunk, await appendToOutput(output, versionLines(chunk)));
-      } else {
-        await this.writeOut(versionLines(chunk));
-        await follower.delivered(chunk);
+        continue;
       }
+      // The checkpoint is flushed first, so that only its rename follows the delivery (see deliveryStaged).
+      const checkpoint = await follower.deliveryStaged(chunk);
+      try {
+        if (exec !== undefined) await execForVersion(exec, chunk[0]!, { stdout: this.io.stdout, stderr: this.io.stderr });
+        else await this.writeOut(versionLines(chunk));
+      } catch (error) {
+        await checkpoint.discard();
+        throw error;
+      }
+      checkpoint.publish();
     }
   }
 
