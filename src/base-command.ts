@@ -327,6 +327,30 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     }
   }
 
+  /**
+   * What an export writes, to FILE or, for none (or "-"), to stdout. FILE gets it whole or not at all: a temporary
+   * file renamed over it once `write` is done, so a failed or interrupted export leaves the previous file as it
+   * was. FILE is the user's input: one that cannot be written is a usage error (exit 2), before any request.
+   */
+  protected async writeOutput<T>(file: string | undefined, write: (out: NodeJS.WritableStream) => Promise<T>): Promise<T> {
+    const path = file === '-' ? undefined : file;
+    const { CannotWriteError, openAtomic } = await import('./util/atomic-file.js');
+    const { UsageError } = await import('./client/errors.js');
+    const target = path
+      ? await openAtomic(path).catch((error: unknown) => {
+          throw error instanceof CannotWriteError ? new UsageError(error.message) : error;
+        })
+      : undefined;
+    try {
+      const result = await write(target?.out ?? this.io.stdout);
+      await target?.commit();
+      return result;
+    } catch (error) {
+      await target?.abort();
+      throw error;
+    }
+  }
+
   /** Progress, warnings and notes: stderr, never mixed with data. */
   protected note(message: string): void {
     this.io.stderr.write(`${message}\n`);

@@ -30,38 +30,26 @@ export default class OrdersExport extends BaseCommand<typeof OrdersExport> {
     const { filters, notes } = orderFilters(orderFilterFlagsFrom(this.flags));
     for (const note of notes) this.note(note);
     const file = this.args.file === '-' ? undefined : this.args.file;
-    const { CannotWriteError, openAtomic } = await import('../../util/atomic-file.js');
-    const { UsageError } = await import('../../client/errors.js');
-    // FILE is the user's input: one that cannot be written is a usage error (exit 2), before any request.
-    const target = file
-      ? await openAtomic(file).catch((error: unknown) => {
-          throw error instanceof CannotWriteError ? new UsageError(error.message) : error;
-        })
-      : undefined;
-    let summary;
     const { bulkProgress, limitHeapGrowth } = await import('../../output/bulk.js');
     limitHeapGrowth();
-    let progress: Awaited<ReturnType<typeof bulkProgress>> | undefined;
-    try {
+    const summary = await this.writeOutput(file, async (out) => {
       const client = await this.client();
-      progress = await bulkProgress(await this.context(), 'orders export', this.flags.quiet, this.io.stderr, 'orders', this.factory.clock);
+      const progress = await bulkProgress(await this.context(), 'orders export', this.flags.quiet, this.io.stderr, 'orders', this.factory.clock);
       const { exportOrders } = await import('../../services/order-export.js');
-      summary = await exportOrders(client, filters, {
-        format: this.flags.ndjson ? 'ndjson' : 'csv',
-        out: target?.out ?? this.io.stdout,
-        invoices: this.flags.invoices,
-        onProgress: (done, total) => {
-          const stats = client.stats();
-          progress?.update({ phase: 'fetching', done, total, writesDone: 0, writesTotal: 0, requests: stats.requests, rateLimited: stats.rateLimited });
-        },
-      });
-      progress.stop();
-      await target?.commit();
-    } catch (error) {
-      progress?.stop();
-      await target?.abort();
-      throw error;
-    }
+      try {
+        return await exportOrders(client, filters, {
+          format: this.flags.ndjson ? 'ndjson' : 'csv',
+          out,
+          invoices: this.flags.invoices,
+          onProgress: (done, total) => {
+            const stats = client.stats();
+            progress.update({ phase: 'fetching', done, total, writesDone: 0, writesTotal: 0, requests: stats.requests, rateLimited: stats.rateLimited });
+          },
+        });
+      } finally {
+        progress.stop();
+      }
+    });
     if (!this.flags.quiet) {
       const where = file ? ` to ${file}` : '';
       this.note(`Exported ${plural(summary.orders, 'order')} (${plural(summary.rows, 'row')})${where} in ${plural(summary.requests, 'request')}.`);

@@ -24,23 +24,7 @@ export default class ProductsExport extends BaseCommand<typeof ProductsExport> {
     const client = await this.client();
     const { exportCatalog } = await import('../../services/export.js');
     const file = this.args.file === '-' ? undefined : this.args.file;
-    // Into a temporary file renamed over FILE at the end: a failed or interrupted export leaves the previous file as it was.
-    const { CannotWriteError, openAtomic } = await import('../../util/atomic-file.js');
-    const { UsageError } = await import('../../client/errors.js');
-    // FILE is the user's input: one that cannot be written is a usage error (exit 2).
-    const target = file
-      ? await openAtomic(file).catch((error: unknown) => {
-          throw error instanceof CannotWriteError ? new UsageError(error.message) : error;
-        })
-      : undefined;
-    let summary;
-    try {
-      summary = await exportCatalog(client, { format: this.flags.format as 'canonical' | 'admin', out: target?.out ?? this.io.stdout });
-      await target?.commit();
-    } catch (error) {
-      await target?.abort();
-      throw error;
-    }
+    const summary = await this.writeOutput(file, (out) => exportCatalog(client, { format: this.flags.format as 'canonical' | 'admin', out }));
     if (!this.flags.quiet && file) {
       this.note(`Exported ${plural(summary.products, 'product')} (${plural(summary.rows, 'row')}) to ${file}.`);
     }
