@@ -109,6 +109,18 @@ export function pickLocalized(value: unknown, mainLanguage: string | undefined =
 }
 
 /**
+ * A field of a record the schema does not name (it passes through untouched) as text: a string trimmed, a number
+ * as written, an object such as a province or country `{code, name}` by its name (else its code); '' otherwise.
+ */
+export function fieldText(record: unknown, key: string): string {
+  const value = record && typeof record === 'object' ? (record as Record<string, unknown>)[key] : undefined;
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number') return String(value);
+  if (value && typeof value === 'object') return fieldText(value, 'name') || fieldText(value, 'code');
+  return '';
+}
+
+/**
  * Reads a list record by record: one odd record never fails the whole list. Records that do not parse are
  * left out and counted; `warn` is called once per list with the count and the first reason. A list none of whose
  * records can be read is an ApiError (exit 1) naming the first problem.

@@ -1,4 +1,5 @@
 import type { Order, OrderFilters } from '../api/orders.js';
+import { fieldText, pickLocalized } from '../api/read.js';
 import type { StoreClient } from '../client/index.js';
 import { toCsvLine } from '../output/render.js';
 import { allOrders } from './all-orders.js';
@@ -66,20 +67,15 @@ export interface OrderExportSummary {
 
 const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
 
-type Address = { name?: unknown; address?: unknown; number?: unknown; floor?: unknown; locality?: unknown; city?: unknown; province?: unknown; zipcode?: unknown; country?: unknown };
-
-function street(a: Address): string {
-  return [text(a.address), text(a.number), text(a.floor), text(a.locality)].filter(Boolean).join(', ').replace(/, (?=\d)/, ' ');
-}
-
-function lineName(name: unknown): string {
-  if (name && typeof name === 'object') return text(Object.values(name as Record<string, unknown>).find((v) => v));
-  return text(name);
+/** "Rua Harmonia 321, apto 42, Vila Madalena": street and number, then floor and locality (docs/csv.md). */
+function street(address: unknown): string {
+  const field = (key: string) => fieldText(address, key);
+  return [[field('address'), field('number')].filter(Boolean).join(' '), field('floor'), field('locality')].filter(Boolean).join(', ');
 }
 
 /** The rows of one order: one per line item (one with the line columns empty when it has none). */
 export function orderRows(order: Order, invoiceKeys: string[] = []): OrderExportRow[] {
-  const shipTo = ((order as { shipping_address?: Address | null }).shipping_address ?? {}) as Address;
+  const shipTo = (order as { shipping_address?: unknown }).shipping_address;
   const shippingCost = order.shipping_cost_customer ?? (typeof order.shipping === 'object' && order.shipping ? order.shipping.cost : undefined);
   const base = {
     order_id: text(order.id),
@@ -94,12 +90,12 @@ export function orderRows(order: Order, invoiceKeys: string[] = []): OrderExport
     customer_name: text(order.customer?.name),
     customer_email: text(order.customer?.email),
     customer_identification: text(order.customer?.identification),
-    shipping_name: text(shipTo.name),
+    shipping_name: fieldText(shipTo, 'name'),
     shipping_address: street(shipTo),
-    shipping_city: text(shipTo.city),
-    shipping_province: text(shipTo.province),
-    shipping_zipcode: text(shipTo.zipcode),
-    shipping_country: text(shipTo.country),
+    shipping_city: fieldText(shipTo, 'city'),
+    shipping_province: fieldText(shipTo, 'province'),
+    shipping_zipcode: fieldText(shipTo, 'zipcode'),
+    shipping_country: fieldText(shipTo, 'country'),
     subtotal: text(order.subtotal),
     discount: text(order.discount),
     shipping_cost: text(shippingCost),
@@ -114,7 +110,7 @@ export function orderRows(order: Order, invoiceKeys: string[] = []): OrderExport
     ...base,
     line_id: text(line?.id),
     line_sku: text(line?.sku),
-    line_name: line ? lineName(line.name) : '',
+    line_name: line ? pickLocalized(line.name) : '',
     line_quantity: line ? text(line.quantity) : '',
     line_unit_price: text(line?.price),
   })) as OrderExportRow[];

@@ -184,11 +184,6 @@ export class OrderFollower {
     return watermark === undefined ? start : Math.max(start, watermark - FOLLOW_OVERLAP_MS);
   }
 
-  /** The latest updated_at delivered, if any. */
-  get watermark(): number | undefined {
-    return this.state.watermark;
-  }
-
   /**
    * The versions not yet delivered, oldest first (ties by id), in groups: one request when nothing changed.
    * A poll holds at most FOLLOW_MEMORY_VERSIONS records: past that (a first run far back, a long outage), it

@@ -1,5 +1,5 @@
 import type { Order } from '../api/orders.js';
-import { pickLocalized } from '../api/read.js';
+import { fieldText, pickLocalized } from '../api/read.js';
 import { type DetailSection, fieldSection, section } from '../base-command.js';
 import type { Column } from '../output/format.js';
 import type { OrderDetails } from '../services/orders.js';
@@ -113,19 +113,9 @@ function orderItemColumnsIn(currency: string | undefined): Column<Order['product
   return orderItemColumns.map((c) => (c.kind === 'money' ? { ...c, show: (p) => (p.price ? `${p.price} ${currency}` : '') } : c));
 }
 
-/** A field of the record the schema does not name (it passes through untouched): text when it is text or a number. */
-function textField(record: unknown, key: string): string {
-  const value = record && typeof record === 'object' ? (record as Record<string, unknown>)[key] : undefined;
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number') return String(value);
-  // A province or country may come as {code, name}.
-  if (value && typeof value === 'object') return textField(value, 'name') || textField(value, 'code');
-  return '';
-}
-
 /** "Av. Corrientes 1234, piso 5\nPalermo, C1043 Buenos Aires, Buenos Aires, AR" from the address fields (prefix "billing_" for the flat ones). */
 function addressText(record: unknown, prefix = ''): string {
-  const field = (key: string) => textField(record, `${prefix}${key}`);
+  const field = (key: string) => fieldText(record, `${prefix}${key}`);
   const floor = field('floor');
   const street = [[field('address'), field('number')].filter(Boolean).join(' '), floor].filter(Boolean).join(', ');
   const place = [field('locality'), [field('zipcode'), field('city')].filter(Boolean).join(' '), field('province'), field('country')].filter(Boolean).join(', ');
@@ -142,19 +132,19 @@ export function shippingAddressFields(order: Order): [string, unknown][] {
   const address = (order as Record<string, unknown>).shipping_address;
   if (!address || typeof address !== 'object') return [];
   return present([
-    ['name', textField(address, 'name')],
+    ['name', fieldText(address, 'name')],
     ['address', addressText(address)],
-    ['phone', textField(address, 'phone')],
+    ['phone', fieldText(address, 'phone')],
   ]);
 }
 
 /** Who is billed (the flat `billing_*` fields and the customer's identification: a DNI, CUIT or CPF). */
 export function billingFields(order: Order): [string, unknown][] {
   return present([
-    ['name', textField(order, 'billing_name')],
+    ['name', fieldText(order, 'billing_name')],
     ['document', order.customer?.identification ?? ''],
     ['address', addressText(order, 'billing_')],
-    ['phone', textField(order, 'billing_phone')],
+    ['phone', fieldText(order, 'billing_phone')],
   ]);
 }
 

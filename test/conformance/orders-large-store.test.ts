@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixture } from '../helpers/replay-server.js';
 import { errorShape, startTestSandbox, useSandbox } from '../helpers/sandbox.js';
 
 /**
@@ -34,6 +35,7 @@ describe('a sandbox seeded with 10,250 orders', () => {
       const past = await t.get('/orders', { query });
       expect(past.status).toBe(422);
       expect(past.body).toEqual({ ...errorShape(422), description: 'Query results are limited to 10000 items' });
+      expect(past.body).toEqual(fixture('error-422-order-query-limit.json'));
     }
     // Below the cap with a filter: every page is served.
     const open = await t.get('/orders', { query: { per_page: 200, status: 'open' } });

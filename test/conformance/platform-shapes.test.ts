@@ -417,3 +417,89 @@ describe('the batch endpoints take the documented requests and answer the docume
     );
   });
 });
+
+/**
+ * platform.md §4 and §9: what the orders module of the sandbox takes and answers beyond the plain list, against the
+ * hand-written fixtures — `POST /orders` keeps what it is given (order-create-request.json → order-create.json),
+ * `fields=` answers only those fields with `number` a numeric string (orders-fields.json), `channels` filters the
+ * documented list (an unmatched channel is the empty-list 404), and `POST /orders/{id}/close|open` answer the order
+ * (order-closed.json; reopened, order.json's open shape). The cap's 422 (error-422-order-query-limit.json) needs more
+ * than 10,000 orders: test/conformance/orders-large-store.test.ts checks it.
+ */
+describe('the order actions and queries take and answer the documented shapes (platform.md §4, §9)', () => {
+  /** What a create sends that the record must hold as sent (platform.md §4 names each field of the record). */
+  const KEPT = [
+    'shipping', 'shipping_option', 'shipping_option_code', 'shipping_cost_customer', 'shipping_cost_owner', 'shipping_pickup_type',
+    'shipping_store_branch_name', 'note', 'billing_name', 'billing_phone', 'billing_address', 'billing_number', 'billing_floor',
+    'billing_locality', 'billing_zipcode', 'billing_city', 'billing_province', 'billing_country',
+  ];
+  const ADDRESS_FIELDS = ['address', 'number', 'floor', 'locality', 'city', 'province', 'zipcode', 'country', 'phone', 'name'];
+
+  /** The fields of `expected` (a fixture object) whose value differs in `actual`, named under `where`. */
+  const sameValues = (where: string, expected: any, actual: any, fields: string[]): string[] =>
+    fields
+      .filter((f) => f in expected && JSON.stringify(expected[f]) !== JSON.stringify(actual?.[f]))
+      .map((f) => `${where}.${f} is ${JSON.stringify(actual?.[f])}; the fixture has ${JSON.stringify(expected[f])}`);
+
+  it('POST /orders with addresses, billing, customer document and shipping details → 201 keeping each of them', async () => {
+    const products = await all('/products');
+    const variant = products.flatMap((p) => p.variants ?? []).find((v: any) => v.stock === null || Number(v.stock) >= 1);
+    expect(variant, 'a demo variant in stock').toBeDefined();
+    const request = fixture('order-create-request.json');
+    request.products = [{ variant_id: variant.id, quantity: 1 }];
+    const res = await t.post('/orders', request);
+    expect(res.status, res.text).toBe(201);
+    const answer = fixture('order-create.json');
+    expectNone([
+      ...differences('order create', [answer], [res.body], ORDER),
+      ...sameValues('order create', answer, res.body, KEPT),
+      ...sameValues('order create: shipping_address', answer.shipping_address, res.body.shipping_address, ADDRESS_FIELDS),
+      ...sameValues('order create: customer', answer.customer, res.body.customer, ['name', 'email', 'phone', 'identification']),
+      ...sameValues('order create: customer.default_address', answer.customer.default_address, res.body.customer?.default_address, ADDRESS_FIELDS),
+      ...sameValues('order create', { status: 'open', payment_status: 'pending' }, res.body, ['status', 'payment_status']),
+    ]);
+  });
+
+  it('GET /orders?fields=id,number,total → only those fields, number a numeric string', async () => {
+    const res = await t.get('/orders', { query: { fields: 'id,number,total', per_page: 200 } });
+    expect(res.status, res.text).toBe(200);
+    const shown = fixture('orders-fields.json');
+    const keys = JSON.stringify(Object.keys(shown[0]));
+    expectNone([
+      ...differences('orders fields=', shown, res.body, ['id', 'number', 'total']),
+      ...res.body.flatMap((r: any) => (JSON.stringify(Object.keys(r)) === keys ? [] : [`orders fields=: record ${r.id} has ${Object.keys(r).join(',')}`])).slice(0, 1),
+      // §0 lets a reader take either form of `number`; under fields= the platform sends the string.
+      ...res.body.flatMap((r: any) => (typeof r.number === 'string' && /^\d+$/.test(r.number) ? [] : [`orders fields=: record ${r.id} has number ${JSON.stringify(r.number)}`])).slice(0, 1),
+    ]);
+  });
+
+  it('GET /orders?channels= → the documented list of those channels; a channel with no order → the empty-list 404', async () => {
+    const store = await all('/orders', { channels: 'store' });
+    const none = await t.get('/orders', { query: { channels: 'pos' } });
+    expectNone([
+      ...differences('orders channels=store', fixture('orders.json'), store, [...ORDER, 'storefront']),
+      ...store.filter((o) => o.storefront !== 'store').slice(0, 1).map((o) => `orders channels=store: order ${o.id} has storefront ${JSON.stringify(o.storefront)}`),
+    ]);
+    expect(store.length).toBeGreaterThan(0);
+    expect(none.status).toBe(404);
+    expect(none.body).toEqual(fixture('error-last-page-0.json'));
+  });
+
+  it('POST /orders/{id}/close → the order, closed; POST /orders/{id}/open → the order, open again', async () => {
+    const open = (await all('/orders', { status: 'open' }))[0];
+    expect(open, 'an open order in the demo store').toBeDefined();
+    const closed = await t.post(`/orders/${open.id}/close`);
+    expect(closed.status, closed.text).toBe(200);
+    const reopened = await t.post(`/orders/${open.id}/open`);
+    expect(reopened.status, reopened.text).toBe(200);
+    const closedFixture = fixture('order-closed.json');
+    const openFixture = fixture('order.json');
+    expectNone([
+      ...differences('order close', [closedFixture], [closed.body], ORDER),
+      ...sameValues('order close', closedFixture, closed.body, ['status']),
+      ...(typeof closed.body.closed_at === 'string' ? [] : [`order close: closed_at is ${JSON.stringify(closed.body.closed_at)}`]),
+      ...differences('order open', [openFixture], [reopened.body], ORDER),
+      ...sameValues('order open', openFixture, reopened.body, ['status', 'closed_at']),
+    ]);
+  });
+});
