@@ -1,9 +1,10 @@
-import type { Order, OrderFilters } from '../api/orders.js';
+import { getOrder, type Order, type OrderFilters } from '../api/orders.js';
 import { fieldText, pickLocalized } from '../api/read.js';
 import type { StoreClient } from '../client/index.js';
 import { toCsvLine } from '../output/render.js';
 import { allOrders } from './all-orders.js';
 import { readInvoices } from './invoices.js';
+import { byIdOrNumber } from './order-lookup.js';
 
 /**
  * `store orders export`: every order matching the filters (past the 10,000-result cap: all-orders.ts) as one row
@@ -56,6 +57,10 @@ export interface OrderExportOptions {
   /** Read each order's invoice keys (one more request per order). */
   invoices?: boolean;
   onProgress?: (done: number, total: number | undefined) => void;
+  /** Only these orders, each an id or the number the customer sees (one request each), instead of the filters. */
+  orders?: number[];
+  /** Says which order a customer number named (see byIdOrNumber). */
+  onNotice?: (notice: string) => void;
 }
 
 export interface OrderExportSummary {
@@ -138,11 +143,23 @@ function write(out: NodeJS.WritableStream, chunk: string): Promise<void> {
   return new Promise((resolve) => out.once('drain', () => resolve()));
 }
 
+/** The orders named by id or customer number, in the order given, each once. */
+async function* namedOrders(client: StoreClient, refs: number[], onNotice?: (notice: string) => void): AsyncGenerator<{ orders: Order[]; total: number }> {
+  const seen = new Set<number>();
+  for (const ref of refs) {
+    const found = await byIdOrNumber(client, ref, 'exporting it', (id) => getOrder(client, id));
+    if (found.notice) onNotice?.(found.notice);
+    if (seen.has(found.orderId)) continue;
+    seen.add(found.orderId);
+    yield { orders: [found.value], total: refs.length };
+  }
+}
+
 export async function exportOrders(client: StoreClient, filters: OrderFilters, options: OrderExportOptions): Promise<OrderExportSummary> {
   const summary = { orders: 0, rows: 0 };
   const before = client.stats().requests;
   if (options.format === 'csv') await write(options.out, `${toCsvLine([...ORDER_EXPORT_COLUMNS])}\n`);
-  for await (const { orders, total } of allOrders(client, filters)) {
+  for await (const { orders, total } of options.orders ? namedOrders(client, options.orders, options.onNotice) : allOrders(client, filters)) {
     const keys = options.invoices ? await invoiceKeysOf(client, orders) : undefined;
     let chunk = '';
     for (const order of orders) {

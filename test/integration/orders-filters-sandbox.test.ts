@@ -75,4 +75,14 @@ describe('orders list filters against the sandbox', () => {
     expect(new Set(rows.map((row) => Number(row.order_id)))).toEqual(new Set(pos.map((o) => o.id)));
     expect(rows.length).toBe(pos.reduce((sum, o) => sum + o.products.length, 0));
   });
+
+  it('orders export --number takes an order id or the number the customer sees, and says which order a number was', async () => {
+    const [byNumber, byId] = [all[3], all[7]];
+    const r = await runInProcess(['orders', 'export', '--ndjson', '--number', String(byNumber.number), '--number', String(byId.id)], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect([...new Set(rows.map((row) => Number(row.order_id)))]).toEqual([byNumber.id, byId.id]);
+    expect(rows.length).toBe(byNumber.products.length + byId.products.length);
+    expect(r.stderr).toContain(`Order number ${byNumber.number} is order ${byNumber.id}; exporting it.`);
+  });
 });

@@ -12,6 +12,7 @@ export default class OrdersExport extends BaseCommand<typeof OrdersExport> {
     '<%= config.bin %> orders export --created-after 2026-01-01 --created-before 2026-07-01 h1.csv',
     '<%= config.bin %> orders export --payment-status paid --ndjson - | jq .total',
     '<%= config.bin %> orders export --updated-after 7d --invoices invoiced.csv',
+    '<%= config.bin %> orders export --number 191 --number 192 --invoices -',
   ];
 
   static args = {
@@ -22,11 +23,18 @@ export default class OrdersExport extends BaseCommand<typeof OrdersExport> {
     ...orderFilterFlags,
     ndjson: Flags.boolean({ description: 'One JSON object per line (per line item) instead of CSV.' }),
     invoices: Flags.boolean({ description: 'Add the invoice access keys (one more request per order).' }),
+    number: Flags.string({
+      description: 'Only this order: its id or the number the customer sees (repeatable, one request each; the filters are not used).',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     quiet: Flags.boolean({ char: 'q', description: 'No progress and no summary line on stderr.' }),
   };
 
   async run(): Promise<void> {
     const { orderFilters } = await import('../../services/orders.js');
+    const { parseOrderId } = await import('../../services/validate.js');
+    const named = this.flags.number?.map((value) => parseOrderId(value, '--number'));
     const { filters, notes } = orderFilters(orderFilterFlagsFrom(this.flags));
     for (const note of notes) this.note(note);
     const file = this.args.file === '-' ? undefined : this.args.file;
@@ -41,6 +49,8 @@ export default class OrdersExport extends BaseCommand<typeof OrdersExport> {
           format: this.flags.ndjson ? 'ndjson' : 'csv',
           out,
           invoices: this.flags.invoices,
+          orders: named,
+          onNotice: (notice) => this.note(notice),
           onProgress: (done, total) => {
             const stats = client.stats();
             progress.update({ phase: 'fetching', done, total, writesDone: 0, writesTotal: 0, requests: stats.requests, rateLimited: stats.rateLimited });
