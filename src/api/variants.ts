@@ -125,9 +125,6 @@ export async function deleteVariant(client: StoreClient, productId: number, vari
   await client.request({ method: 'DELETE', path: `/products/${productId}/variants/${variantId}` });
 }
 
-/** The most variants one PATCH /products/stock-price takes, across products (docs/platform.md §8). */
-export const STOCK_PRICE_BATCH = 50;
-
 /** A variant's fields in PATCH /products/{id}/variants: any writable field, named by its id. */
 export type VariantPatch = Omit<VariantInput, 'attributes'> & { id: number; values?: Localized[] };
 

@@ -1,5 +1,4 @@
 import {
-  STOCK_PRICE_BATCH,
   type StockPriceChange,
   type VariantInput,
   type VariantPatch,
@@ -9,6 +8,7 @@ import {
 } from '../../api/variants.js';
 import { ApiError, AuthError, ValidationError } from '../../client/errors.js';
 import type { StoreClient } from '../../client/index.js';
+import { MAX_STOCK_PRICE_VARIANTS } from '../../platform/catalog.js';
 import { Interrupted, checkAbort, runPool } from './pool.js';
 
 /**
@@ -48,7 +48,7 @@ function onlyStockPrice(body: VariantInput): boolean {
 }
 
 /** The requests the writes go in, in the order of the writes (a product's PATCH where its first write was). */
-export function batchWrites(writes: VariantWrite[], batchSize = STOCK_PRICE_BATCH): WriteBatch[] {
+export function batchWrites(writes: VariantWrite[], batchSize = MAX_STOCK_PRICE_VARIANTS): WriteBatch[] {
   const needsPatch = new Set<number>();
   for (const w of writes) if (!onlyStockPrice(w.body)) needsPatch.add(w.productId);
   const batches: WriteBatch[] = [];
