@@ -173,7 +173,8 @@ export class VariantWriter {
     for (const [i, r] of results.entries()) {
       const w = writes[i]!;
       if (r.success) this.options.onDone?.(w);
-      else this.options.onFailed?.(w, 'the store refused this variant\'s price/stock change ("success": false)');
+      else if (r.answered) this.options.onFailed?.(w, 'the store refused this variant\'s price/stock change ("success": false)');
+      else this.options.onFailed?.(w, 'the store\'s answer to PATCH /products/stock-price did not name this variant: not known to be written');
     }
   }
 
