@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
 import { DecimalNumber } from '../client/json.js';
 import { type Localized, LocalizedList } from './categories.js';
-import { Id, parseRecords, readAll, StringId, Text, Timestamp } from './read.js';
+import { Bool, Id, readAll, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
 /**
@@ -125,19 +125,17 @@ export async function deleteVariant(client: StoreClient, productId: number, vari
   await client.request({ method: 'DELETE', path: `/products/${productId}/variants/${variantId}` });
 }
 
-/** The most variants one PATCH /products/stock-price takes, across products (docs/platform.md §8). */
-export const STOCK_PRICE_BATCH = 50;
-
 /** A variant's fields in PATCH /products/{id}/variants: any writable field, named by its id. */
 export type VariantPatch = Omit<VariantInput, 'attributes'> & { id: number; values?: Localized[] };
 
 /**
  * Many existing variants of one product in one request (PATCH /products/{id}/variants, docs/platform.md §8):
- * all or nothing (a 422 changes none). Answers the product's whole variant collection.
+ * all or nothing (a 422 changes none). The store answers the product's whole variant collection, up to 1,000
+ * records the writer does not use: the 200 is the confirmation, so the body is not read (an odd record in it
+ * must not warn about data nobody asked for).
  */
-export async function patchVariants(client: StoreClient, productId: number, variants: VariantPatch[]): Promise<Variant[]> {
-  const res = await client.request({ method: 'PATCH', path: `/products/${productId}/variants`, body: variants });
-  return parseRecords(VariantSchema, Array.isArray(res.body) ? res.body : [], 'variant', (m) => client.warn(m));
+export async function patchVariants(client: StoreClient, productId: number, variants: VariantPatch[]): Promise<void> {
+  await client.request({ method: 'PATCH', path: `/products/${productId}/variants`, body: variants });
 }
 
 /** One variant's new price and/or stock in PATCH /products/stock-price. */
@@ -154,8 +152,21 @@ export interface StockPriceChange {
 export interface StockPriceResult {
   productId: number;
   variantId: number;
+  /** The store answered `"success": true` for it. */
   success: boolean;
+  /** The answer named it (false: left out, or in a record that could not be read): not known to be done. */
+  answered: boolean;
 }
+
+/**
+ * One product of the stock-price answer, read tolerantly (api/read.ts): ids as numbers or numeric strings,
+ * `success` as true/"true"/1, unknown fields passed over. A record that cannot be read confirms nothing.
+ */
+const StockPriceAnswer = z.object({
+  id: Id,
+  variants: z.array(z.unknown()),
+});
+const StockPriceVariantAnswer = z.object({ id: Id, success: Bool });
 
 /**
  * Price and stock of up to 50 variants, across products, in one request (PATCH /products/stock-price). The
@@ -174,11 +185,16 @@ export async function updateStockPrice(client: StoreClient, changes: StockPriceC
   const body = [...byProduct].map(([id, variants]) => ({ id, variants }));
   const res = await client.request({ method: 'PATCH', path: '/products/stock-price', body });
   const answered = new Map<string, boolean>();
-  for (const product of Array.isArray(res.body) ? (res.body as unknown[]) : []) {
-    const p = product as { id?: unknown; variants?: unknown };
-    for (const variant of Array.isArray(p.variants) ? (p.variants as { id?: unknown; success?: unknown }[]) : []) {
-      answered.set(`${String(p.id)}/${String(variant?.id)}`, variant?.success === true || variant?.success === 'true');
+  for (const record of Array.isArray(res.body) ? (res.body as unknown[]) : []) {
+    const product = StockPriceAnswer.safeParse(record);
+    if (!product.success) continue;
+    for (const element of product.data.variants) {
+      const variant = StockPriceVariantAnswer.safeParse(element);
+      if (variant.success) answered.set(`${product.data.id}/${variant.data.id}`, variant.data.success === true);
     }
   }
-  return changes.map((c) => ({ productId: c.productId, variantId: c.variantId, success: answered.get(`${c.productId}/${c.variantId}`) ?? false }));
+  return changes.map((c) => {
+    const success = answered.get(`${c.productId}/${c.variantId}`);
+    return { productId: c.productId, variantId: c.variantId, success: success === true, answered: success !== undefined };
+  });
 }

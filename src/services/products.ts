@@ -131,10 +131,6 @@ export async function createProductFrom(client: StoreClient, fields: ProductFiel
   return getProduct(client, product.id);
 }
 
-export async function updateProductFrom(client: StoreClient, id: number, fields: ProductFields): Promise<Product> {
-  return (await updateProductAndRead(client, id, fields)).product;
-}
-
 /** The update, and the product as it was before when it had to be read (variant fields or texts changed). */
 async function updateProductAndRead(client: StoreClient, id: number, fields: ProductFields): Promise<{ product: Product; before?: Product }> {
   const touchesVariant = [fields.price, fields.promotionalPrice, fields.cost, fields.sku, fields.stock, fields.weight].some(

@@ -170,17 +170,6 @@ export async function createVariantFrom(client: StoreClient, productId: number, 
   return createVariant(client, productId, input);
 }
 
-export async function updateVariantFrom(
-  client: StoreClient,
-  productId: number,
-  variantId: number,
-  fields: VariantFields,
-): Promise<Variant> {
-  const input = await variantInput(client, fields);
-  if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
-  return updateVariant(client, productId, variantId, input);
-}
-
 /** A variant's stock at one location before and after a change. */
 export interface LevelChange {
   location_id: string;

@@ -4,7 +4,7 @@ import type { ReportRow } from '../services/bulk/report.js';
 import type { SyncSummary } from '../services/sync/index.js';
 import { plural, terminalSafe, truncateToWidth } from '../output/format.js';
 import { isTTY, terminalWidth } from '../output/terminal.js';
-import type { PlannedChange, ShownChange } from '../services/import/plan-changes.js';
+import { type PlannedChange, type ShownChange, writesStock } from '../services/import/plan-changes.js';
 import { formatDuration } from '../output/progress.js';
 
 /**
@@ -55,11 +55,7 @@ export function printImportSummary(
 ): void {
   if (!opts.quiet) out.write(`${importSummaryLines(s).join('\n')}\n`);
   // A dry run's plan follows its counts: what each product and variant would get.
-  if (!opts.quiet && s.plan) {
-    out.write(planLines(s.plan, planWidth(out)).map((l) => `${l}\n`).join(''));
-    const warning = stockWarning(s.plan, 'import');
-    if (warning) err.write(`Warning: ${warning}\n`);
-  }
+  if (!opts.quiet && s.plan) printPlan(s.plan, 'import', out, err);
   if (s.earlierRunUnfinished && !opts.quiet) {
     err.write('Note: an earlier run of this file was interrupted; what it did was found in the store and not sent again (--resume also keeps its counts).\n');
   }
@@ -148,15 +144,15 @@ export function planLines(plan: PlannedChange[], width: number, limit = PLAN_LIN
 
 /** The warning of a plan that writes the stock of existing variants: stock sold since the file was made would be overwritten. */
 export function stockWarning(plan: PlannedChange[], what: string): string | undefined {
-  const n = plan.filter((p) => p.kind === 'updated' && p.changes.some((c) => c.field === 'stock' || c.field.startsWith('stock:'))).length;
+  const n = plan.filter((p) => p.kind === 'updated' && p.changes.some(writesStock)).length;
   if (n === 0) return undefined;
   return `this ${what} would write the stock of ${plural(n, 'variant')}; stock sold or synced since the file was made would be overwritten.`;
 }
 
-/** `variants sync --dry-run`: the plan after the counts, and the stock warning on stderr. */
-export function printSyncPlan(plan: PlannedChange[], out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
+/** A dry run's plan after its counts (`products import`, `variants sync`), and the stock warning on stderr. */
+export function printPlan(plan: PlannedChange[], what: 'import' | 'sync', out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
   out.write(planLines(plan, planWidth(out)).map((l) => `${l}\n`).join(''));
-  const warning = stockWarning(plan, 'sync');
+  const warning = stockWarning(plan, what);
   if (warning) err.write(`Warning: ${warning}\n`);
 }
 

@@ -56,6 +56,7 @@ const CORPUS: Record<string, { line: number; column?: number; says: RegExp }> = 
   'price-too-large.csv': { line: 2, column: 6, says: /"10000000000000" is too large/ },
   'option-values-differ-by-case.csv': { line: 3, column: 4, says: /option "Talle" is "S" on line 2 and "s" here; the store does not tell values apart by case/ },
   'too-many-variants.csv': { line: 1002, says: /product "remera" has 1001 variants; a product holds at most 1000/ },
+  'too-many-images.csv': { line: 2, says: /product "taza" has 251 images; a product holds at most 250/ },
   'nul-after-64k.csv': { line: 3001, says: /binary data \(a NUL byte at character 8\)/ },
   'utf16-bom.csv': { line: 1, says: /UTF-16 \(little-endian\), not UTF-8/ },
   'utf16-no-bom.csv': { line: 1, says: /UTF-16 \(little-endian\), not UTF-8/ },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DecimalNumber, stringifyBody } from '../../src/client/json.js';
-import { type VariantWrite, batchWrites, minimumRequests } from '../../src/services/bulk/variant-writes.js';
+import type { StoreClient } from '../../src/client/index.js';
+import { type VariantWrite, VariantWriter, batchWrites, minimumRequests } from '../../src/services/bulk/variant-writes.js';
 
 const write = (productId: number, variantId: number, body: VariantWrite['body']): VariantWrite => ({ productId, variantId, line: variantId, key: `S${variantId}`, body });
 
@@ -40,5 +41,44 @@ describe('stringifyBody', () => {
   it('refuses text that is not a decimal', () => {
     expect(() => new DecimalNumber('1e5')).toThrow(/not a decimal/);
     expect(() => new DecimalNumber('12,50')).toThrow(/not a decimal/);
+  });
+});
+
+describe('VariantWriter reads the stock-price answer tolerantly (docs/decisions.md, "Reading what the platform sends")', () => {
+  /** A client whose PATCH /products/stock-price answers `answer`; records the bodies sent. */
+  const answering = (answer: unknown) => {
+    const sent: unknown[] = [];
+    const client = {
+      request: async (req: { body?: unknown }) => {
+        sent.push(req.body);
+        return { status: 200, headers: {}, body: answer };
+      },
+      warn: () => {},
+    } as unknown as StoreClient;
+    return { client, sent };
+  };
+
+  it('numeric-string ids, "true" and 1 as success, unknown fields: confirmed; false, left out, an unreadable record: failed rows, each with its reason', async () => {
+    const { client } = answering([
+      { id: '1', extra: { any: 'thing' }, variants: [{ id: '10', success: 'true', note: 'x' }, { id: 11, success: 1 }, { id: 12, success: false }] },
+      { id: 'two', variants: [{ id: 20, success: true }] },
+      { id: 3, variants: [{ success: true }] },
+    ]);
+    const writes = [write(1, 10, { price: '2.00' }), write(1, 11, { stock: 4 }), write(1, 12, { stock: 5 }), write(1, 13, { stock: 6 }), write(2, 20, { stock: 1 }), write(3, 30, { stock: 1 })];
+    const done: number[] = [];
+    const failed: [number, string][] = [];
+    await new VariantWriter(client, { onDone: (w) => done.push(w.variantId), onFailed: (w, reason) => failed.push([w.variantId, reason]) }).send(writes);
+    expect(done).toEqual([10, 11]);
+    expect(failed.map(([id]) => id)).toEqual([12, 13, 20, 30]);
+    expect(failed[0]![1]).toContain('"success": false');
+    for (const [, reason] of failed.slice(1)) expect(reason).toContain('did not name this variant');
+  });
+
+  it('an answer that is not a list confirms nothing', async () => {
+    const { client, sent } = answering({ ok: true });
+    const failed: number[] = [];
+    await new VariantWriter(client, { onFailed: (w) => failed.push(w.variantId) }).send([write(1, 10, { price: '2.00' }), write(2, 20, { stock: 3 })]);
+    expect(sent).toHaveLength(1);
+    expect(failed).toEqual([10, 20]);
   });
 });

@@ -39,7 +39,7 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
 
   async run(): Promise<SyncSummary> {
     const { runSync } = await import('../../services/sync/index.js');
-    const { printFailures, printSyncPlan, syncSummaryLines } = await import('../../views/bulk.js');
+    const { printFailures, printPlan, syncSummaryLines } = await import('../../views/bulk.js');
     const { quiet, report } = this.flags;
     const zeroMissing = this.flags['zero-missing'];
     return this.runBulk({
@@ -53,7 +53,7 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
         runSync(client, { ...run, only: this.flags.only, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], resume: this.flags.resume, report }),
       show: (summary) => {
         if (!quiet && !this.jsonEnabled()) this.io.stdout.write(`${syncSummaryLines(summary, zeroMissing).join('\n')}\n`);
-        if (!quiet && !this.jsonEnabled() && summary.plan) printSyncPlan(summary.plan, this.io.stdout, this.io.stderr);
+        if (!quiet && !this.jsonEnabled() && summary.plan) printPlan(summary.plan, 'sync', this.io.stdout, this.io.stderr);
         if (summary.earlierRunUnfinished && !quiet) {
           this.note('Note: an earlier run of this file was interrupted; what it wrote was read back from the store and not sent again (--resume also keeps its counts).');
         }

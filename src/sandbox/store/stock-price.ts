@@ -1,6 +1,7 @@
 import { platform422 } from '../http.js';
 import type { ProductRecord, StoreData, Tx, VariantRecord } from '../state.js';
 import { MONEY_LIMIT } from '../../platform/money.js';
+import { MAX_STOCK_PRICE_VARIANTS } from '../../platform/catalog.js';
 import { applyVariantFields, type VariantFields } from './variants.js';
 
 /**
@@ -11,8 +12,6 @@ import { applyVariantFields, type VariantFields } from './variants.js';
  * without `location_id` on a store with several locations, an unknown location, a fault injected for it) and the
  * successful ones are written together, in one journal entry.
  */
-
-export const MAX_STOCK_PRICE_VARIANTS = 50;
 
 export interface StockPriceLevel {
   stock: number;

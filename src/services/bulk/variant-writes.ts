@@ -1,5 +1,4 @@
 import {
-  STOCK_PRICE_BATCH,
   type StockPriceChange,
   type VariantInput,
   type VariantPatch,
@@ -8,7 +7,9 @@ import {
   updateVariant,
 } from '../../api/variants.js';
 import { ApiError, AuthError, ValidationError } from '../../client/errors.js';
+import type { Location } from '../../api/locations.js';
 import type { StoreClient } from '../../client/index.js';
+import { MAX_STOCK_PRICE_VARIANTS } from '../../platform/catalog.js';
 import { Interrupted, checkAbort, runPool } from './pool.js';
 
 /**
@@ -48,7 +49,7 @@ function onlyStockPrice(body: VariantInput): boolean {
 }
 
 /** The requests the writes go in, in the order of the writes (a product's PATCH where its first write was). */
-export function batchWrites(writes: VariantWrite[], batchSize = STOCK_PRICE_BATCH): WriteBatch[] {
+export function batchWrites(writes: VariantWrite[], batchSize = MAX_STOCK_PRICE_VARIANTS): WriteBatch[] {
   const needsPatch = new Set<number>();
   for (const w of writes) if (!onlyStockPrice(w.body)) needsPatch.add(w.productId);
   const batches: WriteBatch[] = [];
@@ -82,10 +83,11 @@ export function minimumRequests(writes: VariantWrite[]): number {
 export interface VariantWriteOptions {
   signal?: AbortSignal;
   concurrency?: number;
-  /** The store's default location: plain `stock` is written there. */
-  defaultLocationId?: string;
-  /** Whether the store has more than one location (then every level names its location). */
-  multiLocation?: boolean;
+  /**
+   * The store's locations, as the snapshot read them: plain `stock` is written at the default one (the first
+   * when none is marked), and on a store with several every level names its location.
+   */
+  locations?: Location[];
   /** A write the store confirmed. */
   onDone?: (write: VariantWrite) => void;
   /** A write the store refused or did not confirm. */
@@ -108,11 +110,17 @@ function endpointMissing(error: unknown): boolean {
 /** Sends the writes; resolves to whether the run was interrupted. */
 export class VariantWriter {
   private perRecord = false;
+  private readonly defaultLocationId: string | undefined;
+  private readonly multiLocation: boolean;
 
   constructor(
     private readonly client: StoreClient,
     private readonly options: VariantWriteOptions,
-  ) {}
+  ) {
+    const locations = options.locations ?? [];
+    this.defaultLocationId = (locations.find((l) => l.is_default) ?? locations[0])?.id;
+    this.multiLocation = locations.length > 1;
+  }
 
   async send(writes: VariantWrite[]): Promise<{ interrupted: boolean }> {
     return runPool(batchWrites(writes), this.options, (batch) => this.sendBatch(batch));
@@ -173,7 +181,8 @@ export class VariantWriter {
     for (const [i, r] of results.entries()) {
       const w = writes[i]!;
       if (r.success) this.options.onDone?.(w);
-      else this.options.onFailed?.(w, 'the store refused this variant\'s price/stock change ("success": false)');
+      else if (r.answered) this.options.onFailed?.(w, 'the store refused this variant\'s price/stock change ("success": false)');
+      else this.options.onFailed?.(w, 'the store\'s answer to PATCH /products/stock-price did not name this variant: not known to be written');
     }
   }
 
@@ -204,7 +213,7 @@ export class VariantWriter {
   private levels(body: VariantInput): { location_id?: string; stock: number }[] | undefined {
     if (body.inventory_levels) return body.inventory_levels;
     if (body.stock === undefined) return undefined;
-    return [this.options.defaultLocationId ? { location_id: this.options.defaultLocationId, stock: body.stock } : { stock: body.stock }];
+    return [this.defaultLocationId ? { location_id: this.defaultLocationId, stock: body.stock } : { stock: body.stock }];
   }
 
   private stockPriceChange(w: VariantWrite): StockPriceChange {
@@ -219,7 +228,7 @@ export class VariantWriter {
     const { stock, ...rest } = w.body;
     const patch: VariantPatch = { id: w.variantId, ...rest };
     if (stock !== undefined) {
-      if (this.options.multiLocation && this.options.defaultLocationId) patch.inventory_levels = [{ location_id: this.options.defaultLocationId, stock }];
+      if (this.multiLocation && this.defaultLocationId) patch.inventory_levels = [{ location_id: this.defaultLocationId, stock }];
       else patch.stock = stock;
     }
     delete (patch as { attributes?: unknown }).attributes;

@@ -4,7 +4,7 @@ import { unescapeFormula } from '../../output/format.js';
 import { readMoney } from '../money.js';
 import { readCsv } from '../bulk/csv.js';
 import type { RowError } from '../bulk/row-error.js';
-import { MAX_VARIANTS } from '../../platform/catalog.js';
+import { MAX_IMAGES, MAX_VARIANTS } from '../../platform/catalog.js';
 import {
   type Column,
   type ColumnField,
@@ -179,6 +179,11 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
         key,
         message: `product "${key}" has ${draft.variantLines.length} variants; a product holds at most ${MAX_VARIANTS}`,
       });
+      draft.invalid = true;
+    }
+    // Nor more than MAX_IMAGES images: the 251st would be refused after 250 had been sent.
+    if (draft.spec.images.length > MAX_IMAGES) {
+      fail({ line: draft.spec.line, key, message: `product "${key}" has ${draft.spec.images.length} images; a product holds at most ${MAX_IMAGES}` });
       draft.invalid = true;
     }
   }

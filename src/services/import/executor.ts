@@ -266,12 +266,10 @@ class PlanRun {
       this.options.journal?.appendAll(confirmed.splice(0));
       for (const done of finished.splice(0)) done();
     };
-    const locations = this.plan.locations ?? [];
     const writer = new VariantWriter(this.client, {
       signal: this.options.signal,
       concurrency: this.options.concurrency,
-      defaultLocationId: (locations.find((l) => l.is_default) ?? locations[0])?.id,
-      multiLocation: locations.length > 1,
+      locations: this.plan.locations,
       onFallback: (message) => this.client.warn(message),
       onRequestSettled: settled,
       onDone: (w) => settle(w),

@@ -137,14 +137,12 @@ async function sendWrites(
   const progress = () => emit({ phase: 'writing', done, total: writes.length, writesDone: done, writesTotal: writes.length });
   progress();
   const zeroed = new Set(writes.filter((w) => w.zero).map((w) => w.variant.id));
-  const defaultLocation = snapshot.locations.find((l) => l.is_default) ?? snapshot.locations[0];
   // The variants a request confirmed are journaled together, with one fsync.
   const confirmed: RunEntry[] = [];
   const writer = new VariantWriter(client, {
     signal: options.signal,
     concurrency: options.concurrency,
-    defaultLocationId: defaultLocation?.id,
-    multiLocation: snapshot.locations.length > 1,
+    locations: snapshot.locations,
     onFallback: (message) => client.warn(message),
     onRequestSettled: () => journal.appendAll(confirmed.splice(0)),
     onDone: (w) => {
