@@ -255,10 +255,6 @@ function param(query: Query, name: string): string | undefined {
   return String(last);
 }
 
-function timeFilter(query: Query, name: string): number | undefined {
-  return timeQuery(query, name);
-}
-
 function range(query: Query, name: string, read: (q: Query, n: string) => number | undefined) {
   const min = read(query, `${name}_min`);
   const max = read(query, `${name}_max`);
@@ -305,8 +301,8 @@ function orderFilter(req: FastifyRequest): OrderFilter {
   const payment = statusInput === 'paid' ? 'paid' : oneOf(query, 'payment_status', PAYMENT_STATUSES);
   const shippingFilter = oneOf(query, 'shipping_status', SHIPPING_STATUSES);
   const shipping = shippingFilter ? SHIPPING_FILTER[shippingFilter] : undefined;
-  const created = range(query, 'created_at', timeFilter);
-  const updated = range(query, 'updated_at', timeFilter);
+  const created = range(query, 'created_at', timeQuery);
+  const updated = range(query, 'updated_at', timeQuery);
   const total = range(query, 'total', moneyFilter);
   const sinceText = param(query, 'since_id');
   if (sinceText !== undefined && !/^\d+$/.test(sinceText)) throw invalid('since_id', 'must be an order id');
