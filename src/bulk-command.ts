@@ -102,9 +102,6 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     } catch (error) {
       progress.stop();
       await this.listRowErrors(error, spec.report);
-      const { ReportError } = await import('./services/bulk/report.js');
-      // Written last, once the run is done (its journal says so): only the report is missing, nothing is left to resume.
-      if (error instanceof ReportError) throw new ReportError(`${error.message.replace(/\.$/, '')}; the run itself finished, only the report is missing.`);
       throw error;
     } finally {
       interrupt.dispose();

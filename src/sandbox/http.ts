@@ -204,7 +204,10 @@ export function timeWindow(query: Record<string, unknown>): ((record: object) =>
       const value = (record as Record<string, unknown>)[field];
       // A record without that time (none in the sandbox's stores) is not judged by it.
       if (typeof value !== 'number') return true;
-      return (min === undefined || value >= min) && (max === undefined || value <= max);
+      // The platform keeps and shows times to the second: a bound is compared with the second a time falls in,
+      // so a window ending at a record's own shown timestamp holds it (seeded times carry milliseconds).
+      const second = Math.floor(value / 1000) * 1000;
+      return (min === undefined || second >= min) && (max === undefined || second <= max);
     });
 }
 

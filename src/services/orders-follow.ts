@@ -5,6 +5,7 @@ import { StoreError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import type { Order } from '../api/orders.js';
 import { parseTimestamp } from '../api/read.js';
+import { MAX_TIMER_MS } from '../platform/clock.js';
 import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { type StagedFile, stageFileAtomic } from '../util/atomic-file.js';
 import { readJsonFile, xdgDir } from '../util/files.js';
@@ -69,6 +70,9 @@ export function parseInterval(value: string): number {
   const match = /^\s*(\d{1,7})\s*(s|m|h)?\s*$/i.exec(value);
   const ms = match ? Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's').toLowerCase() as 's' | 'm' | 'h'] : 0;
   if (!match || ms < 1000) throw new UsageError(`--interval "${value}" is not a duration of at least 1 second; write it like 30s, 5m or 1h.`);
+  // Past Node's longest timer the wait would fire after 1 ms: the feed would poll without pause.
+  const most = Math.floor(MAX_TIMER_MS / 3_600_000);
+  if (ms > MAX_TIMER_MS) throw new UsageError(`--interval "${value}" is too long: at most ${most}h (about ${Math.floor(most / 24)} days).`);
   return ms;
 }
 

@@ -94,14 +94,21 @@ export async function checkWritable(target: string): Promise<void> {
 export async function openAtomic(target: string, options: AtomicOptions = {}): Promise<AtomicFile> {
   const path = resolve(target);
   const dir = dirname(path);
-  if (options.createDir) await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (options.createDir) {
+    await mkdir(dir, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
+      throw cannotWrite(target, error);
+    });
+  }
   await checkWritable(target);
   const existing = await stat(path).catch(() => undefined);
 
   if (existing && !existing.isFile()) {
     const out = createWriteStream(path, { flags: 'a' });
     await opened(out, target);
-    const commit = async () => closed(out);
+    const commit = async () =>
+      closed(out).catch((error: unknown) => {
+        throw cannotWrite(target, error);
+      });
     return {
       out,
       commit,
@@ -121,7 +128,7 @@ export async function openAtomic(target: string, options: AtomicOptions = {}): P
     handle = await open(temp, 'wx', mode);
   } catch (error) {
     untrack(temp);
-    throw cannotWrite(target, error as NodeJS.ErrnoException);
+    throw cannotWrite(target, error);
   }
   // The handle outlives the stream: it is flushed to disk and closed at commit.
   const out = handle.createWriteStream({ autoClose: false });
@@ -145,11 +152,15 @@ export async function openAtomic(target: string, options: AtomicOptions = {}): P
       await handle.close();
     } catch (error) {
       await discard();
-      throw error;
+      throw cannotWrite(target, error);
     }
     return {
       publish: () => {
-        renameSync(temp, path);
+        try {
+          renameSync(temp, path);
+        } catch (error) {
+          throw cannotWrite(target, error);
+        }
         untrack(temp);
       },
       discard,
@@ -185,7 +196,12 @@ export async function writeFileAtomic(path: string, data: string, mode = 0o600):
   await file.commit();
 }
 
-function cannotWrite(target: string, error: NodeJS.ErrnoException): CannotWriteError {
+/**
+ * Every failure of a write (the directory, the data — a full disk —, the flush, the rename) as one sentence naming
+ * the file and the cause in words: a bare `ENOSPC: no space left on device, write` names neither.
+ */
+function cannotWrite(target: string, error: unknown): CannotWriteError {
+  if (error instanceof CannotWriteError) return error;
   return new CannotWriteError(`Cannot write ${target}: ${diskErrorReason(error)}.`);
 }
 

@@ -289,6 +289,24 @@ describe('the demo sandbox sends the fields and types of the platform fixtures (
     expectNone(differences('custom fields', fixture('custom-fields.json'), await all('/products/variants/custom-fields'), CUSTOM_FIELD));
   });
 
+  it('a bad timestamp filter on any list is a 422 with the documented envelope and a field map (§1)', async () => {
+    // The sandbox's one parser answers every list alike (docs/sandbox.md "Lists"): the envelope's fields with the
+    // fixture's types, and the field named in `errors` as the documented field map holds it (field → problems).
+    const envelope = fixture('error-422-envelope.json') as Record<string, unknown>;
+    const fieldMap = fixture('error-422-field-map.json') as Record<string, unknown[]>;
+    for (const path of ['/products', '/orders', '/categories', '/webhooks']) {
+      const res = await t.get(path, { query: { created_at_min: 'garbage' } });
+      expect({ path, status: res.status }).toEqual({ path, status: 422 });
+      const envelopeKinds = Object.fromEntries(Object.entries(envelope).map(([k, v]) => [k, kindOf(v)]));
+      expect(Object.fromEntries(Object.keys(envelope).map((k) => [k, kindOf(res.body[k])]))).toEqual(envelopeKinds);
+      expect(res.body.code).toBe(422);
+      expect(res.body.message).toBe(envelope.message);
+      const problems = res.body.errors?.created_at_min;
+      expect(kindOf(problems)).toBe(kindOf(Object.values(fieldMap)[0]));
+      expect(problems.every((p: unknown) => typeof p === 'string')).toBe(true);
+    }
+  });
+
   it('an empty list is the documented 404 body (§1)', async () => {
     const res = await t.get('/webhooks');
     expect(res.status).toBe(404);

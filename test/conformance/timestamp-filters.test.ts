@@ -42,6 +42,19 @@ describe('timestamp query parameters of every list', () => {
     }
   });
 
+  it('a window ending at a record\'s own shown timestamp holds it (times are kept and compared to the second)', async () => {
+    // The demo orders are created at times with milliseconds; each shows its second, and the window bound given
+    // that second must keep it, on GET /orders as on every list (one comparison, not one per route).
+    const orders = (await t.get('/orders?per_page=50')).body as { id: number; created_at: string; updated_at: string }[];
+    for (const order of orders) {
+      const created = encodeURIComponent(order.created_at);
+      const updated = encodeURIComponent(order.updated_at);
+      const res = await t.get(`/orders?created_at_min=${created}&created_at_max=${created}&updated_at_min=${updated}&updated_at_max=${updated}&per_page=200`);
+      expect({ id: order.id, status: res.status }).toEqual({ id: order.id, status: 200 });
+      expect((res.body as { id: number }[]).map((o) => o.id)).toContain(order.id);
+    }
+  });
+
   it('filters by a valid window on every list: all of it from the past, nothing from the far future', async () => {
     for (const path of lists) {
       const all = await t.get(path);

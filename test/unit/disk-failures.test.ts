@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal, JournalError, journalFs, makeJournalDir, readJournal } from '../../src/services/bulk/journal.js';
+import { LockedError, acquireLock } from '../../src/services/bulk/lock.js';
 import { ReportError, writeReportKeepingResult, writeReport } from '../../src/services/bulk/report.js';
+import { CannotWriteError, stageFileAtomic, writeFileAtomic } from '../../src/util/atomic-file.js';
 import { diskErrorReason } from '../../src/util/disk-error.js';
 
 /**
@@ -88,5 +90,30 @@ describe('--report on a failing disk', () => {
     await writeReportKeepingResult(ok, join(dir, 'report.csv'), rows);
     expect(ok.reportProblem).toBeUndefined();
     expect(readFileSync(join(dir, 'report.csv'), 'utf8')).toContain('price: not a number');
+  });
+});
+
+describe('every atomic write on a failing disk (the follow checkpoint, the config, an export)', () => {
+  it('a full disk is one sentence naming the file, not a bare ENOSPC', async () => {
+    await expect(writeFileAtomic('/dev/full', '{}\n')).rejects.toThrow(new CannotWriteError('Cannot write /dev/full: the disk is full.'));
+    await expect(stageFileAtomic('/dev/full', '{}\n')).rejects.toThrow(new CannotWriteError('Cannot write /dev/full: the disk is full.'));
+  });
+
+  it('a directory that cannot be created is one sentence naming the file', async () => {
+    const file = join(dir, 'in-the-way');
+    writeFileSync(file, '');
+    const target = join(file, 'follow', 'feed.json');
+    await expect(stageFileAtomic(target, '{}\n')).rejects.toThrow(
+      new CannotWriteError(`Cannot write ${target}: a part of the path is a file, not a directory.`),
+    );
+  });
+});
+
+describe('the store lock on a failing disk', () => {
+  it('a lock file that cannot be created is one sentence naming it, not a raw errno', () => {
+    const lockDir = join(dir, 'locks');
+    const attempt = () => acquireLock(lockDir, join('no-such-dir', 'store-1'), 'products import');
+    expect(attempt).toThrow(LockedError);
+    expect(attempt).toThrow(`Cannot write the lock ${join(lockDir, 'no-such-dir', 'store-1.lock')}: no such file or directory; nothing was sent.`);
   });
 });

@@ -19,6 +19,14 @@ describe('parseInterval', () => {
       expect(() => parseInterval(bad), bad).toThrow(/^--interval/);
     }
   });
+
+  it("refuses a wait past Node's longest timer (it would fire after 1 ms: a poll without pause), naming the flag", () => {
+    expect(parseInterval('596h')).toBe(596 * 3_600_000);
+    for (const bad of ['597h', '9999999h', '9999999m']) {
+      expect(() => parseInterval(bad), bad).toThrow(UsageError);
+      expect(() => parseInterval(bad), bad).toThrow(/^--interval "\w+" is too long: at most 596h/);
+    }
+  });
 });
 
 describe('parseFeedName', () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { httpError, intParam, invalid, notFound, paginate, parseBody, parseMoney, platformTime, refuseFields, timeQuery } from '../http.js';
+import { httpError, intParam, invalid, notFound, paginate, parseBody, parseMoney, platformTime, refuseFields, timeWindow } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { StoreData } from '../state.js';
 import {
@@ -255,10 +255,6 @@ function param(query: Query, name: string): string | undefined {
   return String(last);
 }
 
-function timeFilter(query: Query, name: string): number | undefined {
-  return timeQuery(query, name);
-}
-
 function range(query: Query, name: string, read: (q: Query, n: string) => number | undefined) {
   const min = read(query, `${name}_min`);
   const max = read(query, `${name}_max`);
@@ -305,8 +301,8 @@ function orderFilter(req: FastifyRequest): OrderFilter {
   const payment = statusInput === 'paid' ? 'paid' : oneOf(query, 'payment_status', PAYMENT_STATUSES);
   const shippingFilter = oneOf(query, 'shipping_status', SHIPPING_STATUSES);
   const shipping = shippingFilter ? SHIPPING_FILTER[shippingFilter] : undefined;
-  const created = range(query, 'created_at', timeFilter);
-  const updated = range(query, 'updated_at', timeFilter);
+  // The created_at/updated_at windows of every list (paginate applies them again: the same test, to the second).
+  const window = timeWindow(query);
   const total = range(query, 'total', moneyFilter);
   const sinceText = param(query, 'since_id');
   if (sinceText !== undefined && !/^\d+$/.test(sinceText)) throw invalid('since_id', 'must be an order id');
@@ -321,7 +317,7 @@ function orderFilter(req: FastifyRequest): OrderFilter {
   const providerText = param(query, 'payment_provider')?.trim();
   if (providerText !== undefined && !WORD.test(providerText)) throw invalid('payment_provider', 'must be a payment provider such as mercadopago');
   const q = param(query, 'q')?.trim().replace(/^#/, '');
-  return { status, payment, shipping, created, updated, total, sinceId, customers, channels, methods, provider: providerText, q };
+  return { status, payment, shipping, window, total, sinceId, customers, channels, methods, provider: providerText, q };
 }
 
 const WORD = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;

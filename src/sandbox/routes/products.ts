@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { intParam, invalid, notFound, paginate, parseBody, platform422, platformTime, showLocalized, timeQuery } from '../http.js';
+import { intParam, invalid, notFound, paginate, parseBody, platform422, platformTime, showLocalized } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import { variantStock, type ImageRecord, type Localized, type ProductRecord, type StoreData } from '../state.js';
 import { MAX_IMAGES } from '../../platform/catalog.js';
@@ -149,15 +149,7 @@ function filterProducts(store: StoreData, query: Record<string, string | undefin
     const since = Number(query.since_id);
     items = items.filter((p) => p.id > since);
   }
-  const time = (name: string) => timeQuery(query, name);
-  const createdMin = time('created_at_min');
-  const createdMax = time('created_at_max');
-  const updatedMin = time('updated_at_min');
-  const updatedMax = time('updated_at_max');
-  if (createdMin !== undefined) items = items.filter((p) => p.created_at >= createdMin);
-  if (createdMax !== undefined) items = items.filter((p) => p.created_at <= createdMax);
-  if (updatedMin !== undefined) items = items.filter((p) => p.updated_at >= updatedMin);
-  if (updatedMax !== undefined) items = items.filter((p) => p.updated_at <= updatedMax);
+  // created_at/updated_at windows: paginate applies them to every list (timeWindow in ../http.ts).
   return items;
 }
 

@@ -445,8 +445,8 @@ export interface OrderFilter {
   payment?: PaymentStatus;
   /** Any of these shipping statuses. */
   shipping?: ShippingStatus[];
-  created: (ms: number) => boolean;
-  updated: (ms: number) => boolean;
+  /** The query's created_at/updated_at windows (timeWindow in ../http.ts); none: every time. */
+  window?: (order: OrderRecord) => boolean;
   total: (amount: number) => boolean;
   /** Orders with a greater id. */
   sinceId?: number;
@@ -493,9 +493,6 @@ function ordersNewestFirst(store: StoreData): OrderRecord[] {
   return cache.sorted;
 }
 
-/** The platform keeps and shows times to the second: filters compare the second a time falls in. */
-const toSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
-
 function fold(text: string): string {
   return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
@@ -513,15 +510,14 @@ export function findOrders(store: StoreData, filter: OrderFilter, key?: string):
 }
 
 function matchOrders(store: StoreData, filter: OrderFilter): OrderRecord[] {
-  const { status, payment, shipping, created, updated, total, sinceId, customers, channels, methods, provider, q } = filter;
+  const { status, payment, shipping, window, total, sinceId, customers, channels, methods, provider, q } = filter;
   const words = q === undefined ? undefined : fold(q);
   return ordersNewestFirst(store).filter(
     (o) =>
       (status === undefined || o.status === status) &&
       (payment === undefined || o.payment_status === payment) &&
       (shipping === undefined || shipping.includes(o.shipping_status)) &&
-      created(toSecond(o.created_at)) &&
-      updated(toSecond(o.updated_at)) &&
+      (window === undefined || window(o)) &&
       total(Number(o.total)) &&
       (sinceId === undefined || o.id > sinceId) &&
       (customers === undefined || customers.has(o.customer.id)) &&

@@ -1,7 +1,8 @@
-import { openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { StoreError } from '../../client/errors.js';
+import { diskErrorReason } from '../../util/disk-error.js';
 import { pidAlive } from '../../util/process.js';
 import { makeJournalDir, stateDir } from './journal.js';
 
@@ -91,10 +92,15 @@ export function acquireLock(dir: string, store: string, command: string): StoreL
   const path = join(dir, `${store}.lock`);
   const me: LockOwner = { pid: process.pid, host: hostname(), started: processStart(process.pid), since: new Date().toISOString(), command };
   for (let attempt = 0; attempt < 3; attempt++) {
+    let created = false;
     try {
       const fd = openSync(path, 'wx', 0o600);
-      writeSync(fd, JSON.stringify(me));
-      closeSync(fd);
+      created = true;
+      try {
+        writeSync(fd, JSON.stringify(me));
+      } finally {
+        closeSync(fd);
+      }
       const release = () => {
         process.off('exit', release);
         if (readOwner(path)?.pid === process.pid) {
@@ -109,7 +115,12 @@ export function acquireLock(dir: string, store: string, command: string): StoreL
       process.once('exit', release);
       return { path, release };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        // A read-only or full disk under an existing directory: said like the journal's, before anything is sent;
+        // an empty lock left by a failed write would hold off the next run.
+        if (created) rmSync(path, { force: true });
+        throw new LockedError(`Cannot write the lock ${path}: ${diskErrorReason(error)}; nothing was sent.`);
+      }
     }
     const owner = readOwner(path);
     // A lock being written right now has no content yet: give its writer a moment.
