@@ -1,4 +1,4 @@
-import { ApiError, AuthError, networkError, parseErrorBody } from '../client/errors.js';
+import { ApiError, AuthError, MAX_REPLY_BYTES, networkError, parseErrorBody, replyTooLarge } from '../client/errors.js';
 import { withoutTrailingSlash } from '../util/url.js';
 
 /** What `POST {auth_url}/apps/authorize/token` returns (docs/api-rules.md §5.18). */
@@ -53,7 +53,7 @@ export async function exchangeCode(options: ExchangeOptions): Promise<TokenRespo
     throw networkError(url, timedOut ? 'ETIMEDOUT' : cause?.code, cause?.message ?? (error as Error).message);
   }
   options.debug?.(`${response.status} POST ${url}`);
-  const text = await response.text();
+  const text = await boundedText(response, url);
   let body: unknown = text;
   try {
     body = JSON.parse(text);
@@ -95,4 +95,23 @@ function tokenError(status: number, body: unknown, details: ConstructorParameter
 /** Scopes as a list, whether the server separates them with commas or spaces. */
 export function parseScopes(scope: string): string[] {
   return scope.split(/[\s,]+/).filter(Boolean);
+}
+
+/** The reply's text, refused past MAX_REPLY_BYTES while it streams (decompressed), like every store reply. */
+async function boundedText(response: Response, url: string): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_REPLY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw replyTooLarge('POST', new URL(url), MAX_REPLY_BYTES, "The authorization server's");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

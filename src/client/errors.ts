@@ -455,3 +455,24 @@ function oneSentence(message: string): string {
     .filter((l) => l && !/^See more help with --help$/.test(l) && !/^The following errors? occurred:$/.test(l) && !/^(Note:|Alternatively,)/.test(l));
   return stripPeriod(lines.join('; ') || 'Unknown error');
 }
+
+/**
+ * The largest reply body read, decompressed (docs/decisions.md "Bounded replies"): a 200-item page of the largest
+ * records is a few MB; beyond this a reply is refused while it streams, so memory stays bounded whatever a
+ * server sends (a gzip bomb included). The HTTP core and the OAuth token exchange both hold to it.
+ */
+export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+/** A reply refused for its size: one sentence that says so (never "could not reach"). */
+export function replyTooLarge(method: string, url: URL, maxBytes: number, server = "The store's"): ApiError {
+  return new ApiError(
+    `${server} reply to ${method} ${url.pathname} was too large: more than ${formatBytes(maxBytes)} (the most this CLI reads in one reply).`,
+    { status: 0, method, url: url.toString() },
+  );
+}

@@ -7,7 +7,7 @@ import http, { type ClientRequest, type RequestOptions as NativeRequestOptions }
 import https from 'node:https';
 import got, { type Got, HTTPError, type NormalizedOptions, RequestError, type Response } from 'got';
 import type { Clock } from '../platform/clock.js';
-import { ApiError, RateLimitError, StoreError, UsageError, errorFromResponse, networkError } from './errors.js';
+import { ApiError, MAX_REPLY_BYTES, RateLimitError, StoreError, UsageError, errorFromResponse, formatBytes, networkError, replyTooLarge } from './errors.js';
 import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { RATE_LIMIT_HEADERS } from '../platform/rate-limit.js';
 import { paginate, readPage, type Page, type Query } from './pagination.js';
@@ -29,12 +29,7 @@ import { withoutTrailingSlash } from '../util/url.js';
 export type { Page, Query, QueryValue } from './pagination.js';
 export type { ResponseHeaders } from './scheduler.js';
 
-/**
- * The largest reply body the client reads, decompressed (docs/decisions.md "Bounded replies"): a 200-item page
- * of the largest records is a few MB; beyond this the reply is refused while it streams, so memory stays
- * bounded whatever a server sends (a gzip bomb included).
- */
-export const MAX_REPLY_BYTES = 32 * 1024 * 1024;
+export { MAX_REPLY_BYTES };
 /** Node's own limit on a reply's headers (http.maxHeaderSize), named in the error that meets it. */
 const MAX_HEADER_BYTES = http.maxHeaderSize;
 
@@ -251,10 +246,7 @@ class HttpCore {
     } catch (error) {
       if (tooLarge) {
         this.settle(state, undefined);
-        throw new ApiError(
-          `The store's reply to ${method} ${url.pathname} was too large: more than ${formatBytes(maxBytes)} (the most this CLI reads in one reply).`,
-          { status: 0, method, url: url.toString() },
-        );
+        throw replyTooLarge(method, url, maxBytes);
       }
       throw this.failure(error, state, method, url.toString());
     }
@@ -444,11 +436,6 @@ function nativeRequest(url: URL, options: NativeRequestOptions): ClientRequest {
 }
 
 /** "32 MB", "16 KB": binary units, as the limits are set. */
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} bytes`;
-}
 
 function responseLine(response: Response): string {
   const { method, url } = response.request.options;

@@ -178,3 +178,32 @@ describe('a list none of whose records can be read', () => {
     expect(parseRecords(schema, [], 'order')).toEqual([]);
   });
 });
+
+describe('the OAuth token exchange reads a bounded reply too', () => {
+  it('a gzip bomb from the authorization server is refused as too large while it streams', async () => {
+    const { createServer } = await import('node:http');
+    const { createGzip } = await import('node:zlib');
+    const { Readable } = await import('node:stream');
+    const { exchangeCode } = await import('../../src/auth/oauth.js');
+    const { MAX_REPLY_BYTES } = await import('../../src/client/errors.js');
+    const chunk = Buffer.alloc(1024 * 1024);
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      let left = MAX_REPLY_BYTES / chunk.length + 8;
+      const zeros = new Readable({ read() { this.push(left-- > 0 ? chunk : null); } });
+      zeros.pipe(createGzip()).pipe(res);
+      res.on('close', () => zeros.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      await expect(exchangeCode({ authUrl: `http://127.0.0.1:${port}`, clientId: '1', clientSecret: 's', code: 'c' })).rejects.toThrow(
+        "The authorization server's reply to POST /apps/authorize/token was too large: more than 32 MB (the most this CLI reads in one reply).",
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
