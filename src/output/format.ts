@@ -63,14 +63,6 @@ export function terminalSafe(text: string): string {
   });
 }
 
-/**
- * Columns that show a field of the row as it is, each headed by the field's name: never dropped, their kind
- * guessed from the cells. A list view says more (`kind`, `priority`) so that a narrow terminal can drop some.
- */
-export function fieldColumns<Row>(...keys: (keyof Row & string)[]): Column<Row>[] {
-  return keys.map((key) => ({ header: key, get: (row: Row) => row[key] }));
-}
-
 /** A cell as text: null/undefined empty, objects as compact JSON, localized objects as their first value; terminal-safe. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -154,12 +146,12 @@ const WHOLE_VALUE = /^(?:[-+]?\d[\d.,]*(?: [A-Z]{3})?|[0-9A-HJKMNP-TV-Z]{26}|[0-
 const SHORT_VALUE = /^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\S{1,12})$/;
 
 /** The narrowest free text is cut to (unless its header is wider: headers are never cut). */
-export const TEXT_MIN_WIDTH = 5;
+const TEXT_MIN_WIDTH = 5;
 /**
  * The width free text is given before a lower-priority column is dropped: a narrow terminal drops whole
  * columns until what is left fits with each text column this wide (or its natural width); only then is text cut.
  */
-export const TEXT_COMFORT_WIDTH = 15;
+const TEXT_COMFORT_WIDTH = 15;
 
 /** How one column may give way on a narrow terminal. */
 export interface ColumnFit {
