@@ -8,7 +8,6 @@ import {
   cellText,
   displayWidth,
   escapeFormula,
-  guessCut,
   layoutTable,
   relativeTime,
   stateColour,
@@ -99,8 +98,8 @@ const STATE_STYLES = { green: [32, 39], yellow: [33, 39], red: [31, 39] } as con
  */
 function tableText<Row>(cells: string[][], columns: Column<Row>[], opts: { color: boolean; width: number; wide: boolean }): { text: string; hidden: string[] } {
   const headers = columns.map((c) => terminalSafe(columnLabel(c).toUpperCase()));
-  const fits = columns.map((c, i): ColumnFit => ({
-    cut: c.kind ? c.kind === 'text' : guessCut(cells, i, c.shrink),
+  const fits = columns.map((c): ColumnFit => ({
+    cut: (c.kind ?? 'text') === 'text',
     priority: c.priority ?? 0,
   }));
   const { shown, widths } = layoutTable(headers, cells, fits, opts.width, { wide: opts.wide });
