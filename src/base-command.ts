@@ -216,11 +216,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         for (const r of records) if (r && typeof r === 'object') for (const k of Object.keys(r)) keys.add(k);
         await this.checkJsonFields([...keys]);
       }
-      const pick = (record: unknown) =>
-        record && typeof record === 'object'
-          ? Object.fromEntries(this.jsonFieldList!.map((f) => [f, (record as Record<string, unknown>)[f] ?? null]))
-          : record;
-      value = Array.isArray(value) ? value.map(pick) : pick(value);
+      value = Array.isArray(value) ? value.map((record) => this.pickJsonFields(record)) : this.pickJsonFields(value);
     }
     const expression = this.flags.jq;
     if (expression === undefined) {
@@ -228,6 +224,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       return;
     }
     await this.printFiltered(value, expression);
+  }
+
+  /** A record as `--json FIELDS` prints it: those fields in that order, null for one it lacks; as it is without FIELDS. */
+  protected pickJsonFields(record: unknown): unknown {
+    const fields = this.jsonFieldList;
+    if (!fields || !record || typeof record !== 'object') return record;
+    return Object.fromEntries(fields.map((f) => [f, (record as Record<string, unknown>)[f] ?? null]));
   }
 
   /** `--jq EXPR` on `value`: strings printed raw (like `jq -r` and gh); what jq printed before an error is kept. */

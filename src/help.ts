@@ -1,4 +1,4 @@
-import type { Command, Interfaces } from '@oclif/core';
+import type { Command } from '@oclif/core';
 import { CommandHelp, Help } from '@oclif/core/help';
 
 /**
@@ -6,7 +6,9 @@ import { CommandHelp, Help } from '@oclif/core/help';
  * - the usage line is built here: oclif's docopts joins a flag with an exclusive or required partner already
  *   joined to another and prints `[--link <value> | ]`, `[--sandbox |  | [--code …]]` or `[--report <value> ]`;
  * - nothing is wider than the terminal (80 columns when piped): oclif leaves one-line examples, the summary and
- *   a long usage line unwrapped; example commands are continued with ` \` so they still paste into a shell;
+ *   a long usage line unwrapped, so every text the help writes goes through `fitLines` (`log`), and a command's
+ *   help also where `oclif readme` takes it (`formatCommand`); example commands are continued with ` \` so they
+ *   still paste into a shell;
  * - the root help starts with how to begin and ends with examples.
  */
 export default class StoreHelp extends Help {
@@ -20,7 +22,7 @@ export default class StoreHelp extends Help {
       `${bin} products list --json    # the catalog, as JSON`,
       `${bin} webhooks listen         # store events as they happen`,
     ];
-    return fitLines(`${super.formatRoot()}\n\n${this.section('GETTING STARTED', start.map((l) => `$ ${l}`).join('\n'))}`, this.width);
+    return `${super.formatRoot()}\n\n${this.section('GETTING STARTED', start.map((l) => `$ ${l}`).join('\n'))}`;
   }
 
   protected override async showRootHelp(): Promise<void> {
@@ -33,25 +35,20 @@ export default class StoreHelp extends Help {
       `${bin} variants sync stock.csv`,
       `${bin} api /orders --jq '.[0].id'`,
     ];
-    this.log(fitLines(this.section('EXAMPLES', examples.map((l) => `$ ${l}`).join('\n')), this.width));
+    this.log(this.section('EXAMPLES', examples.map((l) => `$ ${l}`).join('\n')));
     this.log('');
   }
 
-  protected override summary(command: Command.Loadable): string | undefined {
-    const text = super.summary(command);
-    return text === undefined ? undefined : fitLines(text, this.width);
+  /**
+   * Everything the help prints. Not `summary()`: the command lists place it in a column oclif wraps itself, and
+   * a summary wrapped at the full width first would break twice ("…, oldest\n first.").
+   */
+  protected override log(...texts: string[]): void {
+    super.log(...texts.map((text) => fitLines(text, this.width)));
   }
 
   protected override formatCommand(command: Command.Loadable): string {
     return fitLines(super.formatCommand(command), this.width);
-  }
-
-  protected override formatTopics(topics: Interfaces.Topic[]): string {
-    return fitLines(super.formatTopics(topics), this.width);
-  }
-
-  protected override formatCommands(commands: Command.Loadable[]): string {
-    return fitLines(super.formatCommands(commands), this.width);
   }
 
   private get width(): number {

@@ -50,11 +50,8 @@ export const Localized = z
   .union([z.string(), z.record(z.string(), z.union([z.string(), z.null(), z.number()]).optional()), z.null()])
   .optional();
 
-/** A timestamp as sent: kept as text; `parseTimestamp` reads both offset forms. */
+/** A timestamp as sent: kept as text; `parseTimestamp` (platform/timestamps.ts) reads both offset forms. */
 export const Timestamp = Text;
-
-/** Read with either offset form (docs/platform.md §0). */
-export { parseTimestamp } from '../platform/timestamps.js';
 
 /** A boolean that some records send as "true"/"false", 1/0 or null. */
 export const Bool = z

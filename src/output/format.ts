@@ -19,7 +19,7 @@ export interface Column<Row> {
    * What the cells hold, which says how a table draws them: `id` (ids, numbers, SKUs), `state` (one word,
    * coloured), `money` and `count` (right-aligned) are never cut; `time` is relative on a terminal and ISO 8601
    * with offset elsewhere; `text` (names, customers, descriptions) takes what is left and is cut with "…".
-   * Unset: guessed from the cells as before (ids, numbers and amounts never cut, other text may be).
+   * Every column a table shows says which (unset: `text`).
    */
   kind?: ColumnKind;
   /**
@@ -27,11 +27,6 @@ export interface Column<Row> {
    * columns (id, number, SKU, status, total) and the main free text stay at 0.
    */
   priority?: number;
-  /**
-   * Whether a table may cut this column's cells with "…" to fit the terminal. Unset: text may be cut, but a
-   * column whose every cell is an id, a number, an amount or a timestamp never is.
-   */
-  shrink?: boolean;
 }
 
 export type ColumnKind = 'id' | 'state' | 'money' | 'count' | 'time' | 'text';
@@ -61,14 +56,6 @@ export function terminalSafe(text: string): string {
     const code = ch.charCodeAt(0);
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
-}
-
-/**
- * Columns that show a field of the row as it is, each headed by the field's name: never dropped, their kind
- * guessed from the cells. A list view says more (`kind`, `priority`) so that a narrow terminal can drop some.
- */
-export function fieldColumns<Row>(...keys: (keyof Row & string)[]): Column<Row>[] {
-  return keys.map((key) => ({ header: key, get: (row: Row) => row[key] }));
 }
 
 /** A cell as text: null/undefined empty, objects as compact JSON, localized objects as their first value; terminal-safe. */
@@ -148,18 +135,13 @@ export function truncateToWidth(text: string, width: number): string {
   return `${out}…`;
 }
 
-/** Cells never cut when a column says nothing of its kind: ids, numbers, amounts with their currency, ULIDs, UUIDs. */
-const WHOLE_VALUE = /^(?:[-+]?\d[\d.,]*(?: [A-Z]{3})?|[0-9A-HJKMNP-TV-Z]{26}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
-/** …nor timestamps and one short word (a status). */
-const SHORT_VALUE = /^(?:\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?|\S{1,12})$/;
-
 /** The narrowest free text is cut to (unless its header is wider: headers are never cut). */
-export const TEXT_MIN_WIDTH = 5;
+const TEXT_MIN_WIDTH = 5;
 /**
  * The width free text is given before a lower-priority column is dropped: a narrow terminal drops whole
  * columns until what is left fits with each text column this wide (or its natural width); only then is text cut.
  */
-export const TEXT_COMFORT_WIDTH = 15;
+const TEXT_COMFORT_WIDTH = 15;
 
 /** How one column may give way on a narrow terminal. */
 export interface ColumnFit {
@@ -173,13 +155,6 @@ export interface ColumnFit {
 export interface TableLayout {
   shown: number[];
   widths: number[];
-}
-
-/** Whether a column with no declared kind may be cut: free text may, ids, amounts, timestamps and single words not. */
-export function guessCut(cells: string[][], i: number, shrink?: boolean): boolean {
-  if (shrink !== undefined) return shrink;
-  const filled = cells.map((row) => row[i] ?? '').filter((c) => c !== '');
-  return !filled.every((c) => WHOLE_VALUE.test(c) || SHORT_VALUE.test(c));
 }
 
 /**

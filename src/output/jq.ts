@@ -3,12 +3,11 @@
  * no download at install time; docs/decisions.md). Imported only when --jq is given: loading the engine takes
  * tens of milliseconds that no other command should pay.
  *
- * jq-wasm from 2.0 (jq 1.8.2) loads `jq.wasm` from disk and hands its input to jq in one piece; 1.0.1 fed jq's
- * standard input one byte at a time, copying the rest of the input for every byte (quadratic: 3.5 s for 100
- * orders, hours for 10,000). Both are read here until package.json moves to the new one.
- * Figures: docs/benchmarks.md ("--jq"), test/bench/jq.bench.js.
+ * jq-wasm from 2.0 (jq 1.8.2) loads `jq.wasm` from disk and hands its input to jq in one piece (1.0.1 fed it one
+ * byte at a time: quadratic in the input). Figures: docs/benchmarks.md ("--jq"), test/bench/jq.bench.js.
  */
 import { setFlagsFromString } from 'node:v8';
+import type { Jq } from 'jq-wasm';
 import { UsageError } from '../client/errors.js';
 
 /** What jq printed (strings raw, like `jq -r` and gh's --jq) and, when it stopped on an error, that error. */
@@ -17,40 +16,21 @@ export interface JqResult {
   error?: UsageError;
 }
 
-interface JqHandle {
-  raw(input: string, filter: string, flags?: string[]): { stdout: string; stderr: string; exitCode: number };
-}
-
-interface JqModule {
-  loadJq?: () => Promise<JqHandle>;
-  raw?: LegacyRaw;
-  default?: { raw?: LegacyRaw; loadJq?: () => Promise<JqHandle> };
-}
-type LegacyRaw = (data: string, filter: string, flags?: string[]) => Promise<string>;
-
-let handle: Promise<JqHandle> | undefined;
+let handle: Promise<Jq> | undefined;
 
 export async function filterJson(value: unknown, expression: string): Promise<JqResult> {
   const input = JSON.stringify(value ?? null);
-  const jq = (await import('jq-wasm')) as unknown as JqModule;
-  const loadJq = jq.loadJq ?? jq.default?.loadJq;
-  if (loadJq) {
+  if (!handle) {
     // V8 first runs WebAssembly with its baseline compiler (Liftoff) and recompiles the hot functions with
     // TurboFan. For one jq run that recompilation costs more than it saves (the first filter on 100 orders:
     // ~300 ms with it, ~80 ms without; 10,000 orders take as long either way), so the engine is compiled with
     // Liftoff only; this process runs one filter.
-    if (!handle) setFlagsFromString('--liftoff-only');
-    handle ??= loadJq();
-    const { stdout, stderr, exitCode } = (await handle).raw(input, expression, ['-r']);
-    const output = stdout.replace(/\n$/, '');
-    return exitCode === 0 ? { output } : { output, error: jqError(expression, stderr || `jq exited with status ${exitCode}`) };
+    setFlagsFromString('--liftoff-only');
+    handle = import('jq-wasm').then(({ loadJq }) => loadJq());
   }
-  const raw = jq.raw ?? jq.default!.raw!;
-  try {
-    return { output: await raw(input, expression, ['-r']) };
-  } catch (error) {
-    return { output: '', error: jqError(expression, (error instanceof Error ? error.message : String(error)).replace(/^Failed to execute raw query:\s*/, '')) };
-  }
+  const { stdout, stderr, exitCode } = (await handle).raw(input, expression, ['-r']);
+  const output = stdout.replace(/\n$/, '');
+  return exitCode === 0 ? { output } : { output, error: jqError(expression, stderr || `jq exited with status ${exitCode}`) };
 }
 
 /** jq says "jq: error: syntax error, … at <top-level>, line 1:\n.[ \njq: 1 compile error": its first line is the reason. */

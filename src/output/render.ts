@@ -8,7 +8,6 @@ import {
   cellText,
   displayWidth,
   escapeFormula,
-  guessCut,
   layoutTable,
   relativeTime,
   stateColour,
@@ -85,9 +84,9 @@ function tableCell<Row>(column: Column<Row>, row: Row, now: number, timeZone?: s
   return column.kind === 'time' ? time(text) : text;
 }
 
-/** "created_at" → "CREATED AT": a table's header names the same field as the JSON and TSV header. */
-function tableHeader<Row>(column: Column<Row>): string {
-  return (column.label ?? column.header.replace(/_/g, ' ')).toUpperCase();
+/** "created_at" → "created at" (or the column's `label`): what a table's header and a record's key say. */
+function columnLabel<Row>(column: Column<Row>): string {
+  return column.label ?? column.header.replace(/_/g, ' ');
 }
 
 const STATE_STYLES = { green: [32, 39], yellow: [33, 39], red: [31, 39] } as const;
@@ -98,9 +97,9 @@ const STATE_STYLES = { green: [32, 39], yellow: [33, 39], red: [31, 39] } as con
  * Padding is measured on the plain text, so colour codes never shift a column; a cell holds one line.
  */
 function tableText<Row>(cells: string[][], columns: Column<Row>[], opts: { color: boolean; width: number; wide: boolean }): { text: string; hidden: string[] } {
-  const headers = columns.map((c) => terminalSafe(tableHeader(c)));
-  const fits = columns.map((c, i): ColumnFit => ({
-    cut: c.kind ? c.kind === 'text' : guessCut(cells, i, c.shrink),
+  const headers = columns.map((c) => terminalSafe(columnLabel(c).toUpperCase()));
+  const fits = columns.map((c): ColumnFit => ({
+    cut: (c.kind ?? 'text') === 'text',
     priority: c.priority ?? 0,
   }));
   const { shown, widths } = layoutTable(headers, cells, fits, opts.width, { wide: opts.wide });
@@ -128,7 +127,7 @@ function tableText<Row>(cells: string[][], columns: Column<Row>[], opts: { color
 export function recordOfRow<Row>(row: Row, columns: Column<Row>[]): [string, unknown][] {
   return columns
     .filter((c) => c.only !== 'machine')
-    .map((c): [string, unknown] => [(c.label ?? c.header.replace(/_/g, ' ')).toLowerCase(), c.show ? c.show(row, { time: normalizeTimestamp }) : c.get(row)])
+    .map((c): [string, unknown] => [columnLabel(c).toLowerCase(), c.show ? c.show(row, { time: normalizeTimestamp }) : c.get(row)])
     .filter(([, value]) => value !== undefined && value !== null && value !== '');
 }
 

@@ -1,5 +1,5 @@
 import { listOrdersPage, type Order, type OrderFilters } from '../api/orders.js';
-import { parseTimestamp } from '../api/read.js';
+import { parseTimestamp } from '../platform/timestamps.js';
 import { StoreError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import { MAX_LIST_RECORDS, maxPagesFor, walkCapWarning } from '../client/pagination.js';

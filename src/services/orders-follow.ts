@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { StoreError, UsageError } from '../client/errors.js';
 import type { StoreClient } from '../client/index.js';
 import type { Order } from '../api/orders.js';
-import { parseTimestamp } from '../api/read.js';
+import { parseTimestamp } from '../platform/timestamps.js';
 import { MAX_TIMER_MS } from '../platform/clock.js';
 import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { type StagedFile, stageFileAtomic } from '../util/atomic-file.js';

@@ -128,7 +128,7 @@ function present(fields: [string, string][]): [string, unknown][] {
 }
 
 /** Where the order goes (docs/platform.md §4 `shipping_address {…}`): name, address, phone; none for a pickup. */
-export function shippingAddressFields(order: Order): [string, unknown][] {
+function shippingAddressFields(order: Order): [string, unknown][] {
   const address = (order as Record<string, unknown>).shipping_address;
   if (!address || typeof address !== 'object') return [];
   return present([
@@ -139,7 +139,7 @@ export function shippingAddressFields(order: Order): [string, unknown][] {
 }
 
 /** Who is billed (the flat `billing_*` fields and the customer's identification: a DNI, CUIT or CPF). */
-export function billingFields(order: Order): [string, unknown][] {
+function billingFields(order: Order): [string, unknown][] {
   return present([
     ['name', fieldText(order, 'billing_name')],
     ['document', order.customer?.identification ?? ''],

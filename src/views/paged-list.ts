@@ -78,8 +78,7 @@ export abstract class PagedListCommand<T extends typeof Command> extends BaseCom
           await this.checkJsonFields(Object.keys(row as object));
           checked = true;
         }
-        const value = fields ? Object.fromEntries(fields.map((f) => [f, (row as Record<string, unknown>)[f] ?? null])) : row;
-        text += `${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(value, null, 2).replace(/\n/g, '\n  ')}`;
+        text += `${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(this.pickJsonFields(row), null, 2).replace(/\n/g, '\n  ')}`;
         count++;
       }
       if (text) this.io.stdout.write(text);

@@ -1,5 +1,5 @@
 import type { Webhook } from '../api/webhooks.js';
-import { cellText, type Column } from '../output/format.js';
+import { cellText, type Column, displayWidth, truncateToWidth } from '../output/format.js';
 import type { ReceivedNotification } from '../services/webhooks-listener.js';
 
 /** Names only: custom headers often carry a receiver's key, and tables end up in screenshots (`--json` has all). */
@@ -37,7 +37,8 @@ export function notificationLine(n: ReceivedNotification, width?: number): strin
   const time = Number.isNaN(received.getTime()) ? at : received.toTimeString().slice(0, 8);
   // Most events are 20 characters or fewer: aligned then; the long fulfillment-order ones take their length.
   const head = `${time}  ${event.padEnd(20)}  ${id}`;
-  const room = width - head.length - 2;
+  const room = width - displayWidth(head) - 2;
   if (summary === '' || room < 2) return `${head}\n`;
-  return `${head}  ${summary.length <= room ? summary : `${summary.slice(0, room - 1)}…`}\n`;
+  // A summary names products and customers: measured in terminal columns (an emoji or CJK takes two).
+  return `${head}  ${truncateToWidth(summary, room)}\n`;
 }

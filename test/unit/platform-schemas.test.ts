@@ -8,7 +8,7 @@ import { LocationSchema, listLocations } from '../../src/api/locations.js';
 import { MetafieldSchema } from '../../src/api/metafields.js';
 import { OrderSchema, getOrder, listOrdersPage } from '../../src/api/orders.js';
 import { ProductSchema, findProductBySku, getProduct, listProducts } from '../../src/api/products.js';
-import { parseTimestamp } from '../../src/api/read.js';
+import { parseTimestamp } from '../../src/platform/timestamps.js';
 import { StoreRecordSchema, getStore, storeInfo } from '../../src/api/store.js';
 import { VariantSchema, listVariants } from '../../src/api/variants.js';
 import { WebhookSchema, listWebhooks } from '../../src/api/webhooks.js';

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Id, Money, Num, parseRecords, parseTimestamp, pickLocalized, setDisplayLanguage } from '../../src/api/read.js';
+import { Id, Money, Num, parseRecords, pickLocalized, setDisplayLanguage } from '../../src/api/read.js';
+import { parseTimestamp } from '../../src/platform/timestamps.js';
 import { storeInfo, StoreRecordSchema } from '../../src/api/store.js';
 
 /** The tolerant reader's pieces (platform.md §0), on the odd values real stores send. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/output/format.js';
 import type { ReceivedNotification } from '../../src/services/webhooks-listener.js';
 import { notificationLine, readyLine } from '../../src/views/webhooks.js';
 
@@ -36,6 +37,10 @@ describe('webhooks listen lines', () => {
       expect(line).toMatch(/^\d{2}:\d{2}:\d{2} {2}/);
     }
     expect(notificationLine(notification({ summary: 'x'.repeat(200) }), 80)).toMatch(/x…\n$/);
+    // Wide characters take two columns: the line still fits.
+    const wide = notificationLine(notification({ summary: `Pedido de 田中 ${'🎁'.repeat(60)}` }), 80);
+    expect(displayWidth(wide.trimEnd())).toBeLessThanOrEqual(80);
+    expect(wide).toMatch(/…\n$/);
     expect(notificationLine(notification({}), 80)).toMatch(/ {2}order\/created {9}1000000123 {2}#196 open\/paid 16700\.00 ARS\n$/);
   });
 

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
 import { BaseCommand } from '../../base-command.js';
-import { notificationLine } from '../../views/webhooks.js';
+import { notificationLine, readyLine } from '../../views/webhooks.js';
 import { terminalWidth } from '../../output/terminal.js';
 import { SIGNAL_EXIT_CODES } from '../../util/process.js';
 import type { ReceivedNotification, WebhookListener } from '../../services/webhooks-listener.js';
@@ -67,7 +67,6 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
       register,
       subscribe: (listener) => this.show(listener),
     });
-    const { readyLine } = await import('../../views/webhooks.js');
     this.note(readyLine(session.url, session.registered.length, { register, forwardTo }));
     // Which webhook is which: for --debug (the store's `webhooks list` shows them too).
     if (this.flags.debug) for (const w of session.registered) this.note(`Registered ${w.event} (${w.id}).`);
