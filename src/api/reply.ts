@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { StoreError } from '../client/errors.js';
+import { StoreError } from '../errors.js';
 
 /** The server answered 2xx with a body that is not the record we expect (exit 1, docs/exit-codes.md). */
 export class UnexpectedReplyError extends StoreError {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { UsageError } from '../client/errors.js';
+import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { configDir, readJsonFile, type Env } from '../util/files.js';
 

@@ -1,4 +1,5 @@
-import { AuthError, UsageError } from '../client/errors.js';
+import { AuthError } from '../client/errors.js';
+import { UsageError } from '../errors.js';
 import { readConfig, saveProfile, SANDBOX_PROFILE, selectProfileName, type Profile } from './config.js';
 import { KeychainUnavailableError, loadSecrets, type KeychainOptions } from './credentials.js';
 import type { Env } from '../util/files.js';
@@ -131,7 +132,7 @@ async function fromProfile(
  * when it restarts, and its credentials are not secret (they only open the local sandbox).
  */
 async function sandboxContext(name: string, profile: Profile | undefined, env: Env): Promise<StoreContext> {
-  const { ensureSharedSandbox } = await import('../services/shared-sandbox.js');
+  const { ensureSharedSandbox } = await import('../services/local-sandbox/shared-sandbox.js');
   const info = await ensureSharedSandbox({ env });
   const current = sandboxProfile(info);
   if (!profile || profile.api_url !== current.api_url || profile.auth_url !== current.auth_url || profile.store_id !== current.store_id) {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { UsageError } from '../client/errors.js';
+import { UsageError } from '../errors.js';
 import type { SecretsStore } from './config.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { configDir, readJsonFile, type Env } from '../util/files.js';

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { AuthError, UsageError } from '../client/errors.js';
+import { AuthError } from '../client/errors.js';
+import { UsageError } from '../errors.js';
 
 export const DEFAULT_CALLBACK_PORT = 8976;
 const DEFAULT_WAIT_MS = 10 * 60_000;

@@ -7,7 +7,8 @@ import http, { type ClientRequest, type RequestOptions as NativeRequestOptions }
 import https from 'node:https';
 import got, { type Got, HTTPError, type NormalizedOptions, RequestError, type Response } from 'got';
 import type { Clock } from '../platform/clock.js';
-import { ApiError, MAX_REPLY_BYTES, RateLimitError, StoreError, UsageError, errorFromResponse, formatBytes, networkError, replyTooLarge } from './errors.js';
+import { ApiError, MAX_REPLY_BYTES, RateLimitError, errorFromResponse, formatBytes, networkError, replyTooLarge } from './errors.js';
+import { StoreError, UsageError } from '../errors.js';
 import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { RATE_LIMIT_HEADERS } from '../platform/rate-limit.js';
 import { paginate, readPage, type Page, type Query } from './pagination.js';

@@ -1,5 +1,5 @@
 import { isLoopbackHost } from '../util/loopback.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 /**
  * A token or client secret sent over plain HTTP can be read by anyone on the path. Plain HTTP is taken only

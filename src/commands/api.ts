@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../base-command.js';
+import { BaseCommand } from '../cli/base-command.js';
 import { readStdin } from '../output/io.js';
 
 export default class Api extends BaseCommand<typeof Api> {
@@ -47,7 +47,7 @@ export default class Api extends BaseCommand<typeof Api> {
   };
 
   async run(): Promise<void> {
-    const { runApiRequest, requestLine } = await import('../services/api-request.js');
+    const { runApiRequest, requestLine } = await import('../services/raw-api/api-request.js');
     const rawFields = this.flags['raw-field'] ?? [];
     const typedFields = this.flags.field ?? [];
     const { method, path } = requestLine(this.args.method, this.args.path, {

@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
-import type { CategoryFields } from '../services/categories.js';
-import type { LocationFields } from '../services/locations.js';
-import type { ProductFields } from '../services/products.js';
-import type { PriceStockFields, VariantFields } from '../services/variants.js';
+import type { CategoryFields } from '../services/catalog/categories.js';
+import type { LocationFields } from '../services/catalog/locations.js';
+import type { ProductFields } from '../services/catalog/products.js';
+import type { PriceStockFields, VariantFields } from '../services/catalog/variants.js';
 
 /**
  * Flag definitions shared by the catalog commands (create and update take the same fields), and how their
@@ -18,7 +18,7 @@ export const variantArgs = {
   variant_id: Args.string({ description: 'Variant id.', required: true }),
 };
 
-/** SKU, or PRODUCT_ID VARIANT_ID: how `variants get|update|delete` name a variant (services/variants.ts `variantTarget`). */
+/** SKU, or PRODUCT_ID VARIANT_ID: how `variants get|update|delete` name a variant (services/catalog/variants.ts `variantTarget`). */
 export const variantRefArgs = {
   product_id_or_sku: Args.string({ description: "The variant's SKU alone, or its product's id followed by VARIANT_ID.", required: true }),
   variant_id: Args.string({ description: 'Variant id (left out when the first argument is a SKU).' }),

@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { CANCEL_REASONS, ORDER_STATUS_INPUTS, ORDER_STATUSES, PAYMENT_STATUSES, SHIPPING_STATUSES } from '../platform/orders.js';
 import { TRACKING_STATUSES } from '../platform/tracking-statuses.js';
-import type { OrderFilterFlags, TrackingFields } from '../services/orders.js';
-import { DATE_FORMS } from '../services/validate.js';
+import type { OrderFilterFlags, TrackingFields } from '../services/orders/orders.js';
+import { DATE_FORMS } from '../services/common/validate.js';
 
 /** Arguments and flags of the order, fulfillment-order and invoice commands. */
 

@@ -1,5 +1,5 @@
 import type { Hook } from '@oclif/core';
-import { asksForJson, writeError } from '../base-command.js';
+import { asksForJson, writeError } from '../cli/error-output.js';
 import { closest } from '../util/suggest.js';
 
 /**

@@ -8,7 +8,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import type { Jq } from 'jq-wasm';
-import { UsageError } from '../client/errors.js';
+import { UsageError } from '../errors.js';
 
 /** What jq printed (strings raw, like `jq -r` and gh's --jq) and, when it stopped on an error, that error. */
 export interface JqResult {

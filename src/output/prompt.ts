@@ -1,4 +1,4 @@
-import { UsageError } from '../client/errors.js';
+import { UsageError } from '../errors.js';
 import { canPrompt, io } from './io.js';
 
 export interface ConfirmOptions {

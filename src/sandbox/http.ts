@@ -6,7 +6,8 @@ import type { Clock } from '../platform/clock.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
 import { MONEY_LIMIT } from '../platform/money.js';
 import { planRate, STANDARD_RATE } from '../platform/rate-limit.js';
-import type { Localized, SandboxState, StoreData, TokenRecord } from './state.js';
+import type { Localized, TokenRecord } from './records.js';
+import type { SandboxState, StoreData } from './state.js';
 
 /**
  * The request pipeline shared by every API route (docs/api-rules.md §5.2–§5.8): User-Agent, authentication, the leaky

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from './context.js';
-import type { AppRecord, SandboxState, TokenRecord } from './state.js';
+import type { AppRecord, TokenRecord } from './records.js';
+import type { SandboxState } from './state.js';
 
 /**
  * OAuth (docs/api-rules.md §5.18), served by the API server itself: auth_url is the same host root, and the OAuth

@@ -23,7 +23,8 @@ import {
   type Shipping,
 } from './store/orders.js';
 import { CANCEL_REASONS } from '../platform/orders.js';
-import { variantStock, type SandboxState, type StoreData, type Tx } from './state.js';
+import { variantStock } from './stock.js';
+import { type SandboxState, type StoreData, type Tx } from './state.js';
 import { seededRandom } from './random.js';
 
 /**

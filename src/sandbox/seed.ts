@@ -8,16 +8,8 @@ import { createApp, createStore } from './store/stores.js';
 import { variantRecord } from './store/variants.js';
 import { locationLimit } from '../platform/plans.js';
 import { slug } from '../platform/slug.js';
-import type {
-  CategoryRecord,
-  InventoryLevel,
-  Localized,
-  LocationRecord,
-  ProductRecord,
-  SandboxState,
-  StoreData,
-  VariantRecord,
-} from './state.js';
+import type { CategoryRecord, InventoryLevel, Localized, LocationRecord, ProductRecord, VariantRecord } from './records.js';
+import type { SandboxState, StoreData } from './state.js';
 
 /**
  * The first start of a sandbox (one app, one store, one token with every scope) and the `demo` catalog.

@@ -1,5 +1,18 @@
 import type { Clock } from '../platform/clock.js';
-import type { CustomFieldType } from '../platform/custom-fields.js';
+import type {
+  AppRecord,
+  CategoryRecord,
+  CodeRecord,
+  CustomFieldRecord,
+  Key,
+  LocationRecord,
+  OwnedRecord,
+  ProductRecord,
+  StoreRecord,
+  TokenRecord,
+  VariantRecord,
+  WebhookRecord,
+} from './records.js';
 
 /**
  * The sandbox's whole state, in memory, with every change recorded as a journal entry.
@@ -19,190 +32,8 @@ import type { CustomFieldType } from '../platform/custom-fields.js';
  * - Secondary indexes are kept by collection listeners (`collection.listen`), so they stay right after an
  *   in-place edit as long as the record is put again.
  *
- * Stock API for orders (the stock of a variant lives in `variant.inventory_levels`, `stock` is their sum):
- *   takeStock(tx, store, variantId, qty)   → allocations [{location_id, quantity}] by location priority, or
- *                                            throws InsufficientStockError (nothing changed);
- *   returnStock(tx, store, variantId, allocations) puts the quantities back where they came from.
+ * Records are in records.ts; the stock API for orders (takeStock, returnStock) in stock.ts.
  */
-
-export type Key = number | string;
-export type Localized = Record<string, string>;
-
-export interface StoreRecord {
-  id: number;
-  name: string;
-  plan: string;
-  languages: string[];
-  main_language: string;
-  currency: string;
-  country: string;
-  created_at: number;
-}
-
-export interface AppRecord {
-  client_id: string;
-  client_secret: string;
-  name: string;
-  redirect_url: string;
-  scopes: string[];
-}
-
-export interface TokenRecord {
-  token: string;
-  store_id: number;
-  app_id: string;
-  scopes: string[];
-  created_at: number;
-}
-
-export interface CodeRecord {
-  code: string;
-  store_id: number;
-  app_id: string;
-  scopes: string[];
-  expires_at: number;
-}
-
-export interface Address {
-  zipcode: string;
-  street: string;
-  number: string;
-  floor: string;
-  locality: string;
-  city: string;
-  province: { code: string; name: string };
-  region: { code: string; name: string };
-  country: { code: string; name: string };
-  reference: string;
-  between_streets: string;
-}
-
-export interface LocationRecord {
-  id: string;
-  name: Localized;
-  address: Address;
-  is_default: boolean;
-  allows_pickup: boolean;
-  priority: number;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface CategoryRecord {
-  id: number;
-  name: Localized;
-  description: Localized;
-  handle: Localized;
-  parent: number | null;
-  google_shopping_category: string | null;
-  seo_title: string | null;
-  seo_description: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export interface InventoryLevel {
-  location_id: string;
-  stock: number;
-}
-
-export interface VariantRecord {
-  id: number;
-  product_id: number;
-  image_id: number | null;
-  sku: string | null;
-  /** Money as decimal strings ("25.00"). */
-  price: string | null;
-  promotional_price: string | null;
-  cost: string | null;
-  stock_management: boolean;
-  weight: string | null;
-  width: string | null;
-  height: string | null;
-  depth: string | null;
-  mpn: string | null;
-  age_group: string | null;
-  gender: string | null;
-  /** GTIN/EAN; absent on records written before the sandbox kept it. */
-  barcode?: string | null;
-  values: Localized[];
-  inventory_levels: InventoryLevel[];
-  /**
-   * The store does not report how this variant's stock is split between locations (docs/platform.md §3): responses
-   * omit `inventory_levels`, and the whole stock sits at the default location, so `stock` alone reads and sets
-   * it. Cleared once a request sends `inventory_levels`.
-   */
-  levels_unreported?: boolean;
-  custom_fields: { id: string; value: string }[];
-  created_at: number;
-  updated_at: number;
-}
-
-export interface ImageRecord {
-  id: number;
-  product_id: number;
-  src: string;
-  position: number;
-  /** Alternative texts, one per language (the platform sends an array). */
-  alt?: string[];
-  /** Absent on records written before the sandbox kept them: the product's are shown. */
-  created_at?: number;
-  updated_at?: number;
-}
-
-export interface ProductRecord {
-  id: number;
-  name: Localized;
-  description: Localized;
-  handle: Localized;
-  /** Option names, fixed by the first variant posted with attributes; empty for a product without variation. */
-  attributes: Localized[];
-  categories: number[];
-  images: ImageRecord[];
-  variants: VariantRecord[];
-  seo_title: string | null;
-  seo_description: string | null;
-  published: boolean;
-  created_at: number;
-  updated_at: number;
-  /**
-   * Timestamps of this product, its variants and images are sent with the `+0000` offset form
-   * (`2022-02-23T12:25:18+0000`), as the platform's product records show them; the others use `+00:00`.
-   */
-  compact_offset?: boolean;
-}
-
-
-export interface CustomFieldRecord {
-  id: string;
-  name: string;
-  description: string | null;
-  value_type: CustomFieldType;
-  read_only: boolean;
-  values: string[];
-  created_at: number;
-  updated_at: number;
-}
-
-/**
- * Records owned by the orders module: the state stores them as given (plain JSON with an `id`).
- * Their shapes are defined in the orders engineer's route modules.
- */
-export interface OwnedRecord {
-  id: Key;
-  [field: string]: unknown;
-}
-
-export interface WebhookRecord {
-  id: number;
-  /** The app that registered it: deliveries are signed with that app's client secret. */
-  app_id: string;
-  event: string;
-  url: string;
-  headers: Record<string, string>;
-  created_at: number;
-  updated_at: number;
-}
 
 type Listener<T> = (key: Key, record: T | undefined) => void;
 
@@ -453,21 +284,6 @@ export class Tx {
   }
 }
 
-export class InsufficientStockError extends Error {
-  constructor(
-    readonly variantId: number,
-    readonly requested: number,
-    readonly available: number,
-  ) {
-    super(`Variant ${variantId} has ${available} in stock; ${requested} requested`);
-  }
-}
-
-export interface StockAllocation {
-  location_id: string;
-  quantity: number;
-}
-
 export class SandboxState {
   readonly stores = new Map<number, StoreData>();
   readonly apps = new Collection<AppRecord>('apps', null, (r) => r.client_id);
@@ -550,61 +366,4 @@ export class SandboxState {
       (c) => c.name === name,
     );
   }
-}
-
-/** The stock of a variant: the sum of its levels. */
-export function variantStock(variant: VariantRecord): number {
-  return variant.inventory_levels.reduce((sum, level) => sum + level.stock, 0);
-}
-
-/**
- * Takes `quantity` units of a variant, location by location in priority order, and puts the product.
- * A variant without stock management gives its units from the default location without counting them.
- */
-export function takeStock(tx: Tx, store: StoreData, variantId: number, quantity: number): StockAllocation[] {
-  const found = store.findVariant(variantId);
-  if (!found) throw new Error(`variant ${variantId} not found`);
-  const { product, variant } = found;
-  if (!variant.stock_management) {
-    const location = store.defaultLocation() ?? store.locationsByPriority()[0];
-    return location ? [{ location_id: location.id, quantity }] : [];
-  }
-  const available = variantStock(variant);
-  if (available < quantity) throw new InsufficientStockError(variantId, quantity, available);
-  const allocations: StockAllocation[] = [];
-  let left = quantity;
-  for (const location of store.locationsByPriority()) {
-    if (left === 0) break;
-    const level = variant.inventory_levels.find((l) => l.location_id === location.id);
-    if (!level || level.stock <= 0) continue;
-    const take = Math.min(level.stock, left);
-    level.stock -= take;
-    left -= take;
-    allocations.push({ location_id: location.id, quantity: take });
-  }
-  variant.updated_at = product.updated_at = tx.now();
-  tx.put(store.products, product);
-  return allocations;
-}
-
-/**
- * Puts back what `takeStock` took (e.g. on a cancellation with restock). Unknown variants are skipped. Units whose
- * location was deleted since go to the default location: stock at a location that no longer exists could be
- * counted but never taken or seen.
- */
-export function returnStock(tx: Tx, store: StoreData, variantId: number, allocations: StockAllocation[]): void {
-  const found = store.findVariant(variantId);
-  if (!found || !found.variant.stock_management) return;
-  const { product, variant } = found;
-  for (const allocation of allocations) {
-    const { quantity } = allocation;
-    const location_id = store.locations.has(allocation.location_id)
-      ? allocation.location_id
-      : (store.defaultLocation()?.id ?? allocation.location_id);
-    const level = variant.inventory_levels.find((l) => l.location_id === location_id);
-    if (level) level.stock += quantity;
-    else variant.inventory_levels.push({ location_id, stock: quantity });
-  }
-  variant.updated_at = product.updated_at = tx.now();
-  tx.put(store.products, product);
 }

@@ -1,4 +1,4 @@
-import type { AuthStatus, ProfileSummary } from '../services/login.js';
+import type { AuthStatus, ProfileSummary } from '../services/auth/login.js';
 import type { Column } from '../output/format.js';
 
 /** `auth list`: one row per profile, the default one marked with *. */

@@ -1,10 +1,10 @@
-import type { ImportSummary } from '../services/import/index.js';
-import type { FileAttachResult } from '../services/invoice-file.js';
+import type { ImportSummary } from '../services/catalog-files/import/run-import.js';
+import type { FileAttachResult } from '../services/invoices/invoice-file.js';
 import type { ReportRow } from '../services/bulk/report.js';
-import type { SyncSummary } from '../services/sync/index.js';
+import type { SyncSummary } from '../services/catalog-files/sync/run-sync.js';
 import { plural, terminalSafe, truncateToWidth } from '../output/format.js';
 import { isTTY, terminalWidth } from '../output/terminal.js';
-import { type PlannedChange, type ShownChange, writesStock } from '../services/import/plan-changes.js';
+import { type PlannedChange, type ShownChange, writesStock } from '../services/catalog-files/plan-changes.js';
 import { formatDuration } from '../output/progress.js';
 
 /**

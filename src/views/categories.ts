@@ -1,7 +1,7 @@
 import type { Category } from '../api/categories.js';
 import { pickLocalized } from '../api/read.js';
 import { type Column, terminalSafe } from '../output/format.js';
-import type { CategoryNode, CategoryRow } from '../services/categories.js';
+import type { CategoryNode, CategoryRow } from '../services/catalog/categories.js';
 
 /** Categories as the commands show them: with their path ("Ropa > Camisas"), texts in the main language. */
 

@@ -8,7 +8,7 @@ import {
   type TrackingEvent,
 } from '../api/fulfillment-orders.js';
 import { pickLocalized } from '../api/read.js';
-import { type DetailSection, section } from '../base-command.js';
+import { type DetailSection, section } from '../cli/record-view.js';
 import type { Column } from '../output/format.js';
 
 /**

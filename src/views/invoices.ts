@@ -1,5 +1,5 @@
 import type { Column } from '../output/format.js';
-import type { ShownInvoice } from '../services/invoices.js';
+import type { ShownInvoice } from '../services/orders/order-invoices.js';
 
 /** `invoices list` and the Invoices section of `orders get`: both kinds, marked in the kind column. */
 export const invoiceColumns: Column<ShownInvoice>[] = [

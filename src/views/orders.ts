@@ -1,8 +1,8 @@
 import type { Order } from '../api/orders.js';
 import { fieldText, pickLocalized } from '../api/read.js';
-import { type DetailSection, fieldSection, section } from '../base-command.js';
+import { type DetailSection, fieldSection, section } from '../cli/record-view.js';
 import type { Column } from '../output/format.js';
-import type { OrderDetails } from '../services/orders.js';
+import type { OrderDetails } from '../services/orders/orders.js';
 import { fulfillmentOrderRow, fulfillmentOrderSectionColumns } from './fulfillment-orders.js';
 import { invoiceColumns } from './invoices.js';
 

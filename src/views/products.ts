@@ -1,6 +1,6 @@
 import type { Product, ProductImage } from '../api/products.js';
 import { pickLocalized } from '../api/read.js';
-import { type DetailSection, section } from '../base-command.js';
+import { type DetailSection, section } from '../cli/record-view.js';
 import type { Column } from '../output/format.js';
 import { tracksStock, variantColumns } from './variants.js';
 

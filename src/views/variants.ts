@@ -3,7 +3,7 @@ import type { Location } from '../api/locations.js';
 import { pickLocalized } from '../api/read.js';
 import type { Variant } from '../api/variants.js';
 import type { Column } from '../output/format.js';
-import type { StockLevel, VariantFieldValue, VariantUpdate } from '../services/variants.js';
+import type { StockLevel, VariantFieldValue, VariantUpdate } from '../services/catalog/variants.js';
 
 /** Variants and their custom fields as the commands show them; option values in the store's main language. */
 

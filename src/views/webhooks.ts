@@ -1,6 +1,6 @@
 import type { Webhook } from '../api/webhooks.js';
 import { cellText, type Column, displayWidth, truncateToWidth } from '../output/format.js';
-import type { ReceivedNotification } from '../services/webhooks-listener.js';
+import type { ReceivedNotification } from '../services/webhooks/listener.js';
 
 /** Names only: custom headers often carry a receiver's key, and tables end up in screenshots (`--json` has all). */
 function headerNames(headers: Webhook['headers']): string {

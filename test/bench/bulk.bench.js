@@ -19,8 +19,8 @@ import ts from 'typescript';
 
 const dist = new URL('../../dist/', import.meta.url);
 const { createClient } = await import(new URL('client/index.js', dist).href);
-const { runImport } = await import(new URL('services/import/index.js', dist).href);
-const { runSync } = await import(new URL('services/sync/index.js', dist).href);
+const { runImport } = await import(new URL('services/catalog-files/import/run-import.js', dist).href);
+const { runSync } = await import(new URL('services/catalog-files/sync/run-sync.js', dist).href);
 
 const dir = mkdtempSync(join(tmpdir(), 'bulk-bench-'));
 

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 const dist = new URL('../../dist/', import.meta.url);
 const { startSandbox } = await import(new URL('sandbox/index.js', dist).href);
 const { createClient } = await import(new URL('client/index.js', dist).href);
-const { runImport } = await import(new URL('services/import/index.js', dist).href);
+const { runImport } = await import(new URL('services/catalog-files/import/run-import.js', dist).href);
 const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
 
 const SIZES = ['XS', 'S', 'M', 'L', 'XL'];

@@ -2,7 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
-import type * as BaseCommandModule from '../../src/base-command.js';
+import type * as BaseCommandModule from '../../src/cli/base-command.js';
 import type * as ReadModule from '../../src/api/read.js';
 import type * as CredentialsModule from '../../src/auth/credentials.js';
 import type * as SchedulerModule from '../../src/client/scheduler.js';
@@ -34,7 +34,7 @@ async function loadCli() {
   const [oclif, handle, base, io, secrets, read, scheduler, credentials] = await Promise.all([
     import('@oclif/core'),
     import('@oclif/core/handle'),
-    import(/* @vite-ignore */ dist('base-command.js')) as Promise<typeof BaseCommandModule>,
+    import(/* @vite-ignore */ dist('cli/base-command.js')) as Promise<typeof BaseCommandModule>,
     import(/* @vite-ignore */ dist('output/io.js')) as Promise<typeof IOModule>,
     import(/* @vite-ignore */ dist('output/secrets.js')) as Promise<typeof SecretsModule>,
     import(/* @vite-ignore */ dist('api/read.js')) as Promise<typeof ReadModule>,

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, schedulerFor, type ClientConfig } from '../../src/client/index.js';
-import { ApiError, AuthError, NetworkError, NotFoundError, ServerError, UsageError, ValidationError } from '../../src/client/errors.js';
+import { ApiError, AuthError, NetworkError, NotFoundError, ServerError, ValidationError } from '../../src/client/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/test-server.js';
 
 const servers: TestServer[] = [];

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fitLines, usageLine } from '../../src/help.js';
+import { fitLines, usageLine } from '../../src/cli/help.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 
 /**

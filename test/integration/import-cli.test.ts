@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { formatRowError } from '../../src/services/bulk/row-error.js';
-import { CatalogInvalidError, runImport } from '../../src/services/import/index.js';
+import { CatalogInvalidError, runImport } from '../../src/services/catalog-files/import/run-import.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { type Received, clientFor, requestRecorder, writesOf } from '../helpers/sandbox.js';
 

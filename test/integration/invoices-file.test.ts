@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/client/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { createClient, type StoreClient } from '../../src/client/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { attachInvoicesFromFile as attachFile, type InvoiceFileEvent, type InvoiceFileOptions } from '../../src/services/invoice-file.js';
-import { readInvoices } from '../../src/services/invoices.js';
+import { attachInvoicesFromFile as attachFile, type InvoiceFileEvent, type InvoiceFileOptions } from '../../src/services/invoices/invoice-file.js';
+import { readInvoices } from '../../src/services/orders/order-invoices.js';
 import { accessKey } from '../helpers/sandbox.js';
 
 /**

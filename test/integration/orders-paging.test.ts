@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { createClient } from '../../src/client/index.js';
-import { orderPages } from '../../src/services/orders.js';
+import { orderPages } from '../../src/services/orders/orders.js';
 import { clientFor, cliEnv } from '../helpers/sandbox.js';
 
 /** `store orders list --all` on a store of 1,000 orders: 200 per request, rows streamed, header once. */

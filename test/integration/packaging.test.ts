@@ -68,7 +68,7 @@ function storeCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
 describe('the packed and installed CLI', () => {
   it('packs the entry point, the compiled commands, the manifest and the README, and no sources or tests', () => {
     expect(packed).toEqual(
-      expect.arrayContaining(['package.json', 'README.md', 'oclif.manifest.json', 'bin/run.js', 'dist/base-command.js', 'dist/commands/api.js']),
+      expect.arrayContaining(['package.json', 'README.md', 'oclif.manifest.json', 'bin/run.js', 'dist/cli/base-command.js', 'dist/commands/api.js']),
     );
     expect(packed.filter((p) => /^(src|test|node_modules)\//.test(p) || (p.endsWith('.ts') && !p.endsWith('.d.ts')))).toEqual([]);
   });

@@ -1,6 +1,6 @@
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { csvFlag } from '../../flags/common.js';
-import type { ProfileSummary } from '../../services/login.js';
+import type { ProfileSummary } from '../../services/auth/login.js';
 
 export default class List extends BaseCommand<typeof List> {
   static summary = 'List the profiles; the default one is marked with *.';
@@ -14,7 +14,7 @@ export default class List extends BaseCommand<typeof List> {
   static baseFlags = BaseCommand.recordFlags;
 
   async run(): Promise<ProfileSummary[]> {
-    const { listProfiles } = await import('../../services/login.js');
+    const { listProfiles } = await import('../../services/auth/login.js');
     const profiles = await listProfiles();
     const { profileColumns } = await import('../../views/auth.js');
     await this.renderList(profiles, profileColumns, { csv: this.flags.csv });

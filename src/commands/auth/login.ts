@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { canPrompt, readStdin } from '../../output/io.js';
-import type { LoginResult, MissingValue } from '../../services/login.js';
+import type { LoginResult, MissingValue } from '../../services/auth/login.js';
 
 export default class Login extends BaseCommand<typeof Login> {
   static summary = 'Log in to a store and save its credentials in a profile.';
@@ -55,8 +55,8 @@ The token and client secret go to the OS keychain; where none answers (or with -
   };
 
   async run(): Promise<LoginResult> {
-    const { login } = await import('../../services/login.js');
-    const { UsageError } = await import('../../client/errors.js');
+    const { login } = await import('../../services/auth/login.js');
+    const { UsageError } = await import('../../errors.js');
     const flags = this.flags;
     // With --with-token on a terminal the missing values are asked first, then the token is pasted; in a pipe
     // stdin carries the token, so nothing can be asked.

@@ -1,4 +1,4 @@
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 
 export default class Logout extends BaseCommand<typeof Logout> {
   static summary = 'Remove a profile and its secrets (token and client secret).';
@@ -10,7 +10,7 @@ export default class Logout extends BaseCommand<typeof Logout> {
   static baseFlags = BaseCommand.recordFlags;
 
   async run(): Promise<{ profile: string }> {
-    const { logout } = await import('../../services/login.js');
+    const { logout } = await import('../../services/auth/login.js');
     const { profile, warnings } = await logout({ profile: this.flags.profile });
     for (const warning of warnings) this.warnUser(warning);
     this.note(`Logged out of profile "${profile}".`);

@@ -1,5 +1,5 @@
-import { BaseCommand } from '../../base-command.js';
-import type { AuthStatus } from '../../services/login.js';
+import { BaseCommand } from '../../cli/base-command.js';
+import type { AuthStatus } from '../../services/auth/login.js';
 
 export default class Status extends BaseCommand<typeof Status> {
   static summary = 'Show which store and profile the CLI uses, and whether the store accepts the token.';
@@ -12,7 +12,7 @@ export default class Status extends BaseCommand<typeof Status> {
 
   async run(): Promise<Omit<AuthStatus, 'error'>> {
     const ctx = await this.context();
-    const { authStatus } = await import('../../services/login.js');
+    const { authStatus } = await import('../../services/auth/login.js');
     const { error, ...status } = await authStatus(ctx, await this.client());
     if (this.jsonEnabled()) {
       if (error) {

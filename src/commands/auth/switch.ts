@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 
 export default class Switch extends BaseCommand<typeof Switch> {
   static summary = 'Make a profile the default one.';

@@ -1,4 +1,4 @@
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 
 export default class Token extends BaseCommand<typeof Token> {
   static summary = "Print the current profile's access token, for scripts.";

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Category } from '../../api/categories.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { categoryFieldsFrom, categorySeoFlags, localizedFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -29,7 +29,7 @@ export default class CategoriesCreate extends BaseCommand<typeof CategoriesCreat
 
   async run(): Promise<Category> {
     const client = await this.client();
-    const { createCategoryFrom, getCategoryWithPath } = await import('../../services/categories.js');
+    const { createCategoryFrom, getCategoryWithPath } = await import('../../services/catalog/categories.js');
     const category = await createCategoryFrom(client, { ...categoryFieldsFrom(this.flags), allowDuplicate: this.flags['allow-duplicate'] });
     if (!this.jsonEnabled()) {
       const { categoryFields } = await import('../../views/categories.js');

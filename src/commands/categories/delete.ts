@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { yesFlag } from '../../flags/common.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -20,16 +20,16 @@ export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelet
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ id: number; deleted: boolean }> {
-    const { parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/common/validate.js');
     const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseIntegerId(this.args.id, 'ID', 'category');
-    const describe = async () => (await import('../../services/categories.js')).describeCategory(await this.client(), id);
+    const describe = async () => (await import('../../services/catalog/categories.js')).describeCategory(await this.client(), id);
     if (!(await confirmOrYes({ message: async () => `Delete category ${await describe()}?`, yes: this.flags.yes, action: 'Deleting a category' }))) {
       this.note('Nothing deleted.');
       return { id, deleted: false };
     }
     const client = await this.client();
-    const { deleteCategoryById } = await import('../../services/categories.js');
+    const { deleteCategoryById } = await import('../../services/catalog/categories.js');
     await deleteCategoryById(client, id);
     this.note(`Deleted category ${id}.`);
     return { id, deleted: true };

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import type { Category } from '../../api/categories.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 
 export default class CategoriesGet extends BaseCommand<typeof CategoriesGet> {
   static summary = 'Show one category with its path.';
@@ -14,10 +14,10 @@ export default class CategoriesGet extends BaseCommand<typeof CategoriesGet> {
   };
 
   async run(): Promise<Category & { path: string }> {
-    const { parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/common/validate.js');
     const id = parseIntegerId(this.args.id, 'ID', 'category');
     const client = await this.client();
-    const { getCategoryWithPath } = await import('../../services/categories.js');
+    const { getCategoryWithPath } = await import('../../services/catalog/categories.js');
     const row = await getCategoryWithPath(client, id);
     if (!this.jsonEnabled()) {
       const { categoryFields } = await import('../../views/categories.js');

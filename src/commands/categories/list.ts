@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { csvFlag } from '../../flags/common.js';
 import type { Category } from '../../api/categories.js';
-import type { CategoryNode } from '../../services/categories.js';
+import type { CategoryNode } from '../../services/catalog/categories.js';
 
 type ListResult = Array<Category & { path: string; depth: number }> | CategoryNode[];
 
@@ -24,7 +24,7 @@ export default class CategoriesList extends BaseCommand<typeof CategoriesList> {
 
   async run(): Promise<ListResult> {
     const client = await this.client();
-    const { categoryTree, listCategoryRows } = await import('../../services/categories.js');
+    const { categoryTree, listCategoryRows } = await import('../../services/catalog/categories.js');
     const rows = await listCategoryRows(client);
     if (this.flags.tree) {
       const tree = categoryTree(rows);

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { Category } from '../../api/categories.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { categoryFieldsFrom, categorySeoFlags, localizedFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -31,10 +31,10 @@ export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdat
   };
 
   async run(): Promise<Category> {
-    const { parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/common/validate.js');
     const id = parseIntegerId(this.args.id, 'ID', 'category');
     const client = await this.client();
-    const { getCategoryWithPath, updateCategoryFrom } = await import('../../services/categories.js');
+    const { getCategoryWithPath, updateCategoryFrom } = await import('../../services/catalog/categories.js');
     const category = await updateCategoryFrom(client, id, categoryFieldsFrom(this.flags));
     if (!this.jsonEnabled()) {
       const { categoryFields } = await import('../../views/categories.js');

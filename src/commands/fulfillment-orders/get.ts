@@ -1,5 +1,5 @@
 import type { FulfillmentOrder } from '../../api/fulfillment-orders.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { fulfillmentOrderArgs } from '../../flags/orders.js';
 
 export default class FulfillmentOrdersGet extends BaseCommand<typeof FulfillmentOrdersGet> {
@@ -18,10 +18,10 @@ export default class FulfillmentOrdersGet extends BaseCommand<typeof Fulfillment
   static args = fulfillmentOrderArgs;
 
   async run(): Promise<FulfillmentOrder> {
-    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../services/validate.js');
+    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../services/common/validate.js');
     const orderId = parseOrderId(this.args.order_id);
     const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
-    const { fulfillmentOrder } = await import('../../services/fulfillment-orders.js');
+    const { fulfillmentOrder } = await import('../../services/orders/fulfillment-orders.js');
     const found = await fulfillmentOrder(await this.client(), orderId, ref);
     if (found.notice) this.note(found.notice);
     const { fulfillmentOrder: fo, mainLanguage } = found.value;

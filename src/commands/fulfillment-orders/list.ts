@@ -1,5 +1,5 @@
 import type { FulfillmentOrder } from '../../api/fulfillment-orders.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { csvFlag } from '../../flags/common.js';
 import { orderLookupArg } from '../../flags/orders.js';
 
@@ -18,9 +18,9 @@ export default class FulfillmentOrdersList extends BaseCommand<typeof Fulfillmen
   };
 
   async run(): Promise<FulfillmentOrder[]> {
-    const { parseOrderId } = await import('../../services/validate.js');
+    const { parseOrderId } = await import('../../services/common/validate.js');
     const orderId = parseOrderId(this.args.order_id);
-    const { fulfillmentOrdersOf } = await import('../../services/fulfillment-orders.js');
+    const { fulfillmentOrdersOf } = await import('../../services/orders/fulfillment-orders.js');
     const { fulfillmentOrderColumns, fulfillmentOrderRow } = await import('../../views/fulfillment-orders.js');
     const found = await fulfillmentOrdersOf(await this.client(), orderId);
     if (found.notice) this.note(found.notice);

@@ -1,10 +1,10 @@
 import { basename } from 'node:path';
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
-import { BulkCommand } from '../../bulk-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
+import { BulkCommand } from '../../cli/bulk-command.js';
 import { terminalSafe } from '../../output/format.js';
-import type { FileAttachResult } from '../../services/invoice-file.js';
-import type { AttachResult } from '../../services/invoices.js';
+import type { FileAttachResult } from '../../services/invoices/invoice-file.js';
+import type { AttachResult } from '../../services/invoices/invoices.js';
 
 export default class InvoicesAttach extends BulkCommand<typeof InvoicesAttach> {
   static summary = 'Attach a fiscal invoice to an order, or many from a CSV file.';
@@ -38,7 +38,7 @@ With --file, every row of the CSV (columns order_id — an id, or the number the
   };
 
   async run(): Promise<AttachResult | FileAttachResult> {
-    const { UsageError } = await import('../../client/errors.js');
+    const { UsageError } = await import('../../errors.js');
     if (this.flags.file) {
       if (this.args.order_id !== undefined) throw new UsageError('Give either ORDER_ID with --key and --link, or --file, not both.');
       return this.attachFile(this.flags.file);
@@ -46,7 +46,7 @@ With --file, every row of the CSV (columns order_id — an id, or the number the
     if (this.args.order_id === undefined) throw new UsageError('Give ORDER_ID with --key and --link, or --file FILE.');
     if (this.flags.key === undefined) throw new UsageError('--key is required: the 44-digit access key of the invoice.');
     if (this.flags.link === undefined) throw new UsageError('--link is required: the URL of the invoice.');
-    const { attachInvoiceToOrder, invoiceRequest } = await import('../../services/invoices.js');
+    const { attachInvoiceToOrder, invoiceRequest } = await import('../../services/invoices/invoices.js');
     const request = invoiceRequest(
       { orderId: this.args.order_id, key: this.flags.key, link: this.flags.link, fulfillmentOrderId: this.flags['fulfillment-order'] },
       { key: '--key', link: '--link', fulfillmentOrderId: '--fulfillment-order' },
@@ -64,7 +64,7 @@ With --file, every row of the CSV (columns order_id — an id, or the number the
   }
 
   private async attachFile(file: string): Promise<FileAttachResult> {
-    const { attachInvoicesFromFile } = await import('../../services/invoice-file.js');
+    const { attachInvoicesFromFile } = await import('../../services/invoices/invoice-file.js');
     const { report } = this.flags;
     return this.runBulk({
       file,
@@ -103,7 +103,7 @@ With --file, every row of the CSV (columns order_id — an id, or the number the
       if (!this.jsonEnabled() && !result.dryRun) this.note(summary);
       return;
     }
-    const { PartialFailureError, UsageError } = await import('../../client/errors.js');
+    const { PartialFailureError, UsageError } = await import('../../errors.js');
     const where = this.flags.report ? `; the failed rows are in ${this.flags.report}` : '';
     const nothingSent = result.failed.every((f) => f.stage === 'validation') && result.attached + result.unchanged === 0;
     // Every row invalid means nothing was sent: bad input (exit 2), not a partial failure (exit 3).

@@ -1,7 +1,7 @@
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { csvFlag } from '../../flags/common.js';
 import { orderLookupArg } from '../../flags/orders.js';
-import type { ShownInvoice } from '../../services/invoices.js';
+import type { ShownInvoice } from '../../services/orders/order-invoices.js';
 
 export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
   static summary = 'List the invoices attached to an order.';
@@ -18,9 +18,9 @@ export default class InvoicesList extends BaseCommand<typeof InvoicesList> {
   };
 
   async run(): Promise<ShownInvoice[]> {
-    const { parseOrderId } = await import('../../services/validate.js');
+    const { parseOrderId } = await import('../../services/common/validate.js');
     const orderId = parseOrderId(this.args.order_id);
-    const { invoicesOfOrder } = await import('../../services/invoices.js');
+    const { invoicesOfOrder } = await import('../../services/invoices/invoices.js');
     const found = await invoicesOfOrder(await this.client(), orderId);
     if (found.notice) this.note(found.notice);
     const { invoices } = found.value;

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { addressFieldsFrom, addressFlags, locationNameFlag, priorityFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -28,7 +28,7 @@ export default class LocationsCreate extends BaseCommand<typeof LocationsCreate>
 
   async run(): Promise<Location> {
     const client = await this.client();
-    const { createLocationFrom } = await import('../../services/locations.js');
+    const { createLocationFrom } = await import('../../services/catalog/locations.js');
     const location = await createLocationFrom(client, {
       ...addressFieldsFrom(this.flags),
       name: this.flags.name,

@@ -1,4 +1,4 @@
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { locationArg } from '../../flags/catalog.js';
 import { yesFlag } from '../../flags/common.js';
 import { jsonFields } from '../../api/json-fields.js';
@@ -22,7 +22,7 @@ export default class LocationsDelete extends BaseCommand<typeof LocationsDelete>
   async run(): Promise<{ id: string; deleted: boolean }> {
     const { confirmOrYes } = await import('../../output/prompt.js');
     const ok = await confirmOrYes({
-      message: async () => `Delete location ${await (await import('../../services/locations.js')).describeLocation(await this.client(), this.args.location)}?`,
+      message: async () => `Delete location ${await (await import('../../services/catalog/locations.js')).describeLocation(await this.client(), this.args.location)}?`,
       yes: this.flags.yes,
       action: 'Deleting a location',
     });
@@ -31,7 +31,7 @@ export default class LocationsDelete extends BaseCommand<typeof LocationsDelete>
       return { id: this.args.location, deleted: false };
     }
     const client = await this.client();
-    const { deleteLocationByRef } = await import('../../services/locations.js');
+    const { deleteLocationByRef } = await import('../../services/catalog/locations.js');
     const location = await deleteLocationByRef(client, this.args.location);
     this.note(`Deleted location ${location.id}.`);
     return { id: location.id, deleted: true };

@@ -1,5 +1,5 @@
 import type { Location } from '../../api/locations.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { csvFlag } from '../../flags/common.js';
 
 export default class LocationsList extends BaseCommand<typeof LocationsList> {
@@ -19,7 +19,7 @@ export default class LocationsList extends BaseCommand<typeof LocationsList> {
 
   async run(): Promise<Location[]> {
     const client = await this.client();
-    const { locationsToShow } = await import('../../services/locations.js');
+    const { locationsToShow } = await import('../../services/catalog/locations.js');
     const { locationColumnsFor } = await import('../../views/locations.js');
     const { locations, mainLanguage } = await locationsToShow(client);
     await this.renderList(locations, locationColumnsFor(mainLanguage), { csv: this.flags.csv });

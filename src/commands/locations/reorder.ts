@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { canPrompt, io } from '../../output/io.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -30,10 +30,10 @@ export default class LocationsReorder extends BaseCommand<typeof LocationsReorde
   async run(): Promise<Location[]> {
     const { argv } = await this.parse(LocationsReorder);
     const client = await this.client();
-    const { locationsByPriority, reorderLocations, storeMainLanguage } = await import('../../services/locations.js');
+    const { locationsByPriority, reorderLocations, storeMainLanguage } = await import('../../services/catalog/locations.js');
     let order = argv as string[];
     if (order.length === 0) {
-      const { UsageError } = await import('../../client/errors.js');
+      const { UsageError } = await import('../../errors.js');
       if (!canPrompt()) {
         throw new UsageError('Give the location ids or names in priority order, e.g. `store locations reorder ID1 ID2`.');
       }
@@ -49,7 +49,7 @@ export default class LocationsReorder extends BaseCommand<typeof LocationsReorde
 /** Repeated "which comes next?" until one location is left. */
 async function askOrder(current: Location[]): Promise<string[]> {
   const { select } = await import('@inquirer/prompts');
-  const { localText } = await import('../../services/catalog-input.js');
+  const { localText } = await import('../../services/catalog/catalog-input.js');
   const left = [...current];
   const order: string[] = [];
   while (left.length > 1) {

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { locationArg } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -22,7 +22,7 @@ export default class LocationsSetDefault extends BaseCommand<typeof LocationsSet
 
   async run(): Promise<Location[]> {
     const client = await this.client();
-    const { setDefaultLocationByRef, storeMainLanguage } = await import('../../services/locations.js');
+    const { setDefaultLocationByRef, storeMainLanguage } = await import('../../services/catalog/locations.js');
     const { locationColumnsFor } = await import('../../views/locations.js');
     const [locations, mainLanguage] = await Promise.all([setDefaultLocationByRef(client, this.args.location), storeMainLanguage(client)]);
     await this.renderList(locations, locationColumnsFor(mainLanguage), { csv: this.flags.csv });

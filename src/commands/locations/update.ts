@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Location } from '../../api/locations.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { addressFieldsFrom, addressFlags, locationArg, locationNameFlag, priorityFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -31,7 +31,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
 
   async run(): Promise<Location> {
     const client = await this.client();
-    const { updateLocationFrom } = await import('../../services/locations.js');
+    const { updateLocationFrom } = await import('../../services/catalog/locations.js');
     const location = await updateLocationFrom(client, this.args.location, {
       ...addressFieldsFrom(this.flags),
       name: this.flags.name,

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Order } from '../../api/orders.js';
 import type { CancelReason } from '../../platform/orders.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { yesFlag } from '../../flags/common.js';
 import { cancelReasonFlag, orderLookupArg } from '../../flags/orders.js';
 import { jsonFields } from '../../api/json-fields.js';
@@ -30,10 +30,10 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
   };
 
   async run(): Promise<Order | undefined> {
-    const { parseOrderId } = await import('../../services/validate.js');
+    const { parseOrderId } = await import('../../services/common/validate.js');
     const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseOrderId(this.args.id);
-    const { orderToCancel, cancelOrderById } = await import('../../services/orders.js');
+    const { orderToCancel, cancelOrderById } = await import('../../services/orders/orders.js');
     const { totalLabel } = await import('../../views/orders.js');
     const client = await this.client();
     const { value: order, notice } = await orderToCancel(client, id);

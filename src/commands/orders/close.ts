@@ -1,5 +1,5 @@
 import type { Order } from '../../api/orders.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { yesFlag } from '../../flags/common.js';
 import { orderLookupArg } from '../../flags/orders.js';
 import { jsonFields } from '../../api/json-fields.js';
@@ -26,10 +26,10 @@ export default class OrdersClose extends BaseCommand<typeof OrdersClose> {
   protected readonly action: 'close' | 'open' = 'close';
 
   async run(): Promise<Order | undefined> {
-    const { parseOrderId } = await import('../../services/validate.js');
+    const { parseOrderId } = await import('../../services/common/validate.js');
     const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseOrderId(this.args.id);
-    const { orderToCloseOrReopen, closeOrReopenOrderById } = await import('../../services/orders.js');
+    const { orderToCloseOrReopen, closeOrReopenOrderById } = await import('../../services/orders/orders.js');
     const { totalLabel } = await import('../../views/orders.js');
     const client = await this.client();
     const { value: order, notice } = await orderToCloseOrReopen(client, id, this.action);

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Order } from '../../api/orders.js';
-import { BaseCommand, section } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
+import { section } from '../../cli/record-view.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class OrdersCreate extends BaseCommand<typeof OrdersCreate> {
@@ -24,7 +25,7 @@ export default class OrdersCreate extends BaseCommand<typeof OrdersCreate> {
   };
 
   async run(): Promise<Order> {
-    const { createOrderFromFlags, orderItems, customerDetails } = await import('../../services/orders.js');
+    const { createOrderFromFlags, orderItems, customerDetails } = await import('../../services/orders/orders.js');
     const flags = {
       name: this.flags['customer-name'],
       email: this.flags['customer-email'],
@@ -33,7 +34,7 @@ export default class OrdersCreate extends BaseCommand<typeof OrdersCreate> {
     };
     // Checked before the client is made, so a wrong flag never waits on credentials or the network.
     if (flags.name === undefined) {
-      const { UsageError } = await import('../../client/errors.js');
+      const { UsageError } = await import('../../errors.js');
       throw new UsageError('--customer-name is required: the store needs the name the order is for.');
     }
     customerDetails(flags);

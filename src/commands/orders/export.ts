@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { orderFilterFlags, orderFilterFlagsFrom } from '../../flags/orders.js';
 import { plural } from '../../output/format.js';
 
@@ -32,18 +32,19 @@ export default class OrdersExport extends BaseCommand<typeof OrdersExport> {
   };
 
   async run(): Promise<void> {
-    const { orderFilters } = await import('../../services/orders.js');
-    const { parseOrderId } = await import('../../services/validate.js');
+    const { orderFilters } = await import('../../services/orders/orders.js');
+    const { parseOrderId } = await import('../../services/common/validate.js');
     const named = this.flags.number?.map((value) => parseOrderId(value, '--number'));
     const { filters, notes } = orderFilters(orderFilterFlagsFrom(this.flags));
     for (const note of notes) this.note(note);
     const file = this.args.file === '-' ? undefined : this.args.file;
-    const { bulkProgress, limitHeapGrowth } = await import('../../output/bulk.js');
+    const { bulkProgress } = await import('../../output/bulk.js');
+    const { limitHeapGrowth } = await import('../../cli/heap.js');
     limitHeapGrowth();
     const summary = await this.writeOutput(file, async (out) => {
       const client = await this.client();
       const progress = await bulkProgress(await this.context(), 'orders export', this.flags.quiet, this.io.stderr, 'orders', this.factory.clock);
-      const { exportOrders } = await import('../../services/order-export.js');
+      const { exportOrders } = await import('../../services/orders/order-export.js');
       try {
         return await exportOrders(client, filters, {
           format: this.flags.ndjson ? 'ndjson' : 'csv',

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { SIGNAL_EXIT_CODES, type StopSignal } from '../../util/process.js';
-import { DATE_FORMS } from '../../services/validate.js';
-import type { OrderFollower, OrderVersion } from '../../services/orders-follow.js';
+import { DATE_FORMS } from '../../services/common/validate.js';
+import type { OrderFollower, OrderVersion } from '../../services/orders/orders-follow.js';
 
 export default class OrdersFollow extends BaseCommand<typeof OrdersFollow> {
   static summary = 'Follow the orders that change: every new version of an order, once, oldest first.';
@@ -32,23 +32,23 @@ The first run starts at --since (ISO 8601, YYYY-MM-DD, today, yesterday, 7d, 12h
   private wake: (() => void) | undefined;
 
   async run(): Promise<void> {
-    const { parseFeedName, parseInterval, parseSince } = await import('../../services/orders-follow.js');
+    const { parseFeedName, parseInterval, parseSince } = await import('../../services/orders/orders-follow.js');
     const name = parseFeedName(this.flags.name);
     const since = this.flags.since === undefined ? undefined : parseSince(this.flags.since);
     const interval = this.flags.interval === undefined ? 30_000 : parseInterval(this.flags.interval);
     if (this.flags.output !== undefined) {
       const { checkWritable } = await import('../../util/atomic-file.js');
-      const { UsageError } = await import('../../client/errors.js');
+      const { UsageError } = await import('../../errors.js');
       await checkWritable(this.flags.output).catch((error: Error) => {
         throw new UsageError(`--output: ${error.message}`);
       });
     }
     // A first run far back reads the whole store: keep the heap near what is live (as orders list --all).
-    const { limitHeapGrowth } = await import('../../output/bulk.js');
+    const { limitHeapGrowth } = await import('../../cli/heap.js');
     limitHeapGrowth();
     const ctx = await this.context();
     const client = await this.client();
-    const { OrderFollower } = await import('../../services/orders-follow.js');
+    const { OrderFollower } = await import('../../services/orders/orders-follow.js');
     const follower = await OrderFollower.open({
       client,
       profile: ctx.profile,
@@ -109,7 +109,7 @@ The first run starts at --since (ISO 8601, YYYY-MM-DD, today, yesterday, 7d, 12h
 
   /** Delivers versions in order, recording each batch in the checkpoint once delivered. */
   private async deliver(follower: OrderFollower, versions: OrderVersion[]): Promise<void> {
-    const { FOLLOW_BATCH, appendToOutput, execForVersion, versionLines } = await import('../../services/orders-follow.js');
+    const { FOLLOW_BATCH, appendToOutput, execForVersion, versionLines } = await import('../../services/orders/orders-follow.js');
     const { exec, output } = this.flags;
     const batch = exec === undefined ? FOLLOW_BATCH : 1;
     for (let i = 0; i < versions.length && !this.stopSignal; i += batch) {

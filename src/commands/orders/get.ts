@@ -1,6 +1,6 @@
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { orderLookupArg } from '../../flags/orders.js';
-import type { OrderDetails } from '../../services/orders.js';
+import type { OrderDetails } from '../../services/orders/orders.js';
 
 export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
   static summary = 'Show an order: payment, shipping, items, fulfillment orders and invoices.';
@@ -15,10 +15,10 @@ export default class OrdersGet extends BaseCommand<typeof OrdersGet> {
   };
 
   async run(): Promise<OrderDetails> {
-    const { parseOrderId } = await import('../../services/validate.js');
+    const { parseOrderId } = await import('../../services/common/validate.js');
     const id = parseOrderId(this.args.id);
     const client = await this.client();
-    const { orderDetailsByIdOrNumber } = await import('../../services/orders.js');
+    const { orderDetailsByIdOrNumber } = await import('../../services/orders/orders.js');
     const { value: details, notice } = await orderDetailsByIdOrNumber(client, id);
     if (notice) this.note(notice);
     if (this.jsonEnabled()) return details;

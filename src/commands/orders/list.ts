@@ -1,7 +1,7 @@
 import type { Order } from '../../api/orders.js';
 import { orderFilterFlags, orderFilterFlagsFrom } from '../../flags/orders.js';
 import { csvFlag, pagingFlags } from '../../flags/common.js';
-import { PagedListCommand } from '../../views/paged-list.js';
+import { PagedListCommand } from '../../cli/paged-list.js';
 
 export default class OrdersList extends PagedListCommand<typeof OrdersList> {
   static summary = 'List orders, newest first.';
@@ -28,7 +28,7 @@ export default class OrdersList extends PagedListCommand<typeof OrdersList> {
 
   async run(): Promise<Order[]> {
     const paging = await this.pagingOf(this.flags, 'order');
-    const { orderFilters, orderPages } = await import('../../services/orders.js');
+    const { orderFilters, orderPages } = await import('../../services/orders/orders.js');
     const { filters, notes } = orderFilters(orderFilterFlagsFrom(this.flags));
     for (const note of notes) this.note(note);
     const pages = orderPages(await this.client(), filters, paging);

@@ -1,4 +1,4 @@
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import OrdersClose from './close.js';
 
 /** `orders close`, the other way: POST /orders/{id}/open. */

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Order } from '../../api/orders.js';
 import type { OrderStatus } from '../../platform/orders.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { asksToCancel, orderLookupArg, orderStatusFlag } from '../../flags/orders.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -33,16 +33,16 @@ export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
 
   public override async init(): Promise<void> {
     if (asksToCancel(this.argv)) {
-      const { UsageError } = await import('../../client/errors.js');
+      const { UsageError } = await import('../../errors.js');
       throw new UsageError('Use `store orders cancel ID` to cancel an order (it asks first and can return the stock).');
     }
     await super.init();
   }
 
   async run(): Promise<Order> {
-    const { parseOrderId } = await import('../../services/validate.js');
+    const { parseOrderId } = await import('../../services/common/validate.js');
     const id = parseOrderId(this.args.id);
-    const { updateOrderFields, orderUpdate } = await import('../../services/orders.js');
+    const { updateOrderFields, orderUpdate } = await import('../../services/orders/orders.js');
     const changes = {
       note: this.flags.note,
       status: this.flags.status as OrderStatus | 'paid' | undefined,

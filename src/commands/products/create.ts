@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { localizedFlag, priceStockFlags, productFieldsFrom } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -30,7 +30,7 @@ export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
 
   async run(): Promise<Product> {
     const client = await this.client();
-    const { createProductFrom } = await import('../../services/products.js');
+    const { createProductFrom } = await import('../../services/catalog/products.js');
     const product = await createProductFrom(client, productFieldsFrom(this.flags));
     const { productFields, productSections } = await import('../../views/products.js');
     await this.renderDetail(productFields(product), productSections(product));

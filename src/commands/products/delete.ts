@@ -1,4 +1,4 @@
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { productIdArg } from '../../flags/catalog.js';
 import { yesFlag } from '../../flags/common.js';
 import { jsonFields } from '../../api/json-fields.js';
@@ -19,11 +19,11 @@ export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ id: number; deleted: boolean }> {
-    const { parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/common/validate.js');
     const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseIntegerId(this.args.id, 'ID', 'product');
     const ok = await confirmOrYes({
-      message: async () => `Delete product ${await (await import('../../services/products.js')).describeProduct(await this.client(), id)}?`,
+      message: async () => `Delete product ${await (await import('../../services/catalog/products.js')).describeProduct(await this.client(), id)}?`,
       yes: this.flags.yes,
       action: 'Deleting a product',
     });
@@ -32,7 +32,7 @@ export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
       return { id, deleted: false };
     }
     const client = await this.client();
-    const { deleteProductById } = await import('../../services/products.js');
+    const { deleteProductById } = await import('../../services/catalog/products.js');
     await deleteProductById(client, id);
     this.note(`Deleted product ${id}.`);
     return { id, deleted: true };

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { plural } from '../../output/format.js';
 
 export default class ProductsExport extends BaseCommand<typeof ProductsExport> {
@@ -22,7 +22,7 @@ export default class ProductsExport extends BaseCommand<typeof ProductsExport> {
 
   async run(): Promise<void> {
     const client = await this.client();
-    const { exportCatalog } = await import('../../services/export.js');
+    const { exportCatalog } = await import('../../services/catalog-files/export.js');
     const file = this.args.file === '-' ? undefined : this.args.file;
     const summary = await this.writeOutput(file, (out) => exportCatalog(client, { format: this.flags.format as 'canonical' | 'admin', out }));
     if (!this.flags.quiet && file) {

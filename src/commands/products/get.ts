@@ -1,5 +1,5 @@
 import type { Product } from '../../api/products.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { Args } from '@oclif/core';
 
 export default class ProductsGet extends BaseCommand<typeof ProductsGet> {
@@ -16,7 +16,7 @@ export default class ProductsGet extends BaseCommand<typeof ProductsGet> {
 
   async run(): Promise<Product> {
     const client = await this.client();
-    const { getProductByRef } = await import('../../services/products.js');
+    const { getProductByRef } = await import('../../services/catalog/products.js');
     const product = await getProductByRef(client, this.args.ref);
     const { productFields, productSections } = await import('../../views/products.js');
     await this.renderDetail(productFields(product), productSections(product));

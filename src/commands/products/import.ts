@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
-import { BulkCommand } from '../../bulk-command.js';
-import type { ImportSummary } from '../../services/import/index.js';
+import { BaseCommand } from '../../cli/base-command.js';
+import { BulkCommand } from '../../cli/bulk-command.js';
+import type { ImportSummary } from '../../services/catalog-files/import/run-import.js';
 
 export default class ProductsImport extends BulkCommand<typeof ProductsImport> {
   static summary = 'Import a catalog CSV: create what is missing, update only what differs, never delete.';
@@ -49,7 +49,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
   };
 
   async run(): Promise<ImportSummary> {
-    const { runImport } = await import('../../services/import/index.js');
+    const { runImport } = await import('../../services/catalog-files/import/run-import.js');
     const { printImportSummary } = await import('../../views/bulk.js');
     const { quiet, report } = this.flags;
     return this.runBulk({

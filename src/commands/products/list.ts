@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
 import { csvFlag, pagingFlags } from '../../flags/common.js';
-import { PagedListCommand } from '../../views/paged-list.js';
+import { PagedListCommand } from '../../cli/paged-list.js';
 
 export default class ProductsList extends PagedListCommand<typeof ProductsList> {
   static summary = 'List products (one page, or --all).';
@@ -30,7 +30,7 @@ export default class ProductsList extends PagedListCommand<typeof ProductsList> 
   async run(): Promise<Product[]> {
     const paging = await this.pagingOf(this.flags, 'product');
     const client = await this.client();
-    const { productPagesFor } = await import('../../services/products.js');
+    const { productPagesFor } = await import('../../services/catalog/products.js');
     const pages = productPagesFor(client, { handle: this.flags.handle, q: this.flags.q, sku: this.flags.sku, category: this.flags.category }, paging);
     const { productColumnsFor } = await import('../../views/products.js');
     return this.printPages(pages, productColumnsFor(this.flags.sku), { paging, one: 'product', csv: this.flags.csv });

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { localizedFlag, priceStockFlags, productFieldsFrom, productIdArg } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -35,10 +35,10 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
   };
 
   async run(): Promise<Product> {
-    const { parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/common/validate.js');
     const id = parseIntegerId(this.args.id, 'ID', 'product');
     const client = await this.client();
-    const { updateProductWithChanges } = await import('../../services/products.js');
+    const { updateProductWithChanges } = await import('../../services/catalog/products.js');
     const { product, variant } = await updateProductWithChanges(client, id, productFieldsFrom(this.flags));
     const { productFields, productSections } = await import('../../views/products.js');
     const { changedVariantFields } = await import('../../views/variants.js');

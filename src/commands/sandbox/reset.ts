@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { yesFlag } from '../../flags/common.js';
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
@@ -24,7 +24,7 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
       this.note('Nothing was changed.');
       return;
     }
-    const { resetSharedSandbox } = await import('../../services/shared-sandbox.js');
+    const { resetSharedSandbox } = await import('../../services/local-sandbox/shared-sandbox.js');
     const { resetStateDir } = await import('../../sandbox/state-dir.js');
     const orders = this.flags.orders;
     const info = await resetSharedSandbox({ env: process.env, resetState: (dir) => resetStateDir(dir, { orders }) });

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { PLANS } from '../../platform/plans.js';
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
@@ -43,7 +43,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
 
   async run(): Promise<void> {
     const { flags } = this;
-    const { UsageError, StoreError } = await import('../../client/errors.js');
+    const { UsageError, StoreError } = await import('../../errors.js');
     const rate = parseRate(flags.rate, UsageError);
     if (flags.faults !== undefined) {
       const { parseFaults, FaultSpecError } = await import('../../sandbox/faults.js');
@@ -54,7 +54,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
         throw error;
       }
     }
-    const shared = await import('../../services/shared-sandbox.js');
+    const shared = await import('../../services/local-sandbox/shared-sandbox.js');
     const { lockStateDir, StateDirInUseError } = await import('../../sandbox/state-dir.js');
     const stateDir = flags.state ?? shared.defaultSandboxDataDir(process.env);
     let unlock: () => void;

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import type { SandboxStatusResult } from '../../views/sandbox.js';
 
 export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
@@ -16,7 +16,7 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
   };
 
   async run(): Promise<SandboxStatusResult> {
-    const shared = await import('../../services/shared-sandbox.js');
+    const shared = await import('../../services/local-sandbox/shared-sandbox.js');
     if (this.flags.start) await shared.ensureSharedSandbox({ env: process.env });
     const status = await shared.sharedSandboxStatus({ env: process.env });
     const info = status.running ? status.info : undefined;

@@ -1,4 +1,4 @@
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 
 export default class SandboxStop extends BaseCommand<typeof SandboxStop> {
   static summary = 'Stop the shared local sandbox.';
@@ -6,7 +6,7 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop> {
   static examples = ['<%= config.bin %> sandbox stop'];
 
   async run(): Promise<void> {
-    const { stopSharedSandbox } = await import('../../services/shared-sandbox.js');
+    const { stopSharedSandbox } = await import('../../services/local-sandbox/shared-sandbox.js');
     const { stopped, info } = await stopSharedSandbox({ env: process.env });
     this.note(stopped && info ? `Stopped the sandbox (pid ${info.pid}).` : 'The sandbox is not running.');
   }

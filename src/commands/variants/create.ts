@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { priceStockFlags, productIdArg, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -26,10 +26,10 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
   };
 
   async run(): Promise<Variant> {
-    const { parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/common/validate.js');
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
-    const { createVariantFrom } = await import('../../services/variants.js');
+    const { createVariantFrom } = await import('../../services/catalog/variants.js');
     const variant = await createVariantFrom(client, productId, { ...variantFieldsFrom(this.flags), options: this.flags.option });
     if (!this.jsonEnabled()) {
       const { variantFields } = await import('../../views/variants.js');

@@ -1,4 +1,4 @@
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { variantRefArgs } from '../../flags/catalog.js';
 import { yesFlag } from '../../flags/common.js';
 import { jsonFields } from '../../api/json-fields.js';
@@ -18,7 +18,7 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
 
   async run(): Promise<{ product_id: number; id: number; deleted: boolean }> {
     const { confirmOrYes } = await import('../../output/prompt.js');
-    const { describeVariant, findVariantTarget, variantTarget } = await import('../../services/variants.js');
+    const { describeVariant, findVariantTarget, variantTarget } = await import('../../services/catalog/variants.js');
     const target = variantTarget(this.args.product_id_or_sku, this.args.variant_id);
     // Ids are looked up only to name the variant in the question; a SKU always (after --yes is checked).
     let found: Awaited<ReturnType<typeof findVariantTarget>> | undefined;
@@ -39,7 +39,7 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
       return { product_id: productId, id: variantId, deleted: false };
     }
     const client = await this.client();
-    const { deleteVariantById } = await import('../../services/variants.js');
+    const { deleteVariantById } = await import('../../services/catalog/variants.js');
     await deleteVariantById(client, productId, variantId);
     this.note(`Deleted ${found ? describeVariant(found.product, found.variant) : `variant ${variantId} of product ${productId}`}.`);
     return { product_id: productId, id: variantId, deleted: true };

@@ -1,5 +1,5 @@
 import type { Variant } from '../../api/variants.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { variantRefArgs } from '../../flags/catalog.js';
 
 export default class VariantsGet extends BaseCommand<typeof VariantsGet> {
@@ -13,11 +13,11 @@ export default class VariantsGet extends BaseCommand<typeof VariantsGet> {
   static args = variantRefArgs;
 
   async run(): Promise<Variant> {
-    const { resolveVariantTarget, variantTarget } = await import('../../services/variants.js');
+    const { resolveVariantTarget, variantTarget } = await import('../../services/catalog/variants.js');
     const target = variantTarget(this.args.product_id_or_sku, this.args.variant_id);
     const client = await this.client();
     const { productId, variantId } = await resolveVariantTarget(client, target);
-    const { getVariantDetail } = await import('../../services/variants.js');
+    const { getVariantDetail } = await import('../../services/catalog/variants.js');
     const { variant, levels, customFields } = await getVariantDetail(client, productId, variantId);
     if (!this.jsonEnabled()) {
       const { variantFields } = await import('../../views/variants.js');

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { productIdArg } from '../../flags/catalog.js';
 import { csvFlag } from '../../flags/common.js';
 
@@ -24,15 +24,15 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
   };
 
   async run(): Promise<Variant[]> {
-    const { parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/common/validate.js');
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
-    const { listVariantsOf } = await import('../../services/variants.js');
+    const { listVariantsOf } = await import('../../services/catalog/variants.js');
     const { variantColumns, variantStockColumns } = await import('../../views/variants.js');
     const variants = await listVariantsOf(client, productId);
     let columns = variantColumns;
     if (this.flags['by-location'] && !this.jsonEnabled()) {
-      const { locationsByPriority } = await import('../../services/locations.js');
+      const { locationsByPriority } = await import('../../services/catalog/locations.js');
       columns = variantStockColumns(await locationsByPriority(client));
     }
     await this.renderList(variants, columns, { csv: this.flags.csv });

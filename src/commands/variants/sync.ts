@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
-import { BulkCommand } from '../../bulk-command.js';
-import type { SyncSummary } from '../../services/sync/index.js';
+import { BaseCommand } from '../../cli/base-command.js';
+import { BulkCommand } from '../../cli/bulk-command.js';
+import type { SyncSummary } from '../../services/catalog-files/sync/run-sync.js';
 
 export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
   static summary = 'Sync stock and prices by SKU from a CSV feed; only the variants that differ are written.';
@@ -38,7 +38,7 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
   };
 
   async run(): Promise<SyncSummary> {
-    const { runSync } = await import('../../services/sync/index.js');
+    const { runSync } = await import('../../services/catalog-files/sync/run-sync.js');
     const { printFailures, printPlan, syncSummaryLines } = await import('../../views/bulk.js');
     const { quiet, report } = this.flags;
     const zeroMissing = this.flags['zero-missing'];

@@ -1,5 +1,5 @@
 import type { Variant } from '../../api/variants.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { priceStockFlags, variantRefArgs, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -26,7 +26,7 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
   };
 
   async run(): Promise<Variant> {
-    const { updateVariantTarget, variantTarget } = await import('../../services/variants.js');
+    const { updateVariantTarget, variantTarget } = await import('../../services/catalog/variants.js');
     const target = variantTarget(this.args.product_id_or_sku, this.args.variant_id);
     const client = await this.client();
     const update = await updateVariantTarget(client, target, variantFieldsFrom(this.flags));

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Webhook } from '../../api/webhooks.js';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class WebhooksAdd extends BaseCommand<typeof WebhooksAdd> {
@@ -29,7 +29,7 @@ EVENT is any resource/action name. The documented events are ${WEBHOOK_EVENTS.jo
   };
 
   async run(): Promise<Webhook> {
-    const { parseHeaders, parseWebhookEvent, parseWebhookUrl, undocumentedEvent } = await import('../../services/webhooks.js');
+    const { parseHeaders, parseWebhookEvent, parseWebhookUrl, undocumentedEvent } = await import('../../services/webhooks/webhooks.js');
     const event = parseWebhookEvent(this.args.event);
     const url = parseWebhookUrl(this.args.url);
     const headers = parseHeaders(this.flags.header ?? []);

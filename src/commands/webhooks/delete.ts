@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { yesFlag } from '../../flags/common.js';
 import { jsonFields } from '../../api/json-fields.js';
 
@@ -19,11 +19,11 @@ export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ id: number; deleted: boolean }> {
-    const { parseIntegerId } = await import('../../services/validate.js');
+    const { parseIntegerId } = await import('../../services/common/validate.js');
     const { confirmOrYes } = await import('../../output/prompt.js');
     const id = parseIntegerId(this.args.id, 'ID', 'webhook');
     const ok = await confirmOrYes({
-      message: async () => `Delete webhook ${await (await import('../../services/webhooks.js')).describeWebhook(await this.client(), id)}?`,
+      message: async () => `Delete webhook ${await (await import('../../services/webhooks/webhooks.js')).describeWebhook(await this.client(), id)}?`,
       yes: this.flags.yes,
       action: 'Deleting a webhook',
     });

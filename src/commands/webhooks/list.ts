@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Webhook } from '../../api/webhooks.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { csvFlag } from '../../flags/common.js';
 
 export default class WebhooksList extends BaseCommand<typeof WebhooksList> {
@@ -16,7 +16,7 @@ export default class WebhooksList extends BaseCommand<typeof WebhooksList> {
   };
 
   async run(): Promise<Webhook[]> {
-    const { parseWebhookEvent } = await import('../../services/webhooks.js');
+    const { parseWebhookEvent } = await import('../../services/webhooks/webhooks.js');
     const { webhookColumns } = await import('../../views/webhooks.js');
     const event = this.flags.event === undefined ? undefined : parseWebhookEvent(this.flags.event, '--event');
     const client = await this.client();

@@ -1,10 +1,10 @@
 import { Flags } from '@oclif/core';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { notificationLine, readyLine } from '../../views/webhooks.js';
 import { terminalWidth } from '../../output/terminal.js';
 import { SIGNAL_EXIT_CODES } from '../../util/process.js';
-import type { ReceivedNotification, WebhookListener } from '../../services/webhooks-listener.js';
+import type { ReceivedNotification, WebhookListener } from '../../services/webhooks/listener.js';
 
 export default class WebhooksListen extends BaseCommand<typeof WebhooksListen> {
   static summary = 'Receive webhook notifications on this machine and print one line per event.';
@@ -36,8 +36,8 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
   };
 
   async run(): Promise<void> {
-    const { parseWebhookEvents, undocumentedEvent } = await import('../../services/webhooks.js');
-    const { parseHttpUrl } = await import('../../services/validate.js');
+    const { parseWebhookEvents, undocumentedEvent } = await import('../../services/webhooks/webhooks.js');
+    const { parseHttpUrl } = await import('../../services/common/validate.js');
     const events = this.flags.events ? parseWebhookEvents(this.flags.events) : undefined;
     for (const event of events ?? []) {
       const warning = undocumentedEvent(event);
@@ -56,7 +56,7 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
     const { isSandboxHost } = await import('../../api/webhooks.js');
     const register = this.flags.register ?? (ctx.sandbox || (await isSandboxHost(client, ctx.apiUrl)));
 
-    const { startListening } = await import('../../services/webhooks-listener.js');
+    const { startListening } = await import('../../services/webhooks/listener.js');
     const session = await startListening({
       client,
       storeId: Number(ctx.storeId),

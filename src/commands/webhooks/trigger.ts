@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
-import { BaseCommand } from '../../base-command.js';
-import type { TriggerResult } from '../../services/webhooks-trigger.js';
+import { BaseCommand } from '../../cli/base-command.js';
+import type { TriggerResult } from '../../services/webhooks/trigger.js';
 
 export default class WebhooksTrigger extends BaseCommand<typeof WebhooksTrigger> {
   static summary = 'Make the sandbox emit an event, by doing the real thing through the API (sandbox only).';
@@ -24,18 +24,18 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
   };
 
   async run(): Promise<TriggerResult> {
-    const { parseDocumentedEvent } = await import('../../services/webhooks.js');
+    const { parseDocumentedEvent } = await import('../../services/webhooks/webhooks.js');
     const event = parseDocumentedEvent(this.args.event);
     const ctx = await this.context();
     const client = await this.client();
     const { isSandboxHost } = await import('../../api/webhooks.js');
     if (!ctx.sandbox && !(await isSandboxHost(client, ctx.apiUrl))) {
-      const { UsageError } = await import('../../client/errors.js');
+      const { UsageError } = await import('../../errors.js');
       throw new UsageError(
         `\`store webhooks trigger\` works only on the sandbox, and profile ${ctx.profile} is a real store where it would change real data; use --profile sandbox (after \`store auth login --sandbox\`).`,
       );
     }
-    const { triggerEvent } = await import('../../services/webhooks-trigger.js');
+    const { triggerEvent } = await import('../../services/webhooks/trigger.js');
     const result = await triggerEvent(client, event);
     if (!this.jsonEnabled()) {
       const { terminalSafe } = await import('../../output/format.js');

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { Webhook } from '../../api/webhooks.js';
-import { BaseCommand } from '../../base-command.js';
+import { BaseCommand } from '../../cli/base-command.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
@@ -27,9 +27,9 @@ export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
   };
 
   async run(): Promise<Webhook> {
-    const { parseIntegerId } = await import('../../services/validate.js');
-    const { parseHeaders, parseWebhookUrl } = await import('../../services/webhooks.js');
-    const { UsageError } = await import('../../client/errors.js');
+    const { parseIntegerId } = await import('../../services/common/validate.js');
+    const { parseHeaders, parseWebhookUrl } = await import('../../services/webhooks/webhooks.js');
+    const { UsageError } = await import('../../errors.js');
     const id = parseIntegerId(this.args.id, 'ID', 'webhook');
     const url = this.flags.url === undefined ? undefined : parseWebhookUrl(this.flags.url, '--url');
     const headers = this.flags['clear-headers'] ? {} : this.flags.header ? parseHeaders(this.flags.header) : undefined;

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { httpError, intParam, invalid, isoTime, notFound, paginate, parseBody, showLocalized, toLocalized } from '../http.js';
 import type { SandboxContext } from '../context.js';
-import type { CategoryRecord, StoreData } from '../state.js';
+import type { CategoryRecord } from '../records.js';
+import type { StoreData } from '../state.js';
 import { createCategory, deleteCategory, isWithin, subcategories } from '../store/categories.js';
 
 /** The category routes (docs/api-rules.md §5.10; records and operations: store/categories.ts) and the documented record. */

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { httpError, invalid, isoTime, notFound, paginate, parseBody } from '../http.js';
 import type { SandboxContext } from '../context.js';
-import type { Localized, LocationRecord, StoreData } from '../state.js';
+import type { Localized, LocationRecord } from '../records.js';
+import type { StoreData } from '../state.js';
 import {
   chooseDefault,
   createLocation,

@@ -3,23 +3,8 @@ import { z } from 'zod';
 import { httpError, intParam, invalid, notFound, paginate, parseBody, parseMoney, platformTime, refuseFields, timeWindow } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { StoreData } from '../state.js';
-import {
-  cancelOrder,
-  checkOrderStock,
-  closeOrReopenOrder,
-  createOrder,
-  findOrders,
-  ordersOf,
-  unitPrice,
-  updateOrder,
-  upgradeOrder,
-  type Address,
-  type OrderFilter,
-  type OrderRecord,
-  type Payment,
-  type Shipping,
-  SHIPPING_PICKUP_TYPES,
-} from '../store/orders.js';
+import { cancelOrder, checkOrderStock, closeOrReopenOrder, createOrder, ordersOf, unitPrice, updateOrder, upgradeOrder, type Address, type OrderRecord, type Payment, type Shipping, SHIPPING_PICKUP_TYPES } from '../store/orders.js';
+import { findOrders, type OrderFilter } from '../store/order-search.js';
 import {
   CANCEL_REASONS,
   ORDER_STATUS_INPUTS,

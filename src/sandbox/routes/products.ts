@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { intParam, invalid, notFound, paginate, parseBody, platform422, platformTime, showLocalized } from '../http.js';
 import type { SandboxContext } from '../context.js';
-import { variantStock, type ImageRecord, type Localized, type ProductRecord, type StoreData } from '../state.js';
+import { variantStock } from '../stock.js';
+import { type ImageRecord, type Localized, type ProductRecord } from '../records.js';
+import { type StoreData } from '../state.js';
 import { MAX_IMAGES } from '../../platform/catalog.js';
 import {
   addImage,

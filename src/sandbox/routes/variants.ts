@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { paginate, parseBody, platformTime, showLocalized } from '../http.js';
 import type { SandboxContext } from '../context.js';
-import { variantStock, type Localized, type StoreData, type VariantRecord } from '../state.js';
+import { variantStock } from '../stock.js';
+import { type Localized, type VariantRecord } from '../records.js';
+import { type StoreData } from '../state.js';
 import { getProduct } from '../store/products.js';
 import {
   applyVariantBatch,

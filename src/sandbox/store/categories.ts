@@ -1,4 +1,5 @@
-import type { CategoryRecord, Localized, StoreData, Tx } from '../state.js';
+import type { CategoryRecord, Localized } from '../records.js';
+import type { StoreData, Tx } from '../state.js';
 import { slug } from '../../platform/slug.js';
 
 /** Categories (docs/api-rules.md §5.10): integer ids, parent null or an existing id, DELETE refused with subcategories. */

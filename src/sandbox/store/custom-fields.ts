@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { invalid, parseTime } from '../http.js';
-import type { CustomFieldRecord, ProductRecord, StoreData, Tx, VariantRecord } from '../state.js';
+import type { CustomFieldRecord, ProductRecord, VariantRecord } from '../records.js';
+import type { StoreData, Tx } from '../state.js';
 import type { CustomFieldType } from '../../platform/custom-fields.js';
 
 /**

@@ -1,5 +1,6 @@
 import { ulid } from 'ulid';
-import type { Address, Localized, LocationRecord, StoreData, Tx } from '../state.js';
+import type { Address, Localized, LocationRecord } from '../records.js';
+import type { StoreData, Tx } from '../state.js';
 
 /**
  * Locations (docs/api-rules.md §5.9): ULID ids; the first location is the default (exactly one is); priorities order

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mainText, type FieldErrors } from '../http.js';
 import { MONEY_LIMIT } from '../../platform/money.js';
-import { returnStock, takeStock, variantStock, type Collection, type StoreData, type Tx } from '../state.js';
+import { returnStock, takeStock, variantStock } from '../stock.js';
+import { type Collection, type StoreData, type Tx } from '../state.js';
 import { createFulfillmentOrder, fulfillmentOrdersOf, fulfillmentOrdersOfOrder, refreshStatus } from './fulfillment-orders.js';
 import type { OrderStatus, OrderStatusInput, PaymentStatus, ShippingStatus } from '../../platform/orders.js';
 
@@ -437,96 +438,4 @@ export function updateOrder(tx: Tx, store: StoreData, order: OrderRecord, change
   if (changes.status) applyStatus(tx, store, order, changes.status);
   order.updated_at = tx.now();
   tx.put(ordersOf(store), order);
-}
-
-/** What a list of orders keeps; every absent criterion keeps all orders. */
-export interface OrderFilter {
-  status?: OrderStatus;
-  payment?: PaymentStatus;
-  /** Any of these shipping statuses. */
-  shipping?: ShippingStatus[];
-  /** The query's created_at/updated_at windows (timeWindow in ../http.ts); none: every time. */
-  window?: (order: OrderRecord) => boolean;
-  total: (amount: number) => boolean;
-  /** Orders with a greater id. */
-  sinceId?: number;
-  customers?: Set<number>;
-  /** Any of these channels (`storefront`). */
-  channels?: Set<string>;
-  /** Any of these payment methods (`payment_details.method`). */
-  methods?: Set<string>;
-  /** The payment provider (`gateway`). */
-  provider?: string;
-  /** The order number, or words of the customer's name or email (accents and case aside). */
-  q?: string;
-}
-
-/**
- * The orders of a store newest first, sorted again only after an order was created, changed or removed; and the
- * last query's matches, so that paging through one query (50 pages of a window of 10,000) filters once.
- */
-interface OrdersCache {
-  sorted: OrderRecord[] | undefined;
-  last: { key: string; matches: OrderRecord[] } | undefined;
-}
-const newestFirst = new WeakMap<StoreData, OrdersCache>();
-
-function ordersCache(store: StoreData): OrdersCache {
-  let cache = newestFirst.get(store);
-  if (!cache) {
-    const entry: OrdersCache = { sorted: undefined, last: undefined };
-    ordersOf(store).listen(() => {
-      entry.sorted = undefined;
-      entry.last = undefined;
-    });
-    newestFirst.set(store, (cache = entry));
-  }
-  return cache;
-}
-
-function ordersNewestFirst(store: StoreData): OrderRecord[] {
-  const cache = ordersCache(store);
-  cache.sorted ??= ordersOf(store)
-    .list()
-    .map(upgradeOrder)
-    .sort((a, b) => b.created_at - a.created_at || b.id - a.id);
-  return cache.sorted;
-}
-
-function fold(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-}
-
-/**
- * The store's orders that pass the filter, newest first. `key` names the filter (its query without the paging):
- * the same key again, with no order changed in between, answers the same matches without filtering again.
- */
-export function findOrders(store: StoreData, filter: OrderFilter, key?: string): OrderRecord[] {
-  const cache = ordersCache(store);
-  if (key !== undefined && cache.last?.key === key) return cache.last.matches;
-  const matches = matchOrders(store, filter);
-  if (key !== undefined) cache.last = { key, matches };
-  return matches;
-}
-
-function matchOrders(store: StoreData, filter: OrderFilter): OrderRecord[] {
-  const { status, payment, shipping, window, total, sinceId, customers, channels, methods, provider, q } = filter;
-  const words = q === undefined ? undefined : fold(q);
-  return ordersNewestFirst(store).filter(
-    (o) =>
-      (status === undefined || o.status === status) &&
-      (payment === undefined || o.payment_status === payment) &&
-      (shipping === undefined || shipping.includes(o.shipping_status)) &&
-      (window === undefined || window(o)) &&
-      total(Number(o.total)) &&
-      (sinceId === undefined || o.id > sinceId) &&
-      (customers === undefined || customers.has(o.customer.id)) &&
-      (channels === undefined || channels.has(o.channel ?? 'store')) &&
-      (methods === undefined || methods.has(o.payment.method)) &&
-      (provider === undefined || o.payment.gateway === provider) &&
-      (words === undefined ||
-        String(o.number) === q ||
-        fold(o.customer.name).includes(words) ||
-        fold(o.customer.email).includes(words)),
-  );
 }

@@ -1,5 +1,6 @@
 import { httpError, intParam, invalid, notFound, platform422, toLocalized } from '../http.js';
-import type { ImageRecord, Localized, ProductRecord, StoreData, Tx } from '../state.js';
+import type { ImageRecord, Localized, ProductRecord } from '../records.js';
+import type { StoreData, Tx } from '../state.js';
 import { slug } from '../../platform/slug.js';
 import { MAX_IMAGES, MAX_OPTIONS, MAX_VARIANTS } from '../../platform/catalog.js';
 import {

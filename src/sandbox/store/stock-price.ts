@@ -1,5 +1,6 @@
 import { platform422 } from '../http.js';
-import type { ProductRecord, StoreData, Tx, VariantRecord } from '../state.js';
+import type { ProductRecord, VariantRecord } from '../records.js';
+import type { StoreData, Tx } from '../state.js';
 import { MONEY_LIMIT } from '../../platform/money.js';
 import { MAX_STOCK_PRICE_VARIANTS } from '../../platform/catalog.js';
 import { applyVariantFields, type VariantFields } from './variants.js';

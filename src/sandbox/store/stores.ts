@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ALL_SCOPES } from '../http.js';
-import type { AppRecord, SandboxState, Tx } from '../state.js';
+import type { AppRecord } from '../records.js';
+import type { SandboxState, Tx } from '../state.js';
 
 /** Apps and stores of the sandbox: made at first start (seed.ts) and through the admin endpoints (admin.ts). */
 

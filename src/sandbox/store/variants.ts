@@ -1,5 +1,6 @@
 import { httpError, intParam, invalid, mainText, notFound, parseMoney, parseOptionalMoney, platform422, toLocalized } from '../http.js';
-import type { InventoryLevel, Localized, ProductRecord, StoreData, Tx, VariantRecord } from '../state.js';
+import type { InventoryLevel, Localized, ProductRecord, VariantRecord } from '../records.js';
+import type { StoreData, Tx } from '../state.js';
 import { MAX_OPTIONS, MAX_VARIANTS } from '../../platform/catalog.js';
 import { createLocation } from './locations.js';
 

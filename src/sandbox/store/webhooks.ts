@@ -1,5 +1,6 @@
 import type { FieldErrors } from '../http.js';
-import type { StoreData, Tx, WebhookRecord } from '../state.js';
+import type { StoreData, Tx } from '../state.js';
+import type { WebhookRecord } from '../records.js';
 import { RESERVED_WEBHOOK_HEADERS, isHeaderName } from '../../platform/webhook-headers.js';
 import { isLoopbackHost } from '../../util/loopback.js';
 

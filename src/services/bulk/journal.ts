@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { StoreError } from '../../client/errors.js';
+import { StoreError } from '../../errors.js';
 import { diskErrorReason } from '../../util/disk-error.js';
 import { xdgDir } from '../../util/files.js';
 import { withoutTrailingSlash } from '../../util/url.js';

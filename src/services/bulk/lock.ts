@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { StoreError } from '../../client/errors.js';
+import { StoreError } from '../../errors.js';
 import { diskErrorReason } from '../../util/disk-error.js';
 import { pidAlive } from '../../util/process.js';
 import { makeJournalDir, stateDir } from './journal.js';

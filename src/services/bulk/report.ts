@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify';
-import { StoreError } from '../../client/errors.js';
+import { StoreError } from '../../errors.js';
 import { QUOTE_LINE_BREAKS, escapeFormula } from '../../output/format.js';
 import { CannotWriteError, openAtomic } from '../../util/atomic-file.js';
 import { diskErrorReason } from '../../util/disk-error.js';

@@ -1,4 +1,4 @@
-import { StoreError } from '../../client/errors.js';
+import { StoreError } from '../../errors.js';
 import type { ReportRow } from './report.js';
 
 /**

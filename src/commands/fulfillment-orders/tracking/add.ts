@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { TrackingEvent } from '../../../api/fulfillment-orders.js';
 import { TRACKING_STATUSES } from '../../../platform/tracking-statuses.js';
-import { BaseCommand } from '../../../base-command.js';
+import { BaseCommand } from '../../../cli/base-command.js';
 import { fulfillmentOrderArgs, trackingFieldsFrom, trackingFlags } from '../../../flags/orders.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
@@ -19,10 +19,10 @@ export default class TrackingAdd extends BaseCommand<typeof TrackingAdd> {
   static flags = { ...trackingFlags, status: Flags.string({ description: 'Tracking status.', options: [...TRACKING_STATUSES], required: true }) };
 
   async run(): Promise<TrackingEvent> {
-    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../../services/validate.js');
+    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../../services/common/validate.js');
     const orderId = parseOrderId(this.args.order_id);
     const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
-    const { addTrackingEvent } = await import('../../../services/orders.js');
+    const { addTrackingEvent } = await import('../../../services/orders/orders.js');
     const { value: event, notice } = await addTrackingEvent(await this.client(), orderId, ref, trackingFieldsFrom(this.flags), new Date());
     if (notice) this.note(notice);
     if (!this.jsonEnabled()) this.note(`Added tracking event ${event.id} (${event.status}, ${event.happened_at}) to fulfillment order ${this.args.fulfillment_order_id.trim()}.`);

@@ -1,4 +1,4 @@
-import { BaseCommand } from '../../../base-command.js';
+import { BaseCommand } from '../../../cli/base-command.js';
 import { yesFlag } from '../../../flags/common.js';
 import { trackingEventArgs } from '../../../flags/orders.js';
 import { jsonFields } from '../../../api/json-fields.js';
@@ -20,7 +20,7 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
   };
 
   async run(): Promise<{ id: string; deleted: boolean }> {
-    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../../services/validate.js');
+    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../../services/common/validate.js');
     const { confirmOrYes } = await import('../../../output/prompt.js');
     const orderId = parseOrderId(this.args.order_id);
     const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
@@ -28,14 +28,14 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
     const confirmed = await confirmOrYes({
       yes: this.flags.yes,
       message: async () =>
-        `Delete ${await (await import('../../../services/orders.js')).describeTrackingEvent(await this.client(), orderId, ref, eventId)}?`,
+        `Delete ${await (await import('../../../services/orders/orders.js')).describeTrackingEvent(await this.client(), orderId, ref, eventId)}?`,
       action: `Deleting tracking event ${eventId}`,
     });
     if (!confirmed) {
       this.note('Nothing changed.');
       return { id: eventId, deleted: false };
     }
-    const { removeTrackingEvent } = await import('../../../services/orders.js');
+    const { removeTrackingEvent } = await import('../../../services/orders/orders.js');
     const { notice } = await removeTrackingEvent(await this.client(), orderId, ref, eventId);
     if (notice) this.note(notice);
     this.note(`Deleted tracking event ${eventId}.`);

@@ -1,5 +1,5 @@
 import type { TrackingEvent } from '../../../api/fulfillment-orders.js';
-import { BaseCommand } from '../../../base-command.js';
+import { BaseCommand } from '../../../cli/base-command.js';
 import { trackingEventArgs, trackingFieldsFrom, trackingFlags } from '../../../flags/orders.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
@@ -17,10 +17,10 @@ export default class TrackingUpdate extends BaseCommand<typeof TrackingUpdate> {
   static flags = trackingFlags;
 
   async run(): Promise<TrackingEvent> {
-    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../../services/validate.js');
+    const { parseOrderId, parseFulfillmentOrderRef } = await import('../../../services/common/validate.js');
     const orderId = parseOrderId(this.args.order_id);
     const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
-    const { changeTrackingEvent } = await import('../../../services/orders.js');
+    const { changeTrackingEvent } = await import('../../../services/orders/orders.js');
     const { value: event, notice } = await changeTrackingEvent(await this.client(), orderId, ref, this.args.event_id.trim(), trackingFieldsFrom(this.flags));
     if (notice) this.note(notice);
     if (!this.jsonEnabled()) this.note(`Updated tracking event ${event.id} (${event.status}, ${event.happened_at}).`);

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import type { ProductImage } from '../../../api/products.js';
-import { BaseCommand } from '../../../base-command.js';
+import { BaseCommand } from '../../../cli/base-command.js';
 import { productIdArg } from '../../../flags/catalog.js';
 import { csvFlag } from '../../../flags/common.js';
 import { jsonFields } from '../../../api/json-fields.js';
@@ -30,11 +30,11 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
 
   async run(): Promise<ProductImage[]> {
     const { argv } = await this.parse(ProductsImagesAdd);
-    const { parseIntegerId } = await import('../../../services/validate.js');
+    const { parseIntegerId } = await import('../../../services/common/validate.js');
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const urls = (argv as string[]).slice(1);
     const client = await this.client();
-    const { addImages } = await import('../../../services/products.js');
+    const { addImages } = await import('../../../services/catalog/products.js');
     const { imageColumns } = await import('../../../views/products.js');
     const images = await addImages(client, productId, urls);
     await this.renderList(images, imageColumns, { csv: this.flags.csv });

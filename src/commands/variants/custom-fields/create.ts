@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { CustomField } from '../../../api/custom-fields.js';
-import { BaseCommand } from '../../../base-command.js';
+import { BaseCommand } from '../../../cli/base-command.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
 export default class CustomFieldsCreate extends BaseCommand<typeof CustomFieldsCreate> {
@@ -30,7 +30,7 @@ export default class CustomFieldsCreate extends BaseCommand<typeof CustomFieldsC
 
   async run(): Promise<CustomField> {
     const client = await this.client();
-    const { createCustomFieldFrom } = await import('../../../services/variants.js');
+    const { createCustomFieldFrom } = await import('../../../services/catalog/variants.js');
     const field = await createCustomFieldFrom(client, {
       name: this.flags.name,
       description: this.flags.description,

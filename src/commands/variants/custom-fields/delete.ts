@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../../base-command.js';
+import { BaseCommand } from '../../../cli/base-command.js';
 import { yesFlag } from '../../../flags/common.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
@@ -22,7 +22,7 @@ export default class CustomFieldsDelete extends BaseCommand<typeof CustomFieldsD
     const { confirmOrYes } = await import('../../../output/prompt.js');
     const ok = await confirmOrYes({
       message: async () =>
-        `Delete custom field ${await (await import('../../../services/variants.js')).describeCustomField(await this.client(), this.args.field)} and its value on every variant?`,
+        `Delete custom field ${await (await import('../../../services/catalog/variants.js')).describeCustomField(await this.client(), this.args.field)} and its value on every variant?`,
       yes: this.flags.yes,
       action: 'Deleting a custom field',
     });
@@ -31,7 +31,7 @@ export default class CustomFieldsDelete extends BaseCommand<typeof CustomFieldsD
       return { id: this.args.field, deleted: false };
     }
     const client = await this.client();
-    const { deleteCustomFieldByRef } = await import('../../../services/variants.js');
+    const { deleteCustomFieldByRef } = await import('../../../services/catalog/variants.js');
     const field = await deleteCustomFieldByRef(client, this.args.field);
     this.note(`Deleted custom field ${field.name} (${field.id}).`);
     return { id: field.id, deleted: true };

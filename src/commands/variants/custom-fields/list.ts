@@ -1,5 +1,5 @@
 import type { CustomField } from '../../../api/custom-fields.js';
-import { BaseCommand } from '../../../base-command.js';
+import { BaseCommand } from '../../../cli/base-command.js';
 import { csvFlag } from '../../../flags/common.js';
 
 export default class CustomFieldsList extends BaseCommand<typeof CustomFieldsList> {
@@ -15,7 +15,7 @@ export default class CustomFieldsList extends BaseCommand<typeof CustomFieldsLis
 
   async run(): Promise<CustomField[]> {
     const client = await this.client();
-    const { listCustomFieldDefinitions } = await import('../../../services/variants.js');
+    const { listCustomFieldDefinitions } = await import('../../../services/catalog/variants.js');
     const { customFieldColumns } = await import('../../../views/variants.js');
     const fields = await listCustomFieldDefinitions(client);
     await this.renderList(fields, customFieldColumns, { csv: this.flags.csv });

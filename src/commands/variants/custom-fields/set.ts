@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../../base-command.js';
+import { BaseCommand } from '../../../cli/base-command.js';
 import { variantArgs } from '../../../flags/catalog.js';
 import { csvFlag } from '../../../flags/common.js';
-import type { VariantFieldValue } from '../../../services/variants.js';
+import type { VariantFieldValue } from '../../../services/catalog/variants.js';
 
 export default class CustomFieldsSet extends BaseCommand<typeof CustomFieldsSet> {
   static summary = "Set custom field values on a variant.";
@@ -28,11 +28,11 @@ export default class CustomFieldsSet extends BaseCommand<typeof CustomFieldsSet>
 
   async run(): Promise<VariantFieldValue[]> {
     const { argv } = await this.parse(CustomFieldsSet);
-    const { parseIntegerId } = await import('../../../services/validate.js');
+    const { parseIntegerId } = await import('../../../services/common/validate.js');
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
-    const { setVariantFieldValues } = await import('../../../services/variants.js');
+    const { setVariantFieldValues } = await import('../../../services/catalog/variants.js');
     const { fieldValueColumns } = await import('../../../views/variants.js');
     const values = await setVariantFieldValues(client, productId, variantId, (argv as string[]).slice(2));
     await this.renderList(values, fieldValueColumns, { csv: this.flags.csv });

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../../../base-command.js';
+import { BaseCommand } from '../../../cli/base-command.js';
 import { variantArgs } from '../../../flags/catalog.js';
 import { csvFlag } from '../../../flags/common.js';
-import type { VariantFieldValue } from '../../../services/variants.js';
+import type { VariantFieldValue } from '../../../services/catalog/variants.js';
 
 export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUnset> {
   static summary = 'Remove custom field values from a variant (the field definitions stay).';
@@ -26,11 +26,11 @@ export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUn
 
   async run(): Promise<VariantFieldValue[]> {
     const { argv } = await this.parse(CustomFieldsUnset);
-    const { parseIntegerId } = await import('../../../services/validate.js');
+    const { parseIntegerId } = await import('../../../services/common/validate.js');
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
-    const { unsetVariantFieldValues } = await import('../../../services/variants.js');
+    const { unsetVariantFieldValues } = await import('../../../services/catalog/variants.js');
     const { fieldValueColumns } = await import('../../../views/variants.js');
     const values = await unsetVariantFieldValues(client, productId, variantId, (argv as string[]).slice(2));
     await this.renderList(values, fieldValueColumns, { csv: this.flags.csv });

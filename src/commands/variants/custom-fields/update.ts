@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { CustomField } from '../../../api/custom-fields.js';
-import { BaseCommand } from '../../../base-command.js';
+import { BaseCommand } from '../../../cli/base-command.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
 export default class CustomFieldsUpdate extends BaseCommand<typeof CustomFieldsUpdate> {
@@ -27,7 +27,7 @@ export default class CustomFieldsUpdate extends BaseCommand<typeof CustomFieldsU
 
   async run(): Promise<CustomField> {
     const client = await this.client();
-    const { updateCustomFieldFrom } = await import('../../../services/variants.js');
+    const { updateCustomFieldFrom } = await import('../../../services/catalog/variants.js');
     const field = await updateCustomFieldFrom(client, this.args.field, {
       addValues: this.flags['add-value'],
       name: this.flags.name,

@@ -1,0 +1,141 @@
+import type { Command } from '@oclif/core';
+import { BaseCommand } from './base-command.js';
+import type { StoreClient } from '../client/index.js';
+import type { BulkTarget } from '../services/bulk/lock.js';
+import type { BulkProgress } from '../services/bulk/progress.js';
+import type { BulkRunSummary } from '../services/bulk/summary.js';
+
+/** What a bulk command's service call gets from the scaffolding around it. */
+export interface BulkRun extends BulkTarget {
+  /** The file to read: the one given, or a private copy of standard input or a pipe. */
+  file: string;
+  client: StoreClient;
+  /** Aborted by the first Ctrl-C or SIGTERM while writing: stop after the requests in flight. */
+  signal: AbortSignal;
+  onProgress(event: BulkProgress): void;
+  /** Says one line on stderr during the run, clear of the progress bar. */
+  log(line: string): void;
+}
+
+export interface BulkSpec<S extends BulkRunSummary> {
+  /** The file as the user gave it ("-" for standard input), and the flag that named it, if any. */
+  file: string;
+  flag?: string;
+  /** The progress view's label ("import") and what its bar counts ("products"). */
+  label: string;
+  unit?: string;
+  quiet: boolean;
+  /** `--report FILE`, named when the invalid rows are too many to list. */
+  report?: string;
+  /** What an interrupted run prints on stderr (how to finish the work). */
+  interruptedHint: string;
+  run(run: BulkRun): Promise<S>;
+  /**
+   * Prints the summary (the command knows its flags: --quiet, --json). It may throw the error the run ends
+   * with, except when the run was interrupted (the exit code then names the signal).
+   */
+  show(summary: S): void | Promise<void>;
+  /** Whether some rows failed: exit 3. */
+  failed(summary: S): boolean;
+}
+
+/** Rows of an invalid file listed on stderr; the rest are counted (and all in --report). */
+const ROW_ERRORS_SHOWN = 200;
+
+/**
+ * The scaffolding every bulk command (products import, variants sync, invoices attach --file) shares, so each
+ * is flags and a short run(): the file made readable more than once (standard input copied), the heap setting,
+ * the client with the bulk retries, the progress view, Ctrl-C and SIGTERM (stop after the requests in flight;
+ * exit 130 or 143), the invalid rows listed, and exit 3 when some rows failed.
+ */
+export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<T> {
+  /** The running batch's progress view, while there is one: notes go through it, clear of its bar. */
+  private progressLog?: (line: string) => void;
+
+  protected override noteWait(line: string): void {
+    if (this.progressLog) this.progressLog(line);
+    else super.noteWait(line);
+  }
+
+  protected async runBulk<S extends BulkRunSummary>(spec: BulkSpec<S>): Promise<S> {
+    // A --report that cannot be written is said before any work, not after it (when the summary would be lost).
+    if (spec.report) {
+      const { CannotWriteError, checkWritable } = await import('../util/atomic-file.js');
+      const { UsageError } = await import('../errors.js');
+      await checkWritable(spec.report).catch((error: unknown) => {
+        throw error instanceof CannotWriteError ? new UsageError(`--report: ${error.message}`) : error;
+      });
+    }
+    const { seekableInput } = await import('../services/common/input-file.js');
+    const input = await seekableInput(spec.file, spec.flag);
+    try {
+      return await this.runOn(input.path, spec);
+    } finally {
+      await input.dispose();
+    }
+  }
+
+  private async runOn<S extends BulkRunSummary>(file: string, spec: BulkSpec<S>): Promise<S> {
+    const ctx = await this.context();
+    const { BULK_RETRIES, bulkProgress } = await import('../output/bulk.js');
+    const { limitHeapGrowth } = await import('./heap.js');
+    const { trapInterrupt } = await import('./signals.js');
+    limitHeapGrowth();
+    const client = await this.client({ retries: BULK_RETRIES });
+    const progress = await bulkProgress(ctx, spec.label, spec.quiet, this.io.stderr, spec.unit, this.factory.clock);
+    this.progressLog = (line) => progress.log(line);
+    let writing = false;
+    const interrupt = trapInterrupt(() => writing);
+    let summary: S;
+    try {
+      summary = await spec.run({
+        file,
+        client,
+        apiUrl: ctx.apiUrl,
+        storeId: ctx.storeId,
+        appId: ctx.appId,
+        signal: interrupt.signal,
+        onProgress: (event) => {
+          writing ||= event.phase === 'writing';
+          progress.update(event);
+        },
+        log: (line) => progress.log(line),
+      });
+    } catch (error) {
+      progress.stop();
+      await this.listRowErrors(error, spec.report);
+      throw error;
+    } finally {
+      interrupt.dispose();
+      this.progressLog = undefined;
+    }
+    progress.stop();
+    await spec.show(summary);
+    if (summary.reportProblem) {
+      // Written last, once the run is done (its journal says so): only the report is missing, nothing is left to resume.
+      this.io.stderr.write(`Error: ${summary.reportProblem.replace(/\.$/, '')}; the run itself finished, only the report is missing.\n`);
+    }
+    if (summary.interrupted) {
+      this.io.stderr.write(`${spec.interruptedHint}\n`);
+      process.exitCode = interrupt.exitCode();
+    } else if (spec.failed(summary)) {
+      process.exitCode = 3;
+    } else if (summary.reportProblem) {
+      process.exitCode = 1;
+    }
+    return summary;
+  }
+
+  private async listRowErrors(error: unknown, report: string | undefined): Promise<void> {
+    const { FileInvalidError, formatRowError } = await import('../services/bulk/row-error.js');
+    if (!(error instanceof FileInvalidError)) return;
+    const shown = error.errors.slice(0, ROW_ERRORS_SHOWN);
+    for (const e of shown) this.io.stderr.write(`${formatRowError(e)}\n`);
+    const reported = report && !error.reportProblem;
+    if (error.errors.length > shown.length) {
+      this.io.stderr.write(`… and ${error.errors.length - shown.length} more${reported ? ` (all in ${report})` : report ? '' : '; --report FILE lists them all'}.\n`);
+    }
+    // The rows above and the exit code (2) stand; the report that could not be written is one more line.
+    if (error.reportProblem) this.io.stderr.write(`${error.reportProblem}\n`);
+  }
+}

@@ -1,0 +1,227 @@
+import { NotFoundError } from '../../client/errors.js';
+import { PartialFailureError, UsageError } from '../../errors.js';
+import { slug } from '../../platform/slug.js';
+import { plural } from '../../output/format.js';
+import type { StoreClient } from '../../client/index.js';
+import { listCategories } from '../../api/categories.js';
+import {
+  addProductImage,
+  categoryIdOf,
+  createProduct,
+  deleteProduct,
+  findProductByHandle,
+  findProductBySku,
+  getProduct,
+  listProducts,
+  productPages,
+  type Product,
+  type ProductImage,
+  type ProductInput,
+  type ProductQuery,
+  updateProduct,
+} from '../../api/products.js';
+import { getStore } from '../../api/store.js';
+import { localText, localTexts, mergeLocalized, parseDecimal, parseLocalized, parseMoney, parseStock, parseStockAt } from './catalog-input.js';
+import { resolveCategory } from './categories.js';
+import { stockInput } from './locations.js';
+import { type ListPage, listPages, type Paging } from '../common/paging.js';
+import { parseHttpUrl } from '../common/validate.js';
+import { type PriceStockFields, type VariantUpdate, levelChanges } from './variants.js';
+
+/** Product fields as the commands take them: raw flag values, checked here before anything is sent. */
+export interface ProductFields extends PriceStockFields {
+  name?: string[];
+  description?: string[];
+  handle?: string[];
+  /** Ids or paths ("Ropa > Camisas"); just "none" clears them. */
+  categories?: string[];
+  published?: boolean;
+  /** Image URLs, added after the product is created. */
+  images?: string[];
+}
+
+/** The filters of `products list`. */
+export interface ProductFilters {
+  handle?: string;
+  /** The store's search of name, description and SKU. */
+  q?: string;
+  /** Only the product holding a variant with this SKU (GET /products/sku/{sku}; the list has no sku filter). */
+  sku?: string;
+  /** A category id or path ("Ropa > Camisas"). */
+  category?: string;
+}
+
+/** The products of a listing, as the pages arrive (`products list`); `--sku` is one lookup, whatever the paging. */
+export async function* productPagesFor(client: StoreClient, filters: ProductFilters, paging: Paging): AsyncGenerator<ListPage<Product>> {
+  if (filters.q !== undefined && filters.q.trim() === '') throw new UsageError('--q needs some text to search for.');
+  if (filters.sku !== undefined) {
+    if (filters.sku.trim() === '') throw new UsageError('--sku needs a SKU to look up.');
+    const products = await productBySku(client, filters.sku, filters);
+    yield { items: products, total: products.length };
+    return;
+  }
+  const query: ProductQuery = { handle: filters.handle, q: filters.q };
+  if (filters.category !== undefined) query.category_id = resolveCategory(await listCategories(client), filters.category).id;
+  yield* listPages(
+    {
+      page: async (page, perPage) => {
+        const { products, total } = await listProducts(client, { page, perPage, query });
+        return { items: products, total };
+      },
+      pages: async function* (perPage) {
+        for await (const { products, total } of productPages(client, query, perPage)) yield { items: products, total };
+      },
+      id: (product) => product.id,
+    },
+    paging,
+  );
+}
+
+/** `--sku`: one lookup; other filters given with it narrow that one product down. */
+async function productBySku(client: StoreClient, sku: string, filters: ProductFilters): Promise<Product[]> {
+  const product = await findProductBySku(client, sku);
+  let products = product ? [product] : [];
+  if (filters.handle !== undefined) products = products.filter((p) => localTexts(p.handle).includes(filters.handle!));
+  if (filters.category !== undefined && products.length > 0) {
+    const id = resolveCategory(await listCategories(client), filters.category).id;
+    products = products.filter((p) => p.categories.some((c) => categoryIdOf(c) === id));
+  }
+  return products;
+}
+
+/**
+ * `products get REF`: REF is a product id, a handle or a variant's SKU. A number is tried as an id first (a SKU
+ * may be all digits); text that could be a handle (a URL slug) as a handle; then as a SKU. Not found: one
+ * sentence naming the three.
+ */
+export async function getProductByRef(client: StoreClient, ref: string): Promise<Product> {
+  const text = ref.trim();
+  if (text === '') throw new UsageError('Give a product id, handle or SKU.');
+  if (/^[1-9]\d{0,15}$/.test(text)) {
+    try {
+      return await getProduct(client, Number(text));
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  if (slug(text) === text) {
+    const byHandle = await findProductByHandle(client, text);
+    if (byHandle) return byHandle;
+  }
+  const bySku = await findProductBySku(client, text);
+  if (bySku) return bySku;
+  throw new NotFoundError(`No product has the id, handle or SKU "${text}".`);
+}
+
+/** A product as a delete prompt names it: `"Remera Básica" (remera-basica, SKU REM-BAS-S-BLANCO…, id 4, 12 variants, 3 images)`. */
+export async function describeProduct(client: StoreClient, id: number): Promise<string> {
+  const p = await getProduct(client, id);
+  const handle = localText(p.handle);
+  const skus = p.variants.map((v) => v.sku).filter(Boolean);
+  const sku = skus.length === 0 ? '' : `, SKU ${skus[0]}${skus.length > 1 ? ` and ${skus.length - 1} more` : ''}`;
+  return `"${localText(p.name)}" (${handle || 'no handle'}${sku}, id ${p.id}) with its ${plural(p.variants.length, 'variant')} and ${plural(p.images.length, 'image')}`;
+}
+
+export async function createProductFrom(client: StoreClient, fields: ProductFields): Promise<Product> {
+  if (!fields.name?.length) throw new UsageError('--name is required to create a product.');
+  const images = (fields.images ?? []).map((url) => parseHttpUrl('--image', url, 'https://example.com/photos/shirt.jpg'));
+  const input = await productInput(client, fields);
+  const product = await createProduct(client, input);
+  if (images.length === 0) return product;
+  await addImages(client, product.id, images);
+  return getProduct(client, product.id);
+}
+
+/** The update, and the product as it was before when it had to be read (variant fields or texts changed). */
+async function updateProductAndRead(client: StoreClient, id: number, fields: ProductFields): Promise<{ product: Product; before?: Product }> {
+  const touchesVariant = [fields.price, fields.promotionalPrice, fields.cost, fields.sku, fields.stock, fields.weight].some(
+    (v) => v !== undefined,
+  ) || Boolean(fields.stockAt?.length);
+  const needsCurrent = touchesVariant || Boolean(fields.name?.length || fields.description?.length || fields.handle?.length);
+  const input = await productInput(client, fields);
+  if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
+  const current = needsCurrent ? await getProduct(client, id) : undefined;
+  if (current && touchesVariant && current.attributes.length > 0) {
+    throw new UsageError(
+      `Product ${id} has options (${current.attributes.map((a) => localText(a)).join(', ')}); set price, SKU and stock per variant with \`store variants update ${id} VARIANT_ID\`.`,
+    );
+  }
+  if (current) {
+    for (const key of ['name', 'description', 'handle'] as const) {
+      if (input[key] !== undefined) input[key] = mergeLocalized(current[key], input[key]);
+    }
+  }
+  return { product: await updateProduct(client, id, input), before: current };
+}
+
+/**
+ * `products update`: the product after the change and, for a product without options whose price, SKU or stock
+ * changed, its variant before and after (stock per location), so the command can say what changed old → new.
+ */
+export async function updateProductWithChanges(client: StoreClient, id: number, fields: ProductFields): Promise<{ product: Product; variant?: VariantUpdate }> {
+  const { product, before } = await updateProductAndRead(client, id, fields);
+  const [old] = before?.variants ?? [];
+  const [now] = product.variants;
+  if (!old || !now || product.variants.length !== 1 || old.id !== now.id) return { product };
+  const touchesStock = fields.stock !== undefined || Boolean(fields.stockAt?.length);
+  return { product, variant: { before: old, after: now, levels: touchesStock ? await levelChanges(client, old, now) : [] } };
+}
+
+export async function deleteProductById(client: StoreClient, id: number): Promise<void> {
+  await deleteProduct(client, id);
+}
+
+/**
+ * Adds images in the order given. URLs are all checked before the first is sent; if the store refuses one
+ * after others were added, the error says which were added (exit 3).
+ */
+export async function addImages(client: StoreClient, productId: number, urls: string[]): Promise<ProductImage[]> {
+  const checked = urls.map((url) => parseHttpUrl('URL', url, 'https://example.com/photos/shirt.jpg'));
+  const added: ProductImage[] = [];
+  for (const url of checked) {
+    try {
+      added.push(await addProductImage(client, productId, url));
+    } catch (error) {
+      if (added.length === 0) throw error;
+      throw new PartialFailureError(
+        `Added ${added.length} of ${plural(checked.length, 'image')} to product ${productId}; ${url} failed: ${(error as Error).message}`,
+        [{ url, error: (error as Error).message }],
+      );
+    }
+  }
+  return added;
+}
+
+async function productInput(client: StoreClient, fields: ProductFields): Promise<ProductInput> {
+  // Every value is checked before the first request, so a typo never leaves a half-made change.
+  const stock = fields.stock === undefined ? undefined : parseStock('--stock', fields.stock);
+  const stockAt = (fields.stockAt ?? []).map(parseStockAt);
+  const input: ProductInput = {};
+  if (fields.price !== undefined) input.price = parseMoney('--price', fields.price);
+  if (fields.promotionalPrice !== undefined) input.promotional_price = parseMoney('--promotional-price', fields.promotionalPrice);
+  if (fields.cost !== undefined) input.cost = parseMoney('--cost', fields.cost);
+  if (fields.weight !== undefined) input.weight = parseDecimal('--weight', fields.weight);
+  if (fields.sku !== undefined) input.sku = fields.sku;
+  if (fields.published !== undefined) input.published = fields.published;
+
+  const localized: [string, string[] | undefined, 'name' | 'description' | 'handle'][] = [
+    ['--name', fields.name, 'name'],
+    ['--description', fields.description, 'description'],
+    ['--handle', fields.handle, 'handle'],
+  ];
+  if (localized.some(([, values]) => values?.length)) {
+    const store = await getStore(client);
+    for (const [flag, values, key] of localized) {
+      if (!values?.length) continue;
+      input[key] = parseLocalized(flag, values, store);
+    }
+  }
+  if (fields.categories?.length === 1 && fields.categories[0]!.trim().toLowerCase() === 'none') {
+    input.categories = [];
+  } else if (fields.categories?.length) {
+    const categories = await listCategories(client);
+    input.categories = [...new Set(fields.categories.map((ref) => resolveCategory(categories, ref).id))];
+  }
+  Object.assign(input, await stockInput(client, stock, stockAt));
+  return input;
+}

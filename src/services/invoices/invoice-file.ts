@@ -1,0 +1,311 @@
+import { basename } from 'node:path';
+import { AuthError } from '../../client/errors.js';
+import { StoreError, UsageError } from '../../errors.js';
+import type { StoreClient } from '../../client/index.js';
+import { readCsv } from '../bulk/csv.js';
+import { executeItems } from '../bulk/executor.js';
+import { type EarlierRun, Journal, findEarlierRun } from '../bulk/journal.js';
+import { type BulkTarget, lockStore } from '../bulk/lock.js';
+import { checkAbort } from '../bulk/pool.js';
+import { type BulkProgress, type ProgressStep, progressEmitter } from '../bulk/progress.js';
+import { type ReportRow, writeReportKeepingResult } from '../bulk/report.js';
+import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
+import { type InvoiceRequest, attachInvoice, invoiceRequest } from './invoices.js';
+import { readInvoices } from '../orders/order-invoices.js';
+import { getOrder } from '../../api/orders.js';
+import { byIdOrNumber } from '../orders/order-lookup.js';
+
+/**
+ * `store invoices attach --file` (docs/csv.md, "Invoices"): every row is checked first, all of them; then the good ones are
+ * sent through the bulk executor, one order's rows in file order (its list is read and rewritten per
+ * invoice), several orders at a time. A file that cannot be read or lacks a column fails as a whole before
+ * anything is sent. Every row finished is journaled, so `--resume` continues an interrupted run; `--dry-run`
+ * reads each order's invoices and tells what would be attached.
+ */
+
+export interface FileAttachResult extends BulkRunSummary {
+  /** Rows attached (with --dry-run: to attach), those finished by an interrupted run included. */
+  attached: number;
+  unchanged: number;
+  /** The failed rows; a row's key is its order_id. */
+  failed: ReportRow[];
+  /** Rows finished by an earlier, interrupted run of the same file (--resume). */
+  resumedRows: number;
+  earlierRunUnfinished: boolean;
+  journal?: string;
+}
+
+export type InvoiceFileEvent =
+  | { type: 'attached' | 'unchanged'; line: number; orderId: number; key: string }
+  | { type: 'failed'; failure: ReportRow }
+  /** An order_id that was the number the customer sees: the sentence that says which order its rows go to. */
+  | { type: 'order-number'; notice: string };
+
+export interface InvoiceFileOptions extends BulkTarget {
+  dryRun?: boolean;
+  resume?: boolean;
+  report?: string;
+  signal?: AbortSignal;
+  /** Orders sent at once. */
+  concurrency?: number;
+  onProgress?: (event: BulkProgress) => void;
+  onEvent?: (event: InvoiceFileEvent) => void;
+}
+
+const COLUMNS = ['order_id', 'key', 'link', 'fulfillment_order_id'] as const;
+const REQUIRED = ['order_id', 'key', 'link'] as const;
+/** Orders at once: each row reads and rewrites its order's list, so the rows of one order go one by one. */
+const ORDER_CONCURRENCY = 4;
+
+interface GoodRow {
+  line: number;
+  request: InvoiceRequest;
+}
+
+type Outcome = 'attached' | 'unchanged';
+
+export async function attachInvoicesFromFile(client: StoreClient, path: string, options: InvoiceFileOptions): Promise<FileAttachResult> {
+  const started = Date.now();
+  const file = basename(path);
+  const result: FileAttachResult = { ...emptyResult(file), dryRun: Boolean(options.dryRun) };
+  const fail = (failure: ReportRow) => {
+    result.failed.push(failure);
+    options.onEvent?.({ type: 'failed', failure });
+  };
+  const emit = progressEmitter(client, options.onProgress);
+  emit({ phase: 'reading', done: 0, writesDone: 0, writesTotal: 0 });
+  const good = await readGoodRows(path, result, fail);
+  const lock = options.dryRun ? undefined : lockStore(options, 'invoices attach', 'invoices');
+  try {
+    const earlier = await findEarlierRun({ ...options, file: path, kind: 'invoices' });
+    result.earlierRunUnfinished = earlier.unfinished && !options.resume;
+    const toSend = skipResumed(good, earlier, result);
+    result.plannedWrites = toSend.length;
+    const orders = await findOrders(client, byOrder(toSend), fail, options.onEvent, options.dryRun ? 'plan' : 'request');
+    if (options.dryRun) await planAttach(client, orders, result, fail);
+    else await sendRows(client, orders, earlier, options, emit, result, fail);
+  } finally {
+    lock?.release();
+  }
+  result.failed.sort((a, b) => a.line - b.line);
+  recordRequests(result, client, started);
+  if (options.report) await writeReportKeepingResult(result, options.report, result.failed);
+  return result;
+}
+
+function emptyResult(file: string): FileAttachResult {
+  return {
+    file,
+    dryRun: false,
+    rows: 0,
+    attached: 0,
+    unchanged: 0,
+    failed: [],
+    plannedWrites: 0,
+    requests: 0,
+    retries: 0,
+    rateLimited: 0,
+    seconds: 0,
+    interrupted: false,
+    resumedRows: 0,
+    earlierRunUnfinished: false,
+  };
+}
+
+/** Checks every row; the bad ones are failed (stage validation), the good ones returned in file order. */
+async function readGoodRows(path: string, result: FileAttachResult, fail: (failure: ReportRow) => void): Promise<GoodRow[]> {
+  const good: GoodRow[] = [];
+  const keyLines = new Map<string, { line: number; orderId: number }>();
+  for await (const { line, cells, problem } of readInvoiceRows(path)) {
+    result.rows++;
+    const orderCell = cells.order_id ?? '';
+    try {
+      if (problem) throw new UsageError(problem);
+      const missing = REQUIRED.find((c) => (cells[c] ?? '').trim() === '');
+      if (missing) throw new UsageError(`column ${missing} is empty.`);
+      const request = invoiceRequest(
+        { orderId: orderCell, key: cells.key!, link: cells.link!, fulfillmentOrderId: cells.fulfillment_order_id },
+        { orderId: 'column order_id', key: 'column key', link: 'column link', fulfillmentOrderId: 'column fulfillment_order_id' },
+      );
+      const earlier = keyLines.get(request.key);
+      if (earlier && earlier.orderId !== request.orderId) {
+        throw new UsageError(`column key: the same key is on line ${earlier.line} for order ${earlier.orderId}; an invoice belongs to one order.`);
+      }
+      keyLines.set(request.key, { line, orderId: request.orderId });
+      good.push({ line, request });
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      fail({ line, key: orderCell.trim(), stage: 'validation', reason: error.message });
+    }
+  }
+  return good;
+}
+
+/** Rows an earlier, interrupted run of the same file finished are counted, not sent again. */
+function skipResumed(good: GoodRow[], earlier: EarlierRun, result: FileAttachResult): GoodRow[] {
+  const previous = earlier.resumed;
+  if (!previous) return good;
+  return good.filter(({ line }) => {
+    const done = previous.done.get(String(line));
+    if (!done || done.outcome === 'failed') return true;
+    result[done.outcome as Outcome]++;
+    result.resumedRows++;
+    return false;
+  });
+}
+
+/** The rows of each order, in file order; the orders in the order of their first row. */
+function byOrder(rows: GoodRow[]): GoodRow[][] {
+  const orders = new Map<number, GoodRow[]>();
+  for (const row of rows) {
+    const rowsOfOrder = orders.get(row.request.orderId);
+    if (rowsOfOrder) rowsOfOrder.push(row);
+    else orders.set(row.request.orderId, [row]);
+  }
+  return [...orders.values()];
+}
+
+/**
+ * Finds each order of the file once, before anything is read or written: by its id or, after the store's 404,
+ * by the number the customer sees (said in an `order-number` event). Rows of an order that is not found fail
+ * with the store's answer. The rows are grouped again by the order found, so an order given by its id on some
+ * rows and by its number on others is written by one worker (two would each rewrite its invoice list).
+ */
+async function findOrders(
+  client: StoreClient,
+  orders: GoodRow[][],
+  fail: (failure: ReportRow) => void,
+  onEvent: ((event: InvoiceFileEvent) => void) | undefined,
+  stage: ReportRow['stage'],
+): Promise<GoodRow[][]> {
+  const found: GoodRow[] = [];
+  await executeItems(orders, { concurrency: ORDER_CONCURRENCY }, async (rows) => {
+    const given = rows[0]!.request.orderId;
+    try {
+      const order = await byIdOrNumber(client, given, "attaching its rows' invoices to it", (id) => getOrder(client, id));
+      if (order.notice) onEvent?.({ type: 'order-number', notice: order.notice });
+      for (const row of rows) found.push({ ...row, request: { ...row.request, orderId: order.orderId } });
+    } catch (error) {
+      const reason = rowError(error).message;
+      for (const { line } of rows) fail({ line, key: String(given), stage, reason });
+    }
+  });
+  return byOrder(found.sort((a, b) => a.line - b.line));
+}
+
+/** A rejected token fails every row alike: stop rather than report the same cause per row. */
+function rowError(error: unknown): StoreError {
+  if (error instanceof AuthError || !(error instanceof StoreError)) throw error;
+  return error;
+}
+
+/** --dry-run: each order's invoices read once; a row attaches unless its key is there (or on an earlier row). */
+async function planAttach(client: StoreClient, orders: GoodRow[][], result: FileAttachResult, fail: (failure: ReportRow) => void): Promise<void> {
+  // Rows an earlier run finished are already in result.attached (skipResumed): only these would be sent.
+  let toAttach = 0;
+  await executeItems(orders, { concurrency: ORDER_CONCURRENCY }, async (rows) => {
+    const orderId = rows[0]!.request.orderId;
+    let keys: Set<string>;
+    try {
+      keys = new Set((await readInvoices(client, orderId, { checkOrder: false })).invoices.map((i) => i.key));
+    } catch (error) {
+      const reason = rowError(error).message;
+      for (const { line } of rows) fail({ line, key: String(orderId), stage: 'plan', reason });
+      return;
+    }
+    for (const { request } of rows) {
+      if (keys.has(request.key)) result.unchanged++;
+      else {
+        result.attached++;
+        toAttach++;
+      }
+      keys.add(request.key);
+    }
+  });
+  result.plannedWrites = toAttach;
+}
+
+async function sendRows(
+  client: StoreClient,
+  orders: GoodRow[][],
+  earlier: EarlierRun,
+  options: InvoiceFileOptions,
+  emit: (step: ProgressStep) => void,
+  result: FileAttachResult,
+  fail: (failure: ReportRow) => void,
+): Promise<void> {
+  const journal = Journal.open(earlier.path, { append: Boolean(earlier.resumed) });
+  const total = result.plannedWrites;
+  let done = 0;
+  const finished = () => {
+    done++;
+    emit({ phase: 'writing', done, total, writesDone: done, writesTotal: total });
+  };
+  try {
+    result.journal = earlier.path;
+    journal.append({ t: 'begin', at: new Date().toISOString(), file: result.file, pid: process.pid });
+    emit({ phase: 'writing', done: 0, total, writesDone: 0, writesTotal: total });
+    const { interrupted } = await executeItems(orders, { concurrency: options.concurrency ?? ORDER_CONCURRENCY }, async (rows) => {
+      // The order was found before (findOrders).
+      for (const { line, request } of rows) {
+        checkAbort(options.signal);
+        try {
+          const attached = await attachInvoice(client, request, { checkOrder: false });
+          const outcome: Outcome = attached.attached ? 'attached' : 'unchanged';
+          result[outcome]++;
+          journal.append({ t: 'done', key: String(line), outcome });
+          options.onEvent?.({ type: outcome, line, orderId: request.orderId, key: request.key });
+        } catch (error) {
+          fail({ line, key: String(request.orderId), stage: 'request', reason: rowError(error).message });
+          journal.append({ t: 'done', key: String(line), outcome: 'failed' });
+        }
+        finished();
+      }
+    });
+    journal.append({ t: 'end', at: new Date().toISOString(), interrupted: interrupted || undefined });
+    result.interrupted = interrupted;
+  } finally {
+    journal.close();
+  }
+}
+
+type Cells = Partial<Record<(typeof COLUMNS)[number], string>>;
+
+/**
+ * The file's rows as cells by column name, with the line each starts on; `problem` when the row is malformed.
+ * The file is read by the bulk CSV reader (delimiter, BOM, line endings); a problem of the text itself
+ * (broken quoting, binary data) fails the whole file, as does a wrong header.
+ */
+async function* readInvoiceRows(path: string): AsyncGenerator<{ line: number; cells: Cells; problem?: string }> {
+  const file = basename(path);
+  let columns: string[] | undefined;
+  for await (const event of readCsv(path)) {
+    if (event.kind === 'problem') {
+      if (!columns && event.line <= 1 && /is empty/.test(event.message)) break;
+      throw new UsageError(`${file} line ${event.line}: ${event.message}.`);
+    }
+    if (!columns) {
+      columns = checkHeader(file, event.cells);
+      continue;
+    }
+    const record = event.cells;
+    const cells: Record<string, string> = {};
+    columns.forEach((name, i) => (cells[name] = (record[i] ?? '').trim()));
+    const extra = record.slice(columns.length).some((c) => c.trim() !== '');
+    yield { line: event.line, cells, ...(extra ? { problem: `the row has ${record.length} cells but the header names ${columns.length} columns.` } : {}) };
+  }
+  if (!columns) throw new UsageError(`${file} is empty; it needs a header row with order_id, key and link.`);
+}
+
+function checkHeader(file: string, header: string[]): string[] {
+  const columns = header.map((h) => h.trim().toLowerCase());
+  const unknown = columns.find((c) => !(COLUMNS as readonly string[]).includes(c));
+  if (unknown !== undefined) {
+    throw new UsageError(`${file} line 1: unknown column "${unknown}"; the columns are ${COLUMNS.join(', ')}.`);
+  }
+  const missing = REQUIRED.filter((c) => !columns.includes(c));
+  if (missing.length > 0) throw new UsageError(`${file} line 1: missing column ${missing.join(', ')}.`);
+  const twice = columns.find((c, i) => columns.indexOf(c) !== i);
+  if (twice) throw new UsageError(`${file} line 1: column ${twice} appears twice.`);
+  return columns;
+}
