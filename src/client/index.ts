@@ -19,6 +19,7 @@ import {
   NETWORK_ERROR_CODES,
   newRequestState,
   RETRY_STATUSES,
+  replyLost,
   retryAfterSeconds,
   retryDelay,
   type RequestState,
@@ -80,6 +81,21 @@ export interface ClientConfig {
   maxReplyBytes?: number;
 }
 
+/** How the ledger records a write's end (src/ledger/types.ts Outcome, less `intended`). */
+export type WriteOutcome = 'confirmed' | 'failed' | 'unknown';
+
+/**
+ * The run ledger's record of the changes one write makes (src/ledger/recorder.ts PendingWrite, docs/ledger.md):
+ * intended before the request is sent, settled here when it ends: `confirmed` on a 2xx (unless its caller reads
+ * the reply and settles each change), `failed` when the store refused it or it never left this machine,
+ * `unknown` when the reply was lost (a timeout or reset after sending, a 5xx).
+ */
+export interface WriteRecord {
+  /** The caller reads the reply and settles each change (a batch answered per record); the core settles only a failure. */
+  readonly settledByCaller?: boolean;
+  settle(outcome: WriteOutcome, reason?: string): void;
+}
+
 export interface RequestOptions {
   method: string;
   /** Relative to /v1/{store_id} (e.g. /orders/123), or an absolute URL on the same host. */
@@ -88,6 +104,8 @@ export interface RequestOptions {
   /** Sent as JSON; `undefined` sends no body and no Content-Type. */
   body?: unknown;
   headers?: Record<string, string>;
+  /** The ledger's record of what this write changes: every method but GET and HEAD carries one. */
+  record?: WriteRecord;
 }
 
 export interface ApiResponse<T> {
@@ -242,16 +260,27 @@ class HttpCore {
       tooLarge = true;
       pending.cancel();
     });
+    const record = options.record;
     try {
       response = await pending;
     } catch (error) {
       if (tooLarge) {
         this.settle(state, undefined);
-        throw replyTooLarge(method, url, maxBytes);
+        const failure = replyTooLarge(method, url, maxBytes);
+        record?.settle('unknown', failure.message);
+        throw failure;
       }
-      throw this.failure(error, state, method, url.toString());
+      const failure = this.failure(error, state, method, url.toString());
+      record?.settle(writeOutcome(error, state), failure.message);
+      throw failure;
     }
-    if (response.statusCode >= 300 && response.statusCode < 400) throw redirected(response, method, url.toString());
+    if (response.statusCode >= 300 && response.statusCode < 400) {
+      const failure = redirected(response, method, url.toString());
+      record?.settle('failed', failure.message);
+      throw failure;
+    }
+    // Confirmed before the body is read: the store has done it, whatever its reply looks like.
+    if (record && !record.settledByCaller) record.settle('confirmed');
     this.noteMainLanguage(response.headers['x-main-language']);
     return { status: response.statusCode, headers: response.headers, body: parseJson<T>(response, method, url.toString()) };
   }
@@ -339,6 +368,7 @@ class HttpCore {
 
   private noteRetry(state: RequestState, error: RequestError, retryCount: number): void {
     this.settle(state, error.response);
+    if (replyLost(error)) state.lostReplies += 1;
     this.counters.retries += 1;
     if (error.response?.statusCode !== 429) state.retries += 1;
     const status = error.response?.statusCode;
@@ -404,6 +434,18 @@ class HttpCore {
     }
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/**
+ * How a write that did not end in a 2xx ended, for the ledger: refused by the store (a 4xx), or never sent
+ * (a connect error), is `failed`; a 5xx, or any attempt whose reply was lost, leaves it `unknown` (the store may
+ * have applied it).
+ */
+function writeOutcome(error: unknown, state: RequestState): WriteOutcome {
+  if (state.lostReplies > 0) return 'unknown';
+  if (error instanceof HTTPError) return error.response.statusCode >= 500 ? 'unknown' : 'failed';
+  if (error instanceof RequestError) return replyLost(error) ? 'unknown' : 'failed';
+  return 'unknown';
 }
 
 /**

@@ -31,6 +31,11 @@ export interface RequestState {
   startedAt: number;
   /** A Retry-After longer than the CLI waits (seconds): the request ends with it instead of waiting. */
   refusedWait?: number;
+  /**
+   * Attempts that may have reached the store and whose reply was lost (a timeout or reset after connecting):
+   * a write that then fails is not known to have failed (the ledger's "unknown").
+   */
+  lostReplies: number;
 }
 
 export interface RetryPolicy {
@@ -41,7 +46,7 @@ export interface RetryPolicy {
 }
 
 export function newRequestState(): RequestState {
-  return { retries: 0, rateLimited: 0, awaitingOutcome: false, nextDelayMs: 0, attempts: 0, startedAt: Date.now() };
+  return { retries: 0, rateLimited: 0, awaitingOutcome: false, nextDelayMs: 0, attempts: 0, startedAt: Date.now(), lostReplies: 0 };
 }
 
 /**
@@ -56,6 +61,11 @@ export function retryAfterSeconds(headers: ResponseHeaders): number | undefined 
   if (!Number.isNaN(seconds)) return Number.isFinite(seconds) ? Math.max(0, seconds) : undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+/** An attempt that failed with no reply after it may have reached the store (not a connect error). */
+export function replyLost(error: RequestError): boolean {
+  return error.response === undefined && !isConnectError(error);
 }
 
 function isConnectError(error: RequestError): boolean {

@@ -43,13 +43,15 @@ beforeAll(async () => {
   const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   packed = info.files.map((f) => f.path);
   // npm's own cache (the real one, not the temp HOME) lets dependencies come from disk when it has them.
+  // better-sqlite3 (the run ledger) compiles from source here, as on a user's machine without a prebuilt binary:
+  // 90 s on an idle machine, far more on a loaded one, hence the hook's long limit.
   const install = await run(
     'npm',
     ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', join(packDir, info.filename)],
     { cwd, env: { ...process.env } },
   );
   installWarnings = install.stderr;
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   // The shared sandbox `auth login --sandbox` started, in this file's XDG dirs.

@@ -151,16 +151,17 @@ describe('architecture', () => {
    */
   it('each part of src/ imports only the parts docs/architecture.md allows it', () => {
     const allowed: Record<string, string[]> = {
-      commands: ['cli', 'flags', 'views', 'output', 'services', 'auth', 'api', 'client', 'errors', 'platform', 'util', 'sandbox'],
+      commands: ['cli', 'flags', 'views', 'output', 'services', 'auth', 'api', 'client', 'ledger', 'errors', 'platform', 'util', 'sandbox'],
       hooks: ['cli', 'output', 'util'],
-      views: ['cli', 'flags', 'output', 'services', 'api', 'client', 'errors', 'platform'],
-      cli: ['flags', 'output', 'services', 'auth', 'api', 'client', 'errors', 'platform', 'util'],
+      views: ['cli', 'flags', 'output', 'services', 'api', 'client', 'ledger', 'errors', 'platform'],
+      cli: ['flags', 'output', 'services', 'auth', 'api', 'client', 'ledger', 'errors', 'platform', 'util'],
       flags: ['services', 'platform'],
-      services: ['output', 'auth', 'api', 'client', 'errors', 'platform', 'util'],
+      services: ['output', 'auth', 'api', 'client', 'ledger', 'errors', 'platform', 'util'],
       output: ['services', 'auth', 'client', 'errors', 'platform', 'util'],
       auth: ['services', 'client', 'errors', 'util'],
       api: ['client', 'errors', 'platform', 'util'],
       client: ['errors', 'platform', 'util'],
+      ledger: ['errors', 'util'],
       errors: ['util'],
       platform: [],
       util: [],

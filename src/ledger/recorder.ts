@@ -1,0 +1,126 @@
+/**
+ * How a write gets on the record (docs/ledger.md): a service declares the changes a request makes
+ * (`recorder.intend([...])`, one transaction) before sending it, and passes the returned PendingWrite as the
+ * request's `record`; the HTTP core settles it when the request ends (confirmed on 2xx, failed when the store
+ * refused, unknown when the reply was lost). A batch answered per record is settled by its caller
+ * (`settledByCaller`), change by change. The run is opened on the first intent and ended by the command kit
+ * with the exit code, so a command that writes nothing leaves nothing in the ledger.
+ */
+import type { Ledger } from './store.js';
+import type { ChangeIntent, RunStart, SettledOutcome } from './types.js';
+
+/** One change's outcome in `settleEach`: an outcome, or with the reason and the id the store gave a created record. */
+export type Settlement = SettledOutcome | { outcome: SettledOutcome; reason?: string; id?: string | number };
+
+/** What a service is given to record its writes. */
+export interface Recorder {
+  /**
+   * Records `changes` as intended, in one transaction, before the request that makes them is sent. Give the
+   * result to the request (`record`); with `settledByCaller`, settle it yourself from the reply.
+   */
+  intend(changes: readonly ChangeIntent[], options?: { settledByCaller?: boolean }): PendingWrite;
+}
+
+/**
+ * The changes one request makes, on the record as intended until settled. What the HTTP core needs of it
+ * (`WriteRecord` of client/index.ts): `settledByCaller` and `settle`.
+ */
+export class PendingWrite {
+  constructor(
+    private readonly ledger: Ledger,
+    /** The changes' seqs, in the order of `changes`. */
+    readonly seqs: readonly number[],
+    /** The changes as declared, in order. */
+    readonly changes: readonly ChangeIntent[],
+    /** The caller reads the reply and settles each change; the HTTP core settles only a failure. */
+    readonly settledByCaller = false,
+  ) {}
+
+  /** Whether the seqs run without a gap (one statement settles them all). */
+  private get contiguous(): boolean {
+    const first = this.seqs[0]!;
+    return this.seqs.every((seq, i) => seq === first + i);
+  }
+
+  /** Settles every change of this write with one outcome. */
+  settle(outcome: SettledOutcome, reason?: string): void {
+    if (this.seqs.length === 0) return;
+    if (this.contiguous) this.ledger.settleRange(this.seqs[0]!, this.seqs.at(-1)!, outcome, reason);
+    else this.ledger.settleEach(this.seqs.map((seq) => ({ seq, outcome, reason })));
+  }
+
+  /** Settles each change (in the order of `changes`); an undefined entry leaves that change as it is. */
+  settleEach(settlements: readonly (Settlement | undefined)[]): void {
+    const rows = settlements.flatMap((s, i) => {
+      if (s === undefined || i >= this.seqs.length) return [];
+      return [typeof s === 'string' ? { seq: this.seqs[i]!, outcome: s } : { seq: this.seqs[i]!, ...s }];
+    });
+    if (rows.length > 0) this.ledger.settleEach(rows);
+  }
+
+  /** The id the store gave the record these changes created (a create's reply). */
+  identify(id: string | number): void {
+    if (this.seqs.length === 0) return;
+    if (this.contiguous) this.ledger.identify(this.seqs[0]!, this.seqs.at(-1)!, id);
+    else for (const seq of this.seqs) this.ledger.identify(seq, seq, id);
+  }
+
+  /**
+   * The changes at `indexes` as a write of their own: the part of a batch sent again alone (a 422 bisected, the
+   * per-record fallback). Nothing new is recorded: they were intended with the batch.
+   */
+  part(indexes: readonly number[], options: { settledByCaller?: boolean } = {}): PendingWrite {
+    return new PendingWrite(
+      this.ledger,
+      indexes.map((i) => this.seqs[i]!),
+      indexes.map((i) => this.changes[i]!),
+      options.settledByCaller ?? this.settledByCaller,
+    );
+  }
+}
+
+/**
+ * The recorder of one command's run: opens the ledger and starts the run on the first intent (a command that
+ * writes nothing leaves no run), and ends it with the exit code (`finish`, from the command kit's finally).
+ */
+export class RunRecorder implements Recorder {
+  private ledger?: Ledger;
+  private run?: { n: number; id: string };
+
+  constructor(
+    private readonly openLedger: () => Ledger,
+    private readonly start: RunStart,
+  ) {}
+
+  /** The run's id, once a change has been recorded. */
+  get runId(): string | undefined {
+    return this.run?.id;
+  }
+
+  intend(changes: readonly ChangeIntent[], options: { settledByCaller?: boolean } = {}): PendingWrite {
+    if (!this.run) {
+      this.ledger ??= this.openLedger();
+      this.run = this.ledger.startRun(this.start);
+    }
+    const first = changes.length > 0 ? this.ledger!.intend(this.run.n, changes) : 0;
+    return new PendingWrite(
+      this.ledger!,
+      changes.map((_, i) => first + i),
+      changes,
+      options.settledByCaller ?? false,
+    );
+  }
+
+  /** Ends the run, if one was started, and closes the ledger. Never throws: the command's own outcome stands. */
+  finish(exitCode: number): { error?: Error } {
+    try {
+      if (this.run) this.ledger?.endRun(this.run.n, exitCode);
+      return {};
+    } catch (error) {
+      return { error: error as Error };
+    } finally {
+      this.ledger?.close();
+      this.ledger = undefined;
+    }
+  }
+}

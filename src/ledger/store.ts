@@ -1,0 +1,476 @@
+/**
+ * The run ledger's file: one SQLite database (better-sqlite3, WAL) under $XDG_STATE_HOME/store/ledger.db
+ * (docs/ledger.md, docs/decisions.md "Run ledger"). Synchronous on purpose: a change is on disk before the
+ * request that makes it is sent, and nothing else can run in between.
+ *
+ * Durability: WAL with synchronous=NORMAL. A commit is in the WAL file (the operating system's cache) when
+ * `run` returns, so a killed process (SIGKILL, a crash) loses nothing committed; only a power cut can lose the
+ * last commits, and those are intents whose requests had barely been sent.
+ */
+import { mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import { monotonicFactory } from 'ulid';
+import { StoreError } from '../errors.js';
+import { xdgDir, type Env } from '../util/files.js';
+import type { ChangeIntent, ChangeKind, ChangeRecord, Outcome, RunRecord, RunStart, SettledOutcome } from './types.js';
+
+type Database = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
+
+/** The schema's version (PRAGMA user_version); a newer file than this code knows is refused, an older one migrated. */
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE runs (
+  n          INTEGER PRIMARY KEY,   -- the run's number in this file: what changes refer to (smaller than the id)
+  id         TEXT NOT NULL UNIQUE,  -- ULID
+  command    TEXT NOT NULL,
+  argv       TEXT NOT NULL,         -- JSON array, secrets scrubbed
+  profile    TEXT,
+  store_id   TEXT,
+  api_host   TEXT,
+  started_at TEXT NOT NULL,
+  ended_at   TEXT,
+  exit_code  INTEGER,
+  pid        INTEGER,
+  undoes     TEXT,                  -- the run id this run reverts
+  changes    INTEGER,               -- the counts, kept when the run ends (counted live before)
+  confirmed  INTEGER,
+  failed     INTEGER,
+  unknown    INTEGER
+);
+CREATE TABLE changes (
+  seq          INTEGER PRIMARY KEY, -- increasing in the order changes were intended
+  run          INTEGER NOT NULL,    -- runs.n
+  resource     TEXT NOT NULL,
+  id           TEXT,
+  parent       TEXT,
+  key          TEXT,
+  field        TEXT NOT NULL,
+  location     TEXT,
+  kind         TEXT NOT NULL,
+  before       TEXT,                -- JSON; NULL: not known
+  after        TEXT,                -- JSON; NULL: nothing sent (a delete)
+  outcome      TEXT NOT NULL DEFAULT 'intended',
+  reason       TEXT,
+  irreversible TEXT
+);
+CREATE INDEX changes_run ON changes(run);
+CREATE INDEX changes_key ON changes(key) WHERE key IS NOT NULL;
+CREATE INDEX changes_id ON changes(id) WHERE id IS NOT NULL;
+CREATE INDEX changes_parent ON changes(parent) WHERE parent IS NOT NULL;
+`;
+
+/** The ledger file could not be opened, read or written: one sentence naming it and the cause (exit 1). */
+export class LedgerError extends StoreError {
+  constructor(message: string) {
+    super(message, 1);
+  }
+}
+
+/** `$XDG_STATE_HOME/store/ledger.db` (or `~/.local/state/store/ledger.db`); STORE_LEDGER names another file. */
+export function ledgerPath(env: Env = process.env): string {
+  return env.STORE_LEDGER || join(xdgDir('state', env), 'ledger.db');
+}
+
+const require = createRequire(import.meta.url);
+let DatabaseClass: typeof BetterSqlite3 | undefined;
+
+/** better-sqlite3 is loaded on first use: commands that write nothing never load the native module. */
+function loadDriver(): typeof BetterSqlite3 {
+  if (!DatabaseClass) {
+    try {
+      DatabaseClass = require('better-sqlite3') as typeof BetterSqlite3;
+    } catch (error) {
+      throw new LedgerError(
+        `The run ledger's SQLite module (better-sqlite3) cannot be loaded on Node ${process.version}: ${(error as Error).message.split('\n')[0]}; run \`npm rebuild better-sqlite3\` in store's installation.`,
+      );
+    }
+  }
+  return DatabaseClass;
+}
+
+function causeOf(error: unknown): string {
+  const e = error as NodeJS.ErrnoException & { code?: string };
+  if (e?.code === 'SQLITE_BUSY') return 'another store process holds it locked';
+  if (e?.code === 'SQLITE_FULL' || e?.code === 'ENOSPC') return 'the disk is full';
+  if (e?.code === 'SQLITE_READONLY' || e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
+  if (e?.code === 'SQLITE_NOTADB' || e?.code === 'SQLITE_CORRUPT') return 'it is not a ledger database (damaged, or another file)';
+  return e instanceof Error ? e.message.replace(/\.$/, '') : String(error);
+}
+
+/** Runs `fn`, turning a SQLite or file error into a LedgerError naming the file and what was being done. */
+function guarded<T>(path: string, doing: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof LedgerError) throw error;
+    throw new LedgerError(`Cannot ${doing} the run ledger ${path}: ${causeOf(error)}.`);
+  }
+}
+
+const nextId = monotonicFactory();
+
+function json(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}
+
+function parsed(text: string | null): unknown {
+  return text === null ? undefined : (JSON.parse(text) as unknown);
+}
+
+function text(value: string | number | null | undefined): string | null {
+  return value === undefined || value === null || value === '' ? null : String(value);
+}
+
+interface ChangeRow {
+  seq: number;
+  run_id: string;
+  resource: string;
+  id: string | null;
+  parent: string | null;
+  key: string | null;
+  field: string;
+  location: string | null;
+  kind: string;
+  before: string | null;
+  after: string | null;
+  outcome: string;
+  reason: string | null;
+  irreversible: string | null;
+}
+
+function changeOf(row: ChangeRow): ChangeRecord {
+  return {
+    seq: row.seq,
+    run: row.run_id,
+    resource: row.resource,
+    id: row.id,
+    parent: row.parent,
+    key: row.key,
+    field: row.field,
+    location: row.location,
+    kind: row.kind as ChangeKind,
+    before: parsed(row.before),
+    after: parsed(row.after),
+    outcome: row.outcome as Outcome,
+    reason: row.reason,
+    irreversible: row.irreversible,
+  };
+}
+
+interface RunRow {
+  n: number;
+  id: string;
+  command: string;
+  argv: string;
+  profile: string | null;
+  store_id: string | null;
+  api_host: string | null;
+  started_at: string;
+  ended_at: string | null;
+  exit_code: number | null;
+  pid: number | null;
+  undoes: string | null;
+  changes: number | null;
+  confirmed: number | null;
+  failed: number | null;
+  unknown: number | null;
+}
+
+const CHANGE_COLUMNS = `c.seq, r.id AS run_id, c.resource, c.id, c.parent, c.key, c.field, c.location, c.kind, c.before, c.after, c.outcome, c.reason, c.irreversible`;
+
+/** Which runs `runs` lists. */
+export interface RunFilter {
+  /** Runs whose command starts with this (`variants sync`, `orders`). */
+  command?: string;
+  /** Runs started at or after this ISO time. */
+  since?: string;
+  /** Runs that ended non-zero, died before ending, or have a change that failed or is unknown. */
+  failed?: boolean;
+  /** Newest first; at most this many. */
+  limit?: number;
+}
+
+/** The counts of a run's changes by outcome. */
+interface Counts {
+  changes: number;
+  confirmed: number;
+  failed: number;
+  unknown: number;
+}
+
+/**
+ * One open ledger file. Every method is synchronous; every write is one transaction. Opened by `openLedger`,
+ * closed with `close()` (a process that dies leaves it consistent: SQLite's WAL is replayed on the next open).
+ */
+export class Ledger {
+  private readonly statements = new Map<string, Statement>();
+
+  private constructor(
+    readonly path: string,
+    private readonly db: Database,
+  ) {}
+
+  /** Opens (creating it and its directory if need be) the ledger at `path`. */
+  static open(path: string): Ledger {
+    const Driver = loadDriver();
+    return guarded(path, 'open', () => {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      const db = new Driver(path, { timeout: 10_000 });
+      try {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        const version = db.pragma('user_version', { simple: true }) as number;
+        if (version > SCHEMA_VERSION) {
+          throw new LedgerError(`The run ledger ${path} was written by a newer store (schema ${version}); update store to read it.`);
+        }
+        if (version === 0) {
+          // auto_vacuum must be set before the first table: prune gives the space back to the disk.
+          db.pragma('auto_vacuum = INCREMENTAL');
+          db.transaction(() => {
+            db.exec(SCHEMA);
+            db.pragma(`user_version = ${SCHEMA_VERSION}`);
+          }).immediate();
+        }
+      } catch (error) {
+        db.close();
+        throw error;
+      }
+      return new Ledger(path, db);
+    });
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private guarded<T>(doing: string, fn: () => T): T {
+    return guarded(this.path, doing, fn);
+  }
+
+  /** Starts a run: returns its number in this file (for `intend`) and its id. */
+  startRun(start: RunStart, now = new Date()): { n: number; id: string } {
+    return this.guarded('write to', () => {
+      const id = nextId(now.getTime());
+      const info = this.statement(
+        `INSERT INTO runs (id, command, argv, profile, store_id, api_host, started_at, pid, undoes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(id, start.command, JSON.stringify(start.argv), text(start.profile), text(start.storeId), text(start.apiHost), now.toISOString(), process.pid, text(start.undoes));
+      return { n: Number(info.lastInsertRowid), id };
+    });
+  }
+
+  /** Ends a run: its exit code, end time and counts. */
+  endRun(n: number, exitCode: number, now = new Date()): void {
+    this.guarded('write to', () => {
+      this.db
+        .transaction(() => {
+          const counts = this.countsOf(n);
+          this.statement(`UPDATE runs SET ended_at = ?, exit_code = ?, changes = ?, confirmed = ?, failed = ?, unknown = ? WHERE n = ?`).run(
+            now.toISOString(),
+            exitCode,
+            counts.changes,
+            counts.confirmed,
+            counts.failed,
+            counts.unknown,
+            n,
+          );
+        })
+        .immediate();
+    });
+  }
+
+  /**
+   * Records changes as intended, in one transaction, before their request is sent: returns the seq of the
+   * first (the others follow it, one each, in the order given).
+   */
+  intend(run: number, changes: readonly ChangeIntent[]): number {
+    return this.guarded('write to', () => {
+      const insert = this.statement(
+        `INSERT INTO changes (run, resource, id, parent, key, field, location, kind, before, after, irreversible) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      let first = 0;
+      this.db
+        .transaction(() => {
+          for (const [i, c] of changes.entries()) {
+            const info = insert.run(run, c.resource, text(c.id), text(c.parent), text(c.key), c.field, text(c.location), c.kind, json(c.before), json(c.after), c.irreversible ?? null);
+            if (i === 0) first = Number(info.lastInsertRowid);
+          }
+        })
+        .immediate();
+      return first;
+    });
+  }
+
+  /** Settles the changes `first`..`last` (seq, inclusive) with one outcome: one statement, one transaction. */
+  settleRange(first: number, last: number, outcome: SettledOutcome, reason?: string): void {
+    this.guarded('write to', () => {
+      this.statement(`UPDATE changes SET outcome = ?, reason = ? WHERE seq BETWEEN ? AND ?`).run(outcome, reason ?? null, first, last);
+    });
+  }
+
+  /** Settles changes one by one (a batch whose reply answers per record), in one transaction. */
+  settleEach(settlements: readonly { seq: number; outcome: SettledOutcome; reason?: string; id?: string | number }[]): void {
+    this.guarded('write to', () => {
+      const settle = this.statement(`UPDATE changes SET outcome = ?, reason = ?, id = coalesce(?, id) WHERE seq = ?`);
+      this.db
+        .transaction(() => {
+          for (const s of settlements) settle.run(s.outcome, s.reason ?? null, text(s.id), s.seq);
+        })
+        .immediate();
+    });
+  }
+
+  /** The id the store gave a record the changes `first`..`last` created. */
+  identify(first: number, last: number, id: string | number): void {
+    this.guarded('write to', () => {
+      this.statement(`UPDATE changes SET id = ? WHERE seq BETWEEN ? AND ?`).run(String(id), first, last);
+    });
+  }
+
+  private countsOf(n: number): Counts {
+    const rows = this.statement(`SELECT outcome, count(*) AS count FROM changes WHERE run = ? GROUP BY outcome`).all(n) as { outcome: Outcome; count: number }[];
+    const counts: Counts = { changes: 0, confirmed: 0, failed: 0, unknown: 0 };
+    for (const { outcome, count } of rows) {
+      counts.changes += count;
+      if (outcome === 'confirmed') counts.confirmed += count;
+      else if (outcome === 'failed') counts.failed += count;
+      else counts.unknown += count;
+    }
+    return counts;
+  }
+
+  private runOf(row: RunRow): RunRecord {
+    const counts = row.changes === null ? this.countsOf(row.n) : (row as unknown as Counts);
+    return {
+      id: row.id,
+      command: row.command,
+      argv: JSON.parse(row.argv) as string[],
+      profile: row.profile,
+      store_id: row.store_id,
+      api_host: row.api_host,
+      started_at: row.started_at,
+      ended_at: row.ended_at,
+      exit_code: row.exit_code,
+      pid: row.pid,
+      undoes: row.undoes,
+      changes: counts.changes,
+      confirmed: counts.confirmed,
+      failed: counts.failed,
+      unknown: counts.unknown,
+    };
+  }
+
+  /** Runs, newest first. */
+  runs(filter: RunFilter = {}): RunRecord[] {
+    return this.guarded('read', () => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (filter.command) {
+        where.push(`(command = ? OR command LIKE ? ESCAPE '\\')`);
+        params.push(filter.command, `${filter.command.replace(/[\\%_]/g, (c) => `\\${c}`)} %`);
+      }
+      if (filter.since) {
+        where.push('started_at >= ?');
+        params.push(filter.since);
+      }
+      const sql = `SELECT * FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY n DESC`;
+      const out: RunRecord[] = [];
+      for (const row of this.db.prepare(sql).iterate(...params) as IterableIterator<RunRow>) {
+        const run = this.runOf(row);
+        if (filter.failed && run.exit_code === 0 && run.failed === 0 && run.unknown === 0) continue;
+        out.push(run);
+        if (filter.limit !== undefined && out.length >= filter.limit) break;
+      }
+      return out;
+    });
+  }
+
+  /** One run by its id, or by a unique prefix of it (case-insensitive); undefined when none matches. */
+  run(idOrPrefix: string): RunRecord | undefined {
+    return this.guarded('read', () => {
+      const prefix = idOrPrefix.trim().toUpperCase();
+      if (prefix === '') return undefined;
+      const rows = this.statement(`SELECT * FROM runs WHERE id >= ? AND id < ? ORDER BY n LIMIT 2`).all(prefix, `${prefix}\uffff`) as RunRow[];
+      if (rows.length > 1 && rows[0]!.id !== prefix) throw new LedgerError(`More than one run starts with ${idOrPrefix}: give more of its id.`);
+      return rows[0] ? this.runOf(rows[0]) : undefined;
+    });
+  }
+
+  /** The newest run (`store runs show last`). */
+  lastRun(): RunRecord | undefined {
+    return this.guarded('read', () => {
+      const row = this.statement(`SELECT * FROM runs ORDER BY n DESC LIMIT 1`).get() as RunRow | undefined;
+      return row ? this.runOf(row) : undefined;
+    });
+  }
+
+  /** A run's changes in the order they were intended, read as they are iterated (a 100,000-change run streams). */
+  *changes(runId: string): Generator<ChangeRecord> {
+    const rows = this.guarded('read', () =>
+      this.db.prepare(`SELECT ${CHANGE_COLUMNS} FROM changes c JOIN runs r ON r.n = c.run WHERE r.id = ? ORDER BY c.seq`).iterate(runId),
+    ) as IterableIterator<ChangeRow>;
+    for (const row of rows) yield changeOf(row);
+  }
+
+  /**
+   * Every recorded change to one record, newest first: KEY is matched against the key (SKU, handle, order
+   * number), the id (variant, product, order) and the parent (a product id also finds its variants' changes).
+   */
+  history(key: string, limit = 10_000): ChangeRecord[] {
+    return this.guarded('read', () => {
+      const k = key.trim();
+      const rows = this.statement(
+        `SELECT ${CHANGE_COLUMNS} FROM changes c JOIN runs r ON r.n = c.run
+          WHERE c.seq IN (SELECT seq FROM changes WHERE key = @key UNION SELECT seq FROM changes WHERE id = @key UNION SELECT seq FROM changes WHERE parent = @key)
+          ORDER BY c.seq DESC LIMIT @limit`,
+      ).all({ key: k, limit }) as ChangeRow[];
+      return rows.map(changeOf);
+    });
+  }
+
+  /** Removes the runs started before `before` (ISO) and their changes; returns how many runs went. */
+  prune(before: string): { runs: number; changes: number } {
+    return this.guarded('write to', () => {
+      const result = this.db
+        .transaction(() => {
+          const changes = this.db.prepare(`DELETE FROM changes WHERE run IN (SELECT n FROM runs WHERE started_at < ? AND ended_at IS NOT NULL)`).run(before).changes;
+          const runs = this.db.prepare(`DELETE FROM runs WHERE started_at < ? AND ended_at IS NOT NULL`).run(before).changes;
+          return { runs, changes };
+        })
+        .immediate();
+      this.db.pragma('incremental_vacuum');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      return result;
+    });
+  }
+
+  /** The file's size on disk (its WAL included), in bytes. */
+  size(): number {
+    let bytes = 0;
+    for (const file of [this.path, `${this.path}-wal`]) {
+      try {
+        bytes += statSync(file).size;
+      } catch {
+        // no WAL file: nothing to add
+      }
+    }
+    return bytes;
+  }
+}
+
+/** Opens the ledger of this environment (ledgerPath). */
+export function openLedger(env: Env = process.env): Ledger {
+  return Ledger.open(ledgerPath(env));
+}

@@ -1,0 +1,247 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RunRecorder } from '../../../src/ledger/recorder.js';
+import { Ledger, LedgerError, ledgerPath } from '../../../src/ledger/store.js';
+import type { ChangeIntent } from '../../../src/ledger/types.js';
+
+let dir: string;
+let path: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ledger-'));
+  path = join(dir, 'state', 'ledger.db');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const start = { command: 'variants sync', argv: ['stock.csv', '--yes'], profile: 'sandbox', storeId: 1, apiHost: '127.0.0.1:4010' };
+
+function price(sku: string, before: string, after: string, id = 10): ChangeIntent {
+  return { resource: 'variant', id, parent: 1, key: sku, field: 'price', kind: 'update', before, after };
+}
+
+describe('ledger file', () => {
+  it('lives under $XDG_STATE_HOME/store unless STORE_LEDGER names a file', () => {
+    expect(ledgerPath({ XDG_STATE_HOME: '/x/state', HOME: '/home/u' })).toBe('/x/state/store/ledger.db');
+    expect(ledgerPath({ HOME: '/home/u' })).toBe('/home/u/.local/state/store/ledger.db');
+    expect(ledgerPath({ STORE_LEDGER: '/tmp/l.db', XDG_STATE_HOME: '/x' })).toBe('/tmp/l.db');
+  });
+
+  it('creates its directory and schema, and opens again with what it holds', () => {
+    const ledger = Ledger.open(path);
+    const run = ledger.startRun(start);
+    ledger.intend(run.n, [price('A', '1.00', '2.00')]);
+    ledger.endRun(run.n, 0);
+    ledger.close();
+    const again = Ledger.open(path);
+    expect(again.runs().map((r) => r.id)).toEqual([run.id]);
+    expect(again.size()).toBeGreaterThan(0);
+    again.close();
+  });
+
+  it('refuses a file that is not a ledger, in one sentence naming it', () => {
+    const other = join(dir, 'not.db');
+    writeFileSync(other, 'hello, this is not SQLite at all, just text that is long enough to be a header'.repeat(20));
+    expect(() => Ledger.open(other)).toThrow(LedgerError);
+    expect(() => Ledger.open(other)).toThrow(new RegExp(`Cannot open the run ledger ${other}: it is not a ledger database`));
+  });
+});
+
+describe('runs and changes', () => {
+  let ledger: Ledger;
+  beforeEach(() => {
+    ledger = Ledger.open(path);
+  });
+  afterEach(() => ledger.close());
+
+  it('records a run with its changes as intended, then settles them', () => {
+    const run = ledger.startRun(start, new Date('2026-11-01T10:00:00Z'));
+    const first = ledger.intend(run.n, [price('A', '1.00', '2.00'), { ...price('A', '5', '7'), field: 'stock', before: 5, after: 7 }]);
+    let changes = [...ledger.changes(run.id)];
+    expect(changes.map((c) => [c.seq, c.outcome])).toEqual([
+      [first, 'intended'],
+      [first + 1, 'intended'],
+    ]);
+    ledger.settleRange(first, first + 1, 'confirmed');
+    ledger.endRun(run.n, 0, new Date('2026-11-01T10:00:05Z'));
+    changes = [...ledger.changes(run.id)];
+    expect(changes).toEqual([
+      { seq: first, run: run.id, resource: 'variant', id: '10', parent: '1', key: 'A', field: 'price', location: null, kind: 'update', before: '1.00', after: '2.00', outcome: 'confirmed', reason: null, irreversible: null },
+      { seq: first + 1, run: run.id, resource: 'variant', id: '10', parent: '1', key: 'A', field: 'stock', location: null, kind: 'update', before: 5, after: 7, outcome: 'confirmed', reason: null, irreversible: null },
+    ]);
+    expect(ledger.run(run.id)).toMatchObject({
+      id: run.id,
+      command: 'variants sync',
+      argv: ['stock.csv', '--yes'],
+      profile: 'sandbox',
+      store_id: '1',
+      api_host: '127.0.0.1:4010',
+      started_at: '2026-11-01T10:00:00.000Z',
+      ended_at: '2026-11-01T10:00:05.000Z',
+      exit_code: 0,
+      changes: 2,
+      confirmed: 2,
+      failed: 0,
+      unknown: 0,
+    });
+  });
+
+  it('counts an unsettled change as unknown, live, for a run that never ended', () => {
+    const run = ledger.startRun(start);
+    const first = ledger.intend(run.n, [price('A', '1', '2'), price('B', '1', '2', 11), price('C', '1', '2', 12)]);
+    ledger.settleEach([
+      { seq: first, outcome: 'confirmed' },
+      { seq: first + 1, outcome: 'failed', reason: 'the store refused it' },
+    ]);
+    expect(ledger.run(run.id)).toMatchObject({ ended_at: null, exit_code: null, changes: 3, confirmed: 1, failed: 1, unknown: 1 });
+    expect([...ledger.changes(run.id)].map((c) => [c.key, c.outcome, c.reason])).toEqual([
+      ['A', 'confirmed', null],
+      ['B', 'failed', 'the store refused it'],
+      ['C', 'intended', null],
+    ]);
+  });
+
+  it('keeps JSON values exactly: text money, numbers, null (unlimited stock), records, and "not known"', () => {
+    const run = ledger.startRun(start);
+    const record = { id: 7, handle: { es: 'remera' }, variants: [{ sku: 'A', price: '10.00' }] };
+    const first = ledger.intend(run.n, [
+      { resource: 'variant', id: 1, key: 'A', field: 'stock', kind: 'update', before: null, after: 0 },
+      { resource: 'product', id: 7, key: 'remera', field: '*', kind: 'delete', before: record },
+      { resource: 'order', id: 99, key: '1001', field: 'status', kind: 'action', after: 'closed' },
+    ]);
+    ledger.identify(first, first, 1);
+    const [stock, deleted, action] = [...ledger.changes(run.id)];
+    expect([stock!.before, stock!.after]).toEqual([null, 0]);
+    expect([deleted!.before, deleted!.after]).toEqual([record, undefined]);
+    expect([action!.before, action!.after]).toEqual([undefined, 'closed']);
+  });
+
+  it('finds a record\'s history across runs, newest first, by key, id or parent', () => {
+    const one = ledger.startRun(start);
+    ledger.intend(one.n, [price('SKU-1', '1.00', '2.00', 10), price('SKU-2', '1.00', '3.00', 11)]);
+    ledger.endRun(one.n, 0);
+    const two = ledger.startRun({ ...start, command: 'variants update' });
+    ledger.intend(two.n, [price('SKU-1', '2.00', '2.50', 10)]);
+    ledger.intend(two.n, [{ resource: 'product', id: 1, key: 'shirt', field: 'name', kind: 'update', before: 'Shirt', after: 'T-shirt' }]);
+    ledger.endRun(two.n, 0);
+
+    expect(ledger.history('SKU-1').map((c) => [c.run, c.before, c.after])).toEqual([
+      [two.id, '2.00', '2.50'],
+      [one.id, '1.00', '2.00'],
+    ]);
+    expect(ledger.history('10').map((c) => c.after)).toEqual(['2.50', '2.00']);
+    // A product id finds the product's own changes and its variants'.
+    expect(ledger.history('1').map((c) => [c.resource, c.key, c.after])).toEqual([
+      ['product', 'shirt', 'T-shirt'],
+      ['variant', 'SKU-1', '2.50'],
+      ['variant', 'SKU-2', '3.00'],
+      ['variant', 'SKU-1', '2.00'],
+    ]);
+    expect(ledger.history('shirt')).toHaveLength(1);
+    expect(ledger.history('nothing')).toEqual([]);
+  });
+
+  it('lists runs newest first, by command prefix, start time, and failure', () => {
+    const a = ledger.startRun({ ...start, command: 'variants sync' }, new Date('2026-10-01T00:00:00Z'));
+    ledger.endRun(a.n, 0);
+    const b = ledger.startRun({ ...start, command: 'variants update' }, new Date('2026-10-02T00:00:00Z'));
+    ledger.endRun(b.n, 3);
+    const c = ledger.startRun({ ...start, command: 'orders close' }, new Date('2026-10-03T00:00:00Z'));
+    const first = ledger.intend(c.n, [{ resource: 'order', id: 5, field: 'status', kind: 'action', before: 'open', after: 'closed' }]);
+    ledger.settleRange(first, first, 'unknown', 'no answer');
+    ledger.endRun(c.n, 0);
+    const d = ledger.startRun({ ...start, command: 'variants' }, new Date('2026-10-04T00:00:00Z'));
+
+    expect(ledger.runs().map((r) => r.id)).toEqual([d.id, c.id, b.id, a.id]);
+    expect(ledger.runs({ command: 'variants' }).map((r) => r.command)).toEqual(['variants', 'variants update', 'variants sync']);
+    expect(ledger.runs({ command: 'variants sync' }).map((r) => r.id)).toEqual([a.id]);
+    expect(ledger.runs({ command: 'vari' })).toEqual([]);
+    expect(ledger.runs({ since: '2026-10-02T00:00:00.000Z' }).map((r) => r.id)).toEqual([d.id, c.id, b.id]);
+    // Failed: a non-zero exit, an unknown change, or a run that never ended (d).
+    expect(ledger.runs({ failed: true }).map((r) => r.id)).toEqual([d.id, c.id, b.id]);
+    expect(ledger.runs({ limit: 1 }).map((r) => r.id)).toEqual([d.id]);
+  });
+
+  it('finds a run by a unique prefix of its id, case-insensitively, and says when a prefix is ambiguous', () => {
+    const a = ledger.startRun(start);
+    const b = ledger.startRun(start);
+    expect(ledger.run(a.id.toLowerCase())?.id).toBe(a.id);
+    expect(ledger.run(b.id)?.id).toBe(b.id);
+    expect(ledger.run('ZZZZ')).toBeUndefined();
+    const common = [...a.id].findIndex((ch, i) => b.id[i] !== ch);
+    expect(() => ledger.run(a.id.slice(0, common))).toThrow(/More than one run starts with/);
+    expect(ledger.lastRun()?.id).toBe(b.id);
+  });
+
+  it('prunes ended runs started before a time, with their changes', () => {
+    const old = ledger.startRun(start, new Date('2026-01-01T00:00:00Z'));
+    ledger.intend(old.n, [price('A', '1', '2')]);
+    ledger.endRun(old.n, 0);
+    const dead = ledger.startRun(start, new Date('2026-01-02T00:00:00Z'));
+    ledger.intend(dead.n, [price('B', '1', '2')]);
+    const recent = ledger.startRun(start, new Date('2026-11-01T00:00:00Z'));
+    ledger.intend(recent.n, [price('C', '1', '2')]);
+    ledger.endRun(recent.n, 0);
+
+    expect(ledger.prune('2026-06-01T00:00:00.000Z')).toEqual({ runs: 1, changes: 1 });
+    expect(ledger.runs().map((r) => r.id)).toEqual([recent.id, dead.id]);
+    expect(ledger.history('A')).toEqual([]);
+  });
+});
+
+describe('RunRecorder', () => {
+  it('opens the ledger and starts the run on the first intent only, and ends it with the exit code', () => {
+    let opened = 0;
+    const open = () => {
+      opened++;
+      return Ledger.open(path);
+    };
+    const idle = new RunRecorder(open, start);
+    expect(idle.finish(0)).toEqual({});
+    expect(opened).toBe(0);
+
+    const recorder = new RunRecorder(open, start);
+    const write = recorder.intend([price('A', '1.00', '2.00'), price('B', '1.00', '2.00', 11)]);
+    const later = recorder.intend([price('C', '1.00', '2.00', 12)], { settledByCaller: true });
+    expect(opened).toBe(1);
+    expect(later.settledByCaller).toBe(true);
+    write.settle('confirmed');
+    later.settleEach([{ outcome: 'failed', reason: '"success": false' }]);
+    expect(recorder.finish(3)).toEqual({});
+
+    const ledger = Ledger.open(path);
+    expect(ledger.run(recorder.runId!)).toMatchObject({ exit_code: 3, changes: 3, confirmed: 2, failed: 1 });
+    ledger.close();
+  });
+
+  it('settles a part of a batch on its own (a bisected 422, the per-record fallback)', () => {
+    const recorder = new RunRecorder(() => Ledger.open(path), start);
+    const batch = recorder.intend([price('A', '1', '2'), price('B', '1', '2', 11), price('C', '1', '2', 12), price('D', '1', '2', 13)]);
+    batch.settle('failed', '422');
+    batch.part([0, 2]).settle('confirmed');
+    const rest = batch.part([1, 3], { settledByCaller: true });
+    expect(rest.changes.map((c) => c.key)).toEqual(['B', 'D']);
+    rest.settleEach(['confirmed', undefined]);
+    recorder.finish(0);
+    const ledger = Ledger.open(path);
+    expect([...ledger.changes(recorder.runId!)].map((c) => [c.key, c.outcome])).toEqual([
+      ['A', 'confirmed'],
+      ['B', 'confirmed'],
+      ['C', 'confirmed'],
+      ['D', 'failed'],
+    ]);
+    ledger.close();
+  });
+
+  it('names the created record once the store answers', () => {
+    const recorder = new RunRecorder(() => Ledger.open(path), start);
+    const create = recorder.intend([{ resource: 'product', key: 'new-shirt', field: '*', kind: 'create', after: { name: { es: 'Shirt' } } }]);
+    create.settle('confirmed');
+    create.identify(4242);
+    recorder.finish(0);
+    const ledger = Ledger.open(path);
+    expect(ledger.history('4242').map((c) => [c.kind, c.key, c.outcome])).toEqual([['create', 'new-shirt', 'confirmed']]);
+    ledger.close();
+  });
+});
