@@ -13,6 +13,7 @@ import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { RATE_LIMIT_HEADERS } from '../platform/rate-limit.js';
 import { paginate, readPage, type Page, type Query } from './pagination.js';
 import { stringifyBody } from './json.js';
+import { writeOutcome, type WriteRecord } from './write-record.js';
 import { bodyPreview, redactUrl, scrubSecrets } from './redact.js';
 import {
   MAX_RATE_LIMITED_ATTEMPTS,
@@ -29,6 +30,7 @@ import { ANNOUNCED_WAIT_MS, MAX_WAIT_MS, RateScheduler, keepAliveClock, type Res
 import { withoutTrailingSlash } from '../util/url.js';
 
 export type { Page, Query, QueryValue } from './pagination.js';
+export type { WriteOutcome, WriteRecord } from './write-record.js';
 export type { ResponseHeaders } from './scheduler.js';
 
 export { MAX_REPLY_BYTES };
@@ -79,21 +81,6 @@ export interface ClientConfig {
   onWait?: (wait: WaitNotice) => void;
   /** The largest decompressed reply body read (default MAX_REPLY_BYTES). */
   maxReplyBytes?: number;
-}
-
-/** How the ledger records a write's end (src/ledger/types.ts Outcome, less `intended`). */
-export type WriteOutcome = 'confirmed' | 'failed' | 'unknown';
-
-/**
- * The run ledger's record of the changes one write makes (src/ledger/recorder.ts PendingWrite, docs/ledger.md):
- * intended before the request is sent, settled here when it ends: `confirmed` on a 2xx (unless its caller reads
- * the reply and settles each change), `failed` when the store refused it or it never left this machine,
- * `unknown` when the reply was lost (a timeout or reset after sending, a 5xx).
- */
-export interface WriteRecord {
-  /** The caller reads the reply and settles each change (a batch answered per record); the core settles only a failure. */
-  readonly settledByCaller?: boolean;
-  settle(outcome: WriteOutcome, reason?: string): void;
 }
 
 export interface RequestOptions {
@@ -171,7 +158,6 @@ function appendQuery(url: URL, query: Query | undefined): void {
     url.searchParams.set(key, Array.isArray(value) ? value.join(',') : String(value));
   }
 }
-
 
 export function createClient(config: ClientConfig): StoreClient {
   const core = new HttpCore(config);
@@ -437,18 +423,6 @@ class HttpCore {
 }
 
 /**
- * How a write that did not end in a 2xx ended, for the ledger: refused by the store (a 4xx), or never sent
- * (a connect error), is `failed`; a 5xx, or any attempt whose reply was lost, leaves it `unknown` (the store may
- * have applied it).
- */
-function writeOutcome(error: unknown, state: RequestState): WriteOutcome {
-  if (state.lostReplies > 0) return 'unknown';
-  if (error instanceof HTTPError) return error.response.statusCode >= 500 ? 'unknown' : 'failed';
-  if (error instanceof RequestError) return replyLost(error) ? 'unknown' : 'failed';
-  return 'unknown';
-}
-
-/**
  * Node ≥ 24.20 (nodejs/node#64847) reports a refused connection twice: as the request's 'error' (which got
  * retries) and then as ERR_SOCKET_CLOSED_BEFORE_CONNECTION to the pending end() callback, which got takes for
  * a new failure that cancels the retry it has scheduled (sindresorhus/got#2469; fixed in got 16, which needs
@@ -477,8 +451,6 @@ function nativeRequest(url: URL, options: NativeRequestOptions): ClientRequest {
   } as ClientRequest['end'];
   return request;
 }
-
-/** "32 MB", "16 KB": binary units, as the limits are set. */
 
 function responseLine(response: Response): string {
   const { method, url } = response.request.options;

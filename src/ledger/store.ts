@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { monotonicFactory } from 'ulid';
-import { StoreError } from '../errors.js';
+import { StoreError, UsageError } from '../errors.js';
 import { xdgDir, type Env } from '../util/files.js';
 import type { ChangeIntent, ChangeKind, ChangeRecord, Outcome, RunRecord, RunStart, SettledOutcome } from './types.js';
 
@@ -403,7 +403,7 @@ export class Ledger {
       const prefix = idOrPrefix.trim().toUpperCase();
       if (prefix === '') return undefined;
       const rows = this.statement(`SELECT * FROM runs WHERE id >= ? AND id < ? ORDER BY n LIMIT 2`).all(prefix, `${prefix}\uffff`) as RunRow[];
-      if (rows.length > 1 && rows[0]!.id !== prefix) throw new LedgerError(`More than one run starts with ${idOrPrefix}: give more of its id.`);
+      if (rows.length > 1 && rows[0]!.id !== prefix) throw new UsageError(`More than one run starts with ${idOrPrefix}: give more of its id.`);
       return rows[0] ? this.runOf(rows[0]) : undefined;
     });
   }
