@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { StoreClient } from '../client/index.js';
+import type { WriteRecord } from '../client/write-record.js';
 import { DecimalNumber } from '../client/json.js';
 import { type Localized, LocalizedList } from './categories.js';
-import { Bool, Id, readAll, StringId, Text, Timestamp } from './read.js';
+import { Bool, Id, parseRecords, readAll, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
 /**
@@ -197,4 +198,39 @@ export async function updateStockPrice(client: StoreClient, changes: StockPriceC
     const success = answered.get(`${c.productId}/${c.variantId}`);
     return { productId: c.productId, variantId: c.variantId, success: success === true, answered: success !== undefined };
   });
+}
+
+/**
+ * A relative stock change (POST /products/{id}/variants/stock, docs/platform.md §12): `replace` sets the stock
+ * (`null`: infinite), `variation` adds or removes `value` (the store stops at 0); with `variantId` one variant,
+ * without it every variant of the product. One request per product or variant: not a batch, but it moves the
+ * stock the store holds at that moment, so a sale made since a read is never overwritten. `record` is the run
+ * ledger's record of the change (docs/ledger.md).
+ */
+export interface StockChange {
+  action: 'replace' | 'variation';
+  value: number | null;
+  variantId?: number;
+}
+
+/** What the answer says a variant holds now; `stock` null is infinite, undefined is not said. */
+export interface StockChanged {
+  id: number;
+  stock: number | null | undefined;
+}
+
+const StockChangedSchema = z.looseObject({ id: Id, stock: StockValue });
+
+/**
+ * Sends a relative stock change and reads the variants the store says it updated (a list, or an object holding
+ * `variants`), tolerantly: only `id` and `stock` matter, an odd record is left out.
+ */
+export async function changeStock(client: StoreClient, productId: number, change: StockChange, record: WriteRecord): Promise<StockChanged[]> {
+  const body: Record<string, unknown> = { action: change.action, value: change.value };
+  if (change.variantId !== undefined) body.id = change.variantId;
+  const res = await client.request({ method: 'POST', path: `/products/${productId}/variants/stock`, body, record });
+  const answer = res.body as unknown;
+  const list = Array.isArray(answer) ? answer : (answer as { variants?: unknown } | null)?.variants;
+  if (!Array.isArray(list) || list.length === 0) return [];
+  return parseRecords(StockChangedSchema, list, 'variant', (message) => client.warn(message)).map((v) => ({ id: v.id, stock: v.stock }));
 }

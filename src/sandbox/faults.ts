@@ -19,6 +19,9 @@ import { seededRandom } from './random.js';
  *   variant-fail=P        in `PATCH /products/stock-price`, each variant fails (`"success": false`, nothing
  *                         written for it) with probability P while the rest of the batch succeeds.
  *   variant-fail-sku=A|B  … every variant whose SKU is one of A, B (separated by `|`) fails.
+ *   ack-drop=P   with probability P a write to an existing product or variant is answered as if applied and not
+ *                applied (a store once did this to stock writes for two months): in `PATCH /products/stock-price`
+ *                per variant (answered `"success": true`), in the other product and variant writes per request.
  *
  * At most one of 5xx, reset and lost happens to a request, so their sum must not exceed 1. An empty SPEC or
  * `off` injects nothing. Faults apply to the API (`/v1/…`), never to the OAuth endpoints, so a test can
@@ -35,6 +38,8 @@ export interface FaultConfig {
   variantFail: number;
   /** SKUs whose variants always fail in a stock-price batch. */
   variantFailSkus: string[];
+  /** Probability that a write to an existing product or variant is acknowledged and not applied. */
+  ackDrop: number;
 }
 
 export type FaultKind = 'none' | '5xx' | 'reset' | 'lost';
@@ -59,7 +64,7 @@ const REASONS: Record<number, string> = {
 };
 
 export function parseFaults(spec: string | undefined): FaultConfig {
-  const config: FaultConfig = { serverError: 0, reset: 0, lost: 0, latencyMs: [0, 0], seed: 1, variantFail: 0, variantFailSkus: [] };
+  const config: FaultConfig = { serverError: 0, reset: 0, lost: 0, latencyMs: [0, 0], seed: 1, variantFail: 0, variantFailSkus: [], ackDrop: 0 };
   const text = (spec ?? '').trim();
   if (text === '' || text === 'off') return config;
   for (const part of text.split(',')) {
@@ -89,9 +94,12 @@ export function parseFaults(spec: string | undefined): FaultConfig {
       case 'variant-fail-sku':
         config.variantFailSkus = value.split('|').filter((sku) => sku !== '');
         break;
+      case 'ack-drop':
+        config.ackDrop = probability(name, value);
+        break;
       default:
         throw new FaultSpecError(
-          `Unknown fault "${name}": use 5xx, reset, lost, latency, seed, variant-fail or variant-fail-sku.`,
+          `Unknown fault "${name}": use 5xx, reset, lost, latency, seed, variant-fail, variant-fail-sku or ack-drop.`,
         );
     }
   }
@@ -139,6 +147,23 @@ export class VariantFaults {
   fails(sku: string | null): boolean {
     const roll = this.config.variantFail > 0 ? this.random() : 1;
     return (sku !== null && this.skus.has(sku)) || roll < this.config.variantFail;
+  }
+}
+
+/**
+ * Which writes are acknowledged and not applied (`ack-drop`): its own pseudo-random sequence, drawn once per write
+ * considered (a stock-price variant, a product or variant write request), so the other faults fall where they did.
+ */
+export class AckDrops {
+  private readonly random: () => number;
+
+  constructor(readonly config: FaultConfig) {
+    // Another sequence than VariantFaults' (same seed, shifted), so variant-fail and ack-drop do not pick alike.
+    this.random = seededRandom(config.seed + 0x5eed);
+  }
+
+  drops(): boolean {
+    return this.config.ackDrop > 0 && this.random() < this.config.ackDrop;
   }
 }
 

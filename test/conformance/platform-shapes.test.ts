@@ -415,6 +415,17 @@ describe('the batch endpoints take the documented requests and answer the docume
     expect(res.body).toEqual(mapped(fixture('stock-price.json')));
   });
 
+  it('POST /products/{id}/variants/stock (§12) → 200 with the variants it updated; an unknown action → the documented 422', async () => {
+    const productId = ids.get(fixture('product-create.json').id);
+    const res = await s.post(`/products/${productId}/variants/stock`, mapped(fixture('variants-stock-request.json')));
+    expect(res.status, res.text).toBe(200);
+    const answer = fixture('variants-stock.json');
+    expectNone([...differences('variants stock', answer, res.body, VARIANT), ...valueDifferences('variants stock', answer, res.body)]);
+    const refused = await s.post(`/products/${productId}/variants/stock`, { action: 'add', value: 1 });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual(fixture('error-422-stock-action.json'));
+  });
+
   it('the documented 422 bodies, word for word', async () => {
     const productId = ids.get(fixture('product-create.json').id) as number;
     const [first, second] = fixture('variants-patch.json').map((v: any) => ids.get(v.id));

@@ -167,7 +167,7 @@ export function tempStateDir(): string {
 }
 
 /**
- * The 422s whose body platform.md §8 documents word for word: the envelope alone, or with its fields at the top
+ * The 422s whose body platform.md §8 and §12 document word for word: the envelope alone, or with its fields at the top
  * level (`"price": [...]`, `"duplicate_variant_ids": [...]`) instead of the sandbox's `errors` map.
  */
 const PLATFORM_422 = [
@@ -175,6 +175,7 @@ const PLATFORM_422 = [
   /^Too many variants sent for update$/,
   /^Variants cannot be repeated$/,
   /^Product is not allowed to have more than \d+ (variants|images)$/,
+  /^Valid actions are 'replace', 'variation'\.$/,
 ];
 
 /**

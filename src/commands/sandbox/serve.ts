@@ -8,7 +8,7 @@ export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
 
 State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is journaled, so a restart loads the same store, app and token; --seed only fills a new, empty state. The sandbox's credentials are not secret: they only open this local server.
 
---faults takes name=value pairs separated by commas: 5xx=P, reset=P, lost=P (probabilities), latency=MS or latency=MIN-MAX, seed=N, and for PATCH /products/stock-price variant-fail=P or variant-fail-sku=SKU|SKU (single variants answer success: false). See docs/sandbox.md.`;
+--faults takes name=value pairs separated by commas: 5xx=P, reset=P, lost=P (probabilities), latency=MS or latency=MIN-MAX, seed=N, for PATCH /products/stock-price variant-fail=P or variant-fail-sku=SKU|SKU (single variants answer success: false), and ack-drop=P (writes to existing products and variants answered as applied and not applied). See docs/sandbox.md.`;
 
   static examples = [
     '<%= config.bin %> sandbox serve',

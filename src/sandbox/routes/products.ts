@@ -16,7 +16,7 @@ import {
   getProduct,
   updateProduct,
 } from '../store/products.js';
-import { presentVariant, showOption, sinceId, variantFieldsSchema } from './variants.js';
+import { presentVariant, showOption, sinceId, variantFieldsSchema, writeProduct } from './variants.js';
 import { presentCategory } from './categories.js';
 
 /**
@@ -195,11 +195,14 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const product = getProduct(store, (req.params as Params).product_id);
     const body = parseBody(productSchema.partial(), req.body);
     const change = checkProductChange(store, product, body);
-    const createdLocations: string[] = [];
-    const updated = state.mutate('product.update', (tx) => updateProduct(tx, store, product, body, change, createdLocations));
-    for (const id of createdLocations) ctx.emit('location/created', store.id, id);
-    ctx.emit('product/updated', store.id, updated.id);
-    return presentProduct(store, updated);
+    return writeProduct(
+      ctx,
+      store,
+      product,
+      'product.update',
+      (tx, created) => updateProduct(tx, store, product, body, change, created),
+      () => presentProduct(store, product),
+    );
   });
 
   api.delete('/products/:product_id', async (req) => {

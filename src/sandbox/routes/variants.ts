@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { paginate, parseBody, platformTime, showLocalized } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import { variantStock } from '../stock.js';
-import { type Localized, type VariantRecord } from '../records.js';
-import { type StoreData } from '../state.js';
+import { type Localized, type ProductRecord, type VariantRecord } from '../records.js';
+import type { StoreData, Tx } from '../state.js';
 import { getProduct } from '../store/products.js';
 import {
   applyVariantBatch,
@@ -18,7 +18,8 @@ import {
   type VariantFields,
 } from '../store/variants.js';
 import { applyStockPrice, checkStockPriceBody, planStockPrice } from '../store/stock-price.js';
-import { parseFaults, VariantFaults } from '../faults.js';
+import { applyRelativeStock, checkRelativeStock } from '../store/relative-stock.js';
+import { AckDrops, parseFaults, VariantFaults } from '../faults.js';
 
 /**
  * The variant routes (docs/api-rules.md §5.12; records and operations: store/variants.ts), the request schema of a
@@ -110,6 +111,38 @@ export function presentVariant(store: StoreData, v: VariantRecord, compact = fal
   return record;
 }
 
+const ackDropsBySandbox = new WeakMap<SandboxContext, AckDrops>();
+
+/** The sandbox's one `ack-drop` sequence (faults.ts), shared by the product and variant routes. */
+export function ackDrops(ctx: SandboxContext): AckDrops {
+  let drops = ackDropsBySandbox.get(ctx);
+  if (!drops) ackDropsBySandbox.set(ctx, (drops = new AckDrops(parseFaults(ctx.options.faults))));
+  return drops;
+}
+
+/**
+ * A write to an existing product, as one journaled mutation (`op`), then its answer (`present`) and its webhooks.
+ * When the `ack-drop` fault picks the request, the product is then put back as it was (one more journal entry),
+ * so the answer says "applied" and the store holds nothing of it: what `--verify` must catch.
+ */
+export function writeProduct<R>(
+  ctx: SandboxContext,
+  store: StoreData,
+  product: ProductRecord,
+  op: string,
+  change: (tx: Tx, createdLocations: string[]) => unknown,
+  present: () => R,
+): R {
+  const kept = ackDrops(ctx).drops() ? structuredClone(product) : undefined;
+  const createdLocations: string[] = [];
+  ctx.state.mutate(op, (tx) => change(tx, createdLocations));
+  const answer = present();
+  if (kept) ctx.state.mutate('fault.ack-drop', (tx) => tx.put(store.products, kept));
+  for (const id of createdLocations) ctx.emit('location/created', store.id, id);
+  ctx.emit('product/updated', store.id, product.id);
+  return answer;
+}
+
 export function register(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
   type Params = { product_id: string; variant_id: string };
@@ -134,13 +167,10 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
         const product = getProduct(store, (req.params as Params).product_id);
         const body = parseBody(variantBatchSchema, req.body);
         const batch = checkVariantBatch(store, product, body, replace);
-        const changes = replace || body.length > 0;
-        const createdLocations: string[] = [];
+        const present = () => product.variants.map((v) => presentVariant(store, v, product.compact_offset));
+        if (!replace && body.length === 0) return present();
         const op = replace ? 'variant.batch-replace' : 'variant.batch-update';
-        if (changes) state.mutate(op, (tx) => applyVariantBatch(tx, store, product, batch, createdLocations));
-        for (const id of createdLocations) ctx.emit('location/created', store.id, id);
-        if (changes) ctx.emit('product/updated', store.id, product.id);
-        return product.variants.map((v) => presentVariant(store, v, product.compact_offset));
+        return writeProduct(ctx, store, product, op, (tx, created) => applyVariantBatch(tx, store, product, batch, created), present);
       },
     });
   }
@@ -151,6 +181,9 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const store = req.store;
     const body = checkStockPriceBody(req.body);
     const plan = planStockPrice(store, body, (variant) => variantFaults.fails(variant.sku));
+    // ack-drop: a variant answered `success: true` whose change is left out of what is written.
+    const drops = ackDrops(ctx);
+    plan.changes = plan.changes.filter(() => !drops.drops());
     const createdLocations: string[] = [];
     const touched = plan.changes.length === 0 ? [] : state.mutate('variant.stock-price', (tx) => applyStockPrice(tx, store, plan, createdLocations));
     for (const id of createdLocations) ctx.emit('location/created', store.id, id);
@@ -187,11 +220,33 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const variant = getVariant(store, product, params.variant_id);
     const body = parseBody(variantSchema, req.body);
     const options = checkVariantChange(store, product, variant, body);
-    const createdLocations: string[] = [];
-    state.mutate('variant.update', (tx) => updateVariant(tx, store, product, variant, options, body, createdLocations));
-    for (const id of createdLocations) ctx.emit('location/created', store.id, id);
-    ctx.emit('product/updated', store.id, product.id);
-    return presentVariant(store, variant, product.compact_offset);
+    return writeProduct(
+      ctx,
+      store,
+      product,
+      'variant.update',
+      (tx, created) => updateVariant(tx, store, product, variant, options, body, created),
+      () => presentVariant(store, variant, product.compact_offset),
+    );
+  });
+
+  /**
+   * Relative stock (docs/platform.md §12): `{action: replace|variation, value, id?}` sets or moves the stock of one
+   * variant, or of every variant of the product without `id`; answers the variants it updated (store/relative-stock.ts).
+   */
+  api.post('/products/:product_id/variants/stock', async (req) => {
+    const store = req.store;
+    const product = getProduct(store, (req.params as Params).product_id);
+    const change = checkRelativeStock(product, req.body);
+    let updated: VariantRecord[] = [];
+    return writeProduct(
+      ctx,
+      store,
+      product,
+      'variant.stock',
+      (tx, created) => (updated = applyRelativeStock(tx, store, product, change, created)),
+      () => updated.map((v) => presentVariant(store, v, product.compact_offset)),
+    );
   });
 
   api.delete('/products/:product_id/variants/:variant_id', async (req) => {

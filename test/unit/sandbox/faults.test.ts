@@ -15,7 +15,9 @@ describe('fault spec', () => {
       seed: 42,
       variantFail: 0,
       variantFailSkus: [],
+      ackDrop: 0,
     });
+    expect(parseFaults('ack-drop=0.2').ackDrop).toBe(0.2);
     expect(parseFaults('variant-fail=0.25,variant-fail-sku=A-1|B2')).toMatchObject({ variantFail: 0.25 });
     expect(parseFaults('variant-fail-sku=A-1|B2').variantFailSkus).toEqual(['A-1', 'B2']);
     expect(parseFaults('latency=30').latencyMs).toEqual([30, 30]);
