@@ -1,13 +1,21 @@
 import { io } from '../output/io.js';
 import { SIGNAL_EXIT_CODES, type StopSignal } from '../util/process.js';
 
+/** What a bulk command says when asked to stop while it writes. */
+const stoppingAfterRequests = (signal: StopSignal) =>
+  `\nStopping after the requests in flight (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…\n`;
+
 /**
  * While writing, the first Ctrl-C or SIGTERM asks the running work to stop after its current requests (the
  * journal is fsync'd after every write); a second one exits at once. Before anything is written (reading
  * the file, fetching the store: `writing()` is false) there is nothing to finish, so the process exits at
- * once. Either way the exit code says which signal: 130 for SIGINT, 143 for SIGTERM (`received`).
+ * once. Either way the exit code says which signal: 130 for SIGINT, 143 for SIGTERM (`received`). `notice` is
+ * what the first signal writes to stderr (nothing when it gives undefined).
  */
-export function trapInterrupt(writing: () => boolean = () => true): {
+export function trapInterrupt(
+  writing: () => boolean = () => true,
+  notice: (signal: StopSignal) => string | undefined = stoppingAfterRequests,
+): {
   signal: AbortSignal;
   received(): StopSignal | undefined;
   exitCode(): number;
@@ -19,7 +27,8 @@ export function trapInterrupt(writing: () => boolean = () => true): {
     const first = received === undefined;
     received ??= name;
     if (!first || !writing()) process.exit(SIGNAL_EXIT_CODES[received]);
-    io().stderr.write(`\nStopping after the requests in flight (${name === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…\n`);
+    const text = notice(name);
+    if (text !== undefined) io().stderr.write(text);
     controller.abort();
   };
   process.on('SIGINT', onSignal);

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { SIGNAL_EXIT_CODES, type StopSignal } from '../../util/process.js';
+import type { EventEmitter } from 'node:events';
 import { DATE_FORMS } from '../../services/common/validate.js';
-import type { OrderFollower, OrderVersion } from '../../services/orders/orders-follow.js';
+import type { FollowEvents } from '../../services/orders/follow/run.js';
 
 export default class OrdersFollow extends BaseCommand<typeof OrdersFollow> {
   static summary = 'Follow the orders that change: every new version of an order, once, oldest first.';
@@ -28,107 +28,50 @@ The first run starts at --since (ISO 8601, YYYY-MM-DD, today, yesterday, 7d, 12h
     output: Flags.string({ description: 'Append the versions to this file (exactly once, even after a kill) instead of stdout.' }),
   };
 
-  private stopSignal: StopSignal | undefined;
-  private wake: (() => void) | undefined;
-
   async run(): Promise<void> {
-    const { parseFeedName, parseInterval, parseSince } = await import('../../services/orders/orders-follow.js');
+    const { parseFeedName, parseInterval, parseSince } = await import('../../services/orders/follow/input.js');
     const name = parseFeedName(this.flags.name);
     const since = this.flags.since === undefined ? undefined : parseSince(this.flags.since);
     const interval = this.flags.interval === undefined ? 30_000 : parseInterval(this.flags.interval);
-    if (this.flags.output !== undefined) {
-      const { checkWritable } = await import('../../util/atomic-file.js');
-      const { UsageError } = await import('../../errors.js');
-      await checkWritable(this.flags.output).catch((error: Error) => {
-        throw new UsageError(`--output: ${error.message}`);
-      });
-    }
     // A first run far back reads the whole store: keep the heap near what is live (as orders list --all).
     const { limitHeapGrowth } = await import('../../cli/heap.js');
     limitHeapGrowth();
     const ctx = await this.context();
     const client = await this.client();
-    const { OrderFollower } = await import('../../services/orders/orders-follow.js');
-    const follower = await OrderFollower.open({
-      client,
-      profile: ctx.profile,
-      apiUrl: ctx.apiUrl,
-      storeId: ctx.storeId,
-      name,
-      since,
-      now: () => Date.now(),
-      output: this.flags.output,
-    });
-    if (follower.created) this.note(`New feed "${name}": orders updated since ${new Date(follower.from).toISOString()} (checkpoint ${follower.path}).`);
-
-    const handlers = (Object.keys(SIGNAL_EXIT_CODES) as StopSignal[]).map((signal) => {
-      const handler = () => {
-        // A second signal does not wait for the delivery in progress.
-        if (this.stopSignal) process.exit(SIGNAL_EXIT_CODES[signal]);
-        this.stopSignal = signal;
-        this.wake?.();
-      };
-      process.on(signal, handler);
-      return [signal, handler] as const;
-    });
+    const { followOrders } = await import('../../services/orders/follow/run.js');
+    const { trapInterrupt } = await import('../../cli/signals.js');
+    // The first signal ends the run after the delivery in progress, a second one at once.
+    const trap = trapInterrupt(() => true, () => undefined);
     try {
-      for (;;) {
-        await this.pollOnce(follower);
-        if (this.flags.once || this.stopSignal) break;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, interval);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wake = undefined;
-        if (this.stopSignal) break;
-      }
+      const { stopped } = await followOrders(
+        {
+          client,
+          profile: ctx.profile,
+          apiUrl: ctx.apiUrl,
+          storeId: ctx.storeId,
+          name,
+          since,
+          now: () => Date.now(),
+          output: this.flags.output,
+          exec: this.flags.exec,
+          once: this.flags.once,
+          interval,
+          stop: trap.signal,
+          writeOut: (text) => this.writeOut(text),
+          execStreams: { stdout: this.io.stdout, stderr: this.io.stderr },
+        },
+        (feed) => this.show(feed),
+      );
+      // A follower ends by being stopped; a single poll cut short says so.
+      if (stopped && this.flags.once) process.exitCode = trap.exitCode();
     } finally {
-      for (const [signal, handler] of handlers) process.off(signal, handler);
-    }
-    // A follower ends by being stopped; a single poll cut short says so.
-    if (this.stopSignal && this.flags.once) process.exitCode = SIGNAL_EXIT_CODES[this.stopSignal];
-  }
-
-  /** One poll and its deliveries; a transient failure of a long-running follower waits for the next poll. */
-  private async pollOnce(follower: OrderFollower): Promise<void> {
-    try {
-      for await (const versions of follower.poll()) {
-        await this.deliver(follower, versions);
-        if (this.stopSignal) return;
-      }
-    } catch (error) {
-      const { NetworkError, ServerError, RateLimitError } = await import('../../client/errors.js');
-      const transient = error instanceof NetworkError || error instanceof ServerError || error instanceof RateLimitError;
-      if (this.flags.once || !transient) throw error;
-      this.warnUser(`${(error as Error).message.replace(/\.+$/, '')}; trying again at the next poll.`);
+      trap.dispose();
     }
   }
 
-  /** Delivers versions in order, recording each batch in the checkpoint once delivered. */
-  private async deliver(follower: OrderFollower, versions: OrderVersion[]): Promise<void> {
-    const { FOLLOW_BATCH, appendToOutput, execForVersion, versionLines } = await import('../../services/orders/orders-follow.js');
-    const { exec, output } = this.flags;
-    const batch = exec === undefined ? FOLLOW_BATCH : 1;
-    for (let i = 0; i < versions.length && !this.stopSignal; i += batch) {
-      const chunk = versions.slice(i, i + batch);
-      if (output !== undefined) {
-        await follower.delivered(chunk, await appendToOutput(output, versionLines(chunk)));
-        continue;
-      }
-      // The checkpoint is flushed first, so that only its rename follows the delivery (see deliveryStaged).
-      const checkpoint = await follower.deliveryStaged(chunk);
-      try {
-        if (exec !== undefined) await execForVersion(exec, chunk[0]!, { stdout: this.io.stdout, stderr: this.io.stderr });
-        else await this.writeOut(versionLines(chunk));
-      } catch (error) {
-        await checkpoint.discard();
-        throw error;
-      }
-      checkpoint.publish();
-    }
+  private show(feed: EventEmitter<FollowEvents>): void {
+    feed.on('created', ({ name, from, path }) => this.note(`New feed "${name}": orders updated since ${new Date(from).toISOString()} (checkpoint ${path}).`));
+    feed.on('retrying', ({ message }) => this.warnUser(`${message.replace(/\.+$/, '')}; trying again at the next poll.`));
   }
 
   /** Resolves once the text was written to stdout (its pipe took it); rejects on a closed pipe. */

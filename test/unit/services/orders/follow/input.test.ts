@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../../src/errors.js';
-import { parseFeedName, parseInterval, parseSince } from '../../../../src/services/orders/orders-follow.js';
-import { parseFulfillmentOrderRef } from '../../../../src/services/common/validate.js';
+import { UsageError } from '../../../../../src/errors.js';
+import { parseFeedName, parseInterval, parseSince } from '../../../../../src/services/orders/follow/input.js';
+import { parseFulfillmentOrderRef } from '../../../../../src/services/common/validate.js';
 
 /** The input checks of `orders follow` and of the fulfillment order argument, before any request. */
 

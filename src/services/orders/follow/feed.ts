@@ -1,16 +1,14 @@
-import { spawn } from 'node:child_process';
-import { open, readFile, stat, truncate } from 'node:fs/promises';
+import { readFile, stat, truncate } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { StoreError, UsageError } from '../../errors.js';
-import type { StoreClient } from '../../client/index.js';
-import type { Order } from '../../api/orders.js';
-import { parseTimestamp } from '../../platform/timestamps.js';
-import { MAX_TIMER_MS } from '../../platform/clock.js';
-import { MAX_PER_PAGE } from '../../platform/pagination.js';
-import { type StagedFile, stageFileAtomic } from '../../util/atomic-file.js';
-import { readJsonFile, xdgDir } from '../../util/files.js';
-import { allOrders } from './all-orders.js';
-import { formatTimestamp, parseDate } from '../common/validate.js';
+import { StoreError, UsageError } from '../../../errors.js';
+import type { StoreClient } from '../../../client/index.js';
+import type { Order } from '../../../api/orders.js';
+import { parseTimestamp } from '../../../platform/timestamps.js';
+import { MAX_PER_PAGE } from '../../../platform/pagination.js';
+import { type StagedFile, stageFileAtomic } from '../../../util/atomic-file.js';
+import { readJsonFile, xdgDir } from '../../../util/files.js';
+import { allOrders } from '../all-orders.js';
+import { formatTimestamp } from '../../common/validate.js';
 
 /**
  * `store orders follow`: an incremental feed of order versions (docs/orders-follow.md). A version is an order
@@ -57,31 +55,6 @@ interface CheckpointFile {
   delivered: [number, number][];
   /** With --output: the file and its size once the last delivered batch was written. */
   output?: { path: string; size: number };
-}
-
-/** A feed's name: it names the checkpoint file. */
-export function parseFeedName(value: string): string {
-  if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value)) return value;
-  throw new UsageError(`--name "${value}" is not a feed name; use letters, digits, ".", "_" or "-" (at most 64), such as erp.`);
-}
-
-/** `--interval 30s|5m|1h|90`: seconds when no unit is given; at least one second. */
-export function parseInterval(value: string): number {
-  const match = /^\s*(\d{1,7})\s*(s|m|h)?\s*$/i.exec(value);
-  const ms = match ? Number(match[1]) * { s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 's').toLowerCase() as 's' | 'm' | 'h'] : 0;
-  if (!match || ms < 1000) throw new UsageError(`--interval "${value}" is not a duration of at least 1 second; write it like 30s, 5m or 1h.`);
-  // Past Node's longest timer the wait would fire after 1 ms: the feed would poll without pause.
-  const most = Math.floor(MAX_TIMER_MS / 3_600_000);
-  if (ms > MAX_TIMER_MS) throw new UsageError(`--interval "${value}" is too long: at most ${most}h (about ${Math.floor(most / 24)} days).`);
-  return ms;
-}
-
-/**
- * The time `--since` names (the first run's start). The one place the flag is read, so that it takes the
- * date forms of `orders list` (services/common/validate.ts) as they grow.
- */
-export function parseSince(value: string): number {
-  return Date.parse(parseDate('--since', value));
 }
 
 /** `$XDG_STATE_HOME/store/follow/<profile>-<store id>/<name>.json` */
@@ -318,67 +291,4 @@ function readCheckpoint(raw: unknown, path: string): CheckpointFile {
     c.delivered.every((d) => Array.isArray(d) && typeof d[0] === 'number' && typeof d[1] === 'number');
   if (!ok) throw new StoreError(`The checkpoint ${path} is not one this version of store wrote; move it away to start the feed again.`, 1);
   return c as CheckpointFile;
-}
-
-/** One NDJSON line per version. */
-export function versionLines(versions: OrderVersion[]): string {
-  return versions.map((v) => `${v.json}\n`).join('');
-}
-
-/** Appends lines to the --output file and flushes them to disk; returns the file's size after them. */
-export async function appendToOutput(path: string, text: string): Promise<number> {
-  const handle = await open(path, 'a');
-  try {
-    await handle.write(text);
-    await handle.sync();
-    return (await handle.stat()).size;
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The exit code of a failed --exec, and what it was given. */
-export class ExecFailedError extends StoreError {
-  constructor(
-    message: string,
-    readonly version: OrderVersion,
-  ) {
-    super(message, 1);
-  }
-}
-
-/**
- * Runs `--exec CMD` through the shell (`/bin/sh -c` on Unix, `cmd.exe /d /s /c` on Windows) with the order's
- * JSON on its standard input and STORE_ORDER_ID, STORE_ORDER_NUMBER, STORE_ORDER_UPDATED_AT in its environment;
- * its stdout and stderr go to ours. Resolves when it exits 0; a non-zero exit or a signal is an ExecFailedError.
- */
-export function execForVersion(command: string, version: OrderVersion, streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream }): Promise<void> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, {
-      shell: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        STORE_ORDER_ID: String(version.id),
-        STORE_ORDER_NUMBER: version.number === undefined ? '' : String(version.number),
-        STORE_ORDER_UPDATED_AT: version.updatedAt ?? '',
-      },
-    });
-    child.stdout.on('data', (chunk: Buffer) => streams.stdout.write(chunk));
-    child.stderr.on('data', (chunk: Buffer) => streams.stderr.write(chunk));
-    // A command that does not read its input closes the pipe early: not a failure of ours.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(`${version.json}\n`);
-    child.on('error', (error) => fail(new ExecFailedError(`--exec could not be started: ${error.message}.`, version)));
-    child.on('close', (code, signal) => {
-      if (code === 0) return done();
-      const how = signal ? `was killed by ${signal}` : `exited with ${code}`;
-      fail(
-        new ExecFailedError(
-          `--exec ${how} on order ${version.id} (updated_at ${version.updatedAt ?? '?'}); the feed stopped there and offers that order again on the next run.`,
-          version,
-        ),
-      );
-    });
-  });
 }
