@@ -15,9 +15,20 @@ import type { SandboxState, StoreData } from './state.js';
  * localized fields. Route modules use the helpers below; the hooks are installed once by the server.
  */
 
-export type ScopeName = 'products' | 'orders' | 'locations' | 'fulfillment_orders' | 'webhooks';
-const SCOPE_NAMES: ScopeName[] = ['products', 'orders', 'locations', 'fulfillment_orders', 'webhooks'];
+export type ScopeName = 'products' | 'orders' | 'locations' | 'fulfillment_orders' | 'webhooks' | 'customers';
+const SCOPE_NAMES: ScopeName[] = ['products', 'orders', 'locations', 'fulfillment_orders', 'webhooks', 'customers'];
 export const ALL_SCOPES: string[] = SCOPE_NAMES.flatMap((s) => [`read_${s}`, `write_${s}`]);
+
+/**
+ * Every scope before the customers scopes existed (docs/platform.md §11): a token or app of a state written then
+ * that held all of these held every scope, and is given the new ones when the sandbox starts (upgradeScopes).
+ */
+export const SCOPES_BEFORE_CUSTOMERS: string[] = ALL_SCOPES.filter((s) => !s.endsWith('_customers'));
+
+/** Whether the request's token may read customers: `order.customer` is sent only then (docs/platform.md §11). */
+export function canReadCustomers(req: FastifyRequest): boolean {
+  return req.auth.scopes.includes('read_customers') || req.auth.scopes.includes('write_customers');
+}
 
 export interface AuthInfo {
   token: string;
@@ -278,6 +289,32 @@ export function intParam(value: string | undefined, what: string): number {
   return Number(value);
 }
 
+/** The last value of a query parameter as text; undefined when absent or empty. */
+export function queryParam(query: Record<string, unknown>, name: string): string | undefined {
+  const value = query[name];
+  const last = Array.isArray(value) ? value[value.length - 1] : value;
+  if (last === undefined || last === null || String(last) === '') return undefined;
+  return String(last);
+}
+
+/**
+ * The fields a `fields=` query names (docs/platform.md §8: `fields=id,variants`; products and customers), or undefined for the whole record.
+ * Names are a comma list; unknown names are ignored and `id` is always sent, so a record stays addressable.
+ */
+export function requestedFields(query: unknown): Set<string> | undefined {
+  const raw = (query as Record<string, unknown> | undefined)?.fields;
+  const text = Array.isArray(raw) ? raw.join(',') : raw;
+  if (typeof text !== 'string') return undefined;
+  const names = text.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  return names.length === 0 ? undefined : new Set(['id', ...names]);
+}
+
+/** Only the requested fields of a presented record (all of them without `fields=`). */
+export function withFields<R extends object>(record: R, fields: Set<string> | undefined): Partial<R> {
+  if (!fields) return record;
+  return Object.fromEntries(Object.entries(record).filter(([name]) => fields.has(name))) as Partial<R>;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Pagination (docs/api-rules.md §5.4)
 
@@ -451,6 +488,8 @@ function requiredScope(req: FastifyRequest): ScopeName | null {
       return 'orders';
     case 'webhooks':
       return 'webhooks';
+    case 'customers':
+      return 'customers';
     default:
       return null;
   }

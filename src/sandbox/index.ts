@@ -7,6 +7,8 @@ import { PLANS, isPlan } from '../platform/plans.js';
 import { createContext, type SandboxOptions } from './context.js';
 import { buildServer } from './server.js';
 import { SandboxState } from './state.js';
+import { customersFromOrders } from './store/customers.js';
+import { upgradeScopes } from './store/stores.js';
 
 export type { SandboxOptions } from './context.js';
 
@@ -30,6 +32,15 @@ export interface RunningSandbox {
 }
 
 /**
+ * Brings a state written by an earlier sandbox up to what this one serves: the customers scopes for tokens that
+ * held every scope, and a customer record for each customer its orders name (docs/platform.md §11).
+ */
+function upgradeState(state: SandboxState): void {
+  upgradeScopes(state);
+  for (const store of state.stores.values()) state.mutate('sandbox.upgrade.customers', (tx) => customersFromOrders(tx, store));
+}
+
+/**
  * Starts a sandbox (docs/sandbox.md). A state dir that already holds a state is replayed (seed is ignored); an
  * empty one, or none, starts with one app, one store and a token with every scope, plus the seed.
  */
@@ -41,6 +52,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   }
   const state = new SandboxState(clock);
   const persistence = opts.stateDir ? Persistence.open(opts.stateDir, state).persistence : undefined;
+  upgradeState(state);
   let store = state.defaultStore();
   if (!store) {
     store = bootstrap(state, opts.seed ?? 'empty', plan);

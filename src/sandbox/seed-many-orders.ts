@@ -6,6 +6,7 @@ import { addressFor, ascii, FIRST_NAMES, LAST_NAMES, PAYMENTS, SHIPPING } from '
 import type { SandboxState, StoreData } from './state.js';
 import { ordersOf, unitPrice, type Customer, type OrderLine, type OrderRecord } from './store/orders.js';
 import { mainText } from './http.js';
+import { createCustomer } from './store/customers.js';
 
 /**
  * `store sandbox serve --orders N` and `store sandbox reset --orders N` (docs/sandbox.md, "A large store"): N more
@@ -14,7 +15,8 @@ import { mainText } from './http.js';
  * stock is taken and no fulfillment order is made (50,000 orders take a couple of seconds). Each batch of 1,000
  * orders is one journal entry, so the state stays quick to persist and replay. Times are whole seconds, several
  * orders share some seconds, as in a busy store. Channels, payment methods and providers, statuses, totals and
- * about one customer per five orders vary so every filter of GET /orders has something to find.
+ * about one customer per five orders (each a customer record, made at their first order) vary so every filter of
+ * GET /orders and GET /customers has something to find.
  */
 
 const YEAR = 365 * 86_400_000;
@@ -87,14 +89,20 @@ export function seedManyOrders(state: SandboxState, storeId: number, count: numb
           const first = pick(FIRST_NAMES);
           const last = pick(LAST_NAMES);
           const phone = `+54 11 ${5000 + (n % 5000)}-${String(1000 + ((n * 37) % 9000))}`;
-          customer = {
-            id: tx.nextId(store, 'customer', 70_000_001),
-            name: `${first} ${last}`,
-            email: `${ascii(first)}.${ascii(last)}.${n}@example.com`.toLowerCase(),
-            phone,
-            identification: String(30_000_000 + n * 7919),
-            default_address: addressFor(`${first} ${last}`, phone, n, rnd),
-          };
+          const address = addressFor(`${first} ${last}`, phone, n, rnd);
+          const record = createCustomer(
+            tx,
+            store,
+            {
+              name: `${first} ${last}`,
+              email: `${ascii(first)}.${ascii(last)}.${n}@example.com`.toLowerCase(),
+              phone,
+              identification: String(30_000_000 + n * 7919),
+              addresses: [address],
+            },
+            times[i]!,
+          );
+          customer = { id: record.id, name: record.name, email: record.email, phone, identification: record.identification, default_address: address };
           customers.push(customer);
         } else {
           customer = pick(customers);

@@ -34,7 +34,9 @@ import { seededRandom } from './random.js';
  * status, payment status and shipping status of docs/platform.md §4, and carry the forms a real store's history has:
  * some 9-digit ids, some with order-line numbers as numeric strings, some with `+0000` timestamps. Runs after the
  * catalog seed, since the orders use its variants and locations. The choices come from a seeded generator, so
- * every demo store gets the same orders (only the random part of the ULIDs differs).
+ * every demo store gets the same orders (only the random part of the ULIDs differs). Their customers are records
+ * too (createOrder makes them): one per name drawn, so a name drawn twice is one customer with two orders, and
+ * Ana Gómez (ana@example.com), whose are every tenth order.
  */
 
 const DAY = 86_400_000;
@@ -60,6 +62,25 @@ export const PAYMENTS: Payment[] = [
 const NOTES = ['', '', '', 'Gift wrap, please', 'Call before delivery', 'Customer asked for an invoice'];
 const CITIES = ['Buenos Aires, CABA', 'Rosario, Santa Fe', 'Córdoba, Córdoba', 'Mendoza, Mendoza', 'La Plata, Buenos Aires'];
 const STREETS = ['Av. Corrientes', 'San Martín', 'Belgrano', 'Av. Rivadavia', 'Mitre'];
+
+/** The demo's regular customer: every tenth order is hers, so she has a history in several states (docs/sandbox.md). */
+export const DEMO_REGULAR = { name: 'Ana Gómez', email: 'ana@example.com' };
+
+/**
+ * The customer of the i-th demo order: Ana Gómez for every tenth, else the one of that first and last name (an
+ * email per name, so a name drawn twice is one customer with two orders). Phone and identification follow the
+ * customer, not the order.
+ */
+function demoCustomer(first: string, last: string, i: number): { name: string; email: string; phone: string; identification: string } {
+  const regular = i % 10 === 3;
+  const k = regular ? FIRST_NAMES.length * LAST_NAMES.length : FIRST_NAMES.indexOf(first) * LAST_NAMES.length + LAST_NAMES.indexOf(last);
+  return {
+    name: regular ? DEMO_REGULAR.name : `${first} ${last}`,
+    email: regular ? DEMO_REGULAR.email : `${ascii(first)}.${ascii(last)}@example.com`.toLowerCase(),
+    phone: `+54 11 ${4000 + k}-${String(1000 + ((k * 37) % 9000))}`,
+    identification: String(20_000_000 + k * 7919),
+  };
+}
 
 export function addressFor(name: string, phone: string, i: number, rnd: () => number): Address {
   const [city, province] = CITIES[Math.floor(rnd() * CITIES.length)]!.split(', ') as [string, string];
@@ -102,17 +123,14 @@ export function seedOrders(state: SandboxState, storeId: number, clock: Clock): 
       const at = Math.floor(start + ((i + rnd() * 0.8) / ORDER_COUNT) * SPAN_DAYS * DAY);
       const products = chooseLines(store, variants, rnd);
       if (!products) continue;
-      const first = pick(FIRST_NAMES);
-      const last = pick(LAST_NAMES);
-      const email = `${ascii(first)}.${ascii(last)}${i}@example.com`.toLowerCase();
-      const phone = `+54 11 ${4000 + i}-${String(1000 + ((i * 37) % 9000))}`;
-      const address = addressFor(`${first} ${last}`, phone, i, rnd);
+      const buyer = demoCustomer(pick(FIRST_NAMES), pick(LAST_NAMES), i);
+      const address = addressFor(buyer.name, buyer.phone, i, rnd);
       const shipping = pick(SHIPPING);
       const order = createOrder(
         tx,
         store,
         {
-          customer: { name: `${first} ${last}`, email, phone, identification: String(20_000_000 + i * 7919), default_address: address },
+          customer: { ...buyer, default_address: address },
           products,
           shipping: { ...shipping, cost_owner: shipping.cost_customer },
           shipping_address: address,

@@ -14,6 +14,7 @@ import { RateLimiter, errorBody, handleError, httpError, installPipeline } from 
 import { registerAdmin } from './admin.js';
 import { registerOAuth } from './oauth.js';
 import * as categories from './routes/categories.js';
+import * as customers from './routes/customers.js';
 import * as customFields from './routes/custom-fields.js';
 import * as faults from './routes/faults.js';
 import * as fulfillmentOrders from './routes/fulfillment-orders.js';
@@ -39,6 +40,7 @@ const ROUTE_MODULES: RouteModule[] = [
   orders,
   fulfillmentOrders,
   metafields,
+  customers,
   webhooks,
 ];
 

@@ -132,6 +132,8 @@ export class StoreData {
   readonly fulfillmentOrders: Collection<OwnedRecord>;
   readonly metafields: Collection<OwnedRecord>;
   readonly webhooks: Collection<WebhookRecord>;
+  /** The store's customers (docs/platform.md §11); their shape is store/customers.ts's. */
+  readonly customers: Collection<OwnedRecord>;
   /** Id counters: the last id handed out per kind. */
   counters: Record<string, number> = {};
   readonly productIndex = new ProductIndex();
@@ -146,6 +148,7 @@ export class StoreData {
     this.fulfillmentOrders = new Collection('fulfillmentOrders', id, (r) => r.id);
     this.metafields = new Collection('metafields', id, (r) => r.id);
     this.webhooks = new Collection('webhooks', id, (r) => r.id);
+    this.customers = new Collection('customers', id, (r) => r.id);
     this.products.listen((key, product) => this.productIndex.update(key, product));
   }
 
@@ -163,6 +166,7 @@ export class StoreData {
       this.fulfillmentOrders,
       this.metafields,
       this.webhooks,
+      this.customers,
     ] as Collection<unknown>[];
   }
 

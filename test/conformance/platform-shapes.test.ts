@@ -163,6 +163,13 @@ const FULFILLMENT_ORDER = [
 ];
 const METAFIELD = ['id', 'namespace', 'key', 'value', 'description', 'owner_resource', 'owner_id', 'created_at', 'updated_at'];
 const WEBHOOK = ['id', 'event', 'url', 'headers?', 'headers{}?', 'created_at', 'updated_at'];
+const CUSTOMER_ADDRESS = ['id', 'address', 'number', 'floor', 'locality', 'city', 'province', 'zipcode', 'country', 'phone', 'default', 'created_at', 'updated_at'];
+const CUSTOMER = [
+  'id', 'name', 'email', 'phone', 'identification', 'note', 'default_address', ...CUSTOMER_ADDRESS.map((p) => `default_address.${p}`),
+  'addresses', ...CUSTOMER_ADDRESS.map((p) => `addresses[].${p}`),
+  ...['address', 'number', 'floor', 'locality', 'zipcode', 'city', 'province', 'country', 'phone'].map((p) => `billing_${p}`),
+  'extra', 'total_spent', 'total_spent_currency', 'last_order_id', 'active', 'accepts_marketing', 'created_at', 'updated_at',
+];
 const CUSTOM_FIELD = ['id', 'name', 'description', 'value_type', 'owner_resource', 'read_only', 'values', 'created_at', 'updated_at'];
 
 const TRACKING_STATUSES = [
@@ -283,6 +290,20 @@ describe('the demo sandbox sends the fields and types of the platform fixtures (
     } finally {
       await t.del(`/webhooks/${created.body.id}`);
     }
+  });
+
+  it('GET /customers, /customers/{id} and fields= (§11)', async () => {
+    const customers = await all('/customers');
+    const single = (await t.get(`/customers/${customers[0]?.id}`)).body;
+    const shown = fixture('customers-fields.json');
+    const picked = (await t.get('/customers', { query: { fields: 'id,name,email', per_page: 200 } })).body;
+    const keys = JSON.stringify(Object.keys(shown[0]).sort());
+    expectNone([
+      ...differences('customers', fixture('customers.json'), customers, CUSTOMER),
+      ...differences('customer', [fixture('customer.json')], [single], CUSTOMER),
+      ...differences('customers fields=', shown, picked, ['id', 'name', 'email']),
+      ...picked.flatMap((c: any) => (JSON.stringify(Object.keys(c).sort()) === keys ? [] : [`customers fields=: record ${c.id} has ${Object.keys(c).join(',')}`])).slice(0, 1),
+    ]);
   });
 
   it('GET /products/variants/custom-fields (§7)', async () => {
@@ -455,7 +476,7 @@ describe('the batch endpoints take the documented requests and answer the docume
  * (order-closed.json; reopened, order.json's open shape). The cap's 422 (error-422-order-query-limit.json) needs more
  * than 10,000 orders: test/conformance/orders-large-store.test.ts checks it.
  */
-describe('the order actions and queries take and answer the documented shapes (platform.md §4, §9)', () => {
+describe('the order and customer actions and queries take and answer the documented shapes (platform.md §4, §9, §11)', () => {
   /** What a create sends that the record must hold as sent (platform.md §4 names each field of the record). */
   const KEPT = [
     'shipping', 'shipping_option', 'shipping_option_code', 'shipping_cost_customer', 'shipping_cost_owner', 'shipping_pickup_type',
@@ -486,6 +507,23 @@ describe('the order actions and queries take and answer the documented shapes (p
       ...sameValues('order create: customer', answer.customer, res.body.customer, ['name', 'email', 'phone', 'identification']),
       ...sameValues('order create: customer.default_address', answer.customer.default_address, res.body.customer?.default_address, ADDRESS_FIELDS),
       ...sameValues('order create', { status: 'open', payment_status: 'pending' }, res.body, ['status', 'payment_status']),
+    ]);
+  });
+
+  it('POST /customers (§11) → 201 keeping what was sent; DELETE of a customer with orders → the 422 of the documentation', async () => {
+    const request = fixture('customer-create-request.json');
+    const res = await t.post('/customers', request);
+    expect(res.status, res.text).toBe(201);
+    const answer = fixture('customer-create.json');
+    const withOrders = (await all('/customers')).find((c) => c.last_order_id !== null);
+    const refused = await t.del(`/customers/${withOrders.id}`);
+    const refusal = fixture('error-422-customer-with-orders.json');
+    expectNone([
+      ...differences('customer create', [answer], [res.body], CUSTOMER),
+      ...sameValues('customer create', answer, res.body, ['name', 'email', 'phone', 'identification', 'extra', 'billing_address', 'billing_number', 'billing_city', 'billing_province', 'billing_zipcode', 'billing_country', 'total_spent', 'last_order_id']),
+      ...sameValues('customer create: default_address', answer.default_address, res.body.default_address, [...ADDRESS_FIELDS.filter((f) => f !== 'name'), 'default']),
+      ...(JSON.stringify(res.body).includes(request.password) ? ['customer create: the password is in the answer'] : []),
+      ...sameValues('customer delete', { status: 422, ...refusal }, { status: refused.status, ...refused.body }, ['status', 'code', 'message', 'description']),
     ]);
   });
 

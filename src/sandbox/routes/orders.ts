@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { httpError, intParam, invalid, notFound, paginate, parseBody, parseMoney, platformTime, refuseFields, timeWindow } from '../http.js';
+import { canReadCustomers, httpError, intParam, invalid, notFound, paginate, parseBody, parseMoney, platformTime, queryParam, refuseFields, timeWindow } from '../http.js';
 import type { SandboxContext } from '../context.js';
+import { emitCustomerEvent } from './customers.js';
+import { findCustomerByEmail } from '../store/customers.js';
+import { AddressBody, addressOf, billingBody, billingOf, billingOfBody, text } from './addresses.js';
 import type { StoreData } from '../state.js';
-import { cancelOrder, checkOrderStock, closeOrReopenOrder, createOrder, ordersOf, unitPrice, updateOrder, upgradeOrder, type Address, type OrderRecord, type Payment, type Shipping, SHIPPING_PICKUP_TYPES } from '../store/orders.js';
+import { cancelOrder, checkOrderStock, closeOrReopenOrder, createOrder, ordersOf, unitPrice, updateOrder, upgradeOrder, type OrderRecord, type Payment, type Shipping, SHIPPING_PICKUP_TYPES } from '../store/orders.js';
 import { findOrders, type OrderFilter } from '../store/order-search.js';
 import {
   CANCEL_REASONS,
@@ -22,23 +25,9 @@ function time(order: OrderRecord, ms: number | null): string | null {
   return ms === null ? null : platformTime(ms, order.sent_as?.compact_offset);
 }
 
-function billingOf(address: Address | null) {
-  return {
-    billing_name: address?.name ?? null,
-    billing_phone: address?.phone ?? null,
-    billing_address: address?.address ?? null,
-    billing_number: address?.number ?? null,
-    billing_floor: address?.floor ?? null,
-    billing_locality: address?.locality ?? null,
-    billing_zipcode: address?.zipcode ?? null,
-    billing_city: address?.city ?? null,
-    billing_province: address?.province ?? null,
-    billing_country: address?.country ?? null,
-  };
-}
-
-/** The order record of docs/platform.md §4. */
-function presentOrder(order: OrderRecord, storeId: number) {
+/** The order record of docs/platform.md §4; `customer` only for a token that may read customers (§11). */
+function presentOrder(order: OrderRecord, req: FastifyRequest) {
+  const storeId = req.store.id;
   const asText = order.sent_as?.string_line_numbers === true;
   const num = (n: number) => (asText ? String(n) : n);
   return {
@@ -79,14 +68,18 @@ function presentOrder(order: OrderRecord, storeId: number) {
     shipping_pickup_type: order.shipping.pickup_type ?? 'ship',
     shipping_store_branch_name: order.shipping.store_branch_name ?? null,
     ...billingOf(order.billing_address !== undefined ? order.billing_address : order.customer.default_address),
-    customer: {
-      id: order.customer.id,
-      name: order.customer.name,
-      email: order.customer.email,
-      phone: order.customer.phone,
-      identification: order.customer.identification,
-      default_address: order.customer.default_address ? { ...order.customer.default_address } : null,
-    },
+    ...(canReadCustomers(req)
+      ? {
+          customer: {
+            id: order.customer.id,
+            name: order.customer.name,
+            email: order.customer.email,
+            phone: order.customer.phone,
+            identification: order.customer.identification,
+            default_address: order.customer.default_address ? { ...order.customer.default_address } : null,
+          },
+        }
+      : {}),
     products: order.products.map((p) => ({
       id: num(p.id),
       product_id: num(p.product_id),
@@ -117,8 +110,6 @@ function presentOrder(order: OrderRecord, storeId: number) {
 const positiveInt = (problem: string) =>
   z.number({ error: problem }).int({ error: problem }).min(1, { error: problem });
 
-const text = (max: number) => z.string({ error: 'must be a string' }).max(max, { error: `must be at most ${max} characters` });
-
 const CustomerBody = z.object(
   {
     name: text(200).optional(),
@@ -128,52 +119,6 @@ const CustomerBody = z.object(
   },
   { error: 'must be an object with name, email and phone' },
 );
-
-/** An address as the order record has it (docs/platform.md §4 `shipping_address`, `customer.default_address`). */
-const AddressBody = z.object(
-  {
-    name: text(200).nullish(),
-    address: text(200).nullish(),
-    number: text(50).nullish(),
-    floor: text(100).nullish(),
-    locality: text(200).nullish(),
-    city: text(200).nullish(),
-    province: text(200).nullish(),
-    zipcode: text(50).nullish(),
-    country: text(100).nullish(),
-    phone: text(50).nullish(),
-  },
-  { error: 'must be an address object' },
-);
-type AddressInput = z.infer<typeof AddressBody>;
-
-function addressOf(body: AddressInput): Address {
-  return {
-    name: body.name ?? '',
-    address: body.address ?? '',
-    number: body.number ?? '',
-    floor: body.floor ?? null,
-    locality: body.locality ?? null,
-    city: body.city ?? '',
-    province: body.province ?? '',
-    zipcode: body.zipcode ?? '',
-    country: body.country ?? '',
-    phone: body.phone ?? null,
-  };
-}
-
-const BILLING_FIELDS = ['name', 'phone', 'address', 'number', 'floor', 'locality', 'zipcode', 'city', 'province', 'country'] as const;
-const billingBody = Object.fromEntries(BILLING_FIELDS.map((f) => [`billing_${f}`, text(200).nullish()])) as Record<
-  `billing_${(typeof BILLING_FIELDS)[number]}`,
-  z.ZodOptional<z.ZodNullable<z.ZodString>>
->;
-
-/** The flat `billing_*` fields of a create as an address; undefined when none was given. */
-function billingOfBody(body: Record<string, unknown>): Address | undefined {
-  const given = BILLING_FIELDS.filter((f) => body[`billing_${f}`] !== undefined);
-  if (given.length === 0) return undefined;
-  return addressOf(Object.fromEntries(BILLING_FIELDS.map((f) => [f, body[`billing_${f}`] ?? null])) as AddressInput);
-}
 
 const CreateBody = z.object({
   customer: CustomerBody.extend({ default_address: AddressBody.nullish() }).refine((c) => !!c.name?.trim(), {
@@ -232,14 +177,6 @@ function loadOrder(store: StoreData, idText: string | undefined): OrderRecord {
 
 type Query = Record<string, unknown>;
 
-/** The last value of a query parameter as text; undefined when absent or empty. */
-function param(query: Query, name: string): string | undefined {
-  const value = query[name];
-  const last = Array.isArray(value) ? value[value.length - 1] : value;
-  if (last === undefined || last === null || String(last) === '') return undefined;
-  return String(last);
-}
-
 function range(query: Query, name: string, read: (q: Query, n: string) => number | undefined) {
   const min = read(query, `${name}_min`);
   const max = read(query, `${name}_max`);
@@ -250,7 +187,7 @@ function range(query: Query, name: string, read: (q: Query, n: string) => number
 }
 
 function moneyFilter(query: Query, name: string): number | undefined {
-  const value = param(query, name);
+  const value = queryParam(query, name);
   if (value === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(value.trim())) throw invalid(name, 'must be a decimal number such as 150.00');
   return Number(value);
@@ -258,7 +195,7 @@ function moneyFilter(query: Query, name: string): number | undefined {
 
 /** A filter of one of the given values or `any` (the default); undefined means any. */
 function oneOf<T extends string>(query: Query, name: string, values: readonly T[]): T | undefined {
-  const value = param(query, name);
+  const value = queryParam(query, name);
   if (value === undefined || value === 'any') return undefined;
   if (!values.includes(value as T)) throw invalid(name, `must be one of ${[...values, 'any'].join(', ')}`);
   return value as T;
@@ -289,19 +226,19 @@ function orderFilter(req: FastifyRequest): OrderFilter {
   // The created_at/updated_at windows of every list (paginate applies them again: the same test, to the second).
   const window = timeWindow(query);
   const total = range(query, 'total', moneyFilter);
-  const sinceText = param(query, 'since_id');
+  const sinceText = queryParam(query, 'since_id');
   if (sinceText !== undefined && !/^\d+$/.test(sinceText)) throw invalid('since_id', 'must be an order id');
   const sinceId = sinceText === undefined ? undefined : Number(sinceText);
-  const customersText = param(query, 'customer_ids');
+  const customersText = queryParam(query, 'customer_ids');
   if (customersText !== undefined && !/^\d+(,\d+)*$/.test(customersText.replace(/\s/g, ''))) {
     throw invalid('customer_ids', 'must be a comma-separated list of customer ids');
   }
   const customers = customersText === undefined ? undefined : new Set(customersText.replace(/\s/g, '').split(',').map(Number));
   const channels = wordList(query, 'channels', 'must be a comma-separated list of channels such as store,api');
   const methods = wordList(query, 'payment_methods', 'must be a comma-separated list of payment methods such as credit_card');
-  const providerText = param(query, 'payment_provider')?.trim();
+  const providerText = queryParam(query, 'payment_provider')?.trim();
   if (providerText !== undefined && !WORD.test(providerText)) throw invalid('payment_provider', 'must be a payment provider such as mercadopago');
-  const q = param(query, 'q')?.trim().replace(/^#/, '');
+  const q = queryParam(query, 'q')?.trim().replace(/^#/, '');
   return { status, payment, shipping, window, total, sinceId, customers, channels, methods, provider: providerText, q };
 }
 
@@ -318,7 +255,7 @@ function filterKey(query: Query): string {
 }
 
 function wordList(query: Query, name: string, problem: string): Set<string> | undefined {
-  const text = param(query, name);
+  const text = queryParam(query, name);
   if (text === undefined) return undefined;
   const words = text.split(',').map((w) => w.trim());
   if (!words.every((w) => WORD.test(w))) throw invalid(name, problem);
@@ -330,7 +267,7 @@ function wordList(query: Query, name: string, problem: string): Set<string> | un
  * documented `GET /orders?fields=id,number,price_usd` answers). Names the order does not have are left out.
  */
 function pickFields(query: Query): ((order: Record<string, unknown>) => Record<string, unknown>) | undefined {
-  const text = param(query, 'fields');
+  const text = queryParam(query, 'fields');
   if (text === undefined) return undefined;
   const names = [...new Set(text.split(',').map((f) => f.trim()).filter(Boolean))];
   if (names.length === 0) return undefined;
@@ -350,8 +287,8 @@ function pickFields(query: Query): ((order: Record<string, unknown>) => Record<s
  */
 function refusePastCap(req: FastifyRequest, total: number): void {
   const query = (req.query ?? {}) as Query;
-  const page = Number(param(query, 'page') ?? 1);
-  const perPage = Number(param(query, 'per_page') ?? DEFAULT_PER_PAGE);
+  const page = Number(queryParam(query, 'page') ?? 1);
+  const perPage = Number(queryParam(query, 'per_page') ?? DEFAULT_PER_PAGE);
   if (!Number.isInteger(page) || !Number.isInteger(perPage) || page < 1 || perPage < 1) return;
   const first = (page - 1) * perPage;
   const last = Math.min(first + perPage, total);
@@ -360,7 +297,7 @@ function refusePastCap(req: FastifyRequest, total: number): void {
 
 export function register(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
-  const present = (req: FastifyRequest) => (order: OrderRecord) => presentOrder(order, req.store.id);
+  const present = (req: FastifyRequest) => (order: OrderRecord) => presentOrder(order, req);
 
   api.get('/orders', async (req, reply) => {
     const filter = orderFilter(req);
@@ -401,6 +338,8 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const payment: Partial<Payment> = {};
     if (body.gateway !== undefined) payment.gateway = payment.gateway_name = body.gateway;
     if (body.payment_method !== undefined) payment.method = body.payment_method;
+    // A checkout for an email no customer has makes a customer (store/customers.ts).
+    const customerKnown = findCustomerByEmail(store, body.customer.email ?? '') !== undefined;
     const order = state.mutate('order.create', (tx) =>
       createOrder(tx, store, {
         customer: {
@@ -419,8 +358,9 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
         payment,
       }),
     );
+    if (!customerKnown) emitCustomerEvent(ctx, 'created', store.id, order.customer.id);
     ctx.emit('order/created', store.id, order.id);
-    return reply.code(201).send(presentOrder(order, store.id));
+    return reply.code(201).send(presentOrder(order, req));
   });
 
   api.put('/orders/:order_id', async (req) => {
@@ -432,7 +372,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     ctx.emit('order/updated', store.id, order.id);
     if (order.payment_status !== before.payment && order.payment_status === 'paid') ctx.emit('order/paid', store.id, order.id);
     if (order.status !== before.status && order.status === 'cancelled') ctx.emit('order/cancelled', store.id, order.id);
-    return presentOrder(order, store.id);
+    return presentOrder(order, req);
   });
 
   const cancel = async (req: FastifyRequest) => {
@@ -446,7 +386,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       cancelOrder(tx, store, order, { reason: body.reason ?? 'other', restock: body.restock ?? true }),
     );
     ctx.emit('order/cancelled', store.id, order.id);
-    return presentOrder(order, store.id);
+    return presentOrder(order, req);
   };
   api.post('/orders/:order_id/cancel', cancel);
 
@@ -458,7 +398,7 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
       const problem = state.mutate(`order.${action}`, (tx) => closeOrReopenOrder(tx, store, order, to));
       if (problem) throw httpError(422, `Order ${order.id} ${problem}`, { status: [problem] });
       ctx.emit('order/updated', store.id, order.id);
-      return presentOrder(order, store.id);
+      return presentOrder(order, req);
     });
   }
   api.delete('/orders/:order_id', cancel);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { intParam, invalid, notFound, paginate, parseBody, platform422, platformTime, showLocalized } from '../http.js';
+import { intParam, invalid, notFound, paginate, parseBody, platform422, platformTime, requestedFields, showLocalized, withFields } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import { variantStock } from '../stock.js';
 import { type ImageRecord, type Localized, type ProductRecord } from '../records.js';
@@ -93,24 +93,6 @@ function presentProduct(store: StoreData, p: ProductRecord) {
     created_at: platformTime(p.created_at, compact),
     updated_at: platformTime(p.updated_at, compact),
   };
-}
-
-/**
- * The fields a `fields=` query names (docs/platform.md §8: `fields=id,variants`), or undefined for the whole record.
- * Names are a comma list; unknown names are ignored and `id` is always sent, so a record stays addressable.
- */
-function requestedFields(query: unknown): Set<string> | undefined {
-  const raw = (query as Record<string, unknown> | undefined)?.fields;
-  const text = Array.isArray(raw) ? raw.join(',') : raw;
-  if (typeof text !== 'string') return undefined;
-  const names = text.split(',').map((n) => n.trim()).filter((n) => n !== '');
-  return names.length === 0 ? undefined : new Set(['id', ...names]);
-}
-
-/** Only the requested fields of a presented record (all of them without `fields=`). */
-function withFields<R extends object>(record: R, fields: Set<string> | undefined): Partial<R> {
-  if (!fields) return record;
-  return Object.fromEntries(Object.entries(record).filter(([name]) => fields.has(name))) as Partial<R>;
 }
 
 /** Text of every language of a localized value, lower-cased, for the `q` search. */

@@ -3,6 +3,7 @@ import { mainText, type FieldErrors } from '../http.js';
 import { MONEY_LIMIT } from '../../platform/money.js';
 import { returnStock, takeStock, variantStock } from '../stock.js';
 import { type Collection, type StoreData, type Tx } from '../state.js';
+import { customerForOrder, type PostalAddress } from './customers.js';
 import { createFulfillmentOrder, fulfillmentOrdersOf, fulfillmentOrdersOfOrder, refreshStatus } from './fulfillment-orders.js';
 import type { OrderStatus, OrderStatusInput, PaymentStatus, ShippingStatus } from '../../platform/orders.js';
 
@@ -14,6 +15,8 @@ import type { OrderStatus, OrderStatusInput, PaymentStatus, ShippingStatus } fro
  * `status` is open, closed or cancelled. Payment and shipping are separate states: `payment_status` and
  * `shipping_status`. The seed of the API lists `paid` as a status: it is accepted on input and means "open
  * and paid" (status open, payment_status paid), so a record never shows it as a status.
+ *
+ * Customers: an order is its customer's (store/customers.ts): the one with its email, else a new one made from it.
  *
  * Stock: creating an order takes its units location by location in priority order and makes one fulfillment
  * order per source location, so the fulfillment orders record where every unit came from. Cancelling with
@@ -27,18 +30,8 @@ const FIRST_ORDER_ID = 1_000_000_001;
 const FIRST_SHORT_ORDER_ID = 450_000_001;
 const FIRST_ORDER_NUMBER = 100;
 
-export type Address = {
-  name: string;
-  address: string;
-  number: string;
-  floor: string | null;
-  locality: string | null;
-  city: string;
-  province: string;
-  zipcode: string;
-  country: string;
-  phone: string | null;
-};
+/** An address as an order holds it (`shipping_address`, `customer.default_address`): a customer's too. */
+export type Address = PostalAddress;
 
 export type Customer = {
   id: number;
@@ -241,17 +234,6 @@ function orderLine(tx: Tx, store: StoreData, variantId: number, quantity: number
 
 const money = (n: number) => n.toFixed(2);
 
-/** The customer id of an email already seen in the store's orders, or a new one. */
-function customerId(tx: Tx, store: StoreData, email: string): number {
-  if (email) {
-    const known = ordersOf(store)
-      .list()
-      .find((o) => o.customer.email === email);
-    if (known) return known.customer.id;
-  }
-  return tx.nextId(store, 'customer', 70_000_001);
-}
-
 const DEFAULT_SHIPPING: Shipping = {
   carrier: 'not-provided',
   option: 'Standard',
@@ -308,7 +290,7 @@ export function createOrder(tx: Tx, store: StoreData, input: NewOrder, at = tx.n
     cancel_reason: null,
     stock_returned: false,
     customer: {
-      id: customerId(tx, store, input.customer.email),
+      id: customerForOrder(tx, store, input.customer, at).customer.id,
       name: input.customer.name,
       email: input.customer.email,
       phone: input.customer.phone,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ALL_SCOPES } from '../http.js';
+import { ALL_SCOPES, SCOPES_BEFORE_CUSTOMERS } from '../http.js';
 import type { AppRecord } from '../records.js';
 import type { SandboxState, Tx } from '../state.js';
 
@@ -52,4 +52,22 @@ export function createStore(tx: Tx, state: SandboxState, store: NewStore): numbe
     created_at: tx.now(),
   });
   return id;
+}
+
+/**
+ * A state written before the customers scopes existed: every app and token that held all the scopes of then is
+ * given the new ones, so the demo app's "token with every scope" still has every scope. Narrower ones stay as
+ * they were (an app installed with read_orders does not gain read_customers).
+ */
+export function upgradeScopes(state: SandboxState): void {
+  const widen = (scopes: string[]) =>
+    SCOPES_BEFORE_CUSTOMERS.every((s) => scopes.includes(s)) && !ALL_SCOPES.every((s) => scopes.includes(s));
+  const every = (scopes: string[]) => Array.from(new Set([...scopes, ...ALL_SCOPES]));
+  const apps = state.apps.list().filter((a) => widen(a.scopes));
+  const tokens = state.tokens.list().filter((t) => widen(t.scopes));
+  if (apps.length === 0 && tokens.length === 0) return;
+  state.mutate('sandbox.upgrade.scopes', (tx) => {
+    for (const app of apps) tx.put(state.apps, { ...app, scopes: every(app.scopes) });
+    for (const token of tokens) tx.put(state.tokens, { ...token, scopes: every(token.scopes) });
+  });
 }
