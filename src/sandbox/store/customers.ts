@@ -13,7 +13,7 @@ import type { Collection, StoreData, Tx } from '../state.js';
  * which imports it (createOrder finds or makes the order's customer here).
  */
 
-/** An address as orders and customers hold it (the same fields as store/orders.ts's Address). */
+/** An address as orders and customers hold it (store/orders.ts's Address is this one). */
 export type PostalAddress = {
   name: string;
   address: string;
