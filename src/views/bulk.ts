@@ -47,23 +47,67 @@ function dialectName(dialect: string): string {
   )[dialect] ?? dialect;
 }
 
-export function printImportSummary(
-  s: ImportSummary,
-  opts: { quiet: boolean; report?: string },
+/**
+ * What a bulk command shows once its run is done, the same parts for each: the counts, a dry run's plan, a
+ * note about an earlier run, the failed rows. Built per command (`importSummaryView`, `syncSummaryView`,
+ * `invoicesSummaryView`), shown by `printBulkSummary`.
+ */
+export interface BulkSummaryView {
+  /** The counts (stdout): the file, one line per kind of record, the requests. */
+  lines: string[];
+  /** A dry run's plan after the counts (stdout), its stock warning on stderr. */
+  plan?: { changes: PlannedChange[]; what: 'import' | 'sync' };
+  /** One line on stderr (an earlier run of the file was interrupted). */
+  note?: string;
+  /** The failed rows on stderr (the first 50) and where all of them are. */
+  failures?: { file: string; rows: ReportRow[]; report?: string };
+}
+
+/** The one way a bulk summary is shown: counts and plan unless --quiet or --json, the note unless --quiet, the failures always. */
+export function printBulkSummary(
+  view: BulkSummaryView,
+  opts: { quiet: boolean; json: boolean },
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,
 ): void {
-  if (!opts.quiet) out.write(`${importSummaryLines(s).join('\n')}\n`);
-  // A dry run's plan follows its counts: what each product and variant would get.
-  if (!opts.quiet && s.plan) printPlan(s.plan, 'import', out, err);
-  if (s.earlierRunUnfinished && !opts.quiet) {
-    err.write('Note: an earlier run of this file was interrupted; what it did was found in the store and not sent again (--resume also keeps its counts).\n');
+  if (!opts.quiet && !opts.json) {
+    if (view.lines.length > 0) out.write(`${view.lines.join('\n')}\n`);
+    // A dry run's plan follows its counts: what each product and variant would get.
+    if (view.plan) printPlan(view.plan.changes, view.plan.what, out, err);
   }
-  printFailures(s.file, s.failures, err, opts.report);
+  if (view.note && !opts.quiet) err.write(`${view.note}\n`);
+  if (view.failures) printFailures(view.failures.file, view.failures.rows, err, view.failures.report);
+}
+
+export function importSummaryView(s: ImportSummary, report?: string): BulkSummaryView {
+  return {
+    lines: importSummaryLines(s),
+    plan: s.plan && { changes: s.plan, what: 'import' },
+    note: s.earlierRunUnfinished
+      ? 'Note: an earlier run of this file was interrupted; what it did was found in the store and not sent again (--resume also keeps its counts).'
+      : undefined,
+    failures: { file: s.file, rows: s.failures, report },
+  };
+}
+
+export function syncSummaryView(s: SyncSummary, zeroMissing: boolean, report?: string): BulkSummaryView {
+  return {
+    lines: syncSummaryLines(s, zeroMissing),
+    plan: s.plan && { changes: s.plan, what: 'sync' },
+    note: s.earlierRunUnfinished
+      ? 'Note: an earlier run of this file was interrupted; what it wrote was read back from the store and not sent again (--resume also keeps its counts).'
+      : undefined,
+    failures: { file: s.file, rows: s.failures, report },
+  };
+}
+
+/** `invoices attach --file`: a dry run's counts; a run's rows are said as they fail, its sentence by the command. */
+export function invoicesSummaryView(s: FileAttachResult): BulkSummaryView {
+  return { lines: s.dryRun ? invoicesDryRunLines(s) : [] };
 }
 
 /** The first 50 failed rows, one line each ("file, line 3 (SKU): reason"), how many more, and where all are. */
-export function printFailures(file: string, failures: ReportRow[], err: NodeJS.WritableStream, report?: string): void {
+function printFailures(file: string, failures: ReportRow[], err: NodeJS.WritableStream, report?: string): void {
   const shown = failures.slice(0, 50);
   for (const f of shown) {
     err.write(terminalSafe(`${file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}`) + '\n');
@@ -72,7 +116,7 @@ export function printFailures(file: string, failures: ReportRow[], err: NodeJS.W
   if (failures.length > 0 && report) err.write(`The failed rows are listed in ${report}.\n`);
 }
 
-export function syncSummaryLines(s: SyncSummary, zeroMissing: boolean): string[] {
+function syncSummaryLines(s: SyncSummary, zeroMissing: boolean): string[] {
   const verb = s.dryRun ? 'Would sync' : 'Synced';
   return [
     `${verb} ${s.file}: ${plural(s.rows, 'row')}.`,
@@ -94,7 +138,7 @@ export function invoicesSentence(s: FileAttachResult): string {
 }
 
 /** A dry run of `invoices attach --file`, shaped like the summaries of import and sync. */
-export function invoicesDryRunLines(s: FileAttachResult): string[] {
+function invoicesDryRunLines(s: FileAttachResult): string[] {
   return [
     `Would attach ${s.file}: ${plural(s.rows, 'row')}.`,
     `  invoices: ${s.attached} to attach, ${s.unchanged} already attached, ${s.failed.length} failed`,
@@ -150,7 +194,7 @@ export function stockWarning(plan: PlannedChange[], what: string): string | unde
 }
 
 /** A dry run's plan after its counts (`products import`, `variants sync`), and the stock warning on stderr. */
-export function printPlan(plan: PlannedChange[], what: 'import' | 'sync', out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
+function printPlan(plan: PlannedChange[], what: 'import' | 'sync', out: NodeJS.WritableStream, err: NodeJS.WritableStream): void {
   out.write(planLines(plan, planWidth(out)).map((l) => `${l}\n`).join(''));
   const warning = stockWarning(plan, what);
   if (warning) err.write(`Warning: ${warning}\n`);

@@ -96,8 +96,8 @@ With --file, every row of the CSV (columns order_id — an id, or the number the
 
   /** The summary; when rows failed, the error the command ends with (exit 3, or 2 when no row was valid). */
   private async showFileResult(result: FileAttachResult): Promise<void> {
-    const { invoicesDryRunLines, invoicesSentence } = await import('../../views/bulk.js');
-    if (result.dryRun && !this.jsonEnabled()) this.io.stdout.write(`${invoicesDryRunLines(result).join('\n')}\n`);
+    const { invoicesSentence, invoicesSummaryView, printBulkSummary } = await import('../../views/bulk.js');
+    printBulkSummary(invoicesSummaryView(result), { quiet: false, json: this.jsonEnabled() }, this.io.stdout, this.io.stderr);
     const summary = invoicesSentence(result);
     if (result.failed.length === 0 || result.interrupted) {
       if (!this.jsonEnabled() && !result.dryRun) this.note(summary);

@@ -50,7 +50,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
 
   async run(): Promise<ImportSummary> {
     const { runImport } = await import('../../services/catalog-files/import/run-import.js');
-    const { printImportSummary } = await import('../../views/bulk.js');
+    const { importSummaryView, printBulkSummary } = await import('../../views/bulk.js');
     const { quiet, report } = this.flags;
     return this.runBulk({
       file: this.args.file,
@@ -71,7 +71,9 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
           report,
         }),
       show: (summary) => {
-        if ((!quiet || summary.failed > 0 || summary.interrupted) && !this.jsonEnabled()) printImportSummary(summary, { quiet, report }, this.io.stdout, this.io.stderr);
+        if ((!quiet || summary.failed > 0 || summary.interrupted) && !this.jsonEnabled()) {
+          printBulkSummary(importSummaryView(summary, report), { quiet, json: false }, this.io.stdout, this.io.stderr);
+        }
       },
       failed: (summary) => summary.failed > 0,
     });

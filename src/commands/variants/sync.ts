@@ -39,7 +39,7 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
 
   async run(): Promise<SyncSummary> {
     const { runSync } = await import('../../services/catalog-files/sync/run-sync.js');
-    const { printFailures, printPlan, syncSummaryLines } = await import('../../views/bulk.js');
+    const { printBulkSummary, syncSummaryView } = await import('../../views/bulk.js');
     const { quiet, report } = this.flags;
     const zeroMissing = this.flags['zero-missing'];
     return this.runBulk({
@@ -51,14 +51,8 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
       interruptedHint: 'Interrupted; the work done is journaled. Run the same command with --resume to finish (it only writes what still differs).',
       run: ({ client, ...run }) =>
         runSync(client, { ...run, only: this.flags.only, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], resume: this.flags.resume, report }),
-      show: (summary) => {
-        if (!quiet && !this.jsonEnabled()) this.io.stdout.write(`${syncSummaryLines(summary, zeroMissing).join('\n')}\n`);
-        if (!quiet && !this.jsonEnabled() && summary.plan) printPlan(summary.plan, 'sync', this.io.stdout, this.io.stderr);
-        if (summary.earlierRunUnfinished && !quiet) {
-          this.note('Note: an earlier run of this file was interrupted; what it wrote was read back from the store and not sent again (--resume also keeps its counts).');
-        }
-        printFailures(summary.file, summary.failures, this.io.stderr, report);
-      },
+      show: (summary) =>
+        printBulkSummary(syncSummaryView(summary, zeroMissing, report), { quiet, json: this.jsonEnabled() }, this.io.stdout, this.io.stderr),
       failed: (summary) => summary.failed > 0,
     });
   }

@@ -15,6 +15,10 @@ export interface BulkRunSummary {
   seconds: number;
   /** Stopped by Ctrl-C or SIGTERM after the requests in flight. */
   interrupted: boolean;
+  /** An interrupted run of the same file was found and not resumed (its work is in the store; this run plans around it). */
+  earlierRunUnfinished: boolean;
+  /** The run's journal, once it writes. */
+  journal?: string;
   /** Why `--report` could not be written after the run (the run itself finished; its summary still stands). */
   reportProblem?: string;
 }

@@ -4,12 +4,12 @@ import { StoreError, UsageError } from '../../errors.js';
 import type { StoreClient } from '../../client/index.js';
 import { readCsv } from '../bulk/csv.js';
 import { executeItems } from '../bulk/executor.js';
-import { type EarlierRun, Journal, findEarlierRun } from '../bulk/journal.js';
-import { type BulkTarget, lockStore } from '../bulk/lock.js';
+import { type BulkJob, type BulkJobOptions, runBulkJob } from '../bulk/job.js';
+import type { EarlierRun, Journal } from '../bulk/journal.js';
 import { checkAbort } from '../bulk/pool.js';
-import { type BulkProgress, type ProgressStep, progressEmitter } from '../bulk/progress.js';
-import { type ReportRow, writeReportKeepingResult } from '../bulk/report.js';
-import { type BulkRunSummary, recordRequests } from '../bulk/summary.js';
+import type { ProgressStep } from '../bulk/progress.js';
+import type { ReportRow } from '../bulk/report.js';
+import type { BulkRunSummary } from '../bulk/summary.js';
 import { type InvoiceRequest, attachInvoice, invoiceRequest } from './invoices.js';
 import { readInvoices } from '../orders/order-invoices.js';
 import { getOrder } from '../../api/orders.js';
@@ -31,8 +31,6 @@ export interface FileAttachResult extends BulkRunSummary {
   failed: ReportRow[];
   /** Rows finished by an earlier, interrupted run of the same file (--resume). */
   resumedRows: number;
-  earlierRunUnfinished: boolean;
-  journal?: string;
 }
 
 export type InvoiceFileEvent =
@@ -41,14 +39,8 @@ export type InvoiceFileEvent =
   /** An order_id that was the number the customer sees: the sentence that says which order its rows go to. */
   | { type: 'order-number'; notice: string };
 
-export interface InvoiceFileOptions extends BulkTarget {
-  dryRun?: boolean;
-  resume?: boolean;
-  report?: string;
-  signal?: AbortSignal;
-  /** Orders sent at once. */
-  concurrency?: number;
-  onProgress?: (event: BulkProgress) => void;
+/** The file is the path given beside these (`--only` does not apply). */
+export interface InvoiceFileOptions extends Omit<BulkJobOptions, 'file' | 'only'> {
   onEvent?: (event: InvoiceFileEvent) => void;
 }
 
@@ -64,33 +56,55 @@ interface GoodRow {
 
 type Outcome = 'attached' | 'unchanged';
 
+/** The file's rows as read: the good ones in file order, the bad ones failed (stage validation). */
+interface InvoiceRows {
+  rows: number;
+  good: GoodRow[];
+  invalid: ReportRow[];
+}
+
+/** The rows to send, in file order (those an interrupted run finished left out by --resume). */
+interface InvoicePlan {
+  rows: GoodRow[];
+  /** The rows of each order found in the store (findOrders), once resumed rows are left out. */
+  orders: GoodRow[][];
+}
+
 export async function attachInvoicesFromFile(client: StoreClient, path: string, options: InvoiceFileOptions): Promise<FileAttachResult> {
-  const started = Date.now();
+  return runBulkJob(client, { ...options, file: path }, invoicesJob(client, path, options));
+}
+
+/** `invoices attach --file` as the steps of the bulk skeleton (services/bulk/job.ts); it needs no snapshot. */
+function invoicesJob(client: StoreClient, path: string, options: InvoiceFileOptions): BulkJob<InvoiceRows, undefined, InvoicePlan, FileAttachResult> {
   const file = basename(path);
-  const result: FileAttachResult = { ...emptyResult(file), dryRun: Boolean(options.dryRun) };
-  const fail = (failure: ReportRow) => {
+  const failed = (result: FileAttachResult) => (failure: ReportRow) => {
     result.failed.push(failure);
     options.onEvent?.({ type: 'failed', failure });
   };
-  const emit = progressEmitter(client, options.onProgress);
-  emit({ phase: 'reading', done: 0, writesDone: 0, writesTotal: 0 });
-  const good = await readGoodRows(path, result, fail);
-  const lock = options.dryRun ? undefined : lockStore(options, 'invoices attach', 'invoices');
-  try {
-    const earlier = await findEarlierRun({ ...options, file: path, kind: 'invoices' });
-    result.earlierRunUnfinished = earlier.unfinished && !options.resume;
-    const toSend = skipResumed(good, earlier, result);
-    result.plannedWrites = toSend.length;
-    const orders = await findOrders(client, byOrder(toSend), fail, options.onEvent, options.dryRun ? 'plan' : 'request');
-    if (options.dryRun) await planAttach(client, orders, result, fail);
-    else await sendRows(client, orders, earlier, options, emit, result, fail);
-  } finally {
-    lock?.release();
-  }
-  result.failed.sort((a, b) => a.line - b.line);
-  recordRequests(result, client, started);
-  if (options.report) await writeReportKeepingResult(result, options.report, result.failed);
-  return result;
+  return {
+    command: 'invoices attach',
+    lockScope: 'invoices',
+    journalKind: 'invoices',
+    read: async (emit) => {
+      emit({ phase: 'reading', done: 0, writesDone: 0, writesTotal: 0 });
+      return readGoodRows(path, (failure) => options.onEvent?.({ type: 'failed', failure }));
+    },
+    fetchSnapshot: async () => undefined,
+    plan: (input) => ({ rows: input.good, orders: [] }),
+    summarize: (input) => ({ ...emptyResult(file), dryRun: Boolean(options.dryRun), rows: input.rows, failed: [...input.invalid] }),
+    skipResumed: (plan, earlier, result) => {
+      plan.rows = skipResumed(plan.rows, earlier, result);
+      result.plannedWrites = plan.rows.length;
+    },
+    beforeWriting: async (plan, result) => {
+      plan.orders = await findOrders(client, byOrder(plan.rows), failed(result), options.onEvent, options.dryRun ? 'plan' : 'request');
+    },
+    dryRun: (plan, _snapshot, result) => planAttach(client, plan.orders, result, failed(result)),
+    journalBegin: () => ({ file }),
+    execute: (plan, { summary: result, journal, emit }) => sendRows(client, plan.orders, journal, options, emit, result, failed(result)),
+    finish: (result) => result.failed.sort((a, b) => a.line - b.line),
+    failures: (result) => result.failed,
+  };
 }
 
 function emptyResult(file: string): FileAttachResult {
@@ -113,8 +127,13 @@ function emptyResult(file: string): FileAttachResult {
 }
 
 /** Checks every row; the bad ones are failed (stage validation), the good ones returned in file order. */
-async function readGoodRows(path: string, result: FileAttachResult, fail: (failure: ReportRow) => void): Promise<GoodRow[]> {
-  const good: GoodRow[] = [];
+async function readGoodRows(path: string, onInvalid: (failure: ReportRow) => void): Promise<InvoiceRows> {
+  const result: InvoiceRows = { rows: 0, good: [], invalid: [] };
+  const { good } = result;
+  const fail = (failure: ReportRow) => {
+    result.invalid.push(failure);
+    onInvalid(failure);
+  };
   const keyLines = new Map<string, { line: number; orderId: number }>();
   for await (const { line, cells, problem } of readInvoiceRows(path)) {
     result.rows++;
@@ -138,7 +157,7 @@ async function readGoodRows(path: string, result: FileAttachResult, fail: (failu
       fail({ line, key: orderCell.trim(), stage: 'validation', reason: error.message });
     }
   }
-  return good;
+  return result;
 }
 
 /** Rows an earlier, interrupted run of the same file finished are counted, not sent again. */
@@ -228,45 +247,36 @@ async function planAttach(client: StoreClient, orders: GoodRow[][], result: File
 async function sendRows(
   client: StoreClient,
   orders: GoodRow[][],
-  earlier: EarlierRun,
+  journal: Journal,
   options: InvoiceFileOptions,
   emit: (step: ProgressStep) => void,
   result: FileAttachResult,
   fail: (failure: ReportRow) => void,
-): Promise<void> {
-  const journal = Journal.open(earlier.path, { append: Boolean(earlier.resumed) });
+): Promise<{ interrupted: boolean }> {
   const total = result.plannedWrites;
   let done = 0;
   const finished = () => {
     done++;
     emit({ phase: 'writing', done, total, writesDone: done, writesTotal: total });
   };
-  try {
-    result.journal = earlier.path;
-    journal.append({ t: 'begin', at: new Date().toISOString(), file: result.file, pid: process.pid });
-    emit({ phase: 'writing', done: 0, total, writesDone: 0, writesTotal: total });
-    const { interrupted } = await executeItems(orders, { concurrency: options.concurrency ?? ORDER_CONCURRENCY }, async (rows) => {
-      // The order was found before (findOrders).
-      for (const { line, request } of rows) {
-        checkAbort(options.signal);
-        try {
-          const attached = await attachInvoice(client, request, { checkOrder: false });
-          const outcome: Outcome = attached.attached ? 'attached' : 'unchanged';
-          result[outcome]++;
-          journal.append({ t: 'done', key: String(line), outcome });
-          options.onEvent?.({ type: outcome, line, orderId: request.orderId, key: request.key });
-        } catch (error) {
-          fail({ line, key: String(request.orderId), stage: 'request', reason: rowError(error).message });
-          journal.append({ t: 'done', key: String(line), outcome: 'failed' });
-        }
-        finished();
+  emit({ phase: 'writing', done: 0, total, writesDone: 0, writesTotal: total });
+  return executeItems(orders, { concurrency: options.concurrency ?? ORDER_CONCURRENCY }, async (rows) => {
+    // The order was found before (findOrders).
+    for (const { line, request } of rows) {
+      checkAbort(options.signal);
+      try {
+        const attached = await attachInvoice(client, request, { checkOrder: false });
+        const outcome: Outcome = attached.attached ? 'attached' : 'unchanged';
+        result[outcome]++;
+        journal.append({ t: 'done', key: String(line), outcome });
+        options.onEvent?.({ type: outcome, line, orderId: request.orderId, key: request.key });
+      } catch (error) {
+        fail({ line, key: String(request.orderId), stage: 'request', reason: rowError(error).message });
+        journal.append({ t: 'done', key: String(line), outcome: 'failed' });
       }
-    });
-    journal.append({ t: 'end', at: new Date().toISOString(), interrupted: interrupted || undefined });
-    result.interrupted = interrupted;
-  } finally {
-    journal.close();
-  }
+      finished();
+    }
+  });
 }
 
 type Cells = Partial<Record<(typeof COLUMNS)[number], string>>;

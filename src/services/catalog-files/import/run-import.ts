@@ -1,17 +1,17 @@
 import type { StoreClient } from '../../../client/index.js';
-import { Journal, type EarlierRun, findEarlierRun } from '../../bulk/journal.js';
-import { type BulkTarget, lockStore } from '../../bulk/lock.js';
-import { type BulkProgress, type ProgressStep, progressEmitter } from '../../bulk/progress.js';
-import { type ReportRow, writeReportKeepingResult } from '../../bulk/report.js';
+import { type BulkJob, type BulkJobOptions, runBulkJob } from '../../bulk/job.js';
+import type { EarlierRun } from '../../bulk/journal.js';
+import type { BulkProgress } from '../../bulk/progress.js';
+import type { ReportRow } from '../../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount, validationRow } from '../../bulk/row-error.js';
-import { type BulkRunSummary, recordRequests } from '../../bulk/summary.js';
+import type { BulkRunSummary } from '../../bulk/summary.js';
 import { StoreError } from '../../../errors.js';
 import { type KeptChange, keepStoreChanges } from '../baseline.js';
 import { applyOnlyToCatalog } from '../only.js';
 import { type PlannedChange, describePlan } from '../plan-changes.js';
 import { type Catalog, readCatalog } from '../catalog.js';
 import { type ImportJournalEntry, type ProductResult, executePlan, plannedOutcome } from '../executor.js';
-import { type Mode, type Plan, planImport, planRequests } from '../planner.js';
+import { type Mode, type Plan, type StoreSnapshot, planImport, planRequests } from '../planner.js';
 import { fetchSnapshot } from '../snapshot.js';
 
 /**
@@ -19,21 +19,12 @@ import { fetchSnapshot } from '../snapshot.js';
  * a journal, summarise. Never prints: progress goes out as events, the result as a summary.
  */
 
-export interface ImportOptions extends BulkTarget {
-  file: string;
+export interface ImportOptions extends BulkJobOptions<ImportProgress> {
   mode?: Mode;
-  dryRun?: boolean;
   skipInvalid?: boolean;
   ignoreUnknownColumns?: boolean;
-  resume?: boolean;
-  /** `--only COLUMNS`: apply only these columns of the file (only.ts). */
-  only?: string;
   /** Write the file as it is, even fields it holds as exported that the store changed since (baseline.ts). */
   overwriteStoreChanges?: boolean;
-  report?: string;
-  signal?: AbortSignal;
-  concurrency?: number;
-  onProgress?: (event: ImportProgress) => void;
 }
 
 export interface ImportProgress extends BulkProgress {
@@ -54,9 +45,6 @@ export interface ImportSummary extends BulkRunSummary {
   resumedProducts: number;
   /** Products the interrupted run finished that differ in the store now (deleted or changed since): planned again. */
   replanned: number;
-  /** An interrupted run of the same file was found and not resumed (its work is in the store; this run plans around it). */
-  earlierRunUnfinished: boolean;
-  journal?: string;
   failures: ReportRow[];
   /** Fields the file held as exported and the store changed since: left as the store has them (baseline.ts). */
   keptStoreChanges: KeptChange[];
@@ -88,50 +76,67 @@ async function readAndValidate(options: Pick<ImportOptions, 'file' | 'ignoreUnkn
 }
 
 export async function runImport(client: StoreClient, options: ImportOptions): Promise<ImportSummary> {
-  const started = Date.now();
-  const emit = progressEmitter(client, options.onProgress);
-  emit({ phase: 'reading', done: 0, writesDone: 0, writesTotal: 0 });
-  const catalog = await readOrReport(options);
-  if (options.only !== undefined) applyOnlyToCatalog(catalog, options.only);
-  const lock = options.dryRun ? undefined : lockStore(options, 'products import');
-  try {
-    const earlier = await findEarlierRun({ ...options, kind: 'import' });
-    emit({ phase: 'fetching', done: 0, writesDone: 0, writesTotal: 0 });
-    const snapshot = await fetchSnapshot(
-      client,
-      (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }),
-      { customFields: catalog.customColumns.length > 0 },
-    );
-    const kept = options.overwriteStoreChanges ? [] : keepStoreChanges(catalog, snapshot);
-    const plan = planImport(catalog, snapshot, { mode: options.mode });
-    if (plan.fatal.length > 0) throw new PlanRefusedError(plan.fatal);
-    const { resumed, replanned } = skipResumed(plan, earlier);
-    const summary = baseSummary(catalog, plan, options);
-    summary.keptStoreChanges = kept;
-    if (options.dryRun) summary.plan = describePlan(plan, snapshot, kept);
-    summary.resumedProducts = resumed.length;
-    summary.replanned = replanned;
-    summary.earlierRunUnfinished = earlier.unfinished && !options.resume;
-    const results = options.dryRun ? plannedResults(plan, summary) : await execute(client, plan, catalog, earlier, options, summary, emit);
-    for (const r of [...resumed, ...results]) {
-      summary[r.outcome]++;
-      summary.failures.push(...r.failures);
-    }
-    recordRequests(summary, client, started);
-    if (options.report) await writeReportKeepingResult(summary, options.report, summary.failures);
-    return summary;
-  } finally {
-    lock?.release();
-  }
+  return runBulkJob(client, options, importJob(client, options));
 }
 
-/** The catalog, or CatalogInvalidError after its errors went to the report. */
-async function readOrReport(options: ImportOptions): Promise<Catalog> {
-  try {
-    return await readAndValidate(options);
-  } catch (error) {
-    if (error instanceof CatalogInvalidError && options.report) await writeReportKeepingResult(error, options.report, error.errors.map(validationRow));
-    throw error;
+/** `products import` as the steps of the bulk skeleton (services/bulk/job.ts). */
+function importJob(client: StoreClient, options: ImportOptions): BulkJob<Catalog, StoreSnapshot, Plan, ImportSummary, ImportProgress, ImportJournalEntry> {
+  let kept: KeptChange[] = [];
+  return {
+    command: 'products import',
+    journalKind: 'import',
+    read: async (emit) => {
+      emit({ phase: 'reading', done: 0, writesDone: 0, writesTotal: 0 });
+      return readAndValidate(options);
+    },
+    applyOnly: applyOnlyToCatalog,
+    fetchSnapshot: async (catalog, emit) => {
+      emit({ phase: 'fetching', done: 0, writesDone: 0, writesTotal: 0 });
+      return fetchSnapshot(client, (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }), {
+        customFields: catalog.customColumns.length > 0,
+      });
+    },
+    keepStoreChanges: (catalog, snapshot) => {
+      kept = options.overwriteStoreChanges ? [] : keepStoreChanges(catalog, snapshot);
+    },
+    plan: (catalog, snapshot) => {
+      const plan = planImport(catalog, snapshot, { mode: options.mode });
+      if (plan.fatal.length > 0) throw new PlanRefusedError(plan.fatal);
+      return plan;
+    },
+    summarize: (catalog, plan) => ({ ...baseSummary(catalog, plan, options), keptStoreChanges: kept }),
+    skipResumed: (plan, earlier, summary) => {
+      const { resumed, replanned } = skipResumed(plan, earlier);
+      summary.plannedWrites = plan.writes;
+      summary.resumedProducts = resumed.length;
+      summary.replanned = replanned;
+      count(summary, resumed);
+    },
+    dryRun: (plan, snapshot, summary) => {
+      summary.plan = describePlan(plan, snapshot, kept);
+      count(summary, plannedResults(plan, summary));
+    },
+    journalBegin: (catalog) => ({ file: catalog.file, mode: options.mode ?? 'upsert' }),
+    execute: async (plan, { journal, summary, emit }) => {
+      const result = await executePlan(client, plan, {
+        journal,
+        signal: options.signal,
+        concurrency: options.concurrency,
+        onProgress: (p) => emit({ phase: 'writing', done: p.productsDone, total: p.productsTotal, writesDone: p.writesDone, writesTotal: p.writesTotal }),
+      });
+      summary.categoriesCreated = result.categoriesCreated;
+      count(summary, result.products);
+      return result;
+    },
+    failures: (summary) => summary.failures,
+  };
+}
+
+/** Each product's outcome counted, its failed rows listed. */
+function count(summary: ImportSummary, results: ProductResult[]): void {
+  for (const r of results) {
+    summary[r.outcome]++;
+    summary.failures.push(...r.failures);
   }
 }
 
@@ -164,34 +169,6 @@ function skipResumed(plan: Plan, earlier: EarlierRun): { resumed: ProductResult[
 function plannedResults(plan: Plan, summary: ImportSummary): ProductResult[] {
   summary.categoriesCreated = plan.categories.length;
   return plan.products.map((p) => ({ key: p.key, line: p.line, outcome: plannedOutcome(p.action), failures: failuresOf(p) }));
-}
-
-async function execute(
-  client: StoreClient,
-  plan: Plan,
-  catalog: Catalog,
-  earlier: EarlierRun,
-  options: ImportOptions,
-  summary: ImportSummary,
-  emit: (step: ProgressStep<ImportProgress>) => void,
-): Promise<ProductResult[]> {
-  const journal = Journal.open<ImportJournalEntry>(earlier.path, { append: Boolean(earlier.resumed) });
-  try {
-    summary.journal = earlier.path;
-    journal.append({ t: 'begin', at: new Date().toISOString(), file: catalog.file, mode: options.mode ?? 'upsert', pid: process.pid });
-    const result = await executePlan(client, plan, {
-      journal,
-      signal: options.signal,
-      concurrency: options.concurrency,
-      onProgress: (p) => emit({ phase: 'writing', done: p.productsDone, total: p.productsTotal, writesDone: p.writesDone, writesTotal: p.writesTotal }),
-    });
-    journal.append({ t: 'end', at: new Date().toISOString(), interrupted: result.interrupted || undefined });
-    summary.interrupted = result.interrupted;
-    summary.categoriesCreated = result.categoriesCreated;
-    return result.products;
-  } finally {
-    journal.close();
-  }
 }
 
 function failuresOf(p: Plan['products'][number]): ProductResult['failures'] {

@@ -1,13 +1,13 @@
 import { basename } from 'node:path';
 import type { StoreClient } from '../../../client/index.js';
-import { type EarlierRun, Journal, type RunEntry, findEarlierRun } from '../../bulk/journal.js';
-import { type BulkTarget, lockStore } from '../../bulk/lock.js';
+import { type BulkJob, type BulkJobOptions, runBulkJob } from '../../bulk/job.js';
+import type { EarlierRun, Journal, RunEntry } from '../../bulk/journal.js';
 import { type VariantWrite, VariantWriter, minimumRequests } from '../variant-writes.js';
 import type { StoreSnapshot } from '../planner.js';
-import { type BulkProgress, type ProgressStep, progressEmitter } from '../../bulk/progress.js';
-import { type ReportRow, writeReportKeepingResult } from '../../bulk/report.js';
-import { FileInvalidError, type RowError, errorCount, validationRow } from '../../bulk/row-error.js';
-import { type BulkRunSummary, recordRequests } from '../../bulk/summary.js';
+import type { ProgressStep } from '../../bulk/progress.js';
+import type { ReportRow } from '../../bulk/report.js';
+import { FileInvalidError, type RowError, errorCount } from '../../bulk/row-error.js';
+import type { BulkRunSummary } from '../../bulk/summary.js';
 import { applyOnlyToFeed } from '../only.js';
 import { type PlannedChange, describeSyncPlan } from '../plan-changes.js';
 import { SYNC_PRODUCT_FIELDS, fetchSnapshot } from '../snapshot.js';
@@ -22,19 +22,9 @@ import { planSync } from './planner.js';
  * executor. Never prints: progress goes out as events, the result as a summary.
  */
 
-export interface SyncOptions extends BulkTarget {
-  file: string;
+export interface SyncOptions extends BulkJobOptions {
   zeroMissing?: boolean;
-  /** `--only COLUMNS`: apply only these columns of the feed (import/only.ts). */
-  only?: string;
   force?: boolean;
-  dryRun?: boolean;
-  /** Continue an interrupted sync of the same file (its journal counts what it finished). */
-  resume?: boolean;
-  report?: string;
-  signal?: AbortSignal;
-  concurrency?: number;
-  onProgress?: (event: BulkProgress) => void;
 }
 
 export interface SyncSummary extends BulkRunSummary {
@@ -51,8 +41,6 @@ export interface SyncSummary extends BulkRunSummary {
   resumedRows: number;
   /** Variants an interrupted run finished that differ in the store again (changed since): planned again. */
   replanned: number;
-  earlierRunUnfinished: boolean;
-  journal?: string;
   /** A dry run's plan, change by change (import/plan-changes.ts). */
   plan?: PlannedChange[];
 }
@@ -64,58 +52,50 @@ class SyncInvalidError extends FileInvalidError {
 }
 
 export async function runSync(client: StoreClient, options: SyncOptions): Promise<SyncSummary> {
-  const started = Date.now();
+  return runBulkJob(client, options, syncJob(client, options));
+}
+
+/** `variants sync` as the steps of the bulk skeleton (services/bulk/job.ts). */
+function syncJob(client: StoreClient, options: SyncOptions): BulkJob<SyncFeed, StoreSnapshot, SyncPlan, SyncSummary> {
   const file = basename(options.file);
-  const emit = progressEmitter(client, options.onProgress);
-  const feed = await readSyncFile(options.file);
-  if (feed.errors.length > 0) {
-    const refusal = new SyncInvalidError(feed.errors, file);
-    if (options.report) await writeReportKeepingResult(refusal, options.report, feed.errors.map(validationRow));
-    throw refusal;
-  }
-  if (options.only !== undefined) applyOnlyToFeed(feed, options.only, file);
-  const lock = options.dryRun ? undefined : lockStore(options, 'variants sync');
-  try {
-    emit({ phase: 'fetching', done: 0, writesDone: 0, writesTotal: 0 });
-    const needsLocations = feed.locationColumns.length > 0 || feed.rows.some((r) => r.stock !== undefined) || options.zeroMissing;
-    const snapshot = await fetchSnapshot(
-      client,
-      (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }),
-      {
+  return {
+    command: 'variants sync',
+    journalKind: 'sync',
+    // A dry run compares the feed with the store only: what an interrupted run finished is not counted.
+    earlierRunInDryRun: false,
+    read: async () => {
+      const feed = await readSyncFile(options.file);
+      if (feed.errors.length > 0) throw new SyncInvalidError(feed.errors, file);
+      return feed;
+    },
+    applyOnly: (feed, columns) => applyOnlyToFeed(feed, columns, file),
+    fetchSnapshot: async (feed, emit) => {
+      emit({ phase: 'fetching', done: 0, writesDone: 0, writesTotal: 0 });
+      const needsLocations = feed.locationColumns.length > 0 || feed.rows.some((r) => r.stock !== undefined) || options.zeroMissing;
+      return fetchSnapshot(client, (loaded, total) => emit({ phase: 'fetching', done: loaded, total, writesDone: 0, writesTotal: 0 }), {
         store: false,
         categories: false,
         locations: Boolean(needsLocations),
         customFields: false,
         // A dry run names each variant's product by its handle, as an import's does.
         productFields: options.dryRun ? [...SYNC_PRODUCT_FIELDS, 'handle'] : SYNC_PRODUCT_FIELDS,
-      },
-    );
-    const plan = planSync(file, feed, snapshot, options);
-    const summary = baseSummary(file, feed, plan, options);
-    summary.plannedRequests = minimumRequests(plan.writes.map(variantWrite));
-    if (options.dryRun) {
+      });
+    },
+    plan: (feed, snapshot) => planSync(file, feed, snapshot, options),
+    summarize: (feed, plan) => {
+      const summary = baseSummary(file, feed, plan, options);
+      summary.plannedRequests = minimumRequests(plan.writes.map(variantWrite));
+      return summary;
+    },
+    skipResumed: countResumed,
+    dryRun: (plan, snapshot, summary) => {
       for (const w of plan.writes) w.zero ? summary.zeroed++ : summary.updated++;
       summary.plan = describeSyncPlan(plan, snapshot);
-    } else {
-      const earlier = await findEarlierRun({ ...options, kind: 'sync' });
-      countResumed(plan, earlier, summary);
-      summary.earlierRunUnfinished = earlier.unfinished && !options.resume;
-      summary.journal = earlier.path;
-      const journal = Journal.open(earlier.path, { append: Boolean(earlier.resumed) });
-      try {
-        journal.append({ t: 'begin', at: new Date().toISOString(), file, pid: process.pid });
-        await sendWrites(client, plan, snapshot, options, summary, journal, emit);
-        journal.append({ t: 'end', at: new Date().toISOString(), interrupted: summary.interrupted || undefined });
-      } finally {
-        journal.close();
-      }
-    }
-    recordRequests(summary, client, started);
-    if (options.report) await writeReportKeepingResult(summary, options.report, summary.failures);
-    return summary;
-  } finally {
-    lock?.release();
-  }
+    },
+    journalBegin: () => ({ file }),
+    execute: (plan, { snapshot, summary, journal, emit }) => sendWrites(client, plan, snapshot, options, summary, journal, emit),
+    failures: (summary) => summary.failures,
+  };
 }
 
 /** What a sync journals besides its begin and end: one `done` per variant the store confirmed. */
@@ -133,7 +113,7 @@ async function sendWrites(
   summary: SyncSummary,
   journal: SyncJournal,
   emit: (step: ProgressStep) => void,
-): Promise<void> {
+): Promise<{ interrupted: boolean }> {
   const { writes } = plan;
   let done = 0;
   const progress = () => emit({ phase: 'writing', done, total: writes.length, writesDone: done, writesTotal: writes.length });
@@ -161,8 +141,7 @@ async function sendWrites(
       progress();
     },
   });
-  const { interrupted } = await writer.send(writes.map(variantWrite));
-  summary.interrupted = interrupted;
+  return writer.send(writes.map(variantWrite));
 }
 
 function variantWrite(w: SyncWrite): VariantWrite {

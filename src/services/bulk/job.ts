@@ -1,0 +1,139 @@
+import type { StoreClient } from '../../client/index.js';
+import { type EarlierRun, Journal, type RunEntry, findEarlierRun } from './journal.js';
+import { type BulkTarget, lockStore } from './lock.js';
+import { type BulkProgress, type ProgressStep, progressEmitter } from './progress.js';
+import { type ReportRow, writeReportKeepingResult } from './report.js';
+import { FileInvalidError, validationRow } from './row-error.js';
+import { type BulkRunSummary, recordRequests } from './summary.js';
+
+/**
+ * The one skeleton of a bulk run (`products import`, `variants sync`, `invoices attach --file`): read the file
+ * whole, apply `--only`, take the store's lock, find an earlier run of the same file, fetch a snapshot of the
+ * store, keep the store's changes, plan, skip what a resumed run finished, then a dry run's plan or the
+ * execution with its journal, and the summary (request counts, `--report`). A job says what each step is for
+ * its file; `runBulkJob` says when steps run and owns the lock, the journal's begin and end, and the report.
+ * Never prints: progress goes out as events, the result as the summary.
+ */
+
+/** The flags of a bulk command the skeleton itself acts on; a job's own options extend these. */
+export interface BulkJobOptions<P extends BulkProgress = BulkProgress> extends BulkTarget {
+  /** The file to read (a private copy when it was standard input). */
+  file: string;
+  dryRun?: boolean;
+  resume?: boolean;
+  /** `--only COLUMNS`: handed to the job's `applyOnly`. */
+  only?: string;
+  /** `--report FILE`: the failed rows, written after the run (and the invalid rows when the file is refused). */
+  report?: string;
+  signal?: AbortSignal;
+  concurrency?: number;
+  onProgress?: (event: P) => void;
+}
+
+export type Emit<P extends BulkProgress = BulkProgress> = (step: ProgressStep<P>) => void;
+
+/** What the execution step gets: the journal is open and its `begin` written; the skeleton writes `end`. */
+export interface ExecuteContext<Snapshot, Summary, P extends BulkProgress, Entry extends { t: string }> {
+  snapshot: Snapshot;
+  summary: Summary;
+  journal: Journal<Entry>;
+  emit: Emit<P>;
+}
+
+/**
+ * The steps of one bulk job, in the order `runBulkJob` runs them. A job is made per run (its options in a
+ * closure), so steps may share what they found (import keeps the store changes it found for its dry-run plan).
+ */
+export interface BulkJob<Input, Snapshot, Plan, Summary extends BulkRunSummary, P extends BulkProgress = BulkProgress, Entry extends { t: string } = RunEntry> {
+  /** The command the lock names to another run ("products import"), its lock scope, and its journal's kind. */
+  command: string;
+  lockScope?: string;
+  journalKind: string;
+  /** Whether a dry run looks for an earlier run of the file (to count what `--resume` would skip); default yes. */
+  earlierRunInDryRun?: boolean;
+  /** Reads and checks the whole file; a FileInvalidError refuses it before anything else (its rows go to --report). */
+  read(emit: Emit<P>): Promise<Input>;
+  applyOnly?(input: Input, columns: string): void;
+  fetchSnapshot(input: Input, emit: Emit<P>): Promise<Snapshot>;
+  /** Fields the file holds as exported that the store changed since: left as the store has them. */
+  keepStoreChanges?(input: Input, snapshot: Snapshot): void;
+  plan(input: Input, snapshot: Snapshot): Plan;
+  /** The summary before anything is done: what was read and planned. */
+  summarize(input: Input, plan: Plan): Summary;
+  /** Leaves out (and counts) what the earlier run finished, when `--resume` continues it. */
+  skipResumed(plan: Plan, earlier: EarlierRun, summary: Summary): void;
+  /** What the plan still needs from the store once resumed work is left out (invoices: its orders); nothing is written. */
+  beforeWriting?(plan: Plan, summary: Summary): Promise<void>;
+  /** `--dry-run`: what the plan would do, counted in the summary; nothing is written. */
+  dryRun(plan: Plan, snapshot: Snapshot, summary: Summary): void | Promise<void>;
+  /** The `begin` entry's own fields (the file's name, a mode). */
+  journalBegin(input: Input): { file: string; mode?: string };
+  /** Sends the plan, journaling each item the store confirmed; counts into the summary. */
+  execute(plan: Plan, context: ExecuteContext<Snapshot, Summary, P, Entry>): Promise<{ interrupted: boolean }>;
+  /** The rows `--report` lists. */
+  failures(summary: Summary): ReportRow[];
+  /** Last touches before the request counts and the report (the order failures are listed in). */
+  finish?(summary: Summary): void;
+}
+
+export async function runBulkJob<Input, Snapshot, Plan, Summary extends BulkRunSummary, P extends BulkProgress, Entry extends { t: string }>(
+  client: StoreClient,
+  options: BulkJobOptions<P>,
+  job: BulkJob<Input, Snapshot, Plan, Summary, P, Entry>,
+): Promise<Summary> {
+  const started = Date.now();
+  const emit = progressEmitter<P>(client, options.onProgress);
+  const input = await readOrReport(job, emit, options.report);
+  if (options.only !== undefined) job.applyOnly?.(input, options.only);
+  const lock = options.dryRun ? undefined : lockStore(options, job.command, job.lockScope);
+  try {
+    const earlier = options.dryRun && job.earlierRunInDryRun === false ? undefined : await findEarlierRun({ ...options, kind: job.journalKind });
+    const snapshot = await job.fetchSnapshot(input, emit);
+    job.keepStoreChanges?.(input, snapshot);
+    const plan = job.plan(input, snapshot);
+    const summary = job.summarize(input, plan);
+    if (earlier) {
+      job.skipResumed(plan, earlier, summary);
+      summary.earlierRunUnfinished = earlier.unfinished && !options.resume;
+    }
+    await job.beforeWriting?.(plan, summary);
+    if (options.dryRun || !earlier) await job.dryRun(plan, snapshot, summary);
+    else summary.interrupted = await execute(job, plan, { snapshot, summary, emit }, input, earlier);
+    job.finish?.(summary);
+    recordRequests(summary, client, started);
+    if (options.report) await writeReportKeepingResult(summary, options.report, job.failures(summary));
+    return summary;
+  } finally {
+    lock?.release();
+  }
+}
+
+/** The job's input, or its FileInvalidError after the invalid rows went to the report. */
+async function readOrReport<Input, P extends BulkProgress>(job: { read(emit: Emit<P>): Promise<Input> }, emit: Emit<P>, report: string | undefined): Promise<Input> {
+  try {
+    return await job.read(emit);
+  } catch (error) {
+    if (error instanceof FileInvalidError && report) await writeReportKeepingResult(error, report, error.errors.map(validationRow));
+    throw error;
+  }
+}
+
+/** The execution between the journal's `begin` and `end` (a resumed run appends to the earlier run's journal). */
+async function execute<Input, Snapshot, Plan, Summary extends BulkRunSummary, P extends BulkProgress, Entry extends { t: string }>(
+  job: BulkJob<Input, Snapshot, Plan, Summary, P, Entry>,
+  plan: Plan,
+  context: Omit<ExecuteContext<Snapshot, Summary, P, Entry>, 'journal'>,
+  input: Input,
+  earlier: EarlierRun,
+): Promise<boolean> {
+  context.summary.journal = earlier.path;
+  const journal = Journal.open<Entry>(earlier.path, { append: Boolean(earlier.resumed) });
+  try {
+    journal.append({ t: 'begin', at: new Date().toISOString(), ...job.journalBegin(input), pid: process.pid });
+    const { interrupted } = await job.execute(plan, { ...context, journal });
+    journal.append({ t: 'end', at: new Date().toISOString(), interrupted: interrupted || undefined });
+    return interrupted;
+  } finally {
+    journal.close();
+  }
+}
