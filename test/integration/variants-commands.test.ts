@@ -139,7 +139,7 @@ describe('store variants', () => {
 
     const updated = await store('variants', 'update', pid, vid, '--promotional-price', '18000', '--stock-at', 'Local Palermo=0', '--weight', '0,8', '--json');
     expect(updated.code).toBe(0);
-    expect(JSON.parse(updated.stdout)).toMatchObject({ promotional_price: '18000.00', stock: 6, weight: '0.8' });
+    expect(JSON.parse(updated.stdout)).toMatchObject({ promotional_price: '18000.00', stock: 6, weight: '0.80' });
     const cleared = await store('variants', 'update', pid, vid, '--promotional-price', 'none', '--json');
     expect(JSON.parse(cleared.stdout)).toMatchObject({ promotional_price: null });
 

@@ -1,9 +1,10 @@
 import { categoryIdOf, type Product } from '../../api/products.js';
 import type { Variant } from '../../api/variants.js';
 import { money, stockAt } from './export.js';
-import type { Catalog, ProductSpec, RowBaseline, VariantSpec } from './catalog.js';
+import type { Catalog, ProductSpec, RowBaseline, VariantSpec } from './catalog-model.js';
 import type { ColumnField } from './dialects.js';
-import { type StoreSnapshot, categoryPaths, textOf } from './planner.js';
+import { type StoreSnapshot } from './plan-model.js';
+import { categoryPaths, textOf } from './store-index.js';
 
 /**
  * Round trips that never revert the store (docs/csv.md, "Round trips"; docs/decisions.md). A file written by

@@ -10,7 +10,7 @@ import type { StoreClient } from '../../client/index.js';
 import { QUOTE_LINE_BREAKS, escapeFormula } from '../../output/format.js';
 import { io } from '../../output/io.js';
 import { ADMIN_ES_HEADER, BASELINE_HEADER, BASELINE_TEXT_LIMIT, type ColumnField, baselineDigest, mapColumns } from './dialects.js';
-import { categoryPaths, textOf } from './planner.js';
+import { categoryPaths, textOf } from './store-index.js';
 
 /**
  * `store products export`: the catalog as CSV (docs/csv.md, "Catalog"), one row per variant, streamed page by page.

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { leaveAlone } from './baseline.js';
 import type { SyncFeed } from './sync-types.js';
-import type { Catalog, ProductSpec, VariantSpec } from './catalog.js';
+import type { Catalog, ProductSpec, VariantSpec } from './catalog-model.js';
 import { type ColumnField, type Dialect, mapColumns } from './dialects.js';
 
 /**

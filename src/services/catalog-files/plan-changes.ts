@@ -3,16 +3,9 @@ import { categoryIdOf, type Product } from '../../api/products.js';
 import type { VariantInput } from '../../api/variants.js';
 import type { SyncPlan } from './sync-types.js';
 import type { KeptChange } from './baseline.js';
-import {
-  type FieldChange,
-  type Plan,
-  type ProductBody,
-  type StoreSnapshot,
-  categoryPaths,
-  fieldChanges,
-  indexSnapshot,
-  textOf,
-} from './planner.js';
+import { type FieldChange, type Plan, type ProductBody, type StoreSnapshot } from './plan-model.js';
+import { categoryPaths, indexSnapshot, textOf } from './store-index.js';
+import { fieldChanges } from './variant-diff.js';
 
 /**
  * What a dry run shows (docs/csv.md, "Dry runs"): the plan as changes a person reads — per product and variant

@@ -1,239 +1,38 @@
-import type { Category, Localized } from '../../api/categories.js';
-import type { CustomField } from '../../api/custom-fields.js';
-import type { Location } from '../../api/locations.js';
-import { type Product, type ProductInput, categoryIdOf } from '../../api/products.js';
-import type { StoreInfo } from '../../api/store.js';
-import type { Variant, VariantInput } from '../../api/variants.js';
-import { pickLocalized } from '../../api/read.js';
-import type { Catalog, ProductSpec, VariantSpec } from './catalog.js';
-import { DECIMAL_FIELDS, type DecimalField, TEXT_FIELDS, type TextField } from './dialects.js';
+import { type Product, categoryIdOf } from '../../api/products.js';
+import type { VariantInput } from '../../api/variants.js';
+import type { Catalog, ProductSpec, VariantSpec } from './catalog-model.js';
 import { type VariantWrite, minimumRequests } from './variant-writes.js';
+import type {
+  StoreSnapshot,
+  Mode,
+  CategoryRef,
+  CategoryCreate,
+  ProductBody,
+  Step,
+  VariantUpdate,
+  RowFailure,
+  ProductPlan,
+  Plan,
+  PlanOptions,
+} from './plan-model.js';
+import { variantLabel, skuField, IMAGES_IN_CREATE } from './plan-model.js';
+import { type Indexes, pathKey, textOf, firstText, indexSnapshot } from './store-index.js';
+import {
+  fieldChanges,
+  localizedBody,
+  localizedDiffers,
+  variantFields,
+  stockBody,
+  customValues,
+  variantDiff,
+  skuConflict,
+} from './variant-diff.js';
 
 /**
  * The import plan (docs/csv.md, "What an import does"): a pure function from the validated file and one snapshot of
  * the store to the writes that make the store match the file — creates for what is missing, updates of only
  * the fields that differ, nothing for what is equal. Nothing here does I/O, so every rule is unit-tested.
  */
-
-export interface StoreSnapshot {
-  store: Pick<StoreInfo, 'languages' | 'main_language'>;
-  products: Product[];
-  categories: Category[];
-  locations: Location[];
-  customFields: CustomField[];
-}
-
-export type Mode = 'upsert' | 'create' | 'update';
-
-/** A category id, or the path key of a category the plan creates. */
-export type CategoryRef = number | string;
-
-export interface CategoryCreate {
-  /** Normalised path key, e.g. "ropa > remeras". */
-  ref: string;
-  name: string;
-  /** Existing parent id, or the ref of a parent created earlier in the plan, or null for a root. */
-  parent: CategoryRef | null;
-  depth: number;
-  line: number;
-}
-
-/** The fields of a variant a row sets, besides its SKU and stock (columns of DECIMAL_FIELDS and TEXT_FIELDS). */
-type VariantFields = { [F in DecimalField | TextField]?: string };
-type StockFields = Pick<VariantInput, 'stock' | 'inventory_levels'>;
-
-/** Product request bodies; the categories are sent as the ids `categories` resolves to once they exist. */
-export type ProductBody = Omit<ProductInput, 'categories'>;
-
-/** A variant created inside its product's POST /products: the row it comes from. */
-export interface NestedVariant {
-  sku: string;
-  line: number;
-  options: string[];
-  /** The same variant as a one-by-one create, for a store that drops the variants of a POST /products. */
-  fallback: VariantInput;
-}
-
-export type Step =
-  | { kind: 'createProduct'; body: ProductBody; categories?: CategoryRef[]; variants?: NestedVariant[] }
-  | { kind: 'updateProduct'; body: ProductBody; categories?: CategoryRef[] }
-  | { kind: 'createVariant'; sku: string; line: number; body: VariantInput; options: string[] }
-  | { kind: 'addImage'; src: string }
-  | { kind: 'setCustomFields'; sku: string; line: number; variantId?: number; options: string[]; values: { id: string; value: string }[] };
-
-/**
- * How a variant the plan creates is known until the store gives it an id: its SKU, or for a variant without
- * SKU its option values (unique within a product).
- */
-export function variantKey(sku: string, options: string[]): string {
-  return sku || `\u0000${options.map((o) => o.trim().toLowerCase()).join('\u0000')}`;
-}
-
-/** A variant as messages name it: its SKU, or its product and option values when it has no SKU. */
-function variantLabel(productKey: string, v: Pick<VariantSpec, 'sku' | 'values'>): string {
-  return v.sku || `${productKey} (${v.values.length ? v.values.join(' / ') : 'no SKU'})`;
-}
-
-/** The SKU a row sets, as request fields: none when the row leaves it blank. */
-function skuField(v: VariantSpec): Pick<VariantInput, 'sku'> {
-  return v.sku ? { sku: v.sku } : {};
-}
-
-/** One field of an existing variant the plan changes, from what the store holds to what the file says. */
-export interface FieldChange {
-  /** The request field (`price`, `cost`, `sku`…), or `stock:<location id>` for a stock level. */
-  field: string;
-  from: string | number | null;
-  to: string | number | null;
-}
-
-/**
- * A change to an existing variant. The executor sends these across products in the fewest documented requests
- * (services/catalog-files/variant-writes.ts): price and stock 50 per PATCH /products/stock-price, anything else one
- * PATCH /products/{id}/variants per product. `changes` is the same diff field by field, for a dry run to show.
- */
-export interface VariantUpdate {
-  sku: string;
-  line: number;
-  variantId: number;
-  body: VariantInput;
-  changes: FieldChange[];
-}
-
-/** Images a new product carries in its POST (the platform recommends at most 9 there); the rest go one by one. */
-export const IMAGES_IN_CREATE = 9;
-
-export interface RowFailure {
-  line: number;
-  key: string;
-  reason: string;
-}
-
-export interface ProductPlan {
-  key: string;
-  line: number;
-  lines: number[];
-  action: 'create' | 'update' | 'unchanged' | 'skip' | 'fail';
-  /** The store's product, when it exists. */
-  productId?: number;
-  /** Why the product is skipped or failed. */
-  reason?: string;
-  steps: Step[];
-  /** Changes to the product's existing variants, sent after the steps, batched across products. */
-  variantUpdates: VariantUpdate[];
-  /** Rows of this product that fail while the rest goes ahead (e.g. a SKU held twice in the store). */
-  rowFailures: RowFailure[];
-  /** Images the product had when the store was fetched (0 for a create): how another writer's images show. */
-  imagesBefore?: number;
-}
-
-export interface Plan {
-  categories: CategoryCreate[];
-  products: ProductPlan[];
-  /** Problems of the whole file against this store (unknown location or custom field column…): nothing is sent. */
-  fatal: string[];
-  /** Write requests the plan sends (the variant updates counted as the batches they go in). */
-  writes: number;
-  /** The store's locations (where plain stock goes, and whether levels must name theirs). */
-  locations?: Location[];
-}
-
-export interface PlanOptions {
-  mode?: Mode;
-}
-
-export interface Indexes {
-  main: string;
-  multilingual: boolean;
-  languages: string[];
-  byHandle: Map<string, Product>;
-  bySku: Map<string, { product: Product; variant: Variant }[]>;
-  categoryByPath: Map<string, number>;
-  locationByKey: Map<string, Location>;
-  defaultLocation?: Location;
-  customByName: Map<string, CustomField>;
-}
-
-function pathKey(levels: string[]): string {
-  return levels.map((l) => l.trim().toLowerCase()).join(' > ');
-}
-
-/**
- * The text of a localized value in one language, as a `name:<lang>` column holds it: that language or its
- * locale form (`pt` ↔ `pt_BR`). The main language falls back to any language that has text (docs/platform.md
- * §0: an option named only in `en` on an `es` store is still named), so export writes it and import, reading
- * the same fallback, sees no change.
- */
-export function textOf(value: Localized | null | undefined, lang: string, main: string): string {
-  if (value === null || value === undefined) return '';
-  if (lang === main) return pickLocalized(value, main);
-  if (typeof value === 'string') return '';
-  const exact = value[lang];
-  if (exact) return exact;
-  const language = lang.split(/[_-]/)[0]!.toLowerCase();
-  return Object.entries(value).find(([key, text]) => text && key.split(/[_-]/)[0]!.toLowerCase() === language)?.[1] ?? '';
-}
-
-/** Every category's path of main-language names from the root. */
-export function categoryPaths(categories: Category[], main: string): Map<number, string[]> {
-  const byId = new Map(categories.map((c) => [c.id, c]));
-  const paths = new Map<number, string[]>();
-  const pathOf = (c: Category, depth = 0): string[] => {
-    const known = paths.get(c.id);
-    if (known) return known;
-    const parent = c.parent !== null && depth < 50 ? byId.get(c.parent) : undefined;
-    const name = textOf(c.name, main, main) || firstText(c.name);
-    const path = parent ? [...pathOf(parent, depth + 1), name] : [name];
-    paths.set(c.id, path);
-    return path;
-  };
-  for (const c of categories) pathOf(c);
-  return paths;
-}
-
-function firstText(value: Localized): string {
-  return typeof value === 'string' ? value : (Object.values(value).find((t) => t) ?? '');
-}
-
-/** The name a location is known by in a `stock:<location>` header: its id or any of its names. */
-function locationKeys(location: Location): string[] {
-  const names = typeof location.name === 'string' ? [location.name] : Object.values(location.name);
-  return [location.id, ...names.filter((n): n is string => Boolean(n))].map((k) => k.trim().toLowerCase());
-}
-
-export function indexSnapshot(snapshot: StoreSnapshot): Indexes {
-  const main = snapshot.store.main_language;
-  const byHandle = new Map<string, Product>();
-  const bySku = new Map<string, { product: Product; variant: Variant }[]>();
-  for (const product of snapshot.products) {
-    const handles = typeof product.handle === 'string' ? [product.handle] : Object.values(product.handle ?? {});
-    for (const h of handles) if (h) byHandle.set(h, product);
-    for (const variant of product.variants) {
-      if (!variant.sku) continue;
-      const list = bySku.get(variant.sku) ?? [];
-      list.push({ product, variant });
-      bySku.set(variant.sku, list);
-    }
-  }
-  const categoryByPath = new Map<string, number>();
-  for (const [id, path] of categoryPaths(snapshot.categories, main)) {
-    if (!categoryByPath.has(pathKey(path))) categoryByPath.set(pathKey(path), id);
-  }
-  const locationByKey = new Map<string, Location>();
-  for (const location of snapshot.locations) for (const key of locationKeys(location)) locationByKey.set(key, location);
-  const customByName = new Map(snapshot.customFields.map((f) => [f.name.trim().toLowerCase(), f]));
-  return {
-    main,
-    multilingual: snapshot.store.languages.length > 1,
-    languages: snapshot.store.languages,
-    byHandle,
-    bySku,
-    categoryByPath,
-    locationByKey,
-    defaultLocation: snapshot.locations.find((l) => l.is_default) ?? snapshot.locations[0],
-    customByName,
-  };
-}
 
 /** Column-level checks against the store: languages, locations and custom fields the file names must exist. */
 function checkColumns(catalog: Catalog, ix: Indexes): string[] {
@@ -324,120 +123,6 @@ export function planRequests(plan: Pick<Plan, 'categories' | 'products'>): numbe
 /** A variant update as the batch writer takes it. */
 export function variantWriteOf(productId: number, u: VariantUpdate): VariantWrite {
   return { productId, variantId: u.variantId, line: u.line, key: u.sku, body: u.body };
-}
-
-/** The diff of `variantDiff` field by field, with the store's values (an import's and a sync's dry run show it). */
-export function fieldChanges(body: VariantInput, current: Variant, ix: Indexes): FieldChange[] {
-  const changes: FieldChange[] = [];
-  for (const [field, to] of Object.entries(body)) {
-    if (field === 'inventory_levels') {
-      for (const level of body.inventory_levels ?? []) changes.push({ field: `stock:${level.location_id}`, from: levelOf(current, level.location_id) ?? null, to: level.stock });
-    } else if (field === 'stock') {
-      changes.push({ field, from: stockAtDefault(current, ix) ?? null, to: body.stock! });
-    } else {
-      const from = (current as Record<string, unknown>)[field];
-      changes.push({ field, from: typeof from === 'string' || typeof from === 'number' ? from : null, to: (to as string | number | null) ?? null });
-    }
-  }
-  return changes;
-}
-
-function localizedBody(values: Record<string, string>, ix: Indexes): Localized {
-  const resolved: Record<string, string> = {};
-  for (const [lang, text] of Object.entries(values)) resolved[lang || ix.main] = text;
-  const langs = Object.keys(resolved);
-  if (langs.length === 1 && langs[0] === ix.main && !ix.multilingual) return resolved[ix.main]!;
-  return resolved;
-}
-
-function localizedDiffers(given: Record<string, string>, stored: Localized | null | undefined, ix: Indexes): boolean {
-  return Object.entries(given).some(([lang, text]) => textOf(stored, lang || ix.main, ix.main) !== text);
-}
-
-/** The variant fields a row sets, as request fields (stock handled apart). */
-function variantFields(v: VariantSpec): VariantFields {
-  const body: VariantFields = {};
-  for (const f of DECIMAL_FIELDS) if (v.decimals[f] !== undefined) body[f] = v.decimals[f];
-  for (const f of TEXT_FIELDS) if (v.texts[f] !== undefined) body[f] = v.texts[f];
-  return body;
-}
-
-function stockBody(v: VariantSpec, ix: Indexes, current?: Variant): StockFields {
-  const levels = new Map<string, number>();
-  for (const [key, stock] of Object.entries(v.stockAt)) levels.set(ix.locationByKey.get(key.trim().toLowerCase())!.id, stock);
-  const body: StockFields = {};
-  if (levels.size === 0) {
-    if (v.stock === undefined) return body;
-    if (!current || stockAtDefault(current, ix) !== v.stock) body.stock = v.stock;
-    return body;
-  }
-  if (v.stock !== undefined) {
-    if (ix.defaultLocation) levels.set(ix.defaultLocation.id, v.stock);
-    else body.stock = v.stock;
-  }
-  const changed = [...levels].filter(([id, stock]) => !current || levelOf(current, id) !== stock);
-  if (changed.length > 0) body.inventory_levels = changed.map(([location_id, stock]) => ({ location_id, stock }));
-  return body;
-}
-
-/**
- * The stock at one location, or undefined when unknown: stock not managed, or `inventory_levels` absent (the
- * store did not say how the stock is split, docs/platform.md §3; never read as zero). A location missing from
- * reported levels holds nothing.
- */
-function levelOf(variant: Variant, locationId: string): number | undefined {
-  if (variant.stock === null || variant.stock === undefined || !variant.inventory_levels) return undefined;
-  return variant.inventory_levels.find((l) => l.location_id === locationId)?.stock ?? 0;
-}
-
-function stockAtDefault(variant: Variant, ix: Indexes): number | undefined {
-  if (variant.stock === null || variant.stock === undefined) return undefined;
-  if (!ix.defaultLocation || !variant.inventory_levels) return variant.stock;
-  return levelOf(variant, ix.defaultLocation.id);
-}
-
-function customValues(v: VariantSpec, ix: Indexes, current?: Variant): { id: string; value: string }[] {
-  const out: { id: string; value: string }[] = [];
-  for (const [name, value] of Object.entries(v.custom)) {
-    const field = ix.customByName.get(name.trim().toLowerCase())!;
-    const stored = current?.custom_fields?.find((c) => String(c.id) === field.id)?.value;
-    if (stored === undefined || stored === null || String(stored) !== value) out.push({ id: field.id, value });
-  }
-  return out;
-}
-
-/** The request fields that make `current` match the row: only the fields the row gives and that differ. */
-export function variantDiff(v: VariantSpec, current: Variant, ix: Indexes): VariantInput {
-  const body: VariantInput = {};
-  for (const f of DECIMAL_FIELDS) {
-    const given = v.decimals[f];
-    if (given === undefined) continue;
-    const stored = current[f];
-    if (stored === null || stored === undefined || stored === '' || Number(stored) !== Number(given)) body[f] = given;
-  }
-  for (const f of TEXT_FIELDS) {
-    const given = v.texts[f];
-    if (given !== undefined && (current[f] ?? '') !== given) body[f] = given;
-  }
-  Object.assign(body, stockBody(v, ix, current));
-  return body;
-}
-
-/** Why a SKU the store holds on several variants cannot be matched (import and sync alike). */
-export function ambiguousSku(sku: string, holders: { product: { id: number } }[]): string {
-  const ids = [...new Set(holders.map((h) => h.product.id))];
-  return `SKU ${sku} is held by ${holders.length} variants in the store (${ids.length === 1 ? 'product' : 'products'} ${ids.join(', ')}); the store is ambiguous`;
-}
-
-/** A SKU of the file that the store holds on another product, or more than once. */
-function skuConflict(sku: string, productId: number | undefined, ix: Indexes): string | undefined {
-  const holders = ix.bySku.get(sku) ?? [];
-  if (holders.length > 1) return ambiguousSku(sku, holders);
-  const holder = holders[0];
-  if (holder && holder.product.id !== productId) {
-    return `SKU ${sku} belongs to product ${holder.product.id} (${textOf(holder.product.handle, ix.main, ix.main) || 'no handle'})`;
-  }
-  return undefined;
 }
 
 function planCreate(

@@ -6,7 +6,7 @@ import type { Variant } from '../../api/variants.js';
 import { getStore } from '../../api/store.js';
 import type { StoreClient } from '../../client/index.js';
 import { DECIMAL_FIELDS, TEXT_FIELDS } from './dialects.js';
-import type { StoreSnapshot } from './planner.js';
+import type { StoreSnapshot } from './plan-model.js';
 
 /**
  * The store as a bulk planner needs it, fetched once: every product with its variants (200 per page), the

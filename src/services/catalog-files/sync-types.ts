@@ -1,7 +1,7 @@
 import type { Variant, VariantInput } from '../../api/variants.js';
 import type { ReportRow } from '../bulk/report.js';
 import type { RowError } from '../bulk/row-error.js';
-import type { VariantSpec } from './catalog.js';
+import type { VariantSpec } from './catalog-model.js';
 
 /**
  * What `variants sync` reads and plans, as types: the core (`--only`, the dry-run's plan lines) works on them

@@ -2,6 +2,7 @@ import { pickLocalized } from '../../api/read.js';
 import { UsageError } from '../../errors.js';
 import { ValidationError } from '../../client/errors.js';
 import { readMoney } from '../common/money.js';
+import { readDecimal, readStock } from '../common/numbers.js';
 
 /**
  * Parsing of the catalog flags before anything is sent: money and measures, stock, option pairs and
@@ -9,19 +10,15 @@ import { readMoney } from '../common/money.js';
  */
 
 /**
- * A non-negative decimal with `.` or `,` as the decimal separator ("19.90", "19,9", "20"), returned as
- * the decimal string the store expects ("19.90", "19.9", "20"). Thousands separators are refused: "1.234,50"
- * is ambiguous between locales.
+ * A measure flag (`--weight`, `--width`, …): a non-negative decimal with `.` or `,` as the decimal separator,
+ * read as a CSV cell is (common/numbers.ts) and sent in the same form ("19,9" → "19.90"). Thousands separators
+ * are refused: "1.234,50" is ambiguous between locales.
  */
 export function parseDecimal(flag: string, raw: string): string {
-  const text = raw.trim();
-  if (/^-\s*\d/.test(text)) throw new UsageError(`${flag} must not be negative (got "${raw}").`);
-  const match = text.match(/^(\d+)(?:[.,](\d+))?$/);
-  if (!match) {
-    throw new UsageError(`${flag} "${raw}" is not a decimal number: use digits with "." or "," before the decimals, e.g. 19.90.`);
-  }
-  const whole = match[1].replace(/^0+(?=\d)/, '');
-  return match[2] === undefined ? whole : `${whole}.${match[2]}`;
+  const read = readDecimal(raw.trim());
+  if (typeof read === 'string') return read;
+  if (read.problem === 'negative') throw new UsageError(`${flag} must not be negative (got "${raw}").`);
+  throw new UsageError(`${flag} "${raw}" is not a decimal number: use digits with "." or "," before the decimals, e.g. 19.90.`);
 }
 
 /**
@@ -39,14 +36,13 @@ export function parseMoney(flag: string, raw: string): string {
   return money;
 }
 
-/** Stock is a whole number of units, 0 or more. */
+/** Stock is a whole number of units, 0 or more, read as a CSV cell is (common/numbers.ts). */
 export function parseStock(flag: string, raw: string): number {
-  const text = raw.trim();
-  if (/^-\s*\d/.test(text)) throw new UsageError(`${flag} must not be negative (got "${raw}").`);
-  if (!/^\d+$/.test(text)) throw new UsageError(`${flag} must be a whole number of units, 0 or more (got "${raw}").`);
-  const value = Number(text);
-  if (!Number.isSafeInteger(value)) throw new UsageError(`${flag} is too large (got "${raw}").`);
-  return value;
+  const read = readStock(raw.trim());
+  if (typeof read === 'number') return read;
+  if (read.problem === 'negative') throw new UsageError(`${flag} must not be negative (got "${raw}").`);
+  if (read.problem === 'too-large') throw new UsageError(`${flag} is too large (got "${raw}").`);
+  throw new UsageError(`${flag} must be a whole number of units, 0 or more (got "${raw}").`);
 }
 
 /** `--stock-at LOCATION=N`: the location (name or id, may contain "=") and its stock. */

@@ -9,9 +9,11 @@ import { StoreError } from '../../../errors.js';
 import { type KeptChange, keepStoreChanges } from '../baseline.js';
 import { applyOnlyToCatalog } from '../only.js';
 import { type PlannedChange, describePlan } from '../plan-changes.js';
-import { type Catalog, readCatalog } from '../catalog.js';
+import { type Catalog } from '../catalog-model.js';
+import { readCatalog } from '../catalog.js';
 import { type ImportJournalEntry, type ProductResult, executePlan, plannedOutcome } from '../executor.js';
-import { type Mode, type Plan, type StoreSnapshot, planImport, planRequests } from '../planner.js';
+import { type Mode, type Plan, type StoreSnapshot } from '../plan-model.js';
+import { planImport, planRequests } from '../planner.js';
 import { fetchSnapshot } from '../snapshot.js';
 
 /**

@@ -1,7 +1,9 @@
 import { basename } from 'node:path';
 import { readCsv } from '../../bulk/csv.js';
 import type { RowError } from '../../bulk/row-error.js';
-import { type VariantSpec, notUtf8, stock } from '../catalog.js';
+import { type VariantSpec } from '../catalog-model.js';
+import { notUtf8 } from '../catalog.js';
+import { stock } from '../catalog-cells.js';
 import type { SyncFeed } from '../sync-types.js';
 import { readMoney } from '../../common/money.js';
 

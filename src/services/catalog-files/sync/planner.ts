@@ -2,7 +2,9 @@ import type { Product } from '../../../api/products.js';
 import type { Variant, VariantInput } from '../../../api/variants.js';
 import { UsageError } from '../../../errors.js';
 import { plural } from '../../../output/format.js';
-import { type StoreSnapshot, ambiguousSku, indexSnapshot, variantDiff } from '../planner.js';
+import { type StoreSnapshot } from '../plan-model.js';
+import { ambiguousSku, variantDiff } from '../variant-diff.js';
+import { indexSnapshot } from '../store-index.js';
 import type { SyncFeed, SyncPlan, SyncWrite } from '../sync-types.js';
 
 /**

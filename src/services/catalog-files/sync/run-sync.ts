@@ -3,7 +3,7 @@ import type { StoreClient } from '../../../client/index.js';
 import { type BulkJob, type BulkJobOptions, runBulkJob } from '../../bulk/job.js';
 import type { EarlierRun, Journal, RunEntry } from '../../bulk/journal.js';
 import { type VariantWrite, VariantWriter, minimumRequests } from '../variant-writes.js';
-import type { StoreSnapshot } from '../planner.js';
+import type { StoreSnapshot } from '../plan-model.js';
 import type { ProgressStep } from '../../bulk/progress.js';
 import type { ReportRow } from '../../bulk/report.js';
 import { FileInvalidError, type RowError, errorCount } from '../../bulk/row-error.js';

@@ -7,7 +7,7 @@ import type { Variant } from '../../../../src/api/variants.js';
 import { UsageError } from '../../../../src/errors.js';
 import { executeItems } from '../../../../src/services/bulk/executor.js';
 import { checkAbort } from '../../../../src/services/bulk/pool.js';
-import type { StoreSnapshot } from '../../../../src/services/catalog-files/planner.js';
+import type { StoreSnapshot } from '../../../../src/services/catalog-files/plan-model.js';
 import { readSyncFile } from '../../../../src/services/catalog-files/sync/feed.js';
 import { planSync } from '../../../../src/services/catalog-files/sync/planner.js';
 

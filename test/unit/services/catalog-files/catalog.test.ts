@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatRowError } from '../../../../src/services/bulk/row-error.js';
-import { type Catalog, readCatalog } from '../../../../src/services/catalog-files/catalog.js';
+import { type Catalog } from '../../../../src/services/catalog-files/catalog-model.js';
+import { readCatalog } from '../../../../src/services/catalog-files/catalog.js';
 
 const dir = (sub: string) => fileURLToPath(new URL(`../../../fixtures/csv/${sub}/`, import.meta.url));
 const malformed = (name: string) => `${dir('malformed')}${name}`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AuthError, NetworkError, ServerError, ValidationError } from '../../../../src/client/errors.js';
 import type { RequestOptions, StoreClient } from '../../../../src/client/index.js';
 import { executePlan } from '../../../../src/services/catalog-files/executor.js';
-import type { Plan, ProductPlan } from '../../../../src/services/catalog-files/planner.js';
+import type { Plan, ProductPlan } from '../../../../src/services/catalog-files/plan-model.js';
 
 /**
  * The executor against a small in-memory store that implements the StoreClient interface, with scripted

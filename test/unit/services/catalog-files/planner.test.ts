@@ -6,7 +6,8 @@ import type { Product } from '../../../../src/api/products.js';
 import type { Variant } from '../../../../src/api/variants.js';
 import { readCatalog } from '../../../../src/services/catalog-files/catalog.js';
 import { describePlan } from '../../../../src/services/catalog-files/plan-changes.js';
-import { type ProductPlan, type Step, type StoreSnapshot, planImport } from '../../../../src/services/catalog-files/planner.js';
+import { type ProductPlan, type Step, type StoreSnapshot } from '../../../../src/services/catalog-files/plan-model.js';
+import { planImport } from '../../../../src/services/catalog-files/planner.js';
 
 /** A product's variant updates without their field-by-field diff (checked on its own). */
 const updatesOf = (p: ProductPlan) => p.variantUpdates.map(({ changes: _changes, ...u }) => u);

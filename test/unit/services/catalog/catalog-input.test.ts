@@ -29,12 +29,12 @@ function usageMessage(fn: () => unknown): string {
 }
 
 describe('parseDecimal', () => {
-  it('accepts "." and "," as the decimal separator and returns the decimal string the store takes', () => {
+  it('accepts "." and "," as the decimal separator and returns the decimal string the store takes (as a CSV cell gives it)', () => {
     expect(parseDecimal('--price', '19.90')).toBe('19.90');
-    expect(parseDecimal('--price', '19,9')).toBe('19.9');
-    expect(parseDecimal('--price', ' 20 ')).toBe('20');
+    expect(parseDecimal('--price', '19,9')).toBe('19.90');
+    expect(parseDecimal('--price', ' 20 ')).toBe('20.00');
     expect(parseDecimal('--price', '007,50')).toBe('7.50');
-    expect(parseDecimal('--price', '0')).toBe('0');
+    expect(parseDecimal('--price', '0')).toBe('0.00');
   });
 
   it('refuses negatives, thousands separators and words, naming the flag', () => {

@@ -1,0 +1,74 @@
+import type { RowError } from '../bulk/row-error.js';
+import type { ColumnField, DecimalField, Dialect, TextField } from './dialects.js';
+
+/** What a catalog file reads as (catalog.ts): its products and their variants, checked and normalised. */
+
+export interface VariantSpec {
+  line: number;
+  /** '' when the row gives no SKU: the variant is then known by its product and option values. */
+  sku: string;
+  /** Option values, in the order of the product's option names. */
+  values: string[];
+  decimals: Partial<Record<DecimalField, string>>;
+  texts: Partial<Record<TextField, string>>;
+  /** Stock at the default location. */
+  stock?: number;
+  /** Stock per location, keyed by the location's name or id as written in the header. */
+  stockAt: Record<string, number>;
+  /** Custom field values, keyed by field name. */
+  custom: Record<string, string>;
+  /** The row's `baseline` cell, when it came from `products export` and still names this row (baseline.ts). */
+  baseline?: RowBaseline;
+}
+
+/**
+ * What `products export` wrote in a row's `baseline` cell: the store's product and variant, and the columns
+ * whose cell still holds the exported text (the user did not edit them), with that text.
+ */
+export interface RowBaseline {
+  product: number;
+  variant: number;
+  unedited: { header: string; field: ColumnField; exported: string }[];
+}
+
+export interface ProductSpec {
+  /** The product's key: its handle, or the slug of its name without a handle column. */
+  key: string;
+  /** True when the handle came from a handle column (then it is also sent on create). */
+  handleGiven: boolean;
+  line: number;
+  lines: number[];
+  /** Non-blank names by language; '' is the store's main language. */
+  name: Record<string, string>;
+  description: Record<string, string>;
+  /** Category paths (levels from the root), when the cell is not blank. */
+  categories?: string[][];
+  images: string[];
+  /** Option names; empty for a product without variations. */
+  optionNames: string[];
+  /** False when the file has no option columns: rows are variants known by SKU, options unknown. */
+  optionsGiven: boolean;
+  variants: VariantSpec[];
+}
+
+export interface Catalog {
+  file: string;
+  dialect: Dialect;
+  /** Valid products, in the order of their first row. */
+  products: ProductSpec[];
+  errors: RowError[];
+  /** Keys of products left out because one of their rows is invalid. */
+  invalidProducts: { key: string; lines: number[] }[];
+  /** Columns read but not imported (no API counterpart, or unknown with --ignore-unknown-columns). */
+  ignoredColumns: string[];
+  /** Header names of `stock:<location>` and `custom:<field>` columns, for the planner to resolve. */
+  locationColumns: string[];
+  customColumns: string[];
+  /** The header row's cells, trimmed (what `--only` names). */
+  headers: string[];
+  rows: number;
+}
+
+export interface ReadCatalogOptions {
+  ignoreUnknownColumns?: boolean;
+}
