@@ -21,17 +21,22 @@ export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelet
 
   async run(): Promise<{ id: number; deleted: boolean }> {
     const { parseIntegerId } = await import('../../services/common/validate.js');
-    const { confirmOrYes } = await import('../../output/prompt.js');
+    const { confirmThenAct } = await import('../../cli/confirm.js');
     const id = parseIntegerId(this.args.id, 'ID', 'category');
     const describe = async () => (await import('../../services/catalog/categories.js')).describeCategory(await this.client(), id);
-    if (!(await confirmOrYes({ message: async () => `Delete category ${await describe()}?`, yes: this.flags.yes, action: 'Deleting a category' }))) {
-      this.note('Nothing deleted.');
-      return { id, deleted: false };
-    }
-    const client = await this.client();
-    const { deleteCategoryById } = await import('../../services/catalog/categories.js');
-    await deleteCategoryById(client, id);
-    this.note(`Deleted category ${id}.`);
-    return { id, deleted: true };
+    return confirmThenAct({
+      message: async () => `Delete category ${await describe()}?`,
+      yes: this.flags.yes,
+      action: 'Deleting a category',
+      nothingDone: 'Nothing deleted.',
+      declined: () => ({ id, deleted: false }),
+      act: async () => {
+        const client = await this.client();
+        const { deleteCategoryById } = await import('../../services/catalog/categories.js');
+        await deleteCategoryById(client, id);
+        this.note(`Deleted category ${id}.`);
+        return { id, deleted: true };
+      },
+    });
   }
 }

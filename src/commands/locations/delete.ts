@@ -20,20 +20,20 @@ export default class LocationsDelete extends BaseCommand<typeof LocationsDelete>
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ id: string; deleted: boolean }> {
-    const { confirmOrYes } = await import('../../output/prompt.js');
-    const ok = await confirmOrYes({
+    const { confirmThenAct } = await import('../../cli/confirm.js');
+    return confirmThenAct({
       message: async () => `Delete location ${await (await import('../../services/catalog/locations.js')).describeLocation(await this.client(), this.args.location)}?`,
       yes: this.flags.yes,
       action: 'Deleting a location',
+      nothingDone: 'Nothing deleted.',
+      declined: () => ({ id: this.args.location, deleted: false }),
+      act: async () => {
+        const client = await this.client();
+        const { deleteLocationByRef } = await import('../../services/catalog/locations.js');
+        const location = await deleteLocationByRef(client, this.args.location);
+        this.note(`Deleted location ${location.id}.`);
+        return { id: location.id, deleted: true };
+      },
     });
-    if (!ok) {
-      this.note('Nothing deleted.');
-      return { id: this.args.location, deleted: false };
-    }
-    const client = await this.client();
-    const { deleteLocationByRef } = await import('../../services/catalog/locations.js');
-    const location = await deleteLocationByRef(client, this.args.location);
-    this.note(`Deleted location ${location.id}.`);
-    return { id: location.id, deleted: true };
   }
 }

@@ -31,7 +31,7 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
 
   async run(): Promise<Order | undefined> {
     const { parseOrderId } = await import('../../services/common/validate.js');
-    const { confirmOrYes } = await import('../../output/prompt.js');
+    const { confirmThenAct } = await import('../../cli/confirm.js');
     const id = parseOrderId(this.args.id);
     const { orderToCancel, cancelOrderById } = await import('../../services/orders/orders.js');
     const { totalLabel } = await import('../../views/orders.js');
@@ -41,19 +41,19 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
     const items = order.products.reduce((n, p) => n + p.quantity, 0);
     const stock = this.flags.restock ? `return ${items} item${items === 1 ? '' : 's'} to stock` : 'keep the stock as it is';
     const state = [order.status, order.payment_status].filter(Boolean).join(', ');
-    const confirmed = await confirmOrYes({
+    return confirmThenAct({
       yes: this.flags.yes,
       message: `Cancel order #${order.number ?? '?'} (id ${order.id}, ${totalLabel(order)}, ${state}) and ${stock}?`,
       action: `Cancelling order ${order.id}`,
+      nothingDone: 'Nothing changed.',
+      declined: () => undefined,
+      act: async () => {
+        const cancelled = await cancelOrderById(client, order.id, { reason: this.flags.reason as CancelReason | undefined, restock: this.flags.restock });
+        if (!this.jsonEnabled()) {
+          this.note(`Cancelled order #${cancelled.number ?? '?'} (id ${cancelled.id})${this.flags.restock ? `; ${items} item${items === 1 ? '' : 's'} returned to stock` : '; stock unchanged'}.`);
+        }
+        return cancelled;
+      },
     });
-    if (!confirmed) {
-      this.note('Nothing changed.');
-      return undefined;
-    }
-    const cancelled = await cancelOrderById(client, order.id, { reason: this.flags.reason as CancelReason | undefined, restock: this.flags.restock });
-    if (!this.jsonEnabled()) {
-      this.note(`Cancelled order #${cancelled.number ?? '?'} (id ${cancelled.id})${this.flags.restock ? `; ${items} item${items === 1 ? '' : 's'} returned to stock` : '; stock unchanged'}.`);
-    }
-    return cancelled;
   }
 }

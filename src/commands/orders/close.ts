@@ -27,7 +27,7 @@ export default class OrdersClose extends BaseCommand<typeof OrdersClose> {
 
   async run(): Promise<Order | undefined> {
     const { parseOrderId } = await import('../../services/common/validate.js');
-    const { confirmOrYes } = await import('../../output/prompt.js');
+    const { confirmThenAct } = await import('../../cli/confirm.js');
     const id = parseOrderId(this.args.id);
     const { orderToCloseOrReopen, closeOrReopenOrderById } = await import('../../services/orders/orders.js');
     const { totalLabel } = await import('../../views/orders.js');
@@ -36,17 +36,17 @@ export default class OrdersClose extends BaseCommand<typeof OrdersClose> {
     if (notice) this.note(notice);
     const verb = this.action === 'close' ? 'Close' : 'Reopen';
     const state = [order.status, order.payment_status, order.shipping_status].filter(Boolean).join(', ');
-    const confirmed = await confirmOrYes({
+    return confirmThenAct({
       yes: this.flags.yes,
       message: `${verb} order #${order.number ?? '?'} (id ${order.id}, ${totalLabel(order)}, ${state})?`,
       action: `${this.action === 'close' ? 'Closing' : 'Reopening'} order ${order.id}`,
+      nothingDone: 'Nothing changed.',
+      declined: () => undefined,
+      act: async () => {
+        const changed = await closeOrReopenOrderById(client, order.id, this.action);
+        if (!this.jsonEnabled()) this.note(`${this.action === 'close' ? 'Closed' : 'Reopened'} order #${changed.number ?? '?'} (id ${changed.id}); it is ${changed.status ?? 'changed'}.`);
+        return changed;
+      },
     });
-    if (!confirmed) {
-      this.note('Nothing changed.');
-      return undefined;
-    }
-    const changed = await closeOrReopenOrderById(client, order.id, this.action);
-    if (!this.jsonEnabled()) this.note(`${this.action === 'close' ? 'Closed' : 'Reopened'} order #${changed.number ?? '?'} (id ${changed.id}); it is ${changed.status ?? 'changed'}.`);
-    return changed;
   }
 }

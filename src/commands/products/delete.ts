@@ -20,21 +20,21 @@ export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
 
   async run(): Promise<{ id: number; deleted: boolean }> {
     const { parseIntegerId } = await import('../../services/common/validate.js');
-    const { confirmOrYes } = await import('../../output/prompt.js');
+    const { confirmThenAct } = await import('../../cli/confirm.js');
     const id = parseIntegerId(this.args.id, 'ID', 'product');
-    const ok = await confirmOrYes({
+    return confirmThenAct({
       message: async () => `Delete product ${await (await import('../../services/catalog/products.js')).describeProduct(await this.client(), id)}?`,
       yes: this.flags.yes,
       action: 'Deleting a product',
+      nothingDone: 'Nothing deleted.',
+      declined: () => ({ id, deleted: false }),
+      act: async () => {
+        const client = await this.client();
+        const { deleteProductById } = await import('../../services/catalog/products.js');
+        await deleteProductById(client, id);
+        this.note(`Deleted product ${id}.`);
+        return { id, deleted: true };
+      },
     });
-    if (!ok) {
-      this.note('Nothing deleted.');
-      return { id, deleted: false };
-    }
-    const client = await this.client();
-    const { deleteProductById } = await import('../../services/catalog/products.js');
-    await deleteProductById(client, id);
-    this.note(`Deleted product ${id}.`);
-    return { id, deleted: true };
   }
 }

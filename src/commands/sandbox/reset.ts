@@ -18,16 +18,20 @@ export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   };
 
   async run(): Promise<void> {
-    const { confirmOrYes } = await import('../../output/prompt.js');
-    const message = 'Delete all sandbox data and restore the demo store?';
-    if (!(await confirmOrYes({ message, yes: this.flags.yes, action: 'Resetting the sandbox (it deletes its data)' }))) {
-      this.note('Nothing was changed.');
-      return;
-    }
-    const { resetSharedSandbox } = await import('../../services/local-sandbox/shared-sandbox.js');
-    const { resetStateDir } = await import('../../sandbox/state-dir.js');
-    const orders = this.flags.orders;
-    const info = await resetSharedSandbox({ env: process.env, resetState: (dir) => resetStateDir(dir, { orders }) });
-    this.note(`Restored the demo data of sandbox store ${info.store_id}${orders ? `, with ${orders} more orders,` : ''} (${info.api_url}).`);
+    const { confirmThenAct } = await import('../../cli/confirm.js');
+    await confirmThenAct({
+      message: 'Delete all sandbox data and restore the demo store?',
+      yes: this.flags.yes,
+      action: 'Resetting the sandbox (it deletes its data)',
+      nothingDone: 'Nothing was changed.',
+      declined: () => undefined,
+      act: async () => {
+        const { resetSharedSandbox } = await import('../../services/local-sandbox/shared-sandbox.js');
+        const { resetStateDir } = await import('../../sandbox/state-dir.js');
+        const orders = this.flags.orders;
+        const info = await resetSharedSandbox({ env: process.env, resetState: (dir) => resetStateDir(dir, { orders }) });
+        this.note(`Restored the demo data of sandbox store ${info.store_id}${orders ? `, with ${orders} more orders,` : ''} (${info.api_url}).`);
+      },
+    });
   }
 }

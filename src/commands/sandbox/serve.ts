@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { PLANS } from '../../platform/plans.js';
+import { watchStopSignals } from '../../cli/signals.js';
 
 export default class SandboxServe extends BaseCommand<typeof SandboxServe> {
   static summary = 'Run the local sandbox store in the foreground.';
@@ -147,11 +148,5 @@ function parseRate(
 
 /** SIGINT and SIGTERM close the sandbox cleanly (exit 0); the idle timeout closes it too. Returns the unsubscribe. */
 function stopOnSignals(sandbox: { close(): Promise<void> }): () => void {
-  const stop = () => void sandbox.close();
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return () => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  };
+  return watchStopSignals(() => void sandbox.close()).dispose;
 }

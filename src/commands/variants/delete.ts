@@ -17,31 +17,31 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ product_id: number; id: number; deleted: boolean }> {
-    const { confirmOrYes } = await import('../../output/prompt.js');
+    const { confirmThenAct } = await import('../../cli/confirm.js');
     const { describeVariant, findVariantTarget, variantTarget } = await import('../../services/catalog/variants.js');
     const target = variantTarget(this.args.product_id_or_sku, this.args.variant_id);
     // Ids are looked up only to name the variant in the question; a SKU always (after --yes is checked).
     let found: Awaited<ReturnType<typeof findVariantTarget>> | undefined;
     const lookUp = async () => (found ??= await findVariantTarget(await this.client(), target));
-    const ok = await confirmOrYes({
+    const productId = () => found?.product.id ?? (target as { productId: number }).productId;
+    const variantId = () => found?.variant.id ?? (target as { variantId: number }).variantId;
+    return confirmThenAct({
       message: async () => {
         const { product, variant } = await lookUp();
         return `Delete ${describeVariant(product, variant)}?`;
       },
       yes: this.flags.yes,
       action: 'Deleting a variant',
+      nothingDone: 'Nothing deleted.',
+      declined: () => ({ product_id: productId(), id: variantId(), deleted: false }),
+      act: async () => {
+        if ('sku' in target) await lookUp();
+        const client = await this.client();
+        const { deleteVariantById } = await import('../../services/catalog/variants.js');
+        await deleteVariantById(client, productId(), variantId());
+        this.note(`Deleted ${found ? describeVariant(found.product, found.variant) : `variant ${variantId()} of product ${productId()}`}.`);
+        return { product_id: productId(), id: variantId(), deleted: true };
+      },
     });
-    if (ok && 'sku' in target) await lookUp();
-    const productId = found?.product.id ?? (target as { productId: number }).productId;
-    const variantId = found?.variant.id ?? (target as { variantId: number }).variantId;
-    if (!ok) {
-      this.note('Nothing deleted.');
-      return { product_id: productId, id: variantId, deleted: false };
-    }
-    const client = await this.client();
-    const { deleteVariantById } = await import('../../services/catalog/variants.js');
-    await deleteVariantById(client, productId, variantId);
-    this.note(`Deleted ${found ? describeVariant(found.product, found.variant) : `variant ${variantId} of product ${productId}`}.`);
-    return { product_id: productId, id: variantId, deleted: true };
   }
 }

@@ -20,21 +20,21 @@ export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
 
   async run(): Promise<{ id: number; deleted: boolean }> {
     const { parseIntegerId } = await import('../../services/common/validate.js');
-    const { confirmOrYes } = await import('../../output/prompt.js');
+    const { confirmThenAct } = await import('../../cli/confirm.js');
     const id = parseIntegerId(this.args.id, 'ID', 'webhook');
-    const ok = await confirmOrYes({
+    return confirmThenAct({
       message: async () => `Delete webhook ${await (await import('../../services/webhooks/webhooks.js')).describeWebhook(await this.client(), id)}?`,
       yes: this.flags.yes,
       action: 'Deleting a webhook',
+      nothingDone: 'Nothing deleted.',
+      declined: () => ({ id, deleted: false }),
+      act: async () => {
+        const client = await this.client();
+        const { deleteWebhook } = await import('../../api/webhooks.js');
+        await deleteWebhook(client, id);
+        this.note(`Deleted webhook ${id}.`);
+        return { id, deleted: true };
+      },
     });
-    if (!ok) {
-      this.note('Nothing deleted.');
-      return { id, deleted: false };
-    }
-    const client = await this.client();
-    const { deleteWebhook } = await import('../../api/webhooks.js');
-    await deleteWebhook(client, id);
-    this.note(`Deleted webhook ${id}.`);
-    return { id, deleted: true };
   }
 }

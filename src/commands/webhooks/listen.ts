@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { WEBHOOK_EVENTS } from '../../platform/webhook-events.js';
 import { BaseCommand } from '../../cli/base-command.js';
+import { watchStopSignals } from '../../cli/signals.js';
 import { notificationLine, readyLine } from '../../views/webhooks.js';
 import { terminalWidth } from '../../output/terminal.js';
 import { SIGNAL_EXIT_CODES } from '../../util/process.js';
@@ -71,12 +72,10 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
     // Which webhook is which: for --debug (the store's `webhooks list` shows them too).
     if (this.flags.debug) for (const w of session.registered) this.note(`Registered ${w.event} (${w.id}).`);
 
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGINT', () => resolve('SIGINT'));
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-    });
     // A second Ctrl-C while the webhooks are being removed gives up on the removal.
-    process.once('SIGINT', () => process.exit(SIGNAL_EXIT_CODES.SIGINT));
+    const signal = await watchStopSignals((name, count) => {
+      if (count > 1 && name === 'SIGINT') process.exit(SIGNAL_EXIT_CODES.SIGINT);
+    }).first;
     this.note(`Stopping (${signal}).`);
     const { removed, failed } = await session.close();
     if (removed.length > 0) this.note(`Removed ${removed.length} webhook${removed.length === 1 ? '' : 's'}.`);

@@ -21,24 +21,24 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
 
   async run(): Promise<{ id: string; deleted: boolean }> {
     const { parseOrderId, parseFulfillmentOrderRef } = await import('../../../services/common/validate.js');
-    const { confirmOrYes } = await import('../../../output/prompt.js');
+    const { confirmThenAct } = await import('../../../cli/confirm.js');
     const orderId = parseOrderId(this.args.order_id);
     const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
     const eventId = this.args.event_id.trim();
-    const confirmed = await confirmOrYes({
+    return confirmThenAct({
       yes: this.flags.yes,
       message: async () =>
         `Delete ${await (await import('../../../services/orders/orders.js')).describeTrackingEvent(await this.client(), orderId, ref, eventId)}?`,
       action: `Deleting tracking event ${eventId}`,
+      nothingDone: 'Nothing changed.',
+      declined: () => ({ id: eventId, deleted: false }),
+      act: async () => {
+        const { removeTrackingEvent } = await import('../../../services/orders/orders.js');
+        const { notice } = await removeTrackingEvent(await this.client(), orderId, ref, eventId);
+        if (notice) this.note(notice);
+        this.note(`Deleted tracking event ${eventId}.`);
+        return { id: eventId, deleted: true };
+      },
     });
-    if (!confirmed) {
-      this.note('Nothing changed.');
-      return { id: eventId, deleted: false };
-    }
-    const { removeTrackingEvent } = await import('../../../services/orders/orders.js');
-    const { notice } = await removeTrackingEvent(await this.client(), orderId, ref, eventId);
-    if (notice) this.note(notice);
-    this.note(`Deleted tracking event ${eventId}.`);
-    return { id: eventId, deleted: true };
   }
 }

@@ -19,21 +19,21 @@ export default class CustomFieldsDelete extends BaseCommand<typeof CustomFieldsD
   static flags = { yes: yesFlag };
 
   async run(): Promise<{ id: string; deleted: boolean }> {
-    const { confirmOrYes } = await import('../../../output/prompt.js');
-    const ok = await confirmOrYes({
+    const { confirmThenAct } = await import('../../../cli/confirm.js');
+    return confirmThenAct({
       message: async () =>
         `Delete custom field ${await (await import('../../../services/catalog/variants.js')).describeCustomField(await this.client(), this.args.field)} and its value on every variant?`,
       yes: this.flags.yes,
       action: 'Deleting a custom field',
+      nothingDone: 'Nothing deleted.',
+      declined: () => ({ id: this.args.field, deleted: false }),
+      act: async () => {
+        const client = await this.client();
+        const { deleteCustomFieldByRef } = await import('../../../services/catalog/variants.js');
+        const field = await deleteCustomFieldByRef(client, this.args.field);
+        this.note(`Deleted custom field ${field.name} (${field.id}).`);
+        return { id: field.id, deleted: true };
+      },
     });
-    if (!ok) {
-      this.note('Nothing deleted.');
-      return { id: this.args.field, deleted: false };
-    }
-    const client = await this.client();
-    const { deleteCustomFieldByRef } = await import('../../../services/catalog/variants.js');
-    const field = await deleteCustomFieldByRef(client, this.args.field);
-    this.note(`Deleted custom field ${field.name} (${field.id}).`);
-    return { id: field.id, deleted: true };
   }
 }
