@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core';
-import { CANCEL_REASONS, ORDER_STATUS_INPUTS, ORDER_STATUSES, PAYMENT_STATUSES, SHIPPING_STATUSES } from '../platform/orders.js';
+import { CANCEL_REASONS, ORDER_STATUS_INPUTS, ORDER_STATUSES, PAYMENT_STATUSES, RECORD_SHIPPING_STATUSES } from '../platform/orders.js';
 import { TRACKING_STATUSES } from '../platform/tracking-statuses.js';
-import type { OrderFilterFlags, TrackingFields } from '../services/orders/orders.js';
+import type { TrackingFields } from '../services/orders/orders.js';
+import type { OrderFilterFlags } from '../services/orders/order-listing.js';
 import { DATE_FORMS } from '../services/common/validate.js';
 
 /** Arguments and flags of the order, fulfillment-order and invoice commands. */
@@ -72,14 +73,16 @@ export const cancelReasonFlag = Flags.string({
 
 /** The filters of `orders list` and `orders export` (GET /orders, docs/platform.md §4), under the names people guess. */
 export const orderFilterFlags = {
+  // The three states take any text: a value of another one (--status pending) is answered with the flag that means it.
   status: Flags.string({
-    description: 'Only orders with this status (paid is read as --payment-status paid).',
-    options: [...ORDER_STATUSES, 'any', 'paid'],
+    description: `Only orders with this status: ${[...ORDER_STATUSES, 'any'].join(', ')} (paid is read as --payment-status paid).`,
   }),
-  'payment-status': Flags.string({ description: 'Only orders with this payment status.', options: [...PAYMENT_STATUSES, 'any'] }),
+  'payment-status': Flags.string({ description: `Only orders with this payment status: ${[...PAYMENT_STATUSES, 'any'].join(', ')}.` }),
   'shipping-status': Flags.string({
-    description: 'Only orders with this shipping status (unshipped and shipped are older names of unfulfilled and fulfilled).',
-    options: [...SHIPPING_STATUSES, 'any'],
+    description: `Only orders with this shipping status: ${[...RECORD_SHIPPING_STATUSES, 'any'].join(', ')}. The store's filter knows unpacked, unfulfilled (unshipped) and fulfilled (shipped); partially_packed, packed and partially_fulfilled are read from the unfulfilled orders and delivered from the fulfilled ones, and picked here.`,
+  }),
+  'to-ship': Flags.boolean({
+    description: 'Only the open, paid orders not every shipment of which is dispatched (unpacked, packing or partly sent): two queries, merged newest first.',
   }),
   search: Flags.string({ description: "Only orders with this number, or with this text in the customer's name or email (the API's q)." }),
   'created-after': Flags.string({ description: `Only orders created at or after this time: ${DATE_FORMS}.` }),
@@ -88,7 +91,11 @@ export const orderFilterFlags = {
   'updated-before': Flags.string({ description: 'Only orders changed at or before this time (same forms as --created-after).' }),
   'total-min': Flags.string({ description: 'Only orders with a total of at least this amount (e.g. 150.00).' }),
   'total-max': Flags.string({ description: 'Only orders with a total of at most this amount.' }),
-  customer: Flags.string({ description: 'Only orders of this customer id (repeat, or comma-separate, for several).', multiple: true, multipleNonGreedy: true }),
+  customer: Flags.string({
+    description: 'Only orders of this customer: an id, or an email address (looked up first, one request each); repeat, or comma-separate, for several.',
+    multiple: true,
+    multipleNonGreedy: true,
+  }),
   channel: Flags.string({ description: 'Only orders from this sales channel, e.g. store, api, pos (repeat for several).', multiple: true, multipleNonGreedy: true }),
   'payment-method': Flags.string({ description: 'Only orders paid with this method, e.g. credit_card, bank_transfer (repeat for several).', multiple: true, multipleNonGreedy: true }),
   'payment-provider': Flags.string({ description: 'Only orders paid through this provider (the gateway, e.g. mercadopago).' }),
@@ -102,9 +109,10 @@ export function orderFilterFlagsFrom(flags: OrderFilterFlagValues): OrderFilterF
   const text = (v: unknown) => v as string | undefined;
   const texts = (v: unknown) => v as string[] | undefined;
   return {
-    status: flags.status as OrderFilterFlags['status'],
-    paymentStatus: flags['payment-status'] as OrderFilterFlags['paymentStatus'],
-    shippingStatus: flags['shipping-status'] as OrderFilterFlags['shippingStatus'],
+    status: text(flags.status),
+    paymentStatus: text(flags['payment-status']),
+    shippingStatus: text(flags['shipping-status']),
+    toShip: flags['to-ship'] as boolean | undefined,
     search: text(flags.search),
     createdAfter: text(flags['created-after']),
     createdBefore: text(flags['created-before']),

@@ -18,5 +18,24 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const SHIPPING_STATUSES = ['unpacked', 'unfulfilled', 'fulfilled', 'unshipped', 'shipped'] as const;
 export type ShippingStatus = (typeof SHIPPING_STATUSES)[number];
 
+/**
+ * Every `shipping_status` an order record may hold (docs/platform.md §10): the values that follow the order's
+ * fulfillment orders (`unpacked`, `partially_packed`, `packed`, `partially_fulfilled`, `fulfilled`), the older
+ * `unfulfilled`, and the 2025-03 names of the same ground (`unshipped`, `shipped`, `delivered`). Readers show any
+ * other value as it comes.
+ */
+export const RECORD_SHIPPING_STATUSES = [
+  'unpacked',
+  'partially_packed',
+  'packed',
+  'unshipped',
+  'unfulfilled',
+  'partially_fulfilled',
+  'fulfilled',
+  'shipped',
+  'delivered',
+] as const;
+export type RecordShippingStatus = (typeof RECORD_SHIPPING_STATUSES)[number];
+
 export const CANCEL_REASONS = ['customer', 'inventory', 'fraud', 'other'] as const;
 export type CancelReason = (typeof CANCEL_REASONS)[number];

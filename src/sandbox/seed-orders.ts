@@ -82,6 +82,23 @@ function demoCustomer(first: string, last: string, i: number): { name: string; e
   };
 }
 
+/** Ana Gómez ships home, and every fourth of her orders to her office: two addresses, as a regular has. */
+function regularAddress(i: number): Address {
+  const office = i % 40 === 33;
+  return {
+    name: DEMO_REGULAR.name,
+    address: office ? 'Av. Santa Fe' : 'Gorriti',
+    number: office ? '1860' : '4520',
+    floor: office ? '8º A' : null,
+    locality: 'Palermo',
+    city: 'Buenos Aires',
+    province: 'CABA',
+    zipcode: office ? 'C1123' : 'C1414',
+    country: 'AR',
+    phone: '+54 11 4240-9880',
+  };
+}
+
 export function addressFor(name: string, phone: string, i: number, rnd: () => number): Address {
   const [city, province] = CITIES[Math.floor(rnd() * CITIES.length)]!.split(', ') as [string, string];
   return {
@@ -124,7 +141,8 @@ export function seedOrders(state: SandboxState, storeId: number, clock: Clock): 
       const products = chooseLines(store, variants, rnd);
       if (!products) continue;
       const buyer = demoCustomer(pick(FIRST_NAMES), pick(LAST_NAMES), i);
-      const address = addressFor(buyer.name, buyer.phone, i, rnd);
+      const drawn = addressFor(buyer.name, buyer.phone, i, rnd);
+      const address = buyer.email === DEMO_REGULAR.email ? regularAddress(i) : drawn;
       const shipping = pick(SHIPPING);
       const order = createOrder(
         tx,

@@ -207,9 +207,9 @@ describe('store orders list', () => {
     expect(reversed.stderr).not.toContain('→');
     const status = await store('orders', 'list', '--status', 'shipped');
     expect(status.code).toBe(2);
-    expect(status.stderr).toBe('Error: --status shipped is not valid (see `store orders list --help` for the values).\n');
+    expect(status.stderr).toBe("Error: --status shipped: an order's status is open, closed or cancelled; shipped is a shipping status, so use --shipping-status shipped.\n");
     const typo = await store('orders', 'list', '--status', 'opne');
-    expect(typo.stderr).toBe('Error: --status opne is not valid; did you mean open? (see `store orders list --help`).\n');
+    expect(typo.stderr).toBe('Error: --status "opne" is not valid; did you mean open?\n');
   });
 });
 

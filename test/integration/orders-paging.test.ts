@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { createClient } from '../../src/client/index.js';
-import { orderPages } from '../../src/services/orders/orders.js';
+import { orderPages } from '../../src/services/orders/order-listing.js';
 import { clientFor, cliEnv } from '../helpers/sandbox.js';
 
 /** `store orders list --all` on a store of 1,000 orders: 200 per request, rows streamed, header once. */
@@ -122,7 +122,7 @@ describe('store orders list --all', () => {
     for (const options of [{ all: true }, { limit: 450 }]) {
       const listed: number[] = [];
       let pages = 0;
-      for await (const page of orderPages(client, {}, options)) {
+      for await (const page of orderPages(client, { filters: {}, notes: [] }, options)) {
         listed.push(...page.items.map((o) => o.id));
         if (pages++ === 0) {
           // Three new orders while the listing is between pages.

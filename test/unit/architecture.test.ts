@@ -180,10 +180,12 @@ describe('architecture', () => {
    * most), and each folder imports only the folders below it (the table of docs/architecture.md).
    */
   const SERVICE_FOLDERS: Record<string, string[]> = {
+    status: ['orders', 'common'],
     invoices: ['orders', 'bulk', 'common'],
     webhooks: ['orders', 'common'],
     'catalog-files': ['catalog', 'bulk', 'common'],
-    orders: ['catalog', 'common'],
+    orders: ['customers', 'catalog', 'common'],
+    customers: ['common'],
     catalog: ['common'],
     bulk: ['common'],
     auth: ['local-sandbox', 'common'],

@@ -32,11 +32,11 @@ export default class OrdersExport extends BaseCommand<typeof OrdersExport> {
   };
 
   async run(): Promise<void> {
-    const { orderFilters } = await import('../../services/orders/orders.js');
+    const { orderFilters } = await import('../../services/orders/order-listing.js');
     const { parseOrderId } = await import('../../services/common/validate.js');
     const named = this.flags.number?.map((value) => parseOrderId(value, '--number'));
-    const { filters, notes } = orderFilters(orderFilterFlagsFrom(this.flags));
-    for (const note of notes) this.note(note);
+    const listing = orderFilters(orderFilterFlagsFrom(this.flags));
+    for (const note of listing.notes) this.note(note);
     const file = this.args.file === '-' ? undefined : this.args.file;
     const { bulkProgress } = await import('../../output/bulk.js');
     const { limitHeapGrowth } = await import('../../cli/heap.js');
@@ -46,7 +46,7 @@ export default class OrdersExport extends BaseCommand<typeof OrdersExport> {
       const progress = await bulkProgress(await this.context(), 'orders export', this.flags.quiet, this.io.stderr, 'orders', this.factory.clock);
       const { exportOrders } = await import('../../services/orders/order-export.js');
       try {
-        return await exportOrders(client, filters, {
+        return await exportOrders(client, listing, {
           format: this.flags.ndjson ? 'ndjson' : 'csv',
           out,
           invoices: this.flags.invoices,

@@ -28,10 +28,10 @@ export default class OrdersList extends PagedListCommand<typeof OrdersList> {
 
   async run(): Promise<Order[]> {
     const paging = await this.pagingOf(this.flags, 'order');
-    const { orderFilters, orderPages } = await import('../../services/orders/orders.js');
-    const { filters, notes } = orderFilters(orderFilterFlagsFrom(this.flags));
-    for (const note of notes) this.note(note);
-    const pages = orderPages(await this.client(), filters, paging);
+    const { orderFilters, orderPages } = await import('../../services/orders/order-listing.js');
+    const listing = orderFilters(orderFilterFlagsFrom(this.flags));
+    for (const note of listing.notes) this.note(note);
+    const pages = orderPages(await this.client(), listing, paging);
     const { orderColumns } = await import('../../views/orders.js');
     return this.printPages(pages, orderColumns, { paging, one: 'order', csv: this.flags.csv });
   }

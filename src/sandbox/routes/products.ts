@@ -133,6 +133,20 @@ function filterProducts(store: StoreData, query: Record<string, string | undefin
     const since = Number(query.since_id);
     items = items.filter((p) => p.id > since);
   }
+  // min_stock/max_stock (docs/platform.md §3): a product with a variant whose counted stock is in the range (our
+  // reading: the platform does not say whether it is any variant or the product's sum; a stock not managed is no number).
+  const bound = (name: string) => {
+    const text = query[name];
+    if (text === undefined || text === '') return undefined;
+    if (!/^-?\d+$/.test(text.trim())) throw invalid(name, 'must be a whole number');
+    return Number(text);
+  };
+  const [min, max] = [bound('min_stock'), bound('max_stock')];
+  if (min !== undefined || max !== undefined) {
+    items = items.filter((p) =>
+      p.variants.some((v) => v.stock_management && (min === undefined || variantStock(v) >= min) && (max === undefined || variantStock(v) <= max)),
+    );
+  }
   // created_at/updated_at windows: paginate applies them to every list (timeWindow in ../http.ts).
   return items;
 }

@@ -21,6 +21,11 @@ export function notOneOf(name: InputName, raw: string, allowed: readonly string[
   return new UsageError(`${name} "${raw}" is not valid; ${hint}`);
 }
 
+/** An email address as far as a flag can tell: something@domain.tld, no spaces. */
+export function isEmail(text: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
+}
+
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 

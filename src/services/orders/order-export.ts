@@ -1,13 +1,13 @@
-import { getOrder, type Order, type OrderFilters } from '../../api/orders.js';
+import { getOrder, type Order } from '../../api/orders.js';
 import { fieldText, pickLocalized } from '../../api/read.js';
 import type { StoreClient } from '../../client/index.js';
 import { toCsvLine } from '../../output/render.js';
-import { allOrders } from './all-orders.js';
+import { listingOrders, type OrderListing } from './order-listing.js';
 import { readInvoices } from './order-invoices.js';
 import { byIdOrNumber } from './order-lookup.js';
 
 /**
- * `store orders export`: every order matching the filters (past the 10,000-result cap: all-orders.ts) as one row
+ * `store orders export`: every order of the listing (order-listing.ts; past the 10,000-result cap: all-orders.ts) as one row
  * per line item, the order's fields repeated on each (docs/csv.md, "Orders"), streamed a page at a time as CSV
  * (formula-escaped, the same writer as every CSV of the CLI) or NDJSON (one object per row, same names).
  * An order without lines still gets one row, with the line columns empty. Invoice keys are in the order's
@@ -155,11 +155,11 @@ async function* namedOrders(client: StoreClient, refs: number[], onNotice?: (not
   }
 }
 
-export async function exportOrders(client: StoreClient, filters: OrderFilters, options: OrderExportOptions): Promise<OrderExportSummary> {
+export async function exportOrders(client: StoreClient, listing: OrderListing, options: OrderExportOptions): Promise<OrderExportSummary> {
   const summary = { orders: 0, rows: 0 };
   const before = client.stats().requests;
   if (options.format === 'csv') await write(options.out, `${toCsvLine([...ORDER_EXPORT_COLUMNS])}\n`);
-  for await (const { orders, total } of options.orders ? namedOrders(client, options.orders, options.onNotice) : allOrders(client, filters)) {
+  for await (const { orders, total } of options.orders ? namedOrders(client, options.orders, options.onNotice) : listingOrders(client, listing)) {
     const keys = options.invoices ? await invoiceKeysOf(client, orders) : undefined;
     let chunk = '';
     for (const order of orders) {

@@ -7,13 +7,11 @@ import {
   createOrder,
   type CustomerDetails,
   getOrder,
-  listOrdersPage,
   type Order,
-  type OrderFilters,
   type OrderUpdate,
   updateOrder,
 } from '../../api/orders.js';
-import type { CancelReason, OrderStatus, PaymentStatus, ShippingStatus } from '../../platform/orders.js';
+import type { CancelReason, OrderStatus } from '../../platform/orders.js';
 import {
   createTrackingEvent,
   deleteTrackingEvent,
@@ -28,137 +26,10 @@ import {
 } from '../../api/fulfillment-orders.js';
 import { readInvoices, type ShownInvoice } from './order-invoices.js';
 import { byIdOrNumber, type FoundOrder } from './order-lookup.js';
-import { allOrders } from './all-orders.js';
-import type { ListPage, Paging } from '../common/paging.js';
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, ORDER_QUERY_LIMIT } from '../../platform/pagination.js';
-import { readMoney } from '../common/money.js';
 import { fulfillmentOrderIdOf } from './fulfillment-orders.js';
-import { type FulfillmentOrderRef, formatTimestamp, notOneOf, parseDate, parseLatitude, parseLongitude, parseOrderId } from '../common/validate.js';
+import { type FulfillmentOrderRef, formatTimestamp, isEmail, notOneOf, parseDate, parseLatitude, parseLongitude } from '../common/validate.js';
 
 export type { FoundOrder };
-
-/** The list filters as the flags give them (the flags' `options` already checked the names). */
-export interface OrderFilterFlags {
-  /** open, closed, cancelled or any; `paid` is the seed's fourth status, read as a payment state. */
-  status?: OrderStatus | 'paid' | 'any';
-  paymentStatus?: PaymentStatus | 'any';
-  shippingStatus?: ShippingStatus | 'any';
-  createdAfter?: string;
-  createdBefore?: string;
-  updatedAfter?: string;
-  updatedBefore?: string;
-  /** The API's `q`: an order number, or text in the customer's name or email. */
-  search?: string;
-  totalMin?: string;
-  totalMax?: string;
-  /** Customer ids, each flag one id or several comma-separated. */
-  customers?: string[];
-  channels?: string[];
-  paymentMethods?: string[];
-  paymentProvider?: string;
-  sinceId?: string;
-}
-
-/** `--created-after`/`--created-before` (and the updated pair) checked and in order; both ends inclusive. */
-function timeRange(after: string | undefined, before: string | undefined, names: [string, string]): [string | undefined, string | undefined] {
-  const min = after === undefined ? undefined : parseDate(names[0], after);
-  const max = before === undefined ? undefined : parseDate(names[1], before);
-  if (min && max && Date.parse(min) > Date.parse(max)) {
-    throw new UsageError(`${names[0]} (${min}) is later than ${names[1]} (${max}); no order can match.`);
-  }
-  return [min, max];
-}
-
-function amount(name: string, value: string): string {
-  const read = readMoney(value.trim());
-  if (typeof read !== 'string') throw new UsageError(`${name} ${read.error}.`);
-  return read;
-}
-
-/** Repeated or comma-separated flag values as the API's comma-separated list; each checked by `check`. */
-function list(name: string, values: string[] | undefined, check: (v: string) => boolean, what: string): string | undefined {
-  if (values === undefined || values.length === 0) return undefined;
-  const items = values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
-  const bad = items.find((v) => !check(v));
-  if (bad !== undefined || items.length === 0) throw new UsageError(`${name} "${bad ?? values.join(',')}" is not ${what}.`);
-  return [...new Set(items)].join(',');
-}
-
-const WORD = (v: string) => /^[a-z0-9][a-z0-9_.-]{0,63}$/i.test(v);
-
-/**
- * The list filters from the flags, checked before anything is sent. `notes` says what was read differently
- * from how it was written (`--status paid` is a payment state on the platform).
- */
-export function orderFilters(flags: OrderFilterFlags): { filters: OrderFilters; notes: string[] } {
-  const filters: OrderFilters = {};
-  const notes: string[] = [];
-  if (flags.status === 'paid') {
-    if (flags.paymentStatus !== undefined && flags.paymentStatus !== 'paid') {
-      throw new UsageError(`--status paid means --payment-status paid, which contradicts --payment-status ${flags.paymentStatus}; give one of them.`);
-    }
-    filters.payment_status = 'paid';
-    notes.push('Orders are open, closed or cancelled; paid is their payment status, so --status paid lists --payment-status paid.');
-  } else if (flags.status !== undefined) {
-    filters.status = flags.status;
-  }
-  if (flags.paymentStatus !== undefined) filters.payment_status = flags.paymentStatus;
-  if (flags.shippingStatus !== undefined) filters.shipping_status = flags.shippingStatus;
-  const [createdMin, createdMax] = timeRange(flags.createdAfter, flags.createdBefore, ['--created-after', '--created-before']);
-  if (createdMin) filters.created_at_min = createdMin;
-  if (createdMax) filters.created_at_max = createdMax;
-  const [updatedMin, updatedMax] = timeRange(flags.updatedAfter, flags.updatedBefore, ['--updated-after', '--updated-before']);
-  if (updatedMin) filters.updated_at_min = updatedMin;
-  if (updatedMax) filters.updated_at_max = updatedMax;
-  if (flags.totalMin !== undefined) filters.total_min = amount('--total-min', flags.totalMin);
-  if (flags.totalMax !== undefined) filters.total_max = amount('--total-max', flags.totalMax);
-  if (filters.total_min && filters.total_max && Number(filters.total_min) > Number(filters.total_max)) {
-    throw new UsageError(`--total-min (${filters.total_min}) is more than --total-max (${filters.total_max}); no order can match.`);
-  }
-  const customers = list('--customer', flags.customers, (v) => /^[1-9]\d{0,15}$/.test(v), 'a customer id (a whole number)');
-  if (customers) filters.customer_ids = customers;
-  const channels = list('--channel', flags.channels, WORD, 'a sales channel such as store, api or pos');
-  if (channels) filters.channels = channels;
-  const methods = list('--payment-method', flags.paymentMethods, WORD, 'a payment method such as credit_card or bank_transfer');
-  if (methods) filters.payment_methods = methods;
-  if (flags.paymentProvider !== undefined) {
-    const provider = flags.paymentProvider.trim();
-    if (!WORD(provider)) throw new UsageError(`--payment-provider "${flags.paymentProvider}" is not a payment provider such as mercadopago.`);
-    filters.payment_provider = provider;
-  }
-  if (flags.sinceId !== undefined) filters.since_id = parseOrderId(flags.sinceId, '--since-id');
-  if (flags.search !== undefined) {
-    const q = flags.search.trim().replace(/^#(?=\d+$)/, '');
-    if (q === '') throw new UsageError('--search is empty; give an order number, or text of the customer\'s name or email.');
-    filters.q = q;
-  }
-  return { filters, notes };
-}
-
-/**
- * The orders of a listing, newest first, as the pages arrive (`orders list`): `--page` is one request; `--limit`
- * and `--all` read through `allOrders`, past the store's 10,000-result cap, each order once.
- */
-export async function* orderPages(client: StoreClient, filters: OrderFilters, paging: Paging): AsyncGenerator<ListPage<Order>> {
-  if (paging.page !== undefined) {
-    const perPage = paging.perPage ?? DEFAULT_PER_PAGE;
-    if ((paging.page - 1) * perPage >= ORDER_QUERY_LIMIT) {
-      throw new UsageError(
-        `--page ${paging.page} starts past the ${ORDER_QUERY_LIMIT.toLocaleString('en-US')}th order, and the store serves only the first ${ORDER_QUERY_LIMIT.toLocaleString('en-US')} results of a query; use --all, or narrow the query (e.g. --created-before).`,
-      );
-    }
-    const { orders, total } = await listOrdersPage(client, filters, paging.page, perPage);
-    yield { items: orders, total };
-    return;
-  }
-  let left = paging.all ? Number.POSITIVE_INFINITY : (paging.limit ?? DEFAULT_PER_PAGE);
-  for await (const { orders, total } of allOrders(client, filters, { perPage: Math.min(left, MAX_PER_PAGE) })) {
-    const items = orders.slice(0, left);
-    left -= items.length;
-    yield { items, total };
-    if (left <= 0) return;
-  }
-}
 
 export interface OrderDetails {
   order: Order;
@@ -188,8 +59,6 @@ export interface CustomerFlags {
   phone?: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** The customer details to send, or undefined when no flag was given. */
 export function customerDetails(flags: CustomerFlags): CustomerDetails | undefined {
   const details: CustomerDetails = {};
@@ -199,7 +68,7 @@ export function customerDetails(flags: CustomerFlags): CustomerDetails | undefin
   }
   if (flags.email !== undefined) {
     const email = flags.email.trim();
-    if (email !== '' && !EMAIL.test(email)) throw new UsageError(`--customer-email "${flags.email}" is not an email address.`);
+    if (email !== '' && !isEmail(email)) throw new UsageError(`--customer-email "${flags.email}" is not an email address.`);
     details.email = email;
   }
   if (flags.phone !== undefined) details.phone = flags.phone.trim();

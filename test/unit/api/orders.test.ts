@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { OrderSchema } from '../../../src/api/orders.js';
 import { parseRecords } from '../../../src/api/read.js';
-import { customerDetails, orderFilters, orderItems, orderUpdate } from '../../../src/services/orders/orders.js';
+import { customerDetails, orderItems, orderUpdate } from '../../../src/services/orders/orders.js';
+import { orderFilters } from '../../../src/services/orders/order-listing.js';
 import { orderRecordFields, paymentLabel, shippingLabel, totalLabel } from '../../../src/views/orders.js';
 
 /** The order schema on the forms platform.md §0/§4 documents, and the checks of the order flags. */
