@@ -187,7 +187,7 @@ describe('every filter of GET /orders, against the independent server', () => {
     store.requests.length = 0;
     for (const [args, message] of [
       [['--total-min', '12.345'], /^Error: --total-min "12.345" has 3 decimals/],
-      [['--customer', 'ana'], /^Error: --customer "ana" is not a customer id/],
+      [['--customer', 'ana'], /^Error: --customer "ana" is neither a customer id/],
       [['--updated-after', 'last tuesday'], /^Error: --updated-after "last tuesday" is not a date/],
       [['--since-id', 'x'], /^Error: --since-id "x" is not an order id/],
       [['--total-min', '10', '--total-max', '5'], /^Error: --total-min \(10.00\) is more than --total-max \(5.00\)/],
