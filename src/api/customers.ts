@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoreClient } from '../client/index.js';
+import type { StoreClient, WriteRecord } from '../client/index.js';
 import { Bool, Id, Money, parseRecords, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
@@ -90,4 +90,29 @@ export async function* customerPages(client: StoreClient, filters: CustomerFilte
 export async function getCustomer(client: StoreClient, customerId: number): Promise<Customer> {
   const res = await client.request<unknown>({ method: 'GET', path: `/customers/${customerId}` });
   return parseReply(CustomerSchema, res.body, 'customer record');
+}
+
+/** The writable fields of a customer (docs/platform.md §11): POST takes them (name and email required), PUT any subset. */
+export interface CustomerInput {
+  name?: string;
+  email?: string;
+  phone?: string | null;
+  identification?: string | null;
+  note?: string | null;
+  extra?: Record<string, unknown>;
+}
+
+export async function createCustomer(client: StoreClient, input: CustomerInput, record?: WriteRecord): Promise<Customer> {
+  const res = await client.request<unknown>({ method: 'POST', path: '/customers', body: input, record });
+  return parseReply(CustomerSchema, res.body, 'customer record');
+}
+
+export async function updateCustomer(client: StoreClient, customerId: number, input: CustomerInput, record?: WriteRecord): Promise<Customer> {
+  const res = await client.request<unknown>({ method: 'PUT', path: `/customers/${customerId}`, body: input, record });
+  return parseReply(CustomerSchema, res.body, 'customer record');
+}
+
+/** The store refuses (422) a customer with orders. */
+export async function deleteCustomer(client: StoreClient, customerId: number, record?: WriteRecord): Promise<void> {
+  await client.request({ method: 'DELETE', path: `/customers/${customerId}`, record });
 }

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SCOPES_BEFORE_CUSTOMERS } from '../../src/sandbox/http.js';
 import { errorShape, startTestSandbox, useSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -202,6 +204,52 @@ describe('scopes (§11): read_customers for /customers and for order.customer', 
       expect(customers.find((c) => c.email === 'ana@example.com')?.name).toBe('Ana Gómez');
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe('customer webhooks (§11)', () => {
+  const t = useSandbox({ webhookRetryBaseMs: 20 });
+
+  it('customer/created, updated and deleted carry the id and event_launch_ts; an order for a new email sends customer/created', async () => {
+    const bodies: any[] = [];
+    const server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (d) => (raw += d));
+      req.on('end', () => {
+        bodies.push(JSON.parse(raw));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+      for (const event of ['customer/created', 'customer/updated', 'customer/deleted']) expect((await t.post('/webhooks', { event, url })).status).toBe(201);
+      const created = (await t.post('/customers', { name: 'Hook Buyer', email: 'hook@example.com' })).body;
+      await t.put(`/customers/${created.id}`, { note: 'VIP' });
+      await t.del(`/customers/${created.id}`);
+      await t.post('/locations', { name: 'Main', address: { zipcode: '1000', street: 'Calle', number: '1', city: 'CABA', province: { code: 'C', name: 'CABA' }, country: { code: 'AR' } } });
+      const { variant } = await createSimpleProduct(t, { stock: 5 });
+      const order = (await t.post('/orders', { customer: { name: 'New Buyer', email: 'new-buyer@example.com' }, products: [{ variant_id: variant.id, quantity: 1 }] })).body;
+      const deadline = Date.now() + 10_000;
+      while (bodies.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const seen = bodies.map((b) => [b.event, b.id]).sort();
+      expect(seen).toEqual(
+        [
+          ['customer/created', created.id],
+          ['customer/updated', created.id],
+          ['customer/deleted', created.id],
+          ['customer/created', order.customer.id],
+        ].sort(),
+      );
+      for (const body of bodies) {
+        expect(body.store_id).toBe(t.sandbox.storeId);
+        expect(Number.isInteger(body.event_launch_ts)).toBe(true);
+        expect(Math.abs(body.event_launch_ts - Date.now() / 1000)).toBeLessThan(600);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 });

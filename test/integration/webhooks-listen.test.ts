@@ -158,9 +158,9 @@ describe('store webhooks listen + trigger', () => {
     const listener = await listen([]);
     expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
     // Every documented event (platform.md §7).
-    expect(listener.stderr()).toBe(`Ready! Listening on ${listener.url}, 30 webhooks registered (Ctrl-C to quit)\n`);
+    expect(listener.stderr()).toBe(`Ready! Listening on ${listener.url}, 33 webhooks registered (Ctrl-C to quit)\n`);
     const registered = await webhooksOnStore();
-    expect(registered).toHaveLength(30);
+    expect(registered).toHaveLength(33);
     expect(registered.map((w) => w.event)).toContain('order/packed');
     expect(new Set(registered.map((w) => w.url))).toEqual(new Set([listener.url]));
 
@@ -176,7 +176,7 @@ describe('store webhooks listen + trigger', () => {
     expect(summary).toMatch(new RegExp(`^#${order.number} open/pending \\d+\\.\\d{2} [A-Z]{3}$`));
 
     expect(await listener.stop('SIGINT')).toBe(0);
-    expect(listener.stderr()).toContain('Removed 30 webhooks.');
+    expect(listener.stderr()).toContain('Removed 33 webhooks.');
     expect(await webhooksOnStore()).toEqual([]);
     // Each notification is printed once, although order/created was registered once and delivered at least once.
     expect(listener.lines.filter((l) => l.includes(`\t${order.id}\t`))).toHaveLength(1);

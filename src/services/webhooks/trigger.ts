@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { StoreClient } from '../../client/index.js';
 import { UsageError } from '../../errors.js';
 import type { TrackingStatus } from '../../api/fulfillment-orders.js';
@@ -8,7 +9,7 @@ import { formatTimestamp } from '../common/validate.js';
  * `store webhooks trigger EVENT`: makes the sandbox emit an event by doing the real thing through the API, so
  * the notification, its signature and its retries are exactly those of real use.
  *
- * Changes act on records made for the purpose (a throwaway order, product, category or location, named
+ * Changes act on records made for the purpose (a throwaway order, product, category, customer or location, named
  * "Webhook trigger …"), so the demo data keeps its meaning: `product/updated` creates a product then renames it,
  * `order/paid` creates an order then marks it paid. The store emits what those requests cause (a created event
  * first, an `order/updated` beside `order/paid`); `actions` says each step. Tracking events go on the
@@ -83,6 +84,24 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
         actions.push(`Deleted category ${category.id}.`);
       }
       return done('category', category.id);
+    }
+
+    case 'customer/created':
+    case 'customer/updated':
+    case 'customer/deleted': {
+      const customers = await import('../../api/customers.js');
+      // A customer of its own, with an email no other has (the store refuses a taken one).
+      const email = `webhook-trigger-${randomUUID().slice(0, 8)}@example.com`;
+      const customer = await customers.createCustomer(client, { name: label, email });
+      actions.push(`Created customer ${customer.id} "${label}" <${email}>.`);
+      if (event === 'customer/updated') {
+        await customers.updateCustomer(client, customer.id, { note: `Note set by store webhooks trigger at ${stamp}` });
+        actions.push(`Set the note of customer ${customer.id}.`);
+      } else if (event === 'customer/deleted') {
+        await customers.deleteCustomer(client, customer.id);
+        actions.push(`Deleted customer ${customer.id}.`);
+      }
+      return done('customer', customer.id);
     }
 
     case 'location/created':

@@ -24,9 +24,9 @@ function usage(fn: () => unknown): UsageError {
 }
 
 describe('webhook events', () => {
-  it('are the 30 documented events of platform.md §7', () => {
-    expect(WEBHOOK_EVENTS).toHaveLength(30);
-    for (const event of ['order/packed', 'order/unpacked', 'app/suspended', 'domain/updated', 'theme/updated', 'cart/updated', 'fulfillment_order/status_updated']) {
+  it('are the 33 documented events of platform.md §7 and §11', () => {
+    expect(WEBHOOK_EVENTS).toHaveLength(33);
+    for (const event of ['order/packed', 'order/unpacked', 'customer/created', 'app/suspended', 'domain/updated', 'theme/updated', 'cart/updated', 'fulfillment_order/status_updated']) {
       expect(WEBHOOK_EVENTS).toContain(event);
     }
   });
