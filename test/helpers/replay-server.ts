@@ -23,6 +23,9 @@
  *   /orders/{id}                             order.json, order-older.json or the list's record
  *   /orders/{id}/fulfillment-orders(/{id})   per order (see FULFILLMENT_ORDERS)
  *   /metafields/orders?owner_id=…            per order (see METAFIELDS), `namespace`/`key` filters
+ *   /customers                               customers.json: `q` (text in the name, email or identification),
+ *                                            `email` (the whole address, case aside); /customers/{id}
+ *                                            (customer.json for 55501234); /orders takes `customer_ids`
  * Every list that comes out empty is the platform's 404 `Last page is 0`, a page past the end `Last page is N`.
  * Anything else is a 404 in the platform's error body; writes are recorded and answered 405.
  */
@@ -230,6 +233,21 @@ export async function startReplayServer(opts: { token?: string } = {}): Promise<
         }
         return notFound(send);
       }
+      case 'customers': {
+        const customers: Json[] = fixture('customers.json');
+        if (!second) {
+          let found = customers;
+          const term = q.get('q')?.trim().toLowerCase();
+          if (term) found = found.filter((c) => [c.name, c.email, c.identification].some((t) => text(t).toLowerCase().includes(term)));
+          const email = q.get('email')?.trim().toLowerCase();
+          if (email) found = found.filter((c) => text(c.email).toLowerCase() === email);
+          return list(send, url, found);
+        }
+        if (third) return notFound(send);
+        if (second === '55501234') return send(200, fixture('customer.json'));
+        const customer = customers.find((c) => text(c.id) === second);
+        return customer ? send(200, customer) : notFound(send);
+      }
       case 'metafields': {
         if (second !== 'orders' || third) return notFound(send);
         const owner = q.get('owner_id');
@@ -256,6 +274,8 @@ export async function startReplayServer(opts: { token?: string } = {}): Promise<
     if (payment) found = found.filter((o) => o.payment_status === payment);
     const shipping = wanted('shipping_status');
     if (shipping) found = found.filter((o) => shippingState(o.shipping_status) === shippingState(shipping));
+    const customerIds = q.get('customer_ids');
+    if (customerIds) found = found.filter((o) => customerIds.split(',').includes(text(o.customer?.id)));
     const term = q.get('q')?.trim().toLowerCase();
     if (term) {
       found = found.filter((o) =>

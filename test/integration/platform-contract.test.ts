@@ -448,6 +448,49 @@ describe.concurrent('catalog reads (platform.md §3, §7)', () => {
   });
 });
 
+describe('customers (platform.md §11)', () => {
+  it('customers list: ids and last orders as numbers or numeric strings, "false" as text, a customer without addresses', async () => {
+    const result = await cli('customers', 'list');
+    expectOk(result);
+    const [header, ...rows] = tsv(result.stdout);
+    expect(header!.slice(0, 3)).toEqual(['id', 'name', 'email']);
+    expect(rows.map((r) => r.slice(0, 3))).toEqual([
+      ['112', 'Zé Ninguém', 'ze.ninguem@example.com'],
+      ['55507777', 'Lucía Fernández', 'lucia.fernandez@example.com'],
+      ['55501234', 'Mariana Lima', 'mariana.lima@example.com'],
+      ['55509876', 'João Pereira', 'joao.pereira@example.com'],
+    ]);
+    expect(rows.find((r) => r[0] === '55509876')).toContain('871254198');
+  });
+
+  it('customers get EMAIL: the customer by the email lookup, her two addresses (the default first) and her orders', async () => {
+    const result = await cli('customers', 'get', 'Mariana.Lima@example.com');
+    expectOk(result);
+    expect(result.stdout).toContain('Mariana Lima');
+    expect(result.stdout).toContain('144.70 BRL');
+    const addresses = result.stdout.slice(result.stdout.indexOf('Addresses'), result.stdout.indexOf('Orders'));
+    expect(addresses.indexOf('Rua Harmonia')).toBeGreaterThan(-1);
+    expect(addresses.indexOf('Rua Harmonia')).toBeLessThan(addresses.indexOf('Rua Funchal'));
+    expect(result.stdout.slice(result.stdout.indexOf('Orders'))).toContain('871254203');
+    expect(result.requests.map((r) => [r.path, r.query.get('email'), r.query.get('customer_ids')])).toEqual([
+      ['/customers', 'Mariana.Lima@example.com', null],
+      ['/orders', null, '55501234'],
+    ]);
+  });
+
+  it('customers get ID --json: a numeric-string id, "false" and a null phone read; orders list --customer EMAIL asks customer_ids', async () => {
+    const result = await cli('customers', 'get', '55509876', '--json');
+    expectOk(result);
+    const details = JSON.parse(result.stdout);
+    expect(details.customer).toMatchObject({ id: 55509876, name: 'João Pereira', active: false, last_order_id: 871254198 });
+    expect(details.customer.phone).toBeUndefined();
+    expect(details.orders.map((o: { id: number }) => o.id)).toEqual([871254198]);
+    const orders = await cli('orders', 'list', '--customer', 'joao.pereira@example.com', '--json', 'id');
+    expectOk(orders);
+    expect(JSON.parse(orders.stdout)).toEqual([{ id: 871254198 }]);
+  });
+});
+
 describe('export of the documented catalog, then import --dry-run of that file (issue 13)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'store-contract-export-'));
   const file = join(dir, 'catalog.csv');
