@@ -53,6 +53,20 @@ export class PartialFailureError extends StoreError {
 }
 
 
+/**
+ * Stopped before the first write, nothing sent (exit 5): a brake of an unattended run tripped, or a saved plan's
+ * records changed in the store since it was made. `detail` is what the command prints besides the sentence (the
+ * plan's summary and the records that stopped it).
+ */
+export class StoppedBeforeWriting extends StoreError {
+  constructor(
+    message: string,
+    readonly detail: unknown = undefined,
+  ) {
+    super(message, 5);
+  }
+}
+
 export function stripPeriod(text: string): string {
   return text.trim().replace(/\.+$/, '');
 }

@@ -135,8 +135,10 @@ export async function findVariantBySku(
   return product && variant ? { product, variant } : undefined;
 }
 
-export async function getProduct(client: StoreClient, id: number): Promise<Product> {
-  const res = await client.request({ method: 'GET', path: `/products/${id}` });
+/** One product; `fields` asks only for those (docs/platform.md §8: `fields=id,variants`). */
+export async function getProduct(client: StoreClient, id: number, fields?: readonly string[]): Promise<Product> {
+  const query = fields && fields.length > 0 ? { fields: fields.join(',') } : undefined;
+  const res = await client.request({ method: 'GET', path: `/products/${id}`, query });
   return parseReply(ProductSchema, res.body, 'product record');
 }
 

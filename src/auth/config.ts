@@ -116,3 +116,14 @@ export async function setDefaultProfile(name: string, env: Env = process.env): P
   config.default = name;
   await writeConfig(config, env);
 }
+
+/**
+ * A profile's settings (`store config set KEY VALUE`, docs/ledger.md): `settings` by profile name in config.json,
+ * each value text. Empty when none are set (or the file does not exist).
+ */
+export async function profileSettings(profile: string, env: Env = process.env): Promise<Record<string, string>> {
+  const raw = (await readJsonFile(configPath(env)).catch(() => undefined)) as { settings?: Record<string, unknown> } | undefined;
+  const settings = raw?.settings?.[profile];
+  if (!settings || typeof settings !== 'object') return {};
+  return Object.fromEntries(Object.entries(settings as Record<string, unknown>).filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => [k, String(v)]));
+}

@@ -104,6 +104,7 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     } catch (error) {
       progress.stop();
       await this.listRowErrors(error, spec.report);
+      await this.listStopped(error, spec);
       throw error;
     } finally {
       interrupt.dispose();
@@ -124,6 +125,35 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
       process.exitCode = 1;
     }
     return summary;
+  }
+
+  /** After a dry run with `--plan-out FILE`: where the plan is and how to write it. */
+  protected notePlanOut(quiet: boolean): void {
+    const file = (this.flags as { 'plan-out'?: string })['plan-out'];
+    if (file && !quiet) this.io.stderr.write(`Plan written to ${file}; nothing was sent. \`store apply ${file}\` writes exactly it.\n`);
+  }
+
+  /**
+   * The brakes' defaults of the profile (`store config set max-changes 5%`, docs/ledger.md); a flag given wins.
+   */
+  protected async profileBrakes(): Promise<Partial<Record<string, string>>> {
+    const { profileSettings } = await import('../auth/config.js');
+    const ctx = await this.context();
+    return profileSettings(ctx.profile);
+  }
+
+  /**
+   * A run stopped before its first write (exit 5): a brake's summary is the plan's (printed as the run's would
+   * be) and the records that tripped each brake; a stale plan, each record the store changed since.
+   */
+  private async listStopped<S extends BulkRunSummary>(error: unknown, spec: BulkSpec<S>): Promise<void> {
+    const { StoppedBeforeWriting } = await import('../errors.js');
+    if (!(error instanceof StoppedBeforeWriting)) return;
+    const { brakeLines, staleLines } = await import('../output/stopped-run.js');
+    const detail = error.detail as { summary?: S; tripped?: Parameters<typeof brakeLines>[0]; stale?: Parameters<typeof staleLines>[0] } | undefined;
+    if (detail?.summary) await spec.show(detail.summary);
+    const lines = detail?.tripped ? brakeLines(detail.tripped) : detail?.stale ? staleLines(detail.stale) : [];
+    for (const line of lines) this.io.stderr.write(`${line}\n`);
   }
 
   private async listRowErrors(error: unknown, report: string | undefined): Promise<void> {

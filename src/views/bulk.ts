@@ -36,6 +36,7 @@ function importSummaryLines(s: ImportSummary): string[] {
   }
   if (s.categoriesCreated) lines.push(`  categories: ${s.categoriesCreated} ${s.dryRun ? 'to create' : 'created'}`);
   if (s.dryRun) lines.push(`  writes:     ${s.plannedWrites} would be sent`);
+  lines.push(...verifiedLines(s, '   '));
   lines.push(requestsLine(s, '   '));
   if (s.ignoredColumns.length > 0) lines.push(`  not imported (no API counterpart): ${s.ignoredColumns.join(', ')}`);
   return lines;
@@ -125,8 +126,16 @@ function syncSummaryLines(s: SyncSummary, zeroMissing: boolean): string[] {
       ? [`  resumed:  ${s.resumedRows} finished by the interrupted run${s.replanned ? `, ${s.replanned} changed in the store since and written again` : ''}`]
       : []),
     ...(s.dryRun ? [`  writes:   ${s.plannedWrites} variants would be written in ${plural(s.plannedRequests, 'request')}`] : []),
+    ...verifiedLines(s, ' '),
     requestsLine(s, ' '),
   ];
+}
+
+/** `--verify`: the fields read back, and how many records the store does not hold as written. */
+function verifiedLines(s: { verified?: number; unverified?: number }, pad: string): string[] {
+  if (s.verified === undefined) return [];
+  const bad = s.unverified ?? 0;
+  return [`  verified:${pad}${plural(s.verified, 'field')} read back${bad > 0 ? `; ${plural(bad, 'record')} not held as the store confirmed (failed rows)` : ', all held as written'}`];
 }
 
 /** The one sentence of `invoices attach --file`, on stderr, and the subject of its error when rows failed. */

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { BulkCommand } from '../../cli/bulk-command.js';
+import { BRAKE_FLAGS, PLAN_OUT_FLAG, VERIFY_FLAG, brakesFrom } from '../../flags/brakes.js';
 import type { ImportSummary } from '../../services/catalog-files/import/run-import.js';
 
 export default class ProductsImport extends BulkCommand<typeof ProductsImport> {
@@ -19,6 +20,8 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     '<%= config.bin %> products import admin-export.csv --ignore-unknown-columns',
     '<%= config.bin %> products import catalog.csv --resume',
     '<%= config.bin %> products import catalog.csv --only price,promotional_price',
+    '<%= config.bin %> products import catalog.csv --plan-out tonight.plan   # then: store apply tonight.plan',
+    '<%= config.bin %> products import erp.csv --quiet --max-changes 5% --max-price-change 50% --verify',
   ];
 
   static enableJsonFlag = true;
@@ -46,6 +49,9 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
       description: 'Write the file as it is: also the fields it holds as exported that the store changed since the export (by default those are kept).',
     }),
     quiet: Flags.boolean({ char: 'q', description: 'No progress and no summary (for cron); errors still go to stderr.' }),
+    ...PLAN_OUT_FLAG,
+    ...VERIFY_FLAG,
+    ...BRAKE_FLAGS,
   };
 
   async run(): Promise<ImportSummary> {
@@ -58,22 +64,26 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
       quiet,
       report,
       interruptedHint: 'Interrupted; the work done is journaled. Run the same command with --resume to finish.',
-      run: ({ client, ...run }) =>
+      run: async ({ client, ...run }) =>
         runImport(client, {
           ...run,
           mode: this.flags.mode as 'upsert' | 'create' | 'update',
-          dryRun: this.flags['dry-run'],
           skipInvalid: this.flags['skip-invalid'],
           ignoreUnknownColumns: this.flags['ignore-unknown-columns'],
           resume: this.flags.resume,
           overwriteStoreChanges: this.flags['overwrite-store-changes'],
           only: this.flags.only,
           report,
+          dryRun: this.flags['dry-run'] || this.flags['plan-out'] !== undefined,
+          planOut: this.flags['plan-out'],
+          verify: this.flags.verify,
+          brakes: brakesFrom(this.flags, await this.profileBrakes()),
         }),
       show: (summary) => {
         if ((!quiet || summary.failed > 0 || summary.interrupted) && !this.jsonEnabled()) {
           printBulkSummary(importSummaryView(summary, report), { quiet, json: false }, this.io.stdout, this.io.stderr);
         }
+        this.notePlanOut(quiet);
       },
       failed: (summary) => summary.failed > 0,
     });

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { BulkCommand } from '../../cli/bulk-command.js';
+import { BRAKE_FLAGS, PLAN_OUT_FLAG, VERIFY_FLAG, brakesFrom } from '../../flags/brakes.js';
 import type { SyncSummary } from '../../services/catalog-files/sync/run-sync.js';
 
 export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
@@ -16,6 +17,8 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
     '<%= config.bin %> variants sync erp-feed.csv --zero-missing --report sync-failures.csv --quiet',
     '<%= config.bin %> variants sync prices.csv --dry-run',
     '<%= config.bin %> variants sync stock.csv --resume',
+    '<%= config.bin %> variants sync erp-feed.csv --plan-out 0100.plan   # look at it, then: store apply 0100.plan',
+    '<%= config.bin %> variants sync erp-feed.csv --quiet --max-price-change 50% --max-zero-stock 2% --verify',
   ];
 
   static enableJsonFlag = true;
@@ -35,6 +38,9 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
     resume: Flags.boolean({ description: 'Continue an interrupted sync of the same file from its journal (what differs is read from the store again).' }),
     report: Flags.string({ description: 'Write the rows that failed (line, key, stage, reason) to this CSV file.' }),
     quiet: Flags.boolean({ char: 'q', description: 'No progress and no summary (for cron); errors still go to stderr.' }),
+    ...PLAN_OUT_FLAG,
+    ...VERIFY_FLAG,
+    ...BRAKE_FLAGS,
   };
 
   async run(): Promise<SyncSummary> {
@@ -49,10 +55,23 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
       quiet,
       report,
       interruptedHint: 'Interrupted; the work done is journaled. Run the same command with --resume to finish (it only writes what still differs).',
-      run: ({ client, ...run }) =>
-        runSync(client, { ...run, only: this.flags.only, zeroMissing, force: this.flags.force, dryRun: this.flags['dry-run'], resume: this.flags.resume, report }),
-      show: (summary) =>
-        printBulkSummary(syncSummaryView(summary, zeroMissing, report), { quiet, json: this.jsonEnabled() }, this.io.stdout, this.io.stderr),
+      run: async ({ client, ...run }) =>
+        runSync(client, {
+          ...run,
+          only: this.flags.only,
+          zeroMissing,
+          force: this.flags.force,
+          dryRun: this.flags['dry-run'] || this.flags['plan-out'] !== undefined,
+          planOut: this.flags['plan-out'],
+          verify: this.flags.verify,
+          brakes: brakesFrom(this.flags, await this.profileBrakes()),
+          resume: this.flags.resume,
+          report,
+        }),
+      show: (summary) => {
+        printBulkSummary(syncSummaryView(summary, zeroMissing, report), { quiet, json: this.jsonEnabled() }, this.io.stdout, this.io.stderr);
+        this.notePlanOut(quiet);
+      },
       failed: (summary) => summary.failed > 0,
     });
   }

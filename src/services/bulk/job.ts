@@ -1,10 +1,13 @@
 import type { StoreClient } from '../../client/index.js';
+import { StoppedBeforeWriting } from '../../errors.js';
+import { type BrakePopulation, type BrakeSettings, type PlannedWrite, type TrippedBrake, checkBrakes, hasBrakes } from './brakes.js';
 import { type EarlierRun, Journal, type RunEntry, findEarlierRun } from './journal.js';
 import { type BulkTarget, lockStore } from './lock.js';
 import { type BulkProgress, type ProgressStep, progressEmitter } from './progress.js';
 import { type ReportRow, writeReportKeepingResult } from './report.js';
 import { FileInvalidError, validationRow } from './row-error.js';
 import { type BulkRunSummary, recordRequests } from './summary.js';
+import { PLAN_FORMAT, PLAN_VERSION, type PlanEntry, writePlanFile } from './plan-file.js';
 
 /**
  * The one skeleton of a bulk run (`products import`, `variants sync`, `invoices attach --file`): read the file
@@ -12,7 +15,9 @@ import { type BulkRunSummary, recordRequests } from './summary.js';
  * store, keep the store's changes, plan, skip what a resumed run finished, then a dry run's plan or the
  * execution with its journal, and the summary (request counts, `--report`). A job says what each step is for
  * its file; `runBulkJob` says when steps run and owns the lock, the journal's begin and end, and the report.
- * Never prints: progress goes out as events, the result as the summary.
+ * Before anything is written, the brakes of an unattended run (bulk/brakes.ts) are checked against the plan; a
+ * dry run can save its plan (`--plan-out`, bulk/plan-file.ts) for `store apply`; after writing, `--verify` reads
+ * back what was written. Never prints: progress goes out as events, the result as the summary.
  */
 
 /** The flags of a bulk command the skeleton itself acts on; a job's own options extend these. */
@@ -28,6 +33,28 @@ export interface BulkJobOptions<P extends BulkProgress = BulkProgress> extends B
   signal?: AbortSignal;
   concurrency?: number;
   onProgress?: (event: P) => void;
+  /** The brakes (flags over the profile's defaults): a plan that passes one writes nothing (exit 5). */
+  brakes?: BrakeSettings;
+  /** `--plan-out FILE` (with `--dry-run`): the plan and the store values it was computed against, for `store apply`. */
+  planOut?: string;
+  /** `--verify`: after writing, read back what was written; what the store does not hold is a failed row. */
+  verify?: boolean;
+}
+
+/** A bulk run its brakes stopped before the first write: what the command prints besides the sentence. */
+export interface BrakedRun<Summary> {
+  summary: Summary;
+  tripped: TrippedBrake[];
+}
+
+/** What `--plan-out` keeps of a plan, besides its writes (the job says). */
+export interface SavedPlan {
+  /** Entries that make the plan again (`store apply` hands them back to the job). */
+  entries: Iterable<PlanEntry>;
+  /** The options that shaped the plan. */
+  options: Record<string, unknown>;
+  /** The dry run's counts. */
+  counts: Record<string, number>;
 }
 
 export type Emit<P extends BulkProgress = BulkProgress> = (step: ProgressStep<P>) => void;
@@ -74,6 +101,14 @@ export interface BulkJob<Input, Snapshot, Plan, Summary extends BulkRunSummary, 
   failures(summary: Summary): ReportRow[];
   /** Last touches before the request counts and the report (the order failures are listed in). */
   finish?(summary: Summary): void;
+  /** The fields the plan writes and the store's values it was computed against (brakes, `--plan-out`, `--verify`). */
+  plannedWrites?(plan: Plan, snapshot: Snapshot): Iterable<PlannedWrite>;
+  /** What the brakes' percentages are of. */
+  population?(snapshot: Snapshot): BrakePopulation;
+  /** `--plan-out`: the plan as entries of a plan file. */
+  savePlan?(plan: Plan, snapshot: Snapshot, summary: Summary): SavedPlan;
+  /** `--verify`, after writing: reads back what the store confirmed and adds what it does not hold to the failed rows. */
+  verify?(plan: Plan, snapshot: Snapshot, summary: Summary, since: string): Promise<void>;
 }
 
 export async function runBulkJob<Input, Snapshot, Plan, Summary extends BulkRunSummary, P extends BulkProgress, Entry extends { t: string }>(
@@ -97,8 +132,14 @@ export async function runBulkJob<Input, Snapshot, Plan, Summary extends BulkRunS
       summary.earlierRunUnfinished = earlier.unfinished && !options.resume;
     }
     await job.beforeWriting?.(plan, summary);
-    if (options.dryRun || !earlier) await job.dryRun(plan, snapshot, summary);
-    else summary.interrupted = await execute(job, plan, { snapshot, summary, emit }, input, earlier);
+    await checkJobBrakes(job, options, plan, snapshot, summary);
+    if (options.dryRun || !earlier) {
+      await job.dryRun(plan, snapshot, summary);
+      if (options.planOut) await savePlan(job, options, plan, snapshot, summary);
+    } else {
+      summary.interrupted = await execute(job, plan, { snapshot, summary, emit }, input, earlier);
+      if (options.verify && !summary.interrupted) await job.verify?.(plan, snapshot, summary, new Date(started).toISOString());
+    }
     job.finish?.(summary);
     recordRequests(summary, client, started);
     if (options.report) await writeReportKeepingResult(summary, options.report, job.failures(summary));
@@ -106,6 +147,65 @@ export async function runBulkJob<Input, Snapshot, Plan, Summary extends BulkRunS
   } finally {
     lock?.release();
   }
+}
+
+/**
+ * The brakes against the plan as it would be sent: any tripped, and the run stops before its first write (exit 5),
+ * its summary counted as a dry run's so the command can show what the plan held.
+ */
+async function checkJobBrakes<Plan, Snapshot, Summary extends BulkRunSummary>(
+  job: Pick<BulkJob<unknown, Snapshot, Plan, Summary, never, never>, 'plannedWrites' | 'population' | 'dryRun' | 'command'>,
+  options: BulkJobOptions<never>,
+  plan: Plan,
+  snapshot: Snapshot,
+  summary: Summary,
+): Promise<void> {
+  if (!options.brakes || !hasBrakes(options.brakes) || !job.plannedWrites) return;
+  const tripped = checkBrakes(job.plannedWrites(plan, snapshot), options.brakes, populationOf(job, snapshot));
+  if (tripped.length === 0) return;
+  summary.dryRun = true;
+  await job.dryRun(plan, snapshot, summary);
+  const braked: BrakedRun<Summary> = { summary, tripped };
+  const names = tripped.map((t) => `--${t.brake} ${t.limit}`).join(', ');
+  throw new StoppedBeforeWriting(`${job.command}: the plan passes ${tripped.length === 1 ? 'a brake' : 'brakes'} (${names}); nothing was sent.`, braked);
+}
+
+/** What the brakes' percentages are of (nothing known: a percentage of nothing trips on any change). */
+function populationOf<Snapshot>(job: { population?(snapshot: Snapshot): BrakePopulation }, snapshot: Snapshot): BrakePopulation {
+  return job.population?.(snapshot) ?? { records: 0, stockVariants: 0 };
+}
+
+/** `--plan-out`: the dry run's plan, its writes with the store's values, sealed (bulk/plan-file.ts). */
+async function savePlan<Plan, Snapshot, Summary extends BulkRunSummary>(
+  job: Pick<BulkJob<unknown, Snapshot, Plan, Summary, never, never>, 'plannedWrites' | 'population' | 'savePlan' | 'command'>,
+  options: BulkJobOptions<never>,
+  plan: Plan,
+  snapshot: Snapshot,
+  summary: Summary,
+): Promise<void> {
+  if (!job.savePlan || !job.plannedWrites) throw new Error(`${job.command} cannot save its plan`);
+  const saved = job.savePlan(plan, snapshot, summary);
+  const writes = job.plannedWrites(plan, snapshot);
+  function* entries(): Generator<PlanEntry> {
+    yield* saved.entries;
+    for (const w of writes) yield { t: 'write', ...w };
+  }
+  await writePlanFile(
+    options.planOut!,
+    {
+      format: PLAN_FORMAT,
+      version: PLAN_VERSION,
+      command: job.command,
+      created_at: new Date().toISOString(),
+      store: { store_id: String(options.storeId), api_host: new URL(options.apiUrl).host },
+      source: { file: summary.file },
+      options: saved.options,
+      catalog: populationOf(job, snapshot),
+      counts: saved.counts,
+    },
+    entries(),
+    options.env,
+  );
 }
 
 /** The job's input, or its FileInvalidError after the invalid rows went to the report. */

@@ -16,7 +16,8 @@ export interface ReportRow {
   line: number;
   /** The row's key: handle or SKU (import), SKU (sync), order id (invoices). */
   key: string;
-  stage: 'validation' | 'plan' | 'request';
+  /** `verify`: the store confirmed the write and, read back, does not hold it (`--verify`). */
+  stage: 'validation' | 'plan' | 'request' | 'verify';
   reason: string;
 }
 

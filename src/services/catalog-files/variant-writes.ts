@@ -44,7 +44,8 @@ export type WriteBatch =
 
 const STOCK_PRICE_FIELDS = new Set(['price', 'stock', 'inventory_levels']);
 
-function onlyStockPrice(body: VariantInput): boolean {
+/** Whether a change goes in PATCH /products/stock-price (price and stock only). */
+export function onlyStockPrice(body: VariantInput): boolean {
   return Object.keys(body).every((f) => STOCK_PRICE_FIELDS.has(f));
 }
 

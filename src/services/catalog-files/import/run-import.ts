@@ -15,6 +15,9 @@ import { type ImportJournalEntry, type ProductResult, executePlan, plannedOutcom
 import { type Mode, type Plan, type StoreSnapshot } from '../plan-model.js';
 import { planImport, planRequests } from '../planner.js';
 import { fetchSnapshot } from '../snapshot.js';
+import { catalogPopulation, importPlannedWrites } from '../planned-writes.js';
+import { importPlanEntries } from '../saved-plans.js';
+import { verifyJob } from '../verify.js';
 
 /**
  * `store products import FILE`: read and validate the whole file, fetch the store once, plan, execute with
@@ -52,6 +55,9 @@ export interface ImportSummary extends BulkRunSummary {
   keptStoreChanges: KeptChange[];
   /** A dry run's plan, change by change (plan-changes.ts). */
   plan?: PlannedChange[];
+  /** `--verify`: records the store confirmed and does not hold as written (counted in `failed`), and the fields read back. */
+  unverified?: number;
+  verified?: number;
 }
 
 /** Rows failed validation: nothing was sent (exit 2). */
@@ -81,8 +87,8 @@ export async function runImport(client: StoreClient, options: ImportOptions): Pr
   return runBulkJob(client, options, importJob(client, options));
 }
 
-/** `products import` as the steps of the bulk skeleton (services/bulk/job.ts). */
-function importJob(client: StoreClient, options: ImportOptions): BulkJob<Catalog, StoreSnapshot, Plan, ImportSummary, ImportProgress, ImportJournalEntry> {
+/** `products import` as the steps of the bulk skeleton (services/bulk/job.ts); `store apply` runs its plan again. */
+export function importJob(client: StoreClient, options: ImportOptions): BulkJob<Catalog, StoreSnapshot, Plan, ImportSummary, ImportProgress, ImportJournalEntry> {
   let kept: KeptChange[] = [];
   return {
     command: 'products import',
@@ -131,6 +137,18 @@ function importJob(client: StoreClient, options: ImportOptions): BulkJob<Catalog
       return result;
     },
     failures: (summary) => summary.failures,
+    plannedWrites: importPlannedWrites,
+    population: catalogPopulation,
+    savePlan: (plan, snapshot, summary) => ({
+      entries: importPlanEntries(plan, snapshot),
+      options: { mode: options.mode ?? 'upsert', only: options.only ?? null, overwriteStoreChanges: Boolean(options.overwriteStoreChanges) },
+      counts: { rows: summary.rows, products: summary.products, created: summary.created, updated: summary.updated, unchanged: summary.unchanged, failed: summary.failed },
+    }),
+    verify: async (plan, snapshot, summary, since) => {
+      const lines = new Map(plan.products.flatMap((p) => [[p.key, p.line] as const, ...p.variantUpdates.map((u) => [u.sku, u.line] as const)]));
+      await verifyJob(client, importPlannedWrites(plan, snapshot), summary, { since, snapshot, lineOf: (key) => lines.get(key) ?? 0 });
+      summary.updated -= Math.min(summary.updated, summary.unverified ?? 0);
+    },
   };
 }
 
@@ -176,6 +194,12 @@ function plannedResults(plan: Plan, summary: ImportSummary): ProductResult[] {
 function failuresOf(p: Plan['products'][number]): ProductResult['failures'] {
   if (p.action === 'fail' && p.rowFailures.length === 0) return [{ line: p.line, key: p.key, stage: 'plan', reason: p.reason ?? 'failed' }];
   return p.rowFailures.map((f) => ({ ...f, stage: 'plan' as const }));
+}
+
+/** The summary of a saved plan's import (`store apply`): the file's counts as the plan counted them. */
+export function savedImportSummary(file: string, counts: Record<string, number>, plan: Plan): ImportSummary {
+  const stub = { file, dialect: 'plan', rows: counts.rows ?? 0, products: plan.products, invalidProducts: [], ignoredColumns: [], errors: [] } as unknown as Catalog;
+  return { ...baseSummary(stub, plan, {} as ImportOptions), keptStoreChanges: [] };
 }
 
 function baseSummary(catalog: Catalog, plan: Plan, options: ImportOptions): ImportSummary {

@@ -15,6 +15,9 @@ import { type SyncFeed } from '../sync-types.js';
 import { readSyncFile } from './feed.js';
 import { type SyncPlan, type SyncWrite } from '../sync-types.js';
 import { planSync } from './planner.js';
+import { catalogPopulation, syncPlannedWrites } from '../planned-writes.js';
+import { verifyJob } from '../verify.js';
+import { syncPlanEntries } from '../saved-plans.js';
 
 /**
  * `store variants sync FILE` (docs/csv.md, "Stock and prices"): stock and prices by SKU. The feed is read
@@ -43,6 +46,10 @@ export interface SyncSummary extends BulkRunSummary {
   replanned: number;
   /** A dry run's plan, change by change (import/plan-changes.ts). */
   plan?: PlannedChange[];
+  /** `--verify`: variants the store confirmed and does not hold as written (counted in `failed`). */
+  unverified?: number;
+  /** `--verify`: fields read back. */
+  verified?: number;
 }
 
 class SyncInvalidError extends FileInvalidError {
@@ -55,8 +62,8 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
   return runBulkJob(client, options, syncJob(client, options));
 }
 
-/** `variants sync` as the steps of the bulk skeleton (services/bulk/job.ts). */
-function syncJob(client: StoreClient, options: SyncOptions): BulkJob<SyncFeed, StoreSnapshot, SyncPlan, SyncSummary> {
+/** `variants sync` as the steps of the bulk skeleton (services/bulk/job.ts); `store apply` runs its plan again. */
+export function syncJob(client: StoreClient, options: SyncOptions): BulkJob<SyncFeed, StoreSnapshot, SyncPlan, SyncSummary> {
   const file = basename(options.file);
   return {
     command: 'variants sync',
@@ -95,6 +102,18 @@ function syncJob(client: StoreClient, options: SyncOptions): BulkJob<SyncFeed, S
     journalBegin: () => ({ file }),
     execute: (plan, { snapshot, summary, journal, emit }) => sendWrites(client, plan, snapshot, options, summary, journal, emit),
     failures: (summary) => summary.failures,
+    plannedWrites: syncPlannedWrites,
+    population: catalogPopulation,
+    savePlan: (plan, snapshot, summary) => ({
+      entries: syncPlanEntries(plan, snapshot),
+      options: { zeroMissing: Boolean(options.zeroMissing), force: Boolean(options.force), only: options.only ?? null },
+      counts: { rows: summary.rows, updated: summary.updated, zeroed: summary.zeroed, unchanged: summary.unchanged, notFound: summary.notFound, failed: summary.failed },
+    }),
+    verify: async (plan, snapshot, summary, since) => {
+      const lines = new Map(plan.writes.map((w) => [w.sku, w.line]));
+      await verifyJob(client, syncPlannedWrites(plan, snapshot), summary, { since, snapshot, lineOf: (key) => lines.get(key) ?? 0 });
+      summary.updated -= summary.unverified ?? 0;
+    },
   };
 }
 
@@ -163,7 +182,14 @@ function countResumed(plan: SyncPlan, earlier: EarlierRun, summary: SyncSummary)
   }
 }
 
-function baseSummary(file: string, feed: SyncFeed, plan: SyncPlan, options: SyncOptions): SyncSummary {
+/** The summary of a saved plan's sync (`store apply`): the feed's rows as the plan counted them. */
+export function savedSyncSummary(file: string, rows: number, plan: SyncPlan): SyncSummary {
+  const summary = baseSummary(file, { rows: { length: rows } }, plan, {});
+  summary.plannedRequests = minimumRequests(plan.writes.map(variantWrite));
+  return summary;
+}
+
+function baseSummary(file: string, feed: { rows: { length: number } }, plan: SyncPlan, options: Pick<SyncOptions, 'dryRun'>): SyncSummary {
   return {
     file,
     dryRun: Boolean(options.dryRun),
