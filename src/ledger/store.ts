@@ -161,24 +161,8 @@ function changeOf(row: ChangeRow): ChangeRecord {
   };
 }
 
-interface RunRow {
-  n: number;
-  id: string;
-  command: string;
-  argv: string;
-  profile: string | null;
-  store_id: string | null;
-  api_host: string | null;
-  started_at: string;
-  ended_at: string | null;
-  exit_code: number | null;
-  pid: number | null;
-  undoes: string | null;
-  changes: number | null;
-  confirmed: number | null;
-  failed: number | null;
-  unknown: number | null;
-}
+/** A run as SQLite returns it: argv as its JSON text, the counts null for a run without changes. */
+type RunRow = Omit<RunRecord, 'argv' | keyof Counts> & { n: number; argv: string } & { [K in keyof Counts]: number | null };
 
 const CHANGE_COLUMNS = `c.seq, r.id AS run_id, c.resource, c.id, c.parent, c.key, c.field, c.location, c.kind, c.before, c.after, c.outcome, c.reason, c.irreversible`;
 
