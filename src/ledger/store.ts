@@ -125,22 +125,14 @@ function text(value: string | number | null | undefined): string | null {
   return value === undefined || value === null || value === '' ? null : String(value);
 }
 
-interface ChangeRow {
-  seq: number;
+/** A change as SQLite returns it: its run's id, its kind and outcome as text, before and after as their JSON text. */
+type ChangeRow = Omit<ChangeRecord, 'run' | 'kind' | 'outcome' | 'before' | 'after'> & {
   run_id: string;
-  resource: string;
-  id: string | null;
-  parent: string | null;
-  key: string | null;
-  field: string;
-  location: string | null;
   kind: string;
+  outcome: string;
   before: string | null;
   after: string | null;
-  outcome: string;
-  reason: string | null;
-  irreversible: string | null;
-}
+};
 
 function changeOf(row: ChangeRow): ChangeRecord {
   return {
