@@ -70,7 +70,7 @@ describe('errors never go to stdout', () => {
     const r = await binary(['orders', 'list', '--status', 'shipped']);
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toBe('Error: --status shipped is not valid (see `store orders list --help` for the values).\n');
+    expect(r.stderr).toBe("Error: --status shipped: an order's status is open, closed or cancelled; shipped is a shipping status, so use --shipping-status shipped.\n");
     expect(r.code).toBe(2);
   });
 });
