@@ -17,3 +17,11 @@ export const TRACKING_STATUSES = [
   'failure',
 ] as const;
 export type TrackingStatus = (typeof TRACKING_STATUSES)[number];
+
+/** A shipping partner's own status (docs/platform.md §10): `custom_` and a lower-case name, `custom_at_customs`. */
+export const CUSTOM_TRACKING_STATUS = /^custom_[a-z0-9]+(?:_[a-z0-9]+)*$/;
+
+/** One of the documented statuses or a `custom_{status}`. */
+export function isTrackingStatus(value: string): boolean {
+  return (TRACKING_STATUSES as readonly string[]).includes(value) || CUSTOM_TRACKING_STATUS.test(value);
+}

@@ -105,9 +105,28 @@ export function errorBody(
   return body;
 }
 
+/**
+ * The 400 of the 2025-03 resources (fulfillment orders, docs/platform.md §10), which is not the §1 envelope: a generic
+ * refusal `{description, message}`, or a validation `{description, messages: {"field.path": ["…"]}}`.
+ */
+export class BadRequestError extends HttpError {
+  constructor(readonly body: { description: string; message?: string; messages?: FieldErrors }) {
+    super(400, body.message ?? Object.entries(body.messages ?? {}).map(([f, p]) => `${f}: ${p.join(', ')}`).join('; '));
+  }
+}
+
+export function badRequest(message: string): BadRequestError {
+  return new BadRequestError({ description: STATUS_CODES[400]!, message });
+}
+
+export function badRequestFields(messages: FieldErrors): BadRequestError {
+  return new BadRequestError({ description: STATUS_CODES[400]!, messages });
+}
+
 function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
-  return reply.code(error.status).type('application/json').send(errorBody(error.status, error.description, error.fieldErrors, error.extra));
+  const body = error instanceof BadRequestError ? error.body : errorBody(error.status, error.description, error.fieldErrors, error.extra);
+  return reply.code(error.status).type('application/json').send(body);
 }
 
 /** Maps anything thrown in a route to the error body (installed as the server's error handler). */

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../platform/clock.js';
-import type { OrderStatus, PaymentStatus, ShippingStatus } from '../platform/orders.js';
+import type { OrderStatus, PaymentStatus } from '../platform/orders.js';
+import type { OrderShippingStatus } from '../platform/fulfillment.js';
 import { seededRandom } from './random.js';
 import { addressFor, ascii, FIRST_NAMES, LAST_NAMES, PAYMENTS, SHIPPING } from './seed-orders.js';
 import type { SandboxState, StoreData } from './state.js';
 import { ordersOf, unitPrice, type Customer, type OrderLine, type OrderRecord } from './store/orders.js';
+import { fulfillmentOrdersOf, moveTo, newFulfillmentOrder } from './store/fulfillment-orders.js';
 import { mainText } from './http.js';
 import { createCustomer } from './store/customers.js';
 
@@ -12,7 +14,9 @@ import { createCustomer } from './store/customers.js';
  * `store sandbox serve --orders N` and `store sandbox reset --orders N` (docs/sandbox.md, "A large store"): N more
  * orders spread over the year before now, so that the store is as large as a real one (past the 10,000-result cap
  * of GET /orders). Unlike the demo orders they are written as records, not through the order operations: no
- * stock is taken and no fulfillment order is made (50,000 orders take a couple of seconds). Each batch of 1,000
+ * stock is taken, and each order gets one fulfillment order at the default location (as a store with
+ * `inventory_behaviour=bypass` makes, docs/platform.md §10): UNPACKED, PACKED for an open paid order, DISPATCHED
+ * for a closed one; the order's shipping status follows (50,000 orders take a few seconds). Each batch of 1,000
  * orders is one journal entry, so the state stays quick to persist and replay. Times are whole seconds, several
  * orders share some seconds, as in a busy store. Channels, payment methods and providers, statuses, totals and
  * about one customer per five orders (each a customer record, made at their first order) vary so every filter of
@@ -77,6 +81,7 @@ export function seedManyOrders(state: SandboxState, storeId: number, count: numb
   const now = Math.floor(clock.now() / 1000) * 1000;
   const customers: Customer[] = [];
   const customerCount = Math.max(20, Math.ceil(count / 5));
+  const shipFrom = store.defaultLocation() ?? store.locationsByPriority()[0];
 
   // Oldest first, so that numbers grow with creation time as on the platform.
   const times = Array.from({ length: count }, () => now - Math.floor(rnd() * YEAR / 1000) * 1000).sort((a, b) => a - b);
@@ -121,7 +126,7 @@ export function seedManyOrders(state: SandboxState, storeId: number, count: numb
         const roll = rnd();
         const status: OrderStatus = roll < 0.08 ? 'cancelled' : at < now - 14 * 86_400_000 ? 'closed' : roll < 0.6 ? 'open' : 'closed';
         const payment_status: PaymentStatus = status === 'cancelled' ? (roll < 0.03 ? 'refunded' : 'voided') : status === 'closed' ? 'paid' : roll < 0.3 ? 'pending' : 'paid';
-        const shipping_status: ShippingStatus = status === 'closed' ? 'fulfilled' : status === 'open' && payment_status === 'paid' ? 'unfulfilled' : 'unpacked';
+        const shipping_status: OrderShippingStatus = status === 'closed' ? 'fulfilled' : status === 'open' && payment_status === 'paid' ? 'packed' : 'unpacked';
         const id = tx.nextSharedId('order', 1_000_000_001);
         const updated = Math.min(now, at + (status === 'open' ? 0 : 2 * 3_600_000));
         const order: OrderRecord = {
@@ -156,6 +161,12 @@ export function seedManyOrders(state: SandboxState, storeId: number, count: numb
           channel: pick(CHANNELS),
         };
         tx.put(ordersOf(store), order);
+        if (shipFrom) {
+          const fo = newFulfillmentOrder(id, shipFrom.id, lines.map((l) => ({ variant_id: l.variant_id, quantity: l.quantity })), at);
+          if (shipping_status !== 'unpacked') moveTo(fo, shipping_status === 'fulfilled' ? 'DISPATCHED' : 'PACKED', updated);
+          fo.updated_at = updated;
+          tx.put(fulfillmentOrdersOf(store), fo);
+        }
       }
     });
   }

@@ -2,9 +2,11 @@ import { ulid } from 'ulid';
 import type { Clock } from '../platform/clock.js';
 import { makeAccessKey } from '../platform/invoice-key.js';
 import {
-  fulfillmentOrdersOf,
   fulfillmentOrdersOfOrder,
-  refreshStatus,
+  moveTo,
+  saveFulfillmentOrder,
+  setTrackingInfo,
+  type FulfillmentOrderRecord,
   type TrackingEventRecord,
 } from './store/fulfillment-orders.js';
 import type { TrackingStatus } from '../platform/tracking-statuses.js';
@@ -17,8 +19,12 @@ import {
   createOrder,
   markPaid,
   ordersOf,
+  refreshShipping,
+  shippingTypeOf,
   type Address,
+  type OrderForm,
   type OrderRecord,
+  type ShippingNames,
   type Payment,
   type Shipping,
 } from './store/orders.js';
@@ -30,9 +36,12 @@ import { seededRandom } from './random.js';
 /**
  * Demo orders for `--seed demo`: about a hundred orders over the last six weeks in every status, made with the
  * same operations as the API (stock taken by location priority, one fulfillment order per source location),
- * with shipments tracked, a few cancellations (most restocked) and a couple of invoices. The orders are in every
- * status, payment status and shipping status of docs/platform.md §4, and carry the forms a real store's history has:
- * some 9-digit ids, some with order-line numbers as numeric strings, some with `+0000` timestamps. Runs after the
+ * with shipments packed, dispatched with tracking and delivered along the moves of docs/platform.md §10 (tracking
+ * events only on dispatched shipments; each order's shipping status follows its shipments), a few cancellations
+ * (most restocked) and a couple of invoices. The orders are in every status, payment status and shipping status
+ * of docs/platform.md §4 and §10, and carry the forms a real store's history has: some 9-digit ids, some with
+ * order-line numbers as numeric strings, some with `+0000` timestamps, some naming their shipping status the v1
+ * or the 2025-03 way (store/orders.ts ShippingNames). Runs after the
  * catalog seed, since the orders use its variants and locations. The choices come from a seeded generator, so
  * every demo store gets the same orders (only the random part of the ULIDs differs). Their customers are records
  * too (createOrder makes them): one per name drawn, so a name drawn twice is one customer with two orders, and
@@ -115,12 +124,18 @@ export function addressFor(name: string, phone: string, i: number, rnd: () => nu
   };
 }
 
-/** Every third order's lines with numeric-string ids and quantities, every fourth with `+0000` offsets, every fifth a 9-digit id. */
-function formOf(i: number) {
-  return {
-    shortId: i % 5 === 2,
-    sentAs: i % 3 === 1 || i % 4 === 3 ? { string_line_numbers: i % 3 === 1, compact_offset: i % 4 === 3 } : undefined,
+/**
+ * Every third order's lines with numeric-string ids and quantities, every fourth with `+0000` offsets, every fifth a
+ * 9-digit id; of every four, one names its shipping status the v1 way and one the 2025-03 way.
+ */
+function formOf(i: number): OrderForm {
+  const shippingNames: ShippingNames | undefined = i % 4 === 1 ? 'v1' : i % 4 === 2 ? '2025-03' : undefined;
+  const sentAs: NonNullable<OrderForm['sentAs']> = {
+    ...(i % 3 === 1 ? { string_line_numbers: true } : {}),
+    ...(i % 4 === 3 ? { compact_offset: true } : {}),
+    ...(shippingNames ? { shipping_names: shippingNames } : {}),
   };
+  return { shortId: i % 5 === 2, sentAs: Object.keys(sentAs).length ? sentAs : undefined };
 }
 
 export function seedOrders(state: SandboxState, storeId: number, clock: Clock): void {
@@ -129,12 +144,15 @@ export function seedOrders(state: SandboxState, storeId: number, clock: Clock): 
   const variants = store.products.list().flatMap((p) => p.variants.map((v) => v.id));
   if (variants.length === 0 || store.locations.size === 0) return;
   const rnd = seededRandom(7);
+  // The shipments' own dice, so that how far they go never changes which orders the store holds.
+  const shipRnd = seededRandom(11);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
   const now = clock.now();
   const start = now - SPAN_DAYS * DAY;
 
   state.mutate('sandbox.seed.orders', (tx) => {
     const invoiced: OrderRecord[] = [];
+    let partial = 0;
     let olderInvoiced: OrderRecord | undefined;
     for (let i = 0; i < ORDER_COUNT; i++) {
       const at = Math.floor(start + ((i + rnd() * 0.8) / ORDER_COUNT) * SPAN_DAYS * DAY);
@@ -173,37 +191,25 @@ export function seedOrders(state: SandboxState, storeId: number, clock: Clock): 
         order.payment_status = i % 4 === 0 ? 'authorized' : i % 5 === 1 ? 'abandoned' : 'pending';
         continue;
       }
-      applyStatus(tx, store, order, 'paid', at + HOUR);
-      if (status === 'closed') applyStatus(tx, store, order, 'closed', at + 2 * HOUR);
+      applyStatus(order, 'paid', at + HOUR);
+      if (status === 'closed') applyStatus(order, 'closed', at + 2 * HOUR);
       order.updated_at = at + 2 * HOUR;
-      track(tx, store, order, status === 'closed', now, rnd);
-      ship(order, status === 'closed', i, rnd);
+      let progress: Progress = status === 'closed' ? 'delivered' : progressOf(shipRnd());
+      const shipments = fulfillmentOrdersOfOrder(store, order.id).length;
+      if (shipments > 1) {
+        // The older names cannot say "partly": an order of several shipments uses the current ones, and the first
+        // two such open orders are partly packed and partly sent, so the store shows both.
+        delete order.sent_as?.shipping_names;
+        if (status !== 'closed' && shippingTypeOf(order) === 'ship' && partial < PARTIAL.length) progress = PARTIAL[partial++]!;
+      }
       tx.put(ordersOf(store), order);
+      ship(tx, store, order, progress, now, shipRnd);
       if (status === 'closed' && invoiced.length < 3 && age > 20) invoiced.push(order);
       else if (status === 'closed' && age > 20 && !olderInvoiced) olderInvoiced = order;
     }
     for (const order of invoiced) attachInvoice(tx, store, order, rnd);
     if (olderInvoiced) attachOlderInvoicePair(tx, store, olderInvoiced, rnd);
   });
-}
-
-/**
- * The shipping state of a paid order: closed ones shipped (recorded as `fulfilled` or, in older records,
- * `shipped`), the others packed and waiting (`unfulfilled`, older `unshipped`) or not packed yet.
- */
-function ship(order: OrderRecord, closed: boolean, i: number, rnd: () => number): void {
-  const older = i % 2 === 0;
-  if (closed) {
-    order.shipping_status = older ? 'shipped' : 'fulfilled';
-    order.shipped_at = order.created_at + 1 * DAY;
-    if (order.shipping.carrier !== 'not-provided') {
-      order.shipping_tracking_number = `TR${String(Math.floor(rnd() * 1e9)).padStart(9, '0')}AR`;
-      order.shipping_tracking_url = `https://tracking.example.com/${order.shipping.carrier}/${order.shipping_tracking_number}`;
-    }
-    return;
-  }
-  const roll = rnd();
-  order.shipping_status = roll < 0.4 ? 'unpacked' : older ? 'unshipped' : 'unfulfilled';
 }
 
 export function ascii(text: string): string {
@@ -226,37 +232,75 @@ function chooseLines(store: StoreData, variants: number[], rnd: () => number) {
   return lines;
 }
 
-/** Tracking for a paid or closed order's shipments, never later than now. */
-function track(tx: Tx, store: StoreData, order: OrderRecord, delivered: boolean, now: number, rnd: () => number): void {
-  const steps: { status: TrackingStatus; after: number; description: string }[] = [
-    { status: 'dispatched', after: 1 * DAY, description: 'Package handed to the carrier' },
-    { status: 'in_transit', after: 2 * DAY, description: 'In transit to the destination branch' },
-    { status: 'out_for_delivery', after: 3 * DAY, description: 'Out for delivery' },
-    { status: 'delivered', after: 3 * DAY + 5 * HOUR, description: 'Delivered to the customer' },
-  ];
+/** How far a paid order's shipments have gone: `some-…` moves only the first of several. */
+type Progress = 'none' | 'some-packed' | 'packed' | 'some-dispatched' | 'dispatched' | 'delivered';
+
+const PARTIAL: Progress[] = ['some-packed', 'some-dispatched'];
+
+/** An open paid order: not packed yet, packing begun, packed and waiting, or on its way. */
+function progressOf(roll: number): Progress {
+  return roll < 0.35 ? 'none' : roll < 0.45 ? 'some-packed' : roll < 0.65 ? 'packed' : roll < 0.75 ? 'some-dispatched' : 'dispatched';
+}
+
+const TRACKING_STEPS: { status: TrackingStatus; after: number; description: string }[] = [
+  { status: 'dispatched', after: 0, description: 'Package handed to the carrier' },
+  { status: 'in_transit', after: 1 * DAY, description: 'In transit to the destination branch' },
+  { status: 'out_for_delivery', after: 2 * DAY, description: 'Out for delivery' },
+  { status: 'delivered', after: 2 * DAY + 5 * HOUR, description: 'Delivered to the customer' },
+];
+
+/**
+ * Moves a paid order's shipments as far as `progress` says, along the moves of platform.md §10 and never later than
+ * now: packed a few hours after the order, then a shipment is dispatched with its tracking code a day later and
+ * followed by tracking events (the `delivered` one delivering it), or, for a pickup order, made ready for pickup and
+ * collected. The order's shipping status, tracking and shipped_at follow.
+ */
+function ship(tx: Tx, store: StoreData, order: OrderRecord, progress: Progress, now: number, rnd: () => number): void {
+  if (progress === 'none') return;
+  const pickup = shippingTypeOf(order) === 'pickup';
   const city = CITIES[Math.floor(rnd() * CITIES.length)]!;
-  for (const fo of fulfillmentOrdersOfOrder(store, order.id)) {
-    const base = order.created_at + Math.floor(rnd() * 6) * HOUR;
-    for (const step of steps) {
-      const happened = base + step.after;
-      if (happened > now || (!delivered && step.status === 'delivered')) break;
+  let last = order.updated_at;
+  const step = (fo: FulfillmentOrderRecord, to: Parameters<typeof moveTo>[1], at: number): boolean => {
+    if (at > now) return false;
+    moveTo(fo, to, at);
+    last = Math.max(last, at);
+    return true;
+  };
+  fulfillmentOrdersOfOrder(store, order.id).forEach((fo, i) => {
+    const reach = i > 0 && progress === 'some-packed' ? 'none' : i > 0 && progress === 'some-dispatched' ? 'packed' : progress;
+    if (reach === 'none') return;
+    const packedAt = order.created_at + (2 + Math.floor(rnd() * 4)) * HOUR;
+    const sentAt = packedAt + DAY;
+    if (!step(fo, 'PACKED', packedAt) || reach === 'packed' || reach === 'some-packed') return saveFulfillmentOrder(tx, store, fo, last);
+    if (pickup) {
+      if (step(fo, 'READY_FOR_PICKUP', sentAt) && reach === 'delivered') step(fo, 'DELIVERED', sentAt + 5 * HOUR);
+      return saveFulfillmentOrder(tx, store, fo, last);
+    }
+    if (!step(fo, 'DISPATCHED', sentAt)) return saveFulfillmentOrder(tx, store, fo, last);
+    const code = `TR${String(Math.floor(rnd() * 1e9)).padStart(9, '0')}AR`;
+    setTrackingInfo(fo, { code, url: `https://tracking.example.com/${order.shipping.carrier}/${code}`, notify_customer: true }, sentAt, null);
+    for (const { status, after, description } of TRACKING_STEPS) {
+      const happened = sentAt + after;
+      if (happened > now || (status === 'delivered' && reach !== 'delivered')) break;
       const event: TrackingEventRecord = {
         id: ulid(happened),
-        status: step.status,
-        description: step.description,
-        address: step.status === 'dispatched' ? 'Centro de distribución' : city,
-        geolocation: step.status === 'in_transit' ? { latitude: -34.6037, longitude: -58.3816 } : null,
+        status,
+        description,
+        address: status === 'dispatched' ? 'Centro de distribución' : city,
+        geolocation: status === 'in_transit' ? { latitude: -34.6037, longitude: -58.3816 } : null,
         happened_at: happened,
-        estimated_delivery_at: step.status === 'delivered' ? null : base + steps[3]!.after,
+        estimated_delivery_at: status === 'delivered' ? null : sentAt + TRACKING_STEPS[3]!.after,
         created_at: happened,
         updated_at: happened,
       };
       fo.tracking_events.push(event);
-      fo.updated_at = happened;
+      // The documented way to mark delivery: the `delivered` event (fulfilled_at = its happened_at).
+      if (status === 'delivered') step(fo, 'DELIVERED', happened);
+      last = Math.max(last, happened);
     }
-    refreshStatus(fo, false);
-    tx.put(fulfillmentOrdersOf(store), fo);
-  }
+    saveFulfillmentOrder(tx, store, fo, last);
+  });
+  refreshShipping(tx, store, order, last);
 }
 
 function attachInvoice(tx: Tx, store: StoreData, order: OrderRecord, rnd: () => number): void {

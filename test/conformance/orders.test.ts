@@ -386,11 +386,13 @@ describe('platform.md §4 GET /orders filters', () => {
     }
     // The documented filter values name the older record values too.
     expect(await ids({ shipping_status: 'unpacked' })).toEqual(where((o) => o.shipping_status === 'unpacked'));
-    expect(await ids({ shipping_status: 'unfulfilled' })).toEqual(where((o) => ['unfulfilled', 'unshipped'].includes(o.shipping_status)));
-    expect(await ids({ shipping_status: 'fulfilled' })).toEqual(where((o) => ['fulfilled', 'shipped'].includes(o.shipping_status)));
+    // platform.md §10: packing begun or part sent is unfulfilled, all sent is fulfilled, in every name records use.
+    const notSent = ['unfulfilled', 'unshipped', 'partially_packed', 'packed', 'partially_fulfilled'];
+    expect(await ids({ shipping_status: 'unfulfilled' })).toEqual(where((o) => notSent.includes(o.shipping_status)));
+    expect(await ids({ shipping_status: 'fulfilled' })).toEqual(where((o) => ['fulfilled', 'shipped', 'delivered'].includes(o.shipping_status)));
     for (const name of ['status', 'payment_status', 'shipping_status']) expect(await ids({ [name]: 'any' })).toEqual(all.map((o) => o.id));
     expect(await ids({ status: 'closed', payment_status: 'paid', shipping_status: 'fulfilled' })).toEqual(
-      where((o) => o.status === 'closed' && o.payment_status === 'paid' && ['fulfilled', 'shipped'].includes(o.shipping_status)),
+      where((o) => o.status === 'closed' && o.payment_status === 'paid' && ['fulfilled', 'shipped', 'delivered'].includes(o.shipping_status)),
     );
   });
 

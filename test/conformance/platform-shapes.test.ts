@@ -1,6 +1,9 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/replay-server.js';
 import { type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { expectOk } from './support.js';
 
 /**
  * Issue 13: the sandbox sends the documented shapes (platform.md is its contract), so the client's tests
@@ -568,5 +571,136 @@ describe('the order and customer actions and queries take and answer the documen
       ...differences('order open', [openFixture], [reopened.body], ORDER),
       ...sameValues('order open', openFixture, reopened.body, ['status', 'closed_at']),
     ]);
+  });
+});
+
+/**
+ * platform.md §10: the shipping requests — `PATCH …/fulfillment-orders/{id}` to PACKED and to DISPATCHED with
+ * tracking info, a `delivered` tracking event, a `custom_*` one — answer the documented shapes of the fixtures;
+ * a forbidden move, a bad body, the 101st event and an identical event answer the 400 bodies of the fixtures (not the
+ * §1 envelope); `aggregates=fulfillment_orders` puts the shipments inside the order; the notifications have the
+ * fixtures' fields.
+ */
+describe('the shipping requests take the documented bodies and answer the documented shapes (platform.md §10)', () => {
+  let s: TestSandbox;
+  let order: any;
+  let fos: any[];
+  const HISTORY = [
+    'status_history[].created_at?', 'tracking_info.notify_customer?', 'tracking_info_history', 'tracking_info_history[].from_tracking_info',
+    'tracking_info_history[].to_tracking_info', 'tracking_info_history[].to_tracking_info.code', 'tracking_info_history[].to_tracking_info.url',
+    'tracking_info_history[].happened_at', 'tracking_info_history[].created_at', 'tracking_info_history[].app_id',
+  ];
+  const EVENT = ['id', 'status', 'description', 'address', 'geolocation', 'happened_at', 'estimated_delivery_at', 'created_at', 'updated_at'];
+  const path = (fo: any) => `/orders/${order.id}/fulfillment-orders/${fo.id}`;
+  /** A fixture with the listed ones, whose forms platform.md leaves open (a location name as text or by locale). */
+  const withListed = (name: string) => [fixture(name), ...fixture('fulfillment-orders.json'), ...fixture('fulfillment-orders-dispatched.json')];
+  /** The keys of a body and the JSON kind of each. */
+  const kinds = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).map(([k, v]) => [k, kindOf(v)]));
+
+  beforeAll(async () => {
+    s = await startTestSandbox();
+    const address = { zipcode: '1000', street: 'Calle', number: '1', city: 'CABA', province: { code: 'C', name: 'CABA' }, country: { code: 'AR' } };
+    const [a, b] = [(await s.post('/locations', { name: 'Depósito', address })).body, (await s.post('/locations', { name: 'Loja', address })).body];
+    const product = await s.post('/products', { name: 'Camiseta', sku: 'CAM-1', price: 39.9, inventory_levels: [{ location_id: a.id, stock: 1 }, { location_id: b.id, stock: 1 }] });
+    expect(product.status, product.text).toBe(201);
+    const created = await s.post('/orders', { customer: { name: 'Mariana Lima', email: 'mariana@example.com' }, products: [{ variant_id: product.body.variants[0].id, quantity: 2 }] });
+    expect(created.status, created.text).toBe(201);
+    order = created.body;
+    fos = (await s.get(`/orders/${order.id}/fulfillment-orders`)).body;
+    expect(fos).toHaveLength(2);
+  });
+  afterAll(() => s?.close());
+
+  it('PATCH {status: PACKED} and {status: DISPATCHED, tracking_info} → 200 with the fulfillment order, its histories and tracking info', async () => {
+    const packed = await s.patch(path(fos[1]), fixture('fulfillment-order-pack-request.json'));
+    expect(packed.status, packed.text).toBe(200);
+    expectOk(await s.patch(path(fos[0]), { status: 'PACKED' }));
+    const request = fixture('fulfillment-order-dispatch-request.json');
+    const dispatched = await s.patch(path(fos[0]), request);
+    expect(dispatched.status, dispatched.text).toBe(200);
+    expectNone([
+      ...differences('fulfillment order packed', withListed('fulfillment-order-packed.json'), [packed.body], [...FULFILLMENT_ORDER, ...HISTORY]),
+      ...differences('fulfillment order dispatched', withListed('fulfillment-order-dispatched.json'), [dispatched.body], [...FULFILLMENT_ORDER, ...HISTORY]),
+    ]);
+    expect(packed.body.status).toBe('PACKED');
+    expect(dispatched.body).toMatchObject({ status: 'DISPATCHED', tracking_info: { code: request.tracking_info.code, url: request.tracking_info.url } });
+    expect(dispatched.body.tracking_info_history.map((h: any) => h.to_tracking_info)).toEqual([{ code: request.tracking_info.code, url: request.tracking_info.url }]);
+  });
+
+  it('a delivered tracking event → 201 with the event; the fulfillment order DELIVERED, fulfilled_at its happened_at; a custom_* event', async () => {
+    const request = fixture('tracking-event-delivered-request.json');
+    const custom = fixture('tracking-event-custom.json');
+    const customEvent = await s.post(`${path(fos[0])}/tracking-events`, { status: custom.status, description: custom.description, address: custom.address, happened_at: custom.happened_at });
+    const event = await s.post(`${path(fos[0])}/tracking-events`, request);
+    expect(event.status, event.text).toBe(201);
+    const after = (await s.get(path(fos[0]))).body;
+    expectNone([
+      ...differences('tracking event delivered', [fixture('tracking-event-delivered.json')], [event.body], EVENT),
+      ...differences('tracking event custom', [custom], [customEvent.body], EVENT),
+      ...differences('fulfillment order delivered', withListed('fulfillment-order-delivered.json'), [after], [...FULFILLMENT_ORDER, ...HISTORY]),
+    ]);
+    expect(customEvent.body.status).toBe(custom.status);
+    expect(after.status).toBe('DELIVERED');
+    expect(Date.parse(after.fulfilled_at)).toBe(Date.parse(request.happened_at));
+  });
+
+  it('a forbidden move, a bad body, the 101st event and an identical event → the 400 bodies of the fixtures', async () => {
+    const move = await s.patch(path(fos[0]), { status: 'UNPACKED' });
+    const validation = await s.patch(path(fos[1]), { status: 'SHIPPED', tracking_info: { url: 'nowhere' } });
+    expect([move.status, validation.status]).toEqual([400, 400]);
+    expect(kinds(move.body)).toEqual(kinds(fixture('error-400-fulfillment-order-move.json')));
+    expect(kinds(validation.body)).toEqual(kinds(fixture('error-400-fulfillment-order-validation.json')));
+    expect(Object.keys(validation.body.messages).sort()).toEqual(Object.keys(fixture('error-400-fulfillment-order-validation.json').messages).sort());
+    expectOk(await s.patch(path(fos[1]), { status: 'DISPATCHED' }));
+    const first = await s.post(`${path(fos[1])}/tracking-events`, { status: 'in_transit', description: 'Scan 0', happened_at: '2024-03-06T10:00:00Z' });
+    expect(first.status, first.text).toBe(201);
+    const identical = await s.post(`${path(fos[1])}/tracking-events`, { status: 'in_transit', description: 'Scan 0', happened_at: '2024-03-06T10:00:30Z' });
+    expect({ status: identical.status, body: identical.body }).toEqual({ status: 400, body: fixture('error-400-tracking-event-identical.json') });
+    for (let i = 1; i < 100; i++) expect((await s.post(`${path(fos[1])}/tracking-events`, { status: 'in_transit', description: `Scan ${i}`, happened_at: '2024-03-06T10:00:00Z' })).status).toBe(201);
+    const limit = await s.post(`${path(fos[1])}/tracking-events`, { status: 'in_transit', description: 'Scan 100', happened_at: '2024-03-06T10:00:00Z' });
+    expect({ status: limit.status, body: limit.body }).toEqual({ status: 400, body: fixture('error-400-tracking-events-limit.json') });
+  });
+
+  it('GET /orders/{id} and GET /orders with aggregates=fulfillment_orders → the orders with their shipments inside', async () => {
+    const single = await s.get(`/orders/${order.id}`, { query: { aggregates: 'fulfillment_orders' } });
+    const list = await s.get('/orders', { query: { aggregates: 'fulfillment_orders' } });
+    const SHIPMENTS = ['fulfillment_orders', ...FULFILLMENT_ORDER.map((p) => `fulfillment_orders[].${p}`)];
+    expectNone([
+      ...differences('order aggregates', [fixture('order-fulfillment-orders.json')], [single.body], [...ORDER, ...SHIPMENTS]),
+      ...differences('orders aggregates', fixture('orders-fulfillment-orders.json'), list.body, [...ORDER, ...SHIPMENTS]),
+    ]);
+    expect(single.body.shipping_status).toBe('fulfilled');
+  });
+
+  it('fulfillment_order/status_updated and tracking_event_created send the fixtures\' fields', async () => {
+    const received: any[] = [];
+    const server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (d) => (raw += d));
+      req.on('end', () => {
+        received.push(JSON.parse(raw));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const event of ['fulfillment_order/status_updated', 'fulfillment_order/tracking_event_created']) expect((await s.post('/webhooks', { event, url })).status).toBe(201);
+      const product = (await s.post('/products', { name: 'Boné', sku: 'BON-1', price: 20, stock: 1 })).body;
+      const another = (await s.post('/orders', { customer: { name: 'Ana' }, products: [{ variant_id: product.variants[0].id, quantity: 1 }] })).body;
+      const fo = (await s.get(`/orders/${another.id}/fulfillment-orders`)).body[0];
+      expectOk(await s.patch(`/orders/${another.id}/fulfillment-orders/${fo.id}`, { status: 'DISPATCHED' }));
+      expectOk(await s.post(`/orders/${another.id}/fulfillment-orders/${fo.id}/tracking-events`, { status: 'in_transit', happened_at: '2024-03-06T10:00:00Z' }));
+      const deadline = Date.now() + 10_000;
+      while (received.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const byEvent = (event: string) => received.find((b) => b.event === event);
+      expectNone([
+        ...differences('status_updated', [fixture('webhook-fulfillment-order-status-updated.json')], [byEvent('fulfillment_order/status_updated')], ['store_id', 'event', 'order_id', 'fulfillment_id', 'status']),
+        ...differences('tracking_event_created', [fixture('webhook-fulfillment-order-tracking-event-created.json')], [byEvent('fulfillment_order/tracking_event_created')], ['store_id', 'event', 'order_id', 'fulfillment_id', 'status', 'tracking_event_id']),
+      ]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

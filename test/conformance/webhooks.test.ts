@@ -242,6 +242,7 @@ describe('spec §4 Webhooks', () => {
     const { variant: other } = await createSimpleProduct(t, { stock: 5 });
     const order = (await createOrder(t, [{ variant_id: other.id, quantity: 1 }])).body;
     const fo = (await t.get(`/orders/${order.id}/fulfillment-orders`)).body[0];
+    expectOk(await t.patch(`/orders/${order.id}/fulfillment-orders/${fo.id}`, { status: 'DISPATCHED' }));
     const path = `/orders/${order.id}/fulfillment-orders/${fo.id}/tracking-events`;
     const tracking = (await t.post(path, { status: 'dispatched', happened_at: '2026-11-21T14:05:00+00:00' })).body;
     expectOk(await t.put(`${path}/${tracking.id}`, { status: 'in_transit', happened_at: '2026-11-22T09:00:00+00:00' }));
@@ -253,11 +254,21 @@ describe('spec §4 Webhooks', () => {
       'category/deleted': category.id,
       'location/updated': location.id,
       'location/deleted': location.id,
-      'fulfillment_order/tracking_event_updated': fo.id,
-      'fulfillment_order/tracking_event_deleted': fo.id,
     };
     for (const [event, id] of Object.entries(expected)) {
       await receiver.waitFor((ds) => ds.some((d) => d.path === `/all/${event}` && d.body.event === event && d.body.id === id));
+    }
+    // platform.md §10: the fulfillment_order/* bodies name the order, the shipment and the event, not an `id`.
+    for (const event of ['fulfillment_order/tracking_event_updated', 'fulfillment_order/tracking_event_deleted']) {
+      const all = await receiver.waitFor((ds) => ds.some((d) => d.path === `/all/${event}`));
+      expect(all.find((d) => d.path === `/all/${event}`)!.body).toEqual({
+        store_id: t.sandbox.storeId,
+        event,
+        order_id: order.id,
+        fulfillment_id: fo.id,
+        status: 'DISPATCHED',
+        tracking_event_id: tracking.id,
+      });
     }
   });
 
@@ -268,23 +279,23 @@ describe('spec §4 Webhooks', () => {
     expect(Object.keys(res.body).sort()).toEqual(['created_at', 'event', 'id', 'updated_at', 'url']);
   });
 
-  it('platform.md §7: a tracking event that moves the shipment\'s status announces fulfillment_order/status_updated', async () => {
+  it('platform.md §10: each move of a shipment (a PATCH, a delivered event) announces fulfillment_order/status_updated {store_id, event, order_id, fulfillment_id, status}', async () => {
     await t.post('/webhooks', { event: 'fulfillment_order/status_updated', url: `${receiver.url}/fo-status` });
     const { variant } = await createSimpleProduct(t, { stock: 10 });
     const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
     const fo = (await t.get(`/orders/${order.id}/fulfillment-orders`)).body[0];
-    const path = `/orders/${order.id}/fulfillment-orders/${fo.id}/tracking-events`;
-    await t.post(path, { status: 'dispatched', happened_at: '2026-11-21T14:05:00+00:00' });
-    // in_transit keeps it DISPATCHED: no second notification for it.
-    await t.post(path, { status: 'in_transit', happened_at: '2026-11-21T15:05:00+00:00' });
-    await t.post(path, { status: 'delivered', happened_at: '2026-11-22T15:05:00+00:00' });
-    const all = await receiver.waitFor((ds) => ds.filter((d) => d.path === '/fo-status' && d.body.id === fo.id).length >= 2);
+    const path = `/orders/${order.id}/fulfillment-orders/${fo.id}`;
+    expectOk(await t.patch(path, { status: 'PACKED' }));
+    expectOk(await t.patch(path, { status: 'DISPATCHED', tracking_info: { code: 'BR1', url: 'https://track.example/BR1' } }));
+    // in_transit keeps it DISPATCHED, and a tracking_info change alone moves nothing: no notification for them.
+    expectOk(await t.post(`${path}/tracking-events`, { status: 'in_transit', happened_at: '2026-11-21T15:05:00+00:00' }));
+    expectOk(await t.patch(path, { tracking_info: { code: 'BR2' } }));
+    expectOk(await t.post(`${path}/tracking-events`, { status: 'delivered', happened_at: '2026-11-22T15:05:00+00:00' }));
+    const mine = (all: { path: string; body: any }[]) => all.filter((d) => d.path === '/fo-status' && d.body.fulfillment_id === fo.id);
+    await receiver.waitFor((ds) => mine(ds).length >= 3);
     await new Promise((r) => setTimeout(r, 100));
-    const mine = all.filter((d) => d.path === '/fo-status' && d.body.id === fo.id);
-    expect(mine.map((d) => d.body)).toEqual([
-      { store_id: t.sandbox.storeId, event: 'fulfillment_order/status_updated', id: fo.id },
-      { store_id: t.sandbox.storeId, event: 'fulfillment_order/status_updated', id: fo.id },
-    ]);
+    const body = (status: string) => ({ store_id: t.sandbox.storeId, event: 'fulfillment_order/status_updated', order_id: order.id, fulfillment_id: fo.id, status });
+    expect(mine(receiver.deliveries).map((d) => d.body)).toEqual([body('PACKED'), body('DISPATCHED'), body('DELIVERED')]);
   });
 
   it('platform.md §7: POST /sandbox/events emits what no API request causes: theme/updated {store_id, event, old_theme, new_theme}, domain/updated without id, order/packed with the order id', async () => {
@@ -308,15 +319,21 @@ describe('spec §4 Webhooks', () => {
     expect(body('order/packed')).toEqual({ store_id: t.sandbox.storeId, event: 'order/packed', id: order.id });
   });
 
-  it('§5.17: tracking events are announced with the fulfillment order id', async () => {
+  it('§5.17, platform.md §10: tracking events are announced with the order, the fulfillment order and the event ids', async () => {
     await t.post('/webhooks', { event: 'fulfillment_order/tracking_event_created', url: `${receiver.url}/tracking` });
     const { variant } = await createSimpleProduct(t, { stock: 10 });
     const order = (await createOrder(t, [{ variant_id: variant.id, quantity: 1 }])).body;
     const fo = (await t.get(`/orders/${order.id}/fulfillment-orders`)).body[0];
-    await t.post(`/orders/${order.id}/fulfillment-orders/${fo.id}/tracking-events`, {
+    expectOk(await t.patch(`/orders/${order.id}/fulfillment-orders/${fo.id}`, { status: 'DISPATCHED' }));
+    const event = await t.post(`/orders/${order.id}/fulfillment-orders/${fo.id}/tracking-events`, {
       status: 'dispatched',
       happened_at: '2026-11-21T14:05:00+00:00',
     });
-    await receiver.waitFor((ds) => ds.some((d) => d.path === '/tracking' && d.body.id === fo.id));
+    expectCreated(event);
+    const all = await receiver.waitFor((ds) => ds.some((d) => d.path === '/tracking' && d.body.fulfillment_id === fo.id));
+    expect(all.find((d) => d.path === '/tracking' && d.body.fulfillment_id === fo.id)!.body).toMatchObject({
+      order_id: order.id,
+      tracking_event_id: event.body.id,
+    });
   });
 });

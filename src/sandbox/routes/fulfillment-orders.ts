@@ -1,22 +1,45 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { intParam, invalid, isoTime, notFound, paginate, parseBody, parseTime } from '../http.js';
+import { badRequest, badRequestFields, intParam, invalid, isoTime, notFound, paginate, parseBody, parseTime, type FieldErrors } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { StoreData } from '../state.js';
 import {
   addTrackingEvent,
+  byHappenedAt,
   deleteTrackingEvent,
-  documentedStatus,
-  fulfillmentOrdersOf,
+  fulfillmentOrderOf,
   fulfillmentOrdersOfOrder,
+  hasIdenticalEvent,
+  moveTo,
+  saveFulfillmentOrder,
+  setTrackingInfo,
   updateTrackingEvent,
   type FulfillmentOrderRecord,
   type TrackingEventFields,
   type TrackingEventRecord,
 } from '../store/fulfillment-orders.js';
-import { TRACKING_STATUSES } from '../../platform/tracking-statuses.js';
+import { ordersOf, refreshShipping, shippingTypeOf, upgradeOrder, type OrderRecord } from '../store/orders.js';
+import { isTrackingStatus, TRACKING_STATUSES } from '../../platform/tracking-statuses.js';
+import {
+  FULFILLMENT_STATUSES,
+  IDENTICAL_EVENT_MESSAGE,
+  IDENTICAL_EVENT_WINDOW_SECONDS,
+  isFulfillmentStatus,
+  moveRefusal,
+  OLDER_FULFILLMENT_STATUSES,
+  TRACKING_EVENT_LIMIT,
+  TRACKING_LIMIT_MESSAGE,
+  fulfillmentStage,
+  trackingRefusal,
+  type FulfillmentStatus,
+} from '../../platform/fulfillment.js';
 
-/** The fulfillment order routes (records and operations: store/fulfillment-orders.ts) and the documented record. */
+/**
+ * The fulfillment order routes (records and operations: store/fulfillment-orders.ts) and the documented record
+ * (docs/platform.md §5, §10). A shipment moves only by `PATCH …/fulfillment-orders/{id}` and by a `delivered`
+ * tracking event, along the moves of platform/fulfillment.ts; a refused move, or a tracking event the shipment
+ * cannot take yet, is the platform's own 400 `{description, message}`, not the §1 envelope.
+ */
 
 function presentTrackingEvent(event: TrackingEventRecord) {
   return {
@@ -32,34 +55,16 @@ function presentTrackingEvent(event: TrackingEventRecord) {
   };
 }
 
-/**
- * What the presentation reads of the order; kept loose so that the order's storage can change without this
- * module following it (a missing field only leaves a presented field blank).
- */
-type OrderView = {
-  number?: number | string;
-  currency?: string;
-  customer?: { name?: string; email?: string; phone?: string };
-  products?: { product_id?: number; variant_id?: number; name?: string; sku?: string | null; price?: string }[];
-  /** The documented order's shipping (docs/platform.md §4), or the earlier `{method, cost}`. */
-  shipping?: { carrier?: string; option?: string; cost_customer?: string; cost_owner?: string; method?: string; cost?: string };
-  shipping_address?: Record<string, unknown> | null;
-  shipping_tracking_number?: string | null;
-  shipping_tracking_url?: string | null;
-};
-
-const PICKUP_METHOD = /retiro|pickup|pick-up/i;
-
-/** The documented fulfillment order record (docs/platform.md §5). */
+/** The documented fulfillment order record (docs/platform.md §5, §10). */
 export function presentFulfillmentOrder(store: StoreData, fo: FulfillmentOrderRecord) {
-  const order = (store.orders.get(fo.order_id) ?? {}) as OrderView;
-  const currency = order.currency ?? store.record.currency;
+  const order = store.orders.get(fo.order_id) as OrderRecord | undefined;
+  const currency = order?.currency ?? store.record.currency;
   const location = store.locations.get(fo.location_id);
   const money = (value: number) => ({ value: value.toFixed(2), currency });
   let totalPrice = 0;
   let totalWeight = 0;
   const lineItems = fo.products.map((p, i) => {
-    const line = order.products?.find((l) => l.variant_id === p.variant_id);
+    const line = order?.products?.find((l) => l.variant_id === p.variant_id);
     const found = store.findVariant(p.variant_id);
     const unitPrice = line?.price ?? found?.variant.promotional_price ?? found?.variant.price ?? '0.00';
     totalPrice += Number(unitPrice) * p.quantity;
@@ -73,33 +78,18 @@ export function presentFulfillmentOrder(store: StoreData, fo: FulfillmentOrderRe
       unit_price: { value: unitPrice, currency },
     };
   });
-  const events = [...fo.tracking_events].sort((a, b) => a.happened_at - b.happened_at || (a.id < b.id ? -1 : 1));
-  const history: { from_status: string | null; to_status: string; happened_at: string }[] = [
-    { from_status: null, to_status: 'UNPACKED', happened_at: isoTime(fo.created_at) },
-  ];
-  for (const event of events) {
-    const to = documentedStatus(event.status);
-    const from = history[history.length - 1]!.to_status;
-    if (to !== from) history.push({ from_status: from, to_status: to, happened_at: isoTime(event.happened_at) });
-  }
-  const status = documentedStatus(fo.status);
-  if (status === 'CANCELLED') {
-    history.push({ from_status: history[history.length - 1]!.to_status, to_status: status, happened_at: isoTime(fo.updated_at) });
-  }
-  const delivered = events.find((e) => e.status === 'delivered');
-  const carrier = order.shipping?.carrier ?? order.shipping?.method ?? 'standard';
-  const option = order.shipping?.option ?? order.shipping?.method ?? carrier;
-  const consumerCost = order.shipping?.cost_customer ?? order.shipping?.cost ?? '0.00';
-  const merchantCost = order.shipping?.cost_owner ?? consumerCost;
-  // The order's tracking number when it has one, else one made up once the shipment has left.
-  const trackingCode = order.shipping_tracking_number ?? (events.length ? `TN${fo.id.slice(-12)}` : null);
-  const trackingUrl = order.shipping_tracking_url ?? (trackingCode ? `https://tracking.example.com/${trackingCode}` : null);
-  const customer = order.customer ?? {};
+  const shipping = order?.shipping;
+  const carrier = shipping?.carrier ?? (shipping as { method?: string } | undefined)?.method ?? 'standard';
+  const option = shipping?.option ?? carrier;
+  const consumerCost = shipping?.cost_customer ?? (shipping as { cost?: string } | undefined)?.cost ?? '0.00';
+  const merchantCost = shipping?.cost_owner ?? consumerCost;
+  const customer = order?.customer;
+  const info = fo.tracking_info;
   return {
     id: fo.id,
     // The order's number and the shipment's place among the order's shipments: "104-1".
-    number: `${order.number ?? fo.order_id}-${fulfillmentOrdersOfOrder(store, fo.order_id).findIndex((f) => f.id === fo.id) + 1}`,
-    status,
+    number: `${order?.number ?? fo.order_id}-${fulfillmentOrdersOfOrder(store, fo.order_id).findIndex((f) => f.id === fo.id) + 1}`,
+    status: fo.status,
     total_quantity: fo.products.reduce((n, p) => n + p.quantity, 0),
     total_weight: totalWeight.toFixed(3),
     total_price: money(totalPrice),
@@ -109,22 +99,40 @@ export function presentFulfillmentOrder(store: StoreData, fo: FulfillmentOrderRe
       address: location?.address ?? null,
     },
     line_items: lineItems,
-    recipient: { name: customer.name ?? null, phone: customer.phone ?? null, email: customer.email ?? null, identifier: null },
+    recipient: fo.recipient ?? { name: customer?.name ?? null, phone: customer?.phone ?? null, email: customer?.email ?? null, identifier: null },
     shipping: {
-      type: PICKUP_METHOD.test(`${carrier} ${option}`) ? 'pickup' : 'ship',
+      type: order ? shippingTypeOf(order) : 'ship',
       carrier: { name: carrier },
       option: { name: option },
       merchant_cost: { value: merchantCost, currency },
       consumer_cost: { value: consumerCost, currency },
     },
-    destination: order.shipping_address ?? { name: customer.name ?? null, phone: customer.phone ?? null, country: store.record.country },
-    status_history: history,
-    tracking_info: { code: trackingCode, url: trackingUrl },
-    tracking_events: fo.tracking_events.map(presentTrackingEvent),
-    fulfilled_at: delivered ? isoTime(delivered.happened_at) : null,
+    destination: fo.destination ?? order?.shipping_address ?? { name: customer?.name ?? null, phone: customer?.phone ?? null, country: store.record.country },
+    status_history: (fo.status_history ?? []).map((h) => ({
+      from_status: h.from_status,
+      to_status: h.to_status,
+      happened_at: isoTime(h.happened_at),
+      created_at: isoTime(h.created_at),
+    })),
+    tracking_info: info ? { code: info.code, url: info.url, notify_customer: info.notify_customer } : { code: null, url: null },
+    tracking_info_history: (fo.tracking_info_history ?? []).map((h) => ({
+      from_tracking_info: h.from_tracking_info ?? { code: null, url: null },
+      to_tracking_info: h.to_tracking_info,
+      happened_at: isoTime(h.happened_at),
+      created_at: isoTime(h.created_at),
+      app_id: h.app_id,
+      user_id: null,
+    })),
+    tracking_events: byHappenedAt(fo.tracking_events).map(presentTrackingEvent),
+    fulfilled_at: fo.fulfilled_at == null ? null : isoTime(fo.fulfilled_at),
     created_at: isoTime(fo.created_at),
     updated_at: isoTime(fo.updated_at),
   };
+}
+
+/** An order's shipments as `aggregates=fulfillment_orders` puts them inside the order (docs/platform.md §10). */
+export function presentFulfillmentOrdersOf(store: StoreData, orderId: number) {
+  return fulfillmentOrdersOfOrder(store, orderId).map((fo) => presentFulfillmentOrder(store, fo));
 }
 
 const timestamp = (field: string) =>
@@ -133,7 +141,9 @@ const timestamp = (field: string) =>
   });
 
 const TrackingEventBody = z.object({
-  status: z.enum(TRACKING_STATUSES, { error: `must be one of ${TRACKING_STATUSES.join(', ')}` }),
+  status: z.string({ error: 'must be a string' }).refine(isTrackingStatus, {
+    error: `must be one of ${TRACKING_STATUSES.join(', ')}, or custom_ and a name (custom_at_customs)`,
+  }),
   description: z.string({ error: 'must be a string' }).max(1000).nullish(),
   address: z.string({ error: 'must be a string' }).max(1000).nullish(),
   geolocation: z
@@ -161,71 +171,181 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** What a PATCH of a fulfillment order may change (docs/platform.md §10). */
+interface FulfillmentOrderChange {
+  status?: FulfillmentStatus;
+  tracking_info?: { code: string | null; url: string | null; notify_customer: boolean };
+  destination?: Record<string, unknown>;
+  recipient?: Record<string, unknown>;
+}
+
+const URL_TEXT = /^https?:\/\/[^\s]+$/i;
+
+/** Reads a PATCH body; a problem is the validation 400 `{description, messages}` naming every field at fault. */
+function readChange(body: unknown): FulfillmentOrderChange {
+  if (!isObject(body)) throw badRequestFields({ body: ['must be a JSON object'] });
+  const messages: FieldErrors = {};
+  const add = (field: string, problem: string) => (messages[field] ??= []).push(problem);
+  const change: FulfillmentOrderChange = {};
+  if (body.status !== undefined) {
+    const status = typeof body.status === 'string' ? body.status : '';
+    if (isFulfillmentStatus(status)) change.status = status;
+    else if ((OLDER_FULFILLMENT_STATUSES as readonly string[]).includes(status)) add('status', `${status} is no longer set; send one of ${FULFILLMENT_STATUSES.join(', ')}`);
+    else add('status', `must be one of ${FULFILLMENT_STATUSES.join(', ')}`);
+  }
+  if (body.tracking_info !== undefined) {
+    const info = body.tracking_info;
+    if (!isObject(info)) add('tracking_info', 'must be an object with code, url and notify_customer');
+    else {
+      const text = (field: 'code' | 'url', max: number): string | null => {
+        const value = info[field];
+        if (value === undefined || value === null) return null;
+        if (typeof value !== 'string' || value.length > max) add(`tracking_info.${field}`, `must be a string of at most ${max} characters`);
+        else if (field === 'url' && !URL_TEXT.test(value)) add('tracking_info.url', 'must be an http(s) URL');
+        return typeof value === 'string' ? value : null;
+      };
+      const code = text('code', 100);
+      const url = text('url', 2000);
+      const notify = info.notify_customer ?? false;
+      if (typeof notify !== 'boolean') add('tracking_info.notify_customer', 'must be true or false');
+      change.tracking_info = { code, url, notify_customer: notify === true };
+    }
+  }
+  for (const field of ['destination', 'recipient'] as const) {
+    if (body[field] === undefined) continue;
+    if (isObject(body[field])) change[field] = body[field] as Record<string, unknown>;
+    else add(field, 'must be an object');
+  }
+  for (const field of ['shipping', 'assigned_location'] as const) {
+    if (body[field] !== undefined) add(field, 'is not changed by the sandbox (docs/sandbox.md)');
+  }
+  if (Object.keys(messages).length === 0 && Object.keys(change).length === 0) {
+    add('status', 'send status, tracking_info, destination or recipient');
+  }
+  if (Object.keys(messages).length > 0) throw badRequestFields(messages);
+  return change;
+}
+
 export function register(api: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
 
-  const load = (store: StoreData, params: Record<string, string>) => {
+  const loadOrder = (store: StoreData, params: Record<string, string>): OrderRecord => {
     const orderId = intParam(params.order_id, 'Order');
-    if (!store.orders.has(orderId)) throw notFound('Order', orderId);
-    const fo = fulfillmentOrdersOf(store).get(params.fulfillment_order_id ?? '');
-    if (params.fulfillment_order_id !== undefined && (!fo || fo.order_id !== orderId)) {
-      throw notFound('Fulfillment order', params.fulfillment_order_id);
-    }
-    return { orderId, fo };
+    const order = ordersOf(store).get(orderId);
+    if (!order) throw notFound('Order', orderId);
+    return upgradeOrder(order);
   };
 
-  /** `fulfillment_order/status_updated` when a tracking change moved the shipment's documented status. */
-  const emitStatusChange = (storeId: number, before: string, fo: FulfillmentOrderRecord) => {
-    if (documentedStatus(before) !== documentedStatus(fo.status)) ctx.emit('fulfillment_order/status_updated', storeId, fo.id);
+  const load = (store: StoreData, params: Record<string, string>) => {
+    const order = loadOrder(store, params);
+    const fo = fulfillmentOrderOf(store, order.id, params.fulfillment_order_id ?? '');
+    if (!fo) throw notFound('Fulfillment order', params.fulfillment_order_id);
+    return { order, fo };
+  };
+
+  /** The body of every fulfillment_order/* notification (docs/platform.md §10): no `id`, the ids by name. */
+  const notify = (event: string, storeId: number, order: OrderRecord, fo: FulfillmentOrderRecord, extra: Record<string, unknown> = {}) =>
+    ctx.emit(event, storeId, undefined, { order_id: order.id, fulfillment_id: fo.id, status: fo.status, ...extra });
+
+  /** `fulfillment_order/status_updated` when a request moved the shipment. */
+  const notifyMove = (storeId: number, before: string, order: OrderRecord, fo: FulfillmentOrderRecord) => {
+    if (before !== fo.status) notify('fulfillment_order/status_updated', storeId, order, fo);
   };
 
   api.get('/orders/:order_id/fulfillment-orders', async (req, reply) => {
-    const { orderId } = load(req.store, req.params as Record<string, string>);
-    return paginate(req, reply, fulfillmentOrdersOfOrder(req.store, orderId), (fo) => presentFulfillmentOrder(req.store, fo));
+    const order = loadOrder(req.store, req.params as Record<string, string>);
+    return paginate(req, reply, fulfillmentOrdersOfOrder(req.store, order.id), (fo) => presentFulfillmentOrder(req.store, fo));
   });
 
   api.get('/orders/:order_id/fulfillment-orders/:fulfillment_order_id', async (req) => {
     const { fo } = load(req.store, req.params as Record<string, string>);
-    return presentFulfillmentOrder(req.store, fo!);
+    return presentFulfillmentOrder(req.store, fo);
   });
+
+  api.patch('/orders/:order_id/fulfillment-orders/:fulfillment_order_id', async (req) => {
+    const store = req.store;
+    const { order, fo } = load(store, req.params as Record<string, string>);
+    const change = readChange(req.body);
+    const stage = fulfillmentStage(fo.status);
+    if (change.status) {
+      const refusal = moveRefusal(fo.status, change.status, shippingTypeOf(order));
+      if (refusal?.kind === 'forbidden') {
+        throw badRequest(`Fulfillment order ${fo.id} cannot change status from ${fo.status} to ${change.status}: ${refusal.reason}`);
+      }
+    }
+    // The documented words (2025-03 Fulfillment Order, PATCH notes).
+    if (change.destination && (stage === 'dispatched' || stage === 'delivered')) throw badRequest('Fulfillment Order Already sent Cannot be Update Destination Information');
+    if (change.recipient && (stage === 'dispatched' || stage === 'delivered')) throw badRequest('Fulfillment Order Already sent Cannot be Update Recipient Information');
+    const before = fo.status;
+    state.mutate('fulfillment_order.update', (tx) => {
+      const now = tx.now();
+      if (change.status && change.status !== fo.status) moveTo(fo, change.status, now);
+      if (change.tracking_info) setTrackingInfo(fo, change.tracking_info, now, req.auth.appId);
+      if (change.destination) fo.destination = change.destination;
+      if (change.recipient) fo.recipient = change.recipient;
+      saveFulfillmentOrder(tx, store, fo, now);
+      refreshShipping(tx, store, order, now);
+    });
+    notifyMove(store.id, before, order, fo);
+    return presentFulfillmentOrder(store, fo);
+  });
+
+  /** Refuses a tracking-event request the shipment cannot take (docs/platform.md §10). */
+  const checkTracking = (fo: FulfillmentOrderRecord, request: 'create' | 'change') => {
+    const refusal = trackingRefusal(fo.status, request);
+    if (refusal) throw badRequest(`Fulfillment order ${fo.id}: ${refusal}`);
+  };
+  const windowMs = IDENTICAL_EVENT_WINDOW_SECONDS * 1000;
 
   api.post('/orders/:order_id/fulfillment-orders/:fulfillment_order_id/tracking-events', async (req, reply) => {
     const store = req.store;
-    const { fo } = load(store, req.params as Record<string, string>);
+    const { order, fo } = load(store, req.params as Record<string, string>);
     const fields = toRecordFields(parseBody(TrackingEventBody, req.body));
-    const statusBefore = fo!.status;
-    const event = state.mutate('fulfillment_order.tracking_event.create', (tx) => addTrackingEvent(tx, store, fo!, fields));
-    ctx.emit('fulfillment_order/tracking_event_created', store.id, fo!.id);
-    emitStatusChange(store.id, statusBefore, fo!);
+    checkTracking(fo, 'create');
+    if (fo.tracking_events.length >= TRACKING_EVENT_LIMIT) throw badRequest(TRACKING_LIMIT_MESSAGE);
+    if (hasIdenticalEvent(fo, fields, windowMs)) throw badRequest(IDENTICAL_EVENT_MESSAGE);
+    const before = fo.status;
+    const event = state.mutate('fulfillment_order.tracking_event.create', (tx) => {
+      const created = addTrackingEvent(tx, store, fo, fields);
+      if (fo.status !== before) refreshShipping(tx, store, order);
+      return created;
+    });
+    notify('fulfillment_order/tracking_event_created', store.id, order, fo, { tracking_event_id: event.id });
+    notifyMove(store.id, before, order, fo);
     return reply.code(201).send(presentTrackingEvent(event));
   });
 
   api.put('/orders/:order_id/fulfillment-orders/:fulfillment_order_id/tracking-events/:event_id', async (req) => {
     const store = req.store;
     const params = req.params as Record<string, string>;
-    const { fo } = load(store, params);
-    const existing = fo!.tracking_events.find((e) => e.id === params.event_id);
+    const { order, fo } = load(store, params);
+    const existing = fo.tracking_events.find((e) => e.id === params.event_id);
     if (!existing) throw notFound('Tracking event', params.event_id);
     if (req.body !== undefined && !isObject(req.body)) throw invalid('body', 'must be a JSON object');
     // A PUT may send only the fields it changes; the result must still be a complete, valid event.
     const merged = { ...presentTrackingEvent(existing), ...(req.body as Record<string, unknown> | undefined) };
     const fields = toRecordFields(parseBody(TrackingEventBody, merged));
-    const statusBefore = fo!.status;
-    const event = state.mutate('fulfillment_order.tracking_event.update', (tx) => updateTrackingEvent(tx, store, fo!, existing, fields));
-    ctx.emit('fulfillment_order/tracking_event_updated', store.id, fo!.id);
-    emitStatusChange(store.id, statusBefore, fo!);
+    checkTracking(fo, 'change');
+    if (hasIdenticalEvent(fo, fields, windowMs, existing.id)) throw badRequest(IDENTICAL_EVENT_MESSAGE);
+    const before = fo.status;
+    const event = state.mutate('fulfillment_order.tracking_event.update', (tx) => {
+      const changed = updateTrackingEvent(tx, store, fo, existing, fields);
+      if (fo.status !== before) refreshShipping(tx, store, order);
+      return changed;
+    });
+    notify('fulfillment_order/tracking_event_updated', store.id, order, fo, { tracking_event_id: event.id });
+    notifyMove(store.id, before, order, fo);
     return presentTrackingEvent(event);
   });
 
   api.delete('/orders/:order_id/fulfillment-orders/:fulfillment_order_id/tracking-events/:event_id', async (req) => {
     const store = req.store;
     const params = req.params as Record<string, string>;
-    const { fo } = load(store, params);
-    if (!fo!.tracking_events.some((e) => e.id === params.event_id)) throw notFound('Tracking event', params.event_id);
-    const statusBefore = fo!.status;
-    state.mutate('fulfillment_order.tracking_event.delete', (tx) => deleteTrackingEvent(tx, store, fo!, params.event_id!));
-    ctx.emit('fulfillment_order/tracking_event_deleted', store.id, fo!.id);
-    emitStatusChange(store.id, statusBefore, fo!);
+    const { order, fo } = load(store, params);
+    if (!fo.tracking_events.some((e) => e.id === params.event_id)) throw notFound('Tracking event', params.event_id);
+    checkTracking(fo, 'change');
+    state.mutate('fulfillment_order.tracking_event.delete', (tx) => deleteTrackingEvent(tx, store, fo, params.event_id!));
+    notify('fulfillment_order/tracking_event_deleted', store.id, order, fo, { tracking_event_id: params.event_id });
     return {};
   });
 }

@@ -6,7 +6,7 @@ import { emitCustomerEvent } from './customers.js';
 import { findCustomerByEmail } from '../store/customers.js';
 import { AddressBody, addressOf, billingBody, billingOf, billingOfBody, text } from './addresses.js';
 import type { StoreData } from '../state.js';
-import { cancelOrder, checkOrderStock, closeOrReopenOrder, createOrder, ordersOf, unitPrice, updateOrder, upgradeOrder, type OrderRecord, type Payment, type Shipping, SHIPPING_PICKUP_TYPES } from '../store/orders.js';
+import { cancelOrder, checkOrderStock, closeOrReopenOrder, createOrder, ordersOf, presentedShippingStatus, unitPrice, updateOrder, upgradeOrder, type OrderRecord, type Payment, type Shipping, SHIPPING_PICKUP_TYPES } from '../store/orders.js';
 import { findOrders, type OrderFilter } from '../store/order-search.js';
 import {
   CANCEL_REASONS,
@@ -16,6 +16,7 @@ import {
   SHIPPING_STATUSES,
   type ShippingStatus,
 } from '../../platform/orders.js';
+import { presentFulfillmentOrdersOf } from './fulfillment-orders.js';
 import { MONEY_LIMIT } from '../../platform/money.js';
 import { DEFAULT_PER_PAGE, ORDER_QUERY_LIMIT } from '../../platform/pagination.js';
 
@@ -37,7 +38,7 @@ function presentOrder(order: OrderRecord, req: FastifyRequest) {
     number: order.number,
     status: order.status,
     payment_status: order.payment_status,
-    shipping_status: order.shipping_status,
+    shipping_status: presentedShippingStatus(req.store, order),
     contact_email: order.customer.email,
     contact_name: order.customer.name,
     contact_phone: order.customer.phone,
@@ -201,14 +202,28 @@ function oneOf<T extends string>(query: Query, name: string, values: readonly T[
   return value as T;
 }
 
-/** The documented filter values name two record values each: records also show unshipped and shipped. */
-const SHIPPING_FILTER: Record<ShippingStatus, ShippingStatus[]> = {
+/**
+ * The documented filter values (unpacked, unfulfilled, fulfilled; unshipped and shipped as older names) and the
+ * record values each keeps (docs/sandbox.md "Shipping"): `unfulfilled` is packing begun or part sent, `fulfilled`
+ * every shipment sent, in any of the names records use (platform.md §10).
+ */
+const NOT_SENT = ['unfulfilled', 'unshipped', 'partially_packed', 'packed', 'partially_fulfilled'];
+const SENT = ['fulfilled', 'shipped', 'delivered'];
+const SHIPPING_FILTER: Record<ShippingStatus, string[]> = {
   unpacked: ['unpacked'],
-  unfulfilled: ['unfulfilled', 'unshipped'],
-  fulfilled: ['fulfilled', 'shipped'],
-  unshipped: ['unshipped', 'unfulfilled'],
-  shipped: ['shipped', 'fulfilled'],
+  unfulfilled: NOT_SENT,
+  fulfilled: SENT,
+  unshipped: NOT_SENT,
+  shipped: SENT,
 };
+
+/** `aggregates=fulfillment_orders` (docs/platform.md §10): the order's shipments inside each order. */
+function withAggregates(req: FastifyRequest, present: (order: OrderRecord) => Record<string, unknown>) {
+  const aggregates = queryParam((req.query ?? {}) as Query, 'aggregates');
+  const wanted = new Set((aggregates ?? '').split(',').map((a: string) => a.trim()));
+  if (!wanted.has('fulfillment_orders')) return present;
+  return (order: OrderRecord) => ({ ...present(order), fulfillment_orders: presentFulfillmentOrdersOf(req.store, order.id) });
+}
 
 /**
  * GET /orders with the documented filters (docs/platform.md §4; `payment_methods` and `payment_provider` from the newer
@@ -248,7 +263,7 @@ const WORD = /^[a-z0-9][a-z0-9_.-]{0,63}$/i;
 function filterKey(query: Query): string {
   return JSON.stringify(
     Object.keys(query)
-      .filter((k) => k !== 'page' && k !== 'per_page' && k !== 'fields')
+      .filter((k) => k !== 'page' && k !== 'per_page' && k !== 'fields' && k !== 'aggregates')
       .sort()
       .map((k) => [k, query[k]]),
   );
@@ -305,10 +320,12 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     const orders = findOrders(req.store, filter, filterKey((req.query ?? {}) as Query));
     refusePastCap(req, orders.length);
     const show = present(req);
-    return paginate(req, reply, orders, pick ? (order) => pick(show(order)) : show);
+    return paginate(req, reply, orders, withAggregates(req, pick ? (order) => pick(show(order)) : show));
   });
 
-  api.get('/orders/:order_id', async (req) => present(req)(loadOrder(req.store, (req.params as { order_id: string }).order_id)));
+  api.get('/orders/:order_id', async (req) =>
+    withAggregates(req, present(req))(loadOrder(req.store, (req.params as { order_id: string }).order_id)),
+  );
 
   api.post('/orders', async (req, reply) => {
     const store = req.store;

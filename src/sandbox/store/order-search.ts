@@ -1,6 +1,6 @@
-import type { OrderStatus, PaymentStatus, ShippingStatus } from '../../platform/orders.js';
+import type { OrderStatus, PaymentStatus } from '../../platform/orders.js';
 import type { StoreData } from '../state.js';
-import { type OrderRecord, ordersOf, upgradeOrder } from './orders.js';
+import { type OrderRecord, ordersOf, presentedShippingStatus, upgradeOrder } from './orders.js';
 
 /** The orders' list filters (GET /orders): which orders a filter keeps, newest first, from a cache kept per store. */
 
@@ -8,8 +8,8 @@ import { type OrderRecord, ordersOf, upgradeOrder } from './orders.js';
 export interface OrderFilter {
   status?: OrderStatus;
   payment?: PaymentStatus;
-  /** Any of these shipping statuses. */
-  shipping?: ShippingStatus[];
+  /** Any of these shipping statuses, as the record shows it (presentedShippingStatus). */
+  shipping?: readonly string[];
   /** The query's created_at/updated_at windows (timeWindow in ../http.ts); none: every time. */
   window?: (order: OrderRecord) => boolean;
   total: (amount: number) => boolean;
@@ -81,7 +81,7 @@ function matchOrders(store: StoreData, filter: OrderFilter): OrderRecord[] {
     (o) =>
       (status === undefined || o.status === status) &&
       (payment === undefined || o.payment_status === payment) &&
-      (shipping === undefined || shipping.includes(o.shipping_status)) &&
+      (shipping === undefined || shipping.includes(presentedShippingStatus(store, o))) &&
       (window === undefined || window(o)) &&
       total(Number(o.total)) &&
       (sinceId === undefined || o.id > sinceId) &&

@@ -4,8 +4,9 @@ import { MONEY_LIMIT } from '../../platform/money.js';
 import { returnStock, takeStock, variantStock } from '../stock.js';
 import { type Collection, type StoreData, type Tx } from '../state.js';
 import { customerForOrder, type PostalAddress } from './customers.js';
-import { createFulfillmentOrder, fulfillmentOrdersOf, fulfillmentOrdersOfOrder, refreshStatus } from './fulfillment-orders.js';
-import type { OrderStatus, OrderStatusInput, PaymentStatus, ShippingStatus } from '../../platform/orders.js';
+import { createFulfillmentOrder, fulfillmentOrdersOfOrder } from './fulfillment-orders.js';
+import type { OrderStatus, OrderStatusInput, PaymentStatus, RecordShippingStatus } from '../../platform/orders.js';
+import { orderShippingStatus, type ShippingType } from '../../platform/fulfillment.js';
 
 /**
  * Orders as the platform documents them (docs/platform.md §4; docs/decisions.md "Orders as the platform sends
@@ -23,6 +24,10 @@ import type { OrderStatus, OrderStatusInput, PaymentStatus, ShippingStatus } fro
  * restock (the default) puts the units back there, once: a re-opened and cancelled-again order does not
  * restock twice. A PUT that sets `status: cancelled` only changes the status (no restock); the cancel
  * operation is the way to cancel with its side effects.
+ *
+ * Shipping (docs/platform.md §10): `shipping_status` follows the order's fulfillment orders (refreshShipping, called
+ * whenever one moves), as do `shipped_at` and the order's tracking number and URL (those of its first shipment that
+ * has them). A cancellation leaves the shipments as they are: there is no CANCELLED shipment.
  */
 
 const FIRST_ORDER_ID = 1_000_000_001;
@@ -63,13 +68,16 @@ export type Shipping = {
   option_code: string;
   cost_customer: string;
   cost_owner: string;
-  /** `ship` or `pickup` (absent in orders stored before it was kept: `ship`). */
+  /**
+   * `ship` or `pickup` (absent in orders stored before it was kept: `ship`); the sandbox also takes `non-shippable`
+   * (an order of things not sent, whose shipment only goes to DELIVERED: docs/sandbox.md).
+   */
   pickup_type?: ShippingPickupType;
   /** The branch a pickup order is collected at. */
   store_branch_name?: string | null;
 };
 
-export const SHIPPING_PICKUP_TYPES = ['ship', 'pickup'] as const;
+export const SHIPPING_PICKUP_TYPES = ['ship', 'pickup', 'non-shippable'] as const;
 export type ShippingPickupType = (typeof SHIPPING_PICKUP_TYPES)[number];
 
 export type Payment = {
@@ -86,7 +94,8 @@ export type OrderRecord = {
   token: string;
   status: OrderStatus;
   payment_status: PaymentStatus;
-  shipping_status: ShippingStatus;
+  /** Derived from the fulfillment orders (refreshShipping); set directly only for an order without any. */
+  shipping_status: RecordShippingStatus;
   owner_note: string;
   /** The customer's note at checkout. */
   note: string | null;
@@ -117,7 +126,7 @@ export type OrderRecord = {
    * The documented responses differ in form (docs/platform.md §0, §4): line ids and quantities as numeric strings,
    * timestamps with a `+0000` offset. The demo seed sends some orders so, as a real store's history does.
    */
-  sent_as?: { string_line_numbers?: boolean; compact_offset?: boolean };
+  sent_as?: { string_line_numbers?: boolean; compact_offset?: boolean; shipping_names?: ShippingNames };
   /** The sales channel, sent as `storefront` (`store`, `api`, `form`, `meli`, `pos`); absent means `store`. */
   channel?: string;
 };
@@ -330,10 +339,10 @@ export function markPaid(order: OrderRecord, at: number): void {
 }
 
 /**
- * Sets the status with its consequences on the cancellation and closing fields and the fulfillment orders.
+ * Sets the status with its consequences on the cancellation and closing fields (the shipments keep theirs).
  * `paid` (the seed's fourth status) means open and paid.
  */
-export function applyStatus(tx: Tx, store: StoreData, order: OrderRecord, input: OrderStatusInput, at = tx.now()): void {
+export function applyStatus(order: OrderRecord, input: OrderStatusInput, at: number): void {
   const status: OrderStatus = input === 'paid' ? 'open' : input;
   if (input === 'paid') markPaid(order, at);
   if (order.status === status) return;
@@ -346,13 +355,6 @@ export function applyStatus(tx: Tx, store: StoreData, order: OrderRecord, input:
     order.cancelled_at = null;
     order.cancel_reason = null;
   }
-  if (status === 'cancelled' || wasCancelled) {
-    for (const fo of fulfillmentOrdersOfOrder(store, order.id)) {
-      refreshStatus(fo, status === 'cancelled');
-      fo.updated_at = at;
-      tx.put(fulfillmentOrdersOf(store), fo);
-    }
-  }
 }
 
 /** Cancels an order (not already cancelled) and, unless told otherwise, returns its units where they came from. */
@@ -363,7 +365,7 @@ export function cancelOrder(
   options: { reason: string; restock: boolean },
   at = tx.now(),
 ): void {
-  applyStatus(tx, store, order, 'cancelled', at);
+  applyStatus(order, 'cancelled', at);
   order.cancel_reason = options.reason;
   // Money taken goes back; money not taken is not asked for any more.
   if (order.payment_status === 'paid') order.payment_status = 'refunded';
@@ -392,7 +394,7 @@ export function closeOrReopenOrder(tx: Tx, store: StoreData, order: OrderRecord,
   if (to === 'closed' && order.status === 'closed') return 'is already closed';
   if (to === 'closed' && order.status === 'cancelled') return 'is cancelled; reopen it before closing it';
   if (to === 'open' && order.status === 'open') return 'is already open';
-  applyStatus(tx, store, order, to, at);
+  applyStatus(order, to, at);
   order.updated_at = at;
   tx.put(ordersOf(store), order);
   return undefined;
@@ -417,7 +419,58 @@ export function updateOrder(tx: Tx, store: StoreData, order: OrderRecord, change
       identification: identification === undefined ? order.customer.identification : identification,
     };
   }
-  if (changes.status) applyStatus(tx, store, order, changes.status);
+  if (changes.status) applyStatus(order, changes.status, tx.now());
   order.updated_at = tx.now();
   tx.put(ordersOf(store), order);
+}
+
+/** The shipping type of an order's shipments: `pickup` for a pickup option, `non-shippable`, else `ship`. */
+export function shippingTypeOf(order: Pick<OrderRecord, 'shipping'>): ShippingType {
+  const { pickup_type: type, carrier, option } = order.shipping;
+  if (type === 'pickup' || type === 'non-shippable') return type;
+  return PICKUP_METHOD.test(`${carrier} ${option}`) ? 'pickup' : 'ship';
+}
+
+const PICKUP_METHOD = /retiro|pickup|pick-up/i;
+
+/**
+ * After a shipment of the order moved: its `shipping_status` from all of them (platform.md §10), `shipped_at` when
+ * the first left (null while none has), the tracking number and URL of the first that has them, and `updated_at` (so an incremental
+ * reader sees the change).
+ */
+export function refreshShipping(tx: Tx, store: StoreData, order: OrderRecord, at = tx.now()): void {
+  const shipments = fulfillmentOrdersOfOrder(store, order.id);
+  const derived = orderShippingStatus(shipments.map((fo) => fo.status));
+  if (derived) order.shipping_status = derived;
+  // When the first shipment left (reached DISPATCHED or DELIVERED), as its history says.
+  const departures = shipments.flatMap((fo) =>
+    (fo.status_history ?? []).filter((h) => h.to_status === 'DISPATCHED' || h.to_status === 'DELIVERED').map((h) => h.happened_at),
+  );
+  order.shipped_at = derived && derived !== 'partially_fulfilled' && derived !== 'fulfilled' ? null : departures.length ? Math.min(...departures) : order.shipped_at;
+  const tracked = shipments.find((fo) => fo.tracking_info?.code);
+  if (tracked) {
+    order.shipping_tracking_number = tracked.tracking_info!.code;
+    order.shipping_tracking_url = tracked.tracking_info!.url;
+  }
+  order.updated_at = at;
+  tx.put(ordersOf(store), order);
+}
+
+/**
+ * The names a store's records give the same shipping ground (platform.md §10): the current ones follow the
+ * shipments; `v1` records say `unpacked`/`unfulfilled`/`fulfilled`; `2025-03` ones `unshipped`/`shipped`/`delivered`.
+ * The demo seed gives some orders each older form, as a real store's history holds them.
+ */
+export type ShippingNames = 'v1' | '2025-03';
+
+/** `shipping_status` as the order record shows it (its form: ShippingNames). */
+export function presentedShippingStatus(store: StoreData, order: OrderRecord): string {
+  const status = order.shipping_status;
+  const names = order.sent_as?.shipping_names;
+  if (!names) return status;
+  const shipped = status === 'fulfilled' || status === 'shipped' || status === 'delivered';
+  if (names === 'v1') return status === 'unpacked' ? 'unpacked' : shipped ? 'fulfilled' : 'unfulfilled';
+  if (!shipped) return 'unshipped';
+  const shipments = fulfillmentOrdersOfOrder(store, order.id);
+  return shipments.length > 0 && shipments.every((fo) => fo.status === 'DELIVERED') ? 'delivered' : 'shipped';
 }
