@@ -3,6 +3,7 @@ import type { StoreClient } from '../client/index.js';
 import { Localized, Money, Num, readAll, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 import { TRACKING_STATUSES, type TrackingStatus } from '../platform/tracking-statuses.js';
+import { shippingTypeOf, type FulfillmentStatus, type ShippingType } from '../platform/fulfillment.js';
 
 export { TRACKING_STATUSES, type TrackingStatus };
 
@@ -45,10 +46,13 @@ const LineItemSchema = z.looseObject({
   unit_price: Amount,
 });
 
+const StatusChangeSchema = z.looseObject({ from_status: Text, to_status: Text, happened_at: Timestamp });
+
 /**
- * One shipment of an order from one source location (docs/platform.md §5): ULID `id`, `number` as text, an
- * upper-case `status`, `line_items` with the variant and product ids nested as strings, `assigned_location`,
- * `tracking_info` and `tracking_events`. The order id is not in the body (it is in the path).
+ * One shipment of an order from one source location (docs/platform.md §5, §10): ULID `id`, `number` as text, an
+ * upper-case `status` (any value is kept and shown: older stores hold deprecated ones), `line_items` with the
+ * variant and product ids nested as strings, `assigned_location`, `shipping.type`, `status_history`,
+ * `tracking_info`, `tracking_info_history` and `tracking_events`. The order id is not in the body (it is in the path).
  *
  * Older records (docs/api-rules.md §5.15) had `location_id` and `products [{variant_id, quantity}]`; they are still read.
  */
@@ -64,7 +68,9 @@ export const FulfillmentOrderSchema = z.looseObject({
     .nullish()
     .catch(undefined),
   line_items: tolerantList(LineItemSchema),
-  tracking_info: z.looseObject({ code: Text, url: Text }).nullish().catch(undefined),
+  shipping: z.looseObject({ type: Text }).nullish().catch(undefined),
+  status_history: tolerantList(StatusChangeSchema),
+  tracking_info: z.looseObject({ code: Text, url: Text, notify_customer: z.unknown().optional() }).nullish().catch(undefined),
   tracking_events: tolerantList(TrackingEventSchema),
   location_id: Text,
   products: z.array(z.looseObject({ variant_id: StringId.nullish(), quantity: Num })).nullish().catch(undefined),
@@ -115,8 +121,20 @@ export function fulfillmentStatus(fo: FulfillmentOrder): string {
   return (fo.status ?? '').toUpperCase();
 }
 
+/** `shipping.type` (`ship`, `pickup`, `non-shippable`; either case); absent is `ship`. */
+export function fulfillmentShippingType(fo: FulfillmentOrder): ShippingType {
+  return shippingTypeOf(fo.shipping?.type);
+}
+
+/** The shipment's tracking code, from `tracking_info` (or the older `number` the v1 mapping names). */
+export function trackingCode(fo: FulfillmentOrder): string | undefined {
+  const info = fo.tracking_info as { code?: string; number?: unknown } | null | undefined;
+  return info?.code ?? (typeof info?.number === 'string' && info.number !== '' ? info.number : undefined);
+}
+
 export interface TrackingEventInput {
-  status?: TrackingStatus;
+  /** One of the documented statuses, or a partner's `custom_{status}`. */
+  status?: TrackingStatus | `custom_${string}`;
   description?: string;
   address?: string;
   geolocation?: { latitude: number; longitude: number };
@@ -125,6 +143,21 @@ export interface TrackingEventInput {
 }
 
 const base = (orderId: number) => `/orders/${orderId}/fulfillment-orders`;
+
+/** A move of a shipment (docs/platform.md §10): the status, with tracking info when it is dispatched. */
+export interface FulfillmentOrderChange {
+  status?: FulfillmentStatus;
+  tracking_info?: { code: string; url?: string; notify_customer: boolean };
+}
+
+/**
+ * `PATCH /orders/{order_id}/fulfillment-orders/{fo_id}`: the documented way to pack and ship (never the deprecated
+ * `POST /orders/{id}/pack|fulfill`). Answers the shipment.
+ */
+export async function updateFulfillmentOrder(client: StoreClient, orderId: number, foId: string, change: FulfillmentOrderChange): Promise<FulfillmentOrder> {
+  const res = await client.request<unknown>({ method: 'PATCH', path: `${base(orderId)}/${encodeURIComponent(foId)}`, body: change });
+  return parseReply(FulfillmentOrderSchema, res.body, 'fulfillment order record');
+}
 
 /** Every fulfillment order of an order; an odd record is left out with one warning, the rest are shown. */
 export async function listFulfillmentOrders(client: StoreClient, orderId: number): Promise<FulfillmentOrder[]> {

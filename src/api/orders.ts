@@ -3,6 +3,7 @@ import type { StoreClient } from '../client/index.js';
 import { Id, Localized, Money, Num, parseRecords, Text, Timestamp } from './read.js';
 import type { CancelReason, OrderStatus, PaymentStatus, ShippingStatus } from '../platform/orders.js';
 import { parseReply } from './reply.js';
+import { FulfillmentOrderSchema } from './fulfillment-orders.js';
 
 /**
  * Orders as the platform sends them (docs/platform.md §4, docs/decisions.md "Orders as the platform sends them"):
@@ -76,6 +77,20 @@ export const OrderSchema = z.looseObject({
   /** The older single-order shape has `price` and no `total`. */
   price: Money,
   currency: Text,
+  /**
+   * The order's shipments, present when asked with `aggregates=fulfillment_orders` (docs/platform.md §10); an odd
+   * one is left out rather than failing the order.
+   */
+  fulfillment_orders: z
+    .array(z.unknown())
+    .nullish()
+    .catch(undefined)
+    .transform((list) =>
+      list?.flatMap((entry) => {
+        const parsed = FulfillmentOrderSchema.safeParse(entry);
+        return parsed.success ? [parsed.data] : [];
+      }),
+    ),
 });
 export type Order = z.infer<typeof OrderSchema>;
 
@@ -103,6 +118,8 @@ export interface OrderFilters {
   since_id?: number;
   /** An order number, or text in the customer's name or email. */
   q?: string;
+  /** `fulfillment_orders`: each order with its shipments inside (docs/platform.md §10). */
+  aggregates?: 'fulfillment_orders';
 }
 
 export interface OrderPage {
@@ -124,8 +141,12 @@ export async function listOrdersPage(client: StoreClient, filters: OrderFilters,
   return { orders: readList(client, res.items), page, total: res.total, received: res.items.length };
 }
 
-export async function getOrder(client: StoreClient, orderId: number): Promise<Order> {
-  const res = await client.request<unknown>({ method: 'GET', path: `/orders/${orderId}` });
+export async function getOrder(client: StoreClient, orderId: number, options: { withShipments?: boolean } = {}): Promise<Order> {
+  const res = await client.request<unknown>({
+    method: 'GET',
+    path: `/orders/${orderId}`,
+    ...(options.withShipments ? { query: { aggregates: 'fulfillment_orders' } } : {}),
+  });
   return parseReply(OrderSchema, res.body, 'order record');
 }
 
