@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoreClient } from '../client/index.js';
+import type { StoreClient, WriteRecord } from '../client/index.js';
 import { Localized, Money, Num, readAll, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 import { TRACKING_STATUSES, type TrackingStatus } from '../platform/tracking-statuses.js';
@@ -154,8 +154,14 @@ export interface FulfillmentOrderChange {
  * `PATCH /orders/{order_id}/fulfillment-orders/{fo_id}`: the documented way to pack and ship (never the deprecated
  * `POST /orders/{id}/pack|fulfill`). Answers the shipment.
  */
-export async function updateFulfillmentOrder(client: StoreClient, orderId: number, foId: string, change: FulfillmentOrderChange): Promise<FulfillmentOrder> {
-  const res = await client.request<unknown>({ method: 'PATCH', path: `${base(orderId)}/${encodeURIComponent(foId)}`, body: change });
+export async function updateFulfillmentOrder(
+  client: StoreClient,
+  orderId: number,
+  foId: string,
+  change: FulfillmentOrderChange,
+  record?: WriteRecord,
+): Promise<FulfillmentOrder> {
+  const res = await client.request<unknown>({ method: 'PATCH', path: `${base(orderId)}/${encodeURIComponent(foId)}`, body: change, record });
   return parseReply(FulfillmentOrderSchema, res.body, 'fulfillment order record');
 }
 

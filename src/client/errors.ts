@@ -87,6 +87,9 @@ const REASONS: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
+/** The reason phrases above, lower case: a body's text that only names the status. */
+const REASON_PHRASES = new Set(Object.values(REASONS).map((r) => r.toLowerCase()));
+
 interface ParsedErrorBody {
   description?: string;
   fieldErrors?: Record<string, string[]>;
@@ -143,8 +146,14 @@ export function parseErrorBody(body: unknown): ParsedErrorBody {
   if (!known.some((k) => k in record) && isFieldMap(record)) {
     return { fieldErrors: toFieldErrors(record) };
   }
-  const description = text('description') ?? text('error_description') ?? text('error') ?? text('message');
-  const fieldErrors = isFieldMap(record.errors) ? toFieldErrors(record.errors) : undefined;
+  // The 2025-03 resources (fulfillment orders, docs/platform.md §10) answer `{description: "Bad Request", message:
+  // "…"}`: the sentence is the message there, where the §1 envelope has it in description.
+  const phrase = (t: string | undefined) => t !== undefined && REASON_PHRASES.has(t.toLowerCase());
+  const sentence = phrase(text('description')) && text('message') !== undefined && !phrase(text('message')) ? text('message') : undefined;
+  const description = sentence ?? text('description') ?? text('error_description') ?? text('error') ?? text('message');
+  // Their validation answers name the fields under `messages`.
+  const fields = isFieldMap(record.errors) ? record.errors : isFieldMap(record.messages) ? record.messages : undefined;
+  const fieldErrors = fields ? toFieldErrors(fields) : undefined;
   return { description: description === undefined ? undefined : cut(description), fieldErrors };
 }
 
@@ -288,7 +297,8 @@ export function errorFromResponse(
     const resource = describeResource(url);
     return new NotFoundError(resource ? `${resource} not found.` : `No such path ${where}.`, details);
   }
-  if (status === 422) {
+  // A 400 naming fields is the 2025-03 resources' validation answer (docs/platform.md §10): invalid input, as a 422.
+  if (status === 422 || (status === 400 && fieldErrors)) {
     const problems = fieldErrors
       ? Object.entries(fieldErrors).flatMap(([field, list]) =>
           list.map((problem) => (field === 'base' ? stripPeriod(problem) : `${field} ${stripPeriod(problem)}`)),

@@ -78,7 +78,7 @@ const NEXT: Record<ShippingType, Partial<Record<FulfillmentStatus, readonly Fulf
 export interface MoveRefusal {
   /** `already`: the FO is in that status; `forbidden`: the platform refuses the move. */
   kind: 'already' | 'forbidden';
-  /** A clause for a sentence: "a pickup shipment is collected, never dispatched". */
+  /** A clause for a sentence that already names the current status: "a pickup shipment is collected, never dispatched". */
   reason: string;
   /** The status the FO must reach first, when the move becomes possible from there. */
   after?: FulfillmentStatus;
@@ -93,17 +93,18 @@ export function moveRefusal(from: string, to: FulfillmentStatus, type: ShippingT
   if (current === to) return { kind: 'already', reason: `it is already ${to}` };
   if (!isFulfillmentStatus(current)) return undefined;
   if ((NEXT[type][current] ?? []).includes(to)) return undefined;
-  if (current === 'DELIVERED') return { kind: 'forbidden', reason: 'it is DELIVERED, which is final' };
-  if (to === 'READY_FOR_PICKUP' && type !== 'pickup') return { kind: 'forbidden', reason: `only a pickup shipment is READY_FOR_PICKUP; this one is ${type}` };
-  if (type === 'non-shippable') return { kind: 'forbidden', reason: 'a non-shippable shipment only goes to DELIVERED' };
-  if (to === 'DISPATCHED' && type === 'pickup') return { kind: 'forbidden', reason: 'a pickup shipment is collected, never dispatched' };
-  if (to === 'UNPACKED') return { kind: 'forbidden', reason: `only a PACKED shipment goes back to UNPACKED; it is ${current}` };
-  if (current === 'DISPATCHED' || current === 'READY_FOR_PICKUP') return { kind: 'forbidden', reason: `it is ${current} and never goes back` };
+  const refuse = (reason: string, after?: FulfillmentStatus): MoveRefusal => ({ kind: 'forbidden', reason, ...(after ? { after } : {}) });
+  if (current === 'DELIVERED') return refuse('DELIVERED is final');
+  if (to === 'READY_FOR_PICKUP' && type !== 'pickup') return refuse(`only a pickup shipment is made ready for pickup; this one is ${type}`);
+  if (type === 'non-shippable') return refuse('a non-shippable shipment only goes to DELIVERED');
+  if (to === 'DISPATCHED' && type === 'pickup') return refuse('a pickup shipment is collected, never dispatched');
+  if (to === 'UNPACKED') return refuse('only a PACKED shipment goes back to UNPACKED');
+  if (current === 'DISPATCHED' || current === 'READY_FOR_PICKUP') return refuse(`a ${current} shipment never goes back`);
   if (to === 'DELIVERED') {
     const after = type === 'pickup' ? 'READY_FOR_PICKUP' : 'DISPATCHED';
-    return { kind: 'forbidden', reason: `it is ${current}; a ${type} shipment is delivered once ${after}`, after };
+    return refuse(`a ${type} shipment is delivered once ${after}`, after);
   }
-  return { kind: 'forbidden', reason: `it cannot go from ${current} to ${to}` };
+  return refuse(`a ${type} shipment does not go from ${current} to ${to}`);
 }
 
 /** The statuses that would take an FO of this type to `to`, in the order a shipment passes them. */

@@ -200,6 +200,19 @@ export function expectErrorBody(res: { status: number; body: any; text: string }
   }
 }
 
+/** The generic 400 `{description, message}` or the validation `{description, messages: {field: [...]}}` (platform.md §10). */
+export function expectPlatform400(body: any, message: string): void {
+  expect(typeof body?.description, message).toBe('string');
+  const keys = Object.keys(body).sort();
+  if (keys.includes('messages')) {
+    expect(keys, message).toEqual(['description', 'messages']);
+    for (const problems of Object.values(body.messages)) expect(Array.isArray(problems) && problems.every((p) => typeof p === 'string'), message).toBe(true);
+  } else {
+    expect(keys, message).toEqual(['description', 'message']);
+    expect(body.message, message).not.toBe('');
+  }
+}
+
 export interface RouteRow {
   method: string;
   /** The route pattern, e.g. `/v1/:store_id/orders/:order_id`. */

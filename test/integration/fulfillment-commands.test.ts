@@ -53,8 +53,16 @@ beforeAll(async () => {
   sandbox = await startSandbox({ seed: 'demo', rate: 'off', host: '127.0.0.1', port: 0 });
   api = clientFor(sandbox);
   env = cliEnv(sandbox, 'fulfillment');
-  const [order] = (await api.get<{ id: number }[]>('/orders', { query: { status: 'paid' } })).body;
-  orderId = order!.id;
+  // A paid order whose first shipment goes by carrier and is not delivered yet: dispatched here, since tracking
+  // events start once a shipment is DISPATCHED (platform.md §10).
+  const paid = (await api.get<{ id: number; fulfillment_orders: (FoJson & { shipping: { type: string } })[] }[]>('/orders', {
+    query: { status: 'paid', aggregates: 'fulfillment_orders', per_page: 200 },
+  })).body;
+  const order = paid.find((o) => o.fulfillment_orders[0]?.shipping.type === 'ship' && o.fulfillment_orders[0].status !== 'DELIVERED')!;
+  orderId = order.id;
+  if (order.fulfillment_orders[0]!.status !== 'DISPATCHED') {
+    expect((await api.patch(`/orders/${orderId}/fulfillment-orders/${order.fulfillment_orders[0]!.id}`, { status: 'DISPATCHED' })).status).toBe(200);
+  }
   fo = (await api.get<FoJson[]>(`/orders/${orderId}/fulfillment-orders`)).body[0]!;
 });
 afterAll(() => sandbox?.close());
@@ -180,10 +188,10 @@ describe('store fulfillment-orders tracking', () => {
     expect(Date.parse(added.happened_at)).toBeLessThanOrEqual(Date.now());
     expect((await foNow()).tracking_events.map((e) => e.id)).toContain(added.id);
 
-    const update = await store('fulfillment-orders', 'tracking', 'update', String(orderId), fo.id, added.id, '--status', 'delivered');
+    const update = await store('fulfillment-orders', 'tracking', 'update', String(orderId), fo.id, added.id, '--status', 'out_for_delivery');
     expect(update.code).toBe(0);
     const updated = (await foNow()).tracking_events.find((e) => e.id === added.id)!;
-    expect(updated).toMatchObject({ status: 'delivered', description: 'Left the hub', address: 'Campinas, SP', happened_at: added.happened_at });
+    expect(updated).toMatchObject({ status: 'out_for_delivery', description: 'Left the hub', address: 'Campinas, SP', happened_at: added.happened_at });
     expect(updated.geolocation).toEqual({ latitude: -22.9099, longitude: -47.0626 });
 
     const refused = await store('fulfillment-orders', 'tracking', 'delete', String(orderId), fo.id, added.id);

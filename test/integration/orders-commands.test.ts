@@ -144,7 +144,8 @@ describe('store orders list', () => {
     const fulfilled = await allOrders({ shipping_status: 'fulfilled' });
     const f = await store('orders', 'list', '--shipping-status', 'fulfilled', '--all', '--json');
     expect((JSON.parse(f.stdout) as OrderJson[]).map((o) => o.id)).toEqual(fulfilled.map((o) => o.id));
-    expect(new Set(fulfilled.map((o) => o.shipping_status))).toEqual(new Set(['fulfilled', 'shipped']));
+    // Every shipment sent, in the names records use (platform.md §10).
+    expect(new Set(fulfilled.map((o) => o.shipping_status))).toEqual(new Set(['fulfilled', 'shipped', 'delivered']));
     const any = await store('orders', 'list', '--status', 'any', '--all', '--json');
     expect((JSON.parse(any.stdout) as OrderJson[]).map((o) => o.id)).toEqual((await allOrders()).map((o) => o.id));
   });

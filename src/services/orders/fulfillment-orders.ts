@@ -21,21 +21,32 @@ export async function fulfillmentOrdersOf(client: StoreClient, idOrNumber: numbe
 }
 
 /**
+ * The shipment of these a user names: by id, or by its number as listed (`191-1`); `191-1` also names the one
+ * numbered `1`, as a store that numbers them per order shows it. Undefined when none is.
+ */
+export function findShipment<T extends Pick<FulfillmentOrder, 'id' | 'number'>>(shipments: readonly T[], ref: FulfillmentOrderRef): T | undefined {
+  if ('id' in ref) return shipments.find((fo) => fo.id.toUpperCase() === ref.id);
+  const position = ref.number.includes('-') ? ref.number.slice(ref.number.lastIndexOf('-') + 1) : undefined;
+  return shipments.find((fo) => fo.number === ref.number) ?? shipments.find((fo) => position !== undefined && fo.number === position);
+}
+
+/** "Order 191 has no fulfillment order 191-3 (it has 191-1, 191-2); `store fulfillment-orders list 191` lists them." */
+export function noSuchShipment(order: number | string, ref: FulfillmentOrderRef, shipments: readonly Pick<FulfillmentOrder, 'number'>[]): string {
+  const numbers = shipments.map((fo) => fo.number).filter(Boolean);
+  const named = 'id' in ref ? ref.id : ref.number;
+  return `Order ${order} has no fulfillment order ${named}${numbers.length ? ` (it has ${numbers.join(', ')})` : ''}; \`store fulfillment-orders list ${order}\` lists them.`;
+}
+
+/**
  * The id of a fulfillment order of this order: the id given, or the one whose number (`191-1`) is given, found
  * among the order's fulfillment orders (a 404 when the order does not exist, so ORDER can still be a number).
  */
 export async function fulfillmentOrderIdOf(client: StoreClient, orderId: number, ref: FulfillmentOrderRef): Promise<string> {
   if ('id' in ref) return ref.id;
   const all = await listFulfillmentOrders(client, orderId);
-  // `191-1` also names the fulfillment order numbered `1` of order 191, as a store that numbers them per order shows it.
-  const position = ref.number.includes('-') ? ref.number.slice(ref.number.lastIndexOf('-') + 1) : undefined;
-  const found = all.find((fo) => fo.number === ref.number) ?? all.find((fo) => position !== undefined && fo.number === position);
+  const found = findShipment(all, ref);
   if (!found) {
-    const numbers = all.map((fo) => fo.number).filter(Boolean);
-    throw new NotFoundError(
-      `Order ${orderId} has no fulfillment order ${ref.number}${numbers.length ? ` (it has ${numbers.join(', ')})` : ''}; \`store fulfillment-orders list ${orderId}\` lists them.`,
-      { status: 404, method: 'GET', url: `/orders/${orderId}/fulfillment-orders` },
-    );
+    throw new NotFoundError(noSuchShipment(orderId, ref, all), { status: 404, method: 'GET', url: `/orders/${orderId}/fulfillment-orders` });
   }
   return found.id;
 }

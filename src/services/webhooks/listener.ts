@@ -363,6 +363,7 @@ async function fetchAndSummarise(client: StoreClient, { event, id, data }: Notif
   if (event.endsWith('/deleted')) return { summary: `${kind.replace('_', ' ')} deleted` };
   if (event === 'theme/updated') return { summary: `theme ${String(data?.old_theme ?? '?')} → ${String(data?.new_theme ?? '?')}` };
   if (event === 'domain/updated') return { summary: "the store's domain changed" };
+  if (kind === 'fulfillment_order') return { summary: shipmentSummary(event, id, data) };
   // Nothing to fetch without an id: say what happened.
   if (id === undefined) return { summary: event.replace('/', ' ').replace(/_/g, ' ') };
   const numericId = typeof id === 'number' ? id : Number(id);
@@ -392,9 +393,6 @@ async function fetchAndSummarise(client: StoreClient, { event, id, data }: Notif
       if (!location) return { summary: 'location no longer exists' };
       return { summary: `${localizedText(location.name)}${location.is_default ? ' (default)' : ''}`, resource: location };
     }
-    case 'fulfillment_order':
-      if (event === 'fulfillment_order/status_updated') return { summary: `fulfillment order ${id} status updated` };
-      return { summary: `tracking event ${event.slice(event.lastIndexOf('_') + 1)}` };
     case 'app':
       if (event === 'app/uninstalled') return { summary: 'the app was uninstalled: its token no longer works' };
       return { summary: `the app was ${event.slice(event.indexOf('/') + 1)}` };
@@ -403,6 +401,15 @@ async function fetchAndSummarise(client: StoreClient, { event, id, data }: Notif
     default:
       return { summary: '' };
   }
+}
+
+/** A fulfillment_order/* body names the order, shipment, status and event (docs/platform.md §10); older ones only `id`. */
+function shipmentSummary(event: string, id: number | string | undefined, data: Record<string, unknown> | undefined): string {
+  const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : undefined);
+  const [order, status, tracking] = [text(data?.order_id), text(data?.status), text(data?.tracking_event_id)];
+  const of = `shipment ${text(data?.fulfillment_id) ?? text(id) ?? '?'}${order ? ` of order ${order}` : ''}`;
+  if (event === 'fulfillment_order/status_updated') return status ? `${of} is now ${status}` : `${of}: status updated`;
+  return `tracking event${tracking ? ` ${tracking}` : ''} ${event.slice(event.lastIndexOf('_') + 1)} on ${of}${status ? ` (${status})` : ''}`;
 }
 
 function localizedText(value: string | Record<string, string | null>): string {

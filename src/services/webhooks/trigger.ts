@@ -12,8 +12,9 @@ import { formatTimestamp } from '../common/validate.js';
  * Changes act on records made for the purpose (a throwaway order, product, category, customer or location, named
  * "Webhook trigger …"), so the demo data keeps its meaning: `product/updated` creates a product then renames it,
  * `order/paid` creates an order then marks it paid. The store emits what those requests cause (a created event
- * first, an `order/updated` beside `order/paid`); `actions` says each step. Tracking events go on the
- * fulfillment order of an existing order, with the status it already has, so its status does not move.
+ * first, an `order/updated` beside `order/paid`); `actions` says each step. A shipment moves, and takes tracking
+ * events, only by the documented requests (docs/platform.md §10): `fulfillment_order/status_updated` packs the
+ * shipment of a new order; the tracking events go on the shipment of a new order dispatched for the purpose.
  */
 
 export interface TriggerResult {
@@ -124,16 +125,14 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
     case 'fulfillment_order/tracking_event_updated':
     case 'fulfillment_order/tracking_event_deleted': {
       const fos = await import('../../api/fulfillment-orders.js');
-      const { orderId, fo } = await fulfillmentOrderToTrack(client);
-      const last = fo.tracking_events?.at(-1);
-      const input = {
-        status: (last?.status ?? 'dispatched') as TrackingStatus,
-        description: `Tracking event from store webhooks trigger at ${stamp}`,
-        happened_at: stamp,
-      };
+      const { orderId, fo } = await newShipment(client, actions);
+      // Tracking events start once a shipment is dispatched (docs/platform.md §10).
+      await fos.updateFulfillmentOrder(client, orderId, fo.id, { status: 'DISPATCHED', tracking_info: { code: `TRIGGER-${Date.parse(stamp) / 1000}`, notify_customer: false } });
+      actions.push(`Dispatched its shipment ${fo.id} (PATCH, status DISPATCHED).`);
+      const input = { status: 'in_transit' as TrackingStatus, description: `Tracking event from store webhooks trigger at ${stamp}`, happened_at: stamp };
       const tracking = await fos.createTrackingEvent(client, orderId, fo.id, input);
       const eventId = String(tracking.id);
-      actions.push(`Added tracking event ${eventId} (${input.status}) to fulfillment order ${fo.id} of order ${orderId}.`);
+      actions.push(`Added tracking event ${eventId} (${input.status}) to shipment ${fo.id}.`);
       if (event === 'fulfillment_order/tracking_event_updated') {
         await fos.updateTrackingEvent(client, orderId, fo.id, eventId, { ...input, description: `${input.description} (updated)` });
         actions.push(`Changed the description of tracking event ${eventId}.`);
@@ -150,20 +149,11 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
       );
 
     case 'fulfillment_order/status_updated': {
-      // The real thing: a first tracking event moves a new order's shipment from UNPACKED to DISPATCHED.
-      const orders = await import('../../api/orders.js');
+      // The real thing: a new order's shipment packed with the documented PATCH moves it UNPACKED → PACKED.
       const fos = await import('../../api/fulfillment-orders.js');
-      const variant = await inStockVariant(client);
-      const order = await orders.createOrder(client, { customer: CUSTOMER, products: [{ variant_id: variant.id, quantity: 1 }] });
-      actions.push(`Created order #${order.number} (${order.id}) for 1 × ${variant.label}.`);
-      const fo = (await fos.listFulfillmentOrders(client, order.id))[0];
-      if (!fo) throw new UsageError(`Order ${order.id} has no fulfillment order to move.`);
-      const tracking = await fos.createTrackingEvent(client, order.id, fo.id, {
-        status: 'dispatched',
-        description: `Dispatched by store webhooks trigger at ${stamp}`,
-        happened_at: stamp,
-      });
-      actions.push(`Added tracking event ${tracking.id} (dispatched) to fulfillment order ${fo.id}: its status moved to DISPATCHED.`);
+      const { orderId, fo } = await newShipment(client, actions);
+      await fos.updateFulfillmentOrder(client, orderId, fo.id, { status: 'PACKED' });
+      actions.push(`Packed its shipment ${fo.id} (PATCH, status PACKED): its status moved from UNPACKED to PACKED.`);
       return done('fulfillment_order', fo.id);
     }
 
@@ -226,17 +216,15 @@ async function inStockVariant(client: StoreClient): Promise<{ id: number; label:
   throw new UsageError('No variant of the store has stock, so no order can be created; add stock with `store variants update` first.');
 }
 
-/** The newest order that is not cancelled and has a fulfillment order, with that fulfillment order. */
-async function fulfillmentOrderToTrack(client: StoreClient) {
-  const { allOrders } = await import('../orders/all-orders.js');
+/** A new order of one in-stock unit and its first shipment, to move for the purpose. */
+async function newShipment(client: StoreClient, actions: string[]) {
+  const orders = await import('../../api/orders.js');
   const { listFulfillmentOrders } = await import('../../api/fulfillment-orders.js');
-  // Past the 10,000-result cap of GET /orders when no recent order has one.
-  for await (const page of allOrders(client, {})) {
-    for (const order of page.orders) {
-      if (order.status === 'cancelled') continue;
-      const fo = (await listFulfillmentOrders(client, order.id))[0];
-      if (fo) return { orderId: order.id, fo };
-    }
-  }
-  throw new UsageError('No order has a fulfillment order to add tracking to; trigger order/created first.');
+  const variant = await inStockVariant(client);
+  const order = await orders.createOrder(client, { customer: CUSTOMER, products: [{ variant_id: variant.id, quantity: 1 }] });
+  actions.push(`Created order #${order.number} (${order.id}) for 1 × ${variant.label}.`);
+  const fo = (await listFulfillmentOrders(client, order.id))[0];
+  // Right after checkout a store may not have made the shipments yet (docs/platform.md §10).
+  if (!fo) throw new UsageError(`Order ${order.id} has no fulfillment order yet; the store makes them shortly after checkout: try again.`);
+  return { orderId: order.id, fo };
 }

@@ -43,9 +43,35 @@ describe('parseErrorBody', () => {
     expect(parseErrorBody('')).toEqual({});
     expect(parseErrorBody(undefined)).toEqual({});
   });
+
+  it('reads the 2025-03 resources\' 400s (platform.md §10): the sentence in message, the fields under messages', async () => {
+    const { fixture } = await import('../../helpers/replay-server.js');
+    expect(parseErrorBody(fixture('error-400-fulfillment-order-move.json'))).toEqual({
+      description: 'Fulfillment order 01HR2B4C6D8E0F2G4H6J8K0M2Q cannot change status from DISPATCHED to UNPACKED',
+      fieldErrors: undefined,
+    });
+    expect(parseErrorBody(fixture('error-400-tracking-events-limit.json')).description).toBe('Tracking events has reached the limit');
+    expect(parseErrorBody(fixture('error-400-fulfillment-order-validation.json')).fieldErrors).toEqual({
+      status: ['status must be one of the following values: UNPACKED, PACKED, DISPATCHED, READY_FOR_PICKUP, DELIVERED'],
+      'tracking_info.url': ['url must be a URL address'],
+    });
+    // The §1 envelope keeps its description (its message is the reason phrase).
+    expect(parseErrorBody({ code: 404, message: 'Not Found', description: 'Last page is 0' }).description).toBe('Last page is 0');
+  });
 });
 
 describe('errorFromResponse', () => {
+  it('a 2025-03 400 says the store\'s sentence (exit 1); one naming fields is invalid input like a 422 (exit 2)', async () => {
+    const { fixture } = await import('../../helpers/replay-server.js');
+    const url = `${ORDERS}/871254198/fulfillment-orders/01HR2B4C6D8E0F2G4H6J8K0M2Q`;
+    const move = errorFromResponse('PATCH', url, 400, fixture('error-400-fulfillment-order-move.json'));
+    expect(move.exitCode).toBe(1);
+    expect(move.message).toContain('(400 Bad Request, Fulfillment order 01HR2B4C6D8E0F2G4H6J8K0M2Q cannot change status from DISPATCHED to UNPACKED)');
+    const invalid = errorFromResponse('PATCH', url, 400, fixture('error-400-fulfillment-order-validation.json'));
+    expect(invalid).toBeInstanceOf(ValidationError);
+    expect(invalid.message).toBe('Invalid request: status status must be one of the following values: UNPACKED, PACKED, DISPATCHED, READY_FOR_PICKUP, DELIVERED; tracking_info.url url must be a URL address.');
+  });
+
   it('401 names the profile and the way out', () => {
     const error = errorFromResponse('GET', ORDERS, 401, { code: 401, description: 'Invalid access token' }, { profile: 'shop' });
     expect(error).toBeInstanceOf(AuthError);

@@ -14,7 +14,10 @@ describe('demo orders', () => {
     expect(orders.length).toBeGreaterThanOrEqual(90);
     expect(new Set(orders.map((o) => o.status))).toEqual(new Set(['open', 'closed', 'cancelled']));
     expect(new Set(orders.map((o) => o.payment_status))).toEqual(new Set(['pending', 'authorized', 'paid', 'abandoned', 'refunded', 'voided']));
-    expect(new Set(orders.map((o) => o.shipping_status))).toEqual(new Set(['unpacked', 'unfulfilled', 'fulfilled', 'unshipped', 'shipped']));
+    // platform.md §10: the status that follows the shipments, in the current, the v1 and the 2025-03 names.
+    expect(new Set(orders.map((o) => o.shipping_status))).toEqual(
+      new Set(['unpacked', 'partially_packed', 'packed', 'unshipped', 'unfulfilled', 'partially_fulfilled', 'fulfilled', 'shipped', 'delivered']),
+    );
     // Closed orders were paid; shipped ones carry tracking when a carrier took them.
     for (const o of orders.filter((x) => x.status === 'closed')) expect(o.payment_status).toBe('paid');
     expect(orders.some((o) => o.shipping_tracking_number && o.shipping_tracking_url)).toBe(true);
@@ -38,11 +41,18 @@ describe('demo orders', () => {
   });
 
   it('tracks shipments and carries a couple of valid invoices', async () => {
-    const closed = (await sb.get('/orders', { query: { status: 'closed', per_page: 200 } })).body as any[];
-    const fos = (await sb.get(`/orders/${closed[closed.length - 1].id}/fulfillment-orders`)).body as any[];
-    expect(fos.length).toBeGreaterThan(0);
-    expect(fos[0].status).toBe('DELIVERED');
-    expect(fos[0].tracking_events.map((e: any) => e.status)).toEqual(['dispatched', 'in_transit', 'out_for_delivery', 'delivered']);
+    const closed = (await sb.get('/orders', { query: { status: 'closed', per_page: 200, aggregates: 'fulfillment_orders' } })).body as any[];
+    // A closed order sent by carrier: packed, dispatched with its code, tracked until the delivered event delivered it.
+    const sent = closed.flatMap((o) => o.fulfillment_orders).find((fo: any) => fo.shipping.type === 'ship')!;
+    expect(sent.status).toBe('DELIVERED');
+    expect(sent.status_history.map((h: any) => h.to_status)).toEqual(['UNPACKED', 'PACKED', 'DISPATCHED', 'DELIVERED']);
+    expect(sent.tracking_info.code).toMatch(/^TR\d{9}AR$/);
+    expect(sent.tracking_events.map((e: any) => e.status)).toEqual(['dispatched', 'in_transit', 'out_for_delivery', 'delivered']);
+    expect(sent.fulfilled_at).toBe(sent.tracking_events[3].happened_at);
+    // A closed pickup order: made ready at the store and collected, no tracking events.
+    const collected = closed.flatMap((o) => o.fulfillment_orders).find((fo: any) => fo.shipping.type === 'pickup')!;
+    expect(collected.status_history.map((h: any) => h.to_status)).toEqual(['UNPACKED', 'PACKED', 'READY_FOR_PICKUP', 'DELIVERED']);
+    expect(collected.tracking_events).toEqual([]);
 
     const invoices = (await sb.get('/metafields/orders', { query: { namespace: 'nfe', key: 'list' } })).body as any[];
     expect(invoices.length).toBeGreaterThanOrEqual(2);

@@ -12,11 +12,16 @@ let fo: any;
 let foreignFo: any;
 
 beforeAll(async () => {
-  const open = (await sb.get('/orders', { query: { status: 'open', per_page: 200 } })).body as any[];
-  [order, other] = open;
-  fo = (await sb.get(`/orders/${order.id}/fulfillment-orders`)).body[0];
-  foreignFo = (await sb.get(`/orders/${other.id}/fulfillment-orders`)).body[0];
+  // Open orders not packed yet, sent by carrier: their shipments can be dispatched and tracked.
+  const open = (await sb.get('/orders', { query: { status: 'open', shipping_status: 'unpacked', per_page: 200, aggregates: 'fulfillment_orders' } })).body as any[];
+  [order, other] = open.filter((o) => o.fulfillment_orders[0]?.shipping.type === 'ship');
+  fo = order.fulfillment_orders[0];
+  foreignFo = other.fulfillment_orders[0];
 });
+
+/** Tracking events start once a shipment is dispatched (platform.md §10). */
+const dispatch = async (orderId: number, foId: string) =>
+  expect((await sb.patch(`/orders/${orderId}/fulfillment-orders/${foId}`, { status: 'DISPATCHED' })).status).toBe(200);
 
 const event = { status: 'dispatched', description: 'Picked up', happened_at: '2026-11-20T09:00:00-03:00' };
 
@@ -41,8 +46,10 @@ describe('parseIsoTime', () => {
 });
 
 describe('tracking events', () => {
-  it('creates, updates and deletes events, keeping the fulfillment order status current', async () => {
+  it('creates, updates and deletes events on a dispatched shipment, which they leave DISPATCHED', async () => {
     const path = `/orders/${order.id}/fulfillment-orders/${fo.id}/tracking-events`;
+    expect((await sb.post(path, event)).status).toBe(400);
+    await dispatch(order.id, fo.id);
     const created = await sb.post(path, { ...event, geolocation: { latitude: -34.6, longitude: -58.4 } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
@@ -66,16 +73,18 @@ describe('tracking events', () => {
     expect((await sb.del(`${path}/${later.body.id}`)).status).toBe(404);
   });
 
-  it('names the shipment status as the platform does: UNPACKED before any event, READY_FOR_PICKUP, DELIVERED', async () => {
+  it('only a delivered event moves the shipment: to DELIVERED, fulfilled_at its happened_at; then its events stay', async () => {
     const shipment = (await sb.get(`/orders/${other.id}/fulfillment-orders`)).body[0];
     const path = `/orders/${other.id}/fulfillment-orders/${shipment.id}`;
     expect(shipment.status).toBe('UNPACKED');
-    const pickup = await sb.post(`${path}/tracking-events`, { status: 'ready_for_pickup', happened_at: '2026-11-20T10:00:00Z' });
-    expect((await sb.get(path)).body.status).toBe('READY_FOR_PICKUP');
+    await dispatch(other.id, shipment.id);
+    const atBranch = await sb.post(`${path}/tracking-events`, { status: 'ready_for_pickup', happened_at: '2026-11-20T10:00:00Z' });
+    expect(atBranch.status).toBe(201);
+    expect((await sb.get(path)).body.status).toBe('DISPATCHED');
     await sb.post(`${path}/tracking-events`, { status: 'delivered', happened_at: '2026-11-20T11:00:00Z' });
     expect((await sb.get(path)).body).toMatchObject({ status: 'DELIVERED', fulfilled_at: '2026-11-20T11:00:00+00:00' });
-    for (const id of [pickup.body.id]) await sb.del(`${path}/tracking-events/${id}`);
-    expect((await sb.get(path)).body.status).toBe('DELIVERED');
+    expect((await sb.del(`${path}/tracking-events/${atBranch.body.id}`)).status).toBe(400);
+    expect((await sb.get(path)).body.tracking_events).toHaveLength(2);
   });
 
   it.each([

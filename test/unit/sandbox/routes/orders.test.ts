@@ -174,7 +174,8 @@ describe('cancel', () => {
     expect(res.body.cancelled_at).toMatch(ISO_WITH_OFFSET);
     expect(levels(A)).toEqual({ [L[0]!]: 2, [L[1]!]: 3, [L[2]!]: 5 });
     const fos = await sb.get(`/orders/${order.id}/fulfillment-orders`);
-    expect(fos.body.every((f: any) => f.status === 'CANCELLED')).toBe(true);
+    // platform.md §10: there is no CANCELLED shipment; they stay as they were.
+    expect(fos.body.every((f: any) => f.status === 'UNPACKED')).toBe(true);
 
     const again = await sb.post(`/orders/${order.id}/cancel`);
     expect(again.status).toBe(422);

@@ -22,6 +22,8 @@ describe('orders survive a restart', () => {
     const variant = store.products.list().flatMap((p) => p.variants).find((v) => v.stock_management && v.inventory_levels.some((l) => l.stock > 2))!;
     const order = (await first.post('/orders', { customer: { name: 'Eva' }, products: [{ variant_id: variant.id, quantity: 2 }] })).body;
     const fo = (await first.get(`/orders/${order.id}/fulfillment-orders`)).body[0];
+    // Tracking events start once the shipment is dispatched (platform.md §10).
+    await first.patch(`/orders/${order.id}/fulfillment-orders/${fo.id}`, { status: 'DISPATCHED', tracking_info: { code: 'TR1' } });
     const event = (await first.post(`/orders/${order.id}/fulfillment-orders/${fo.id}/tracking-events`, {
       status: 'dispatched',
       happened_at: '2026-11-20T10:00:00+00:00',
@@ -37,7 +39,9 @@ describe('orders survive a restart', () => {
     try {
       expect((await second.get(`/orders/${order.id}`)).body).toMatchObject({ status: 'open', payment_status: 'paid', owner_note: 'kept', number: order.number });
       const fos = (await second.get(`/orders/${order.id}/fulfillment-orders`)).body;
-      expect(fos[0]).toMatchObject({ id: fo.id, status: 'DISPATCHED', tracking_events: [{ id: event.id }] });
+      expect(fos[0]).toMatchObject({ id: fo.id, status: 'DISPATCHED', tracking_info: { code: 'TR1' }, tracking_events: [{ id: event.id }] });
+      expect(fos[0].status_history.map((h: any) => h.to_status)).toEqual(['UNPACKED', 'DISPATCHED']);
+      expect((await second.get(`/orders/${order.id}`)).body.shipping_status).toBe('fulfilled');
       expect((await second.get(`/metafields/${mf.id}`)).body.value).toBe(invoice);
       expect((await second.get('/webhooks')).body.map((w: any) => w.id)).toContain(hook.id);
       const restored = second.sandbox.state.store(second.sandbox.storeId)!.findVariant(variant.id)!.variant;

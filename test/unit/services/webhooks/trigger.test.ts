@@ -61,7 +61,8 @@ afterAll(async () => {
 async function notificationOf(event: string, id: number | string | undefined): Promise<Received> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const found = received.find((r) => r.event === event && r.id === id);
+    // The fulfillment_order/* bodies name the shipment as fulfillment_id (platform.md §10).
+    const found = received.find((r) => r.event === event && (r.id === id || (r as { fulfillment_id?: unknown }).fulfillment_id === id));
     if (found) return found;
     if (Date.now() > deadline) throw new Error(`no ${event} ${id} arrived; got ${JSON.stringify(received)}`);
     await new Promise<void>((resolve) => {
@@ -84,6 +85,13 @@ describe('triggerEvent', () => {
     // The documented bodies: domain/updated has no id; theme/updated names the themes instead.
     if (event === 'domain/updated') expect(notification).toEqual({ store_id: sandbox.storeId, event });
     if (event === 'theme/updated') expect(notification).toEqual({ store_id: sandbox.storeId, event, old_theme: expect.any(String), new_theme: expect.any(String) });
+    if (event.startsWith('fulfillment_order/')) {
+      expect(notification).toMatchObject({ order_id: expect.any(Number), fulfillment_id: result.resource.id, status: event.endsWith('status_updated') ? 'PACKED' : 'DISPATCHED' });
+      // As the listener hands it on: the fields beyond store_id, event and id under data.
+      const { store_id, event: name, ...data } = notification;
+      const view = await resourceDescriber(client)({ store_id, event: name, data });
+      expect(view.summary).toContain(`shipment ${String(result.resource.id)} of order`);
+    }
   });
 
   it('refuses app/uninstalled, which the sandbox never sends', async () => {
