@@ -64,6 +64,8 @@ export class HttpError extends Error {
     readonly headers?: Record<string, string>,
     /** Fields sent at the top level of the body, beside code/message/description (the batch endpoints' 422s). */
     readonly extra?: Record<string, unknown>,
+    /** A body of its own instead of the §1 envelope (the fulfillment orders' 400, docs/platform.md §10). */
+    readonly body?: Record<string, unknown>,
   ) {
     super(description);
   }
@@ -105,27 +107,9 @@ export function errorBody(
   return body;
 }
 
-/**
- * The 400 of the 2025-03 resources (fulfillment orders, docs/platform.md §10), which is not the §1 envelope: a generic
- * refusal `{description, message}`, or a validation `{description, messages: {"field.path": ["…"]}}`.
- */
-export class BadRequestError extends HttpError {
-  constructor(readonly body: { description: string; message?: string; messages?: FieldErrors }) {
-    super(400, body.message ?? Object.entries(body.messages ?? {}).map(([f, p]) => `${f}: ${p.join(', ')}`).join('; '));
-  }
-}
-
-export function badRequest(message: string): BadRequestError {
-  return new BadRequestError({ description: STATUS_CODES[400]!, message });
-}
-
-export function badRequestFields(messages: FieldErrors): BadRequestError {
-  return new BadRequestError({ description: STATUS_CODES[400]!, messages });
-}
-
 function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
   if (error.headers) reply.headers(error.headers);
-  const body = error instanceof BadRequestError ? error.body : errorBody(error.status, error.description, error.fieldErrors, error.extra);
+  const body = error.body ?? errorBody(error.status, error.description, error.fieldErrors, error.extra);
   return reply.code(error.status).type('application/json').send(body);
 }
 

@@ -58,8 +58,13 @@ describe.skipIf(!hasScript)('delete questions name what they delete', () => {
     expect(flat(custom.output)).toContain(`Delete custom field "Origen" (id ${field.id}, text) and its value on every variant?`);
 
     const api = clientFor(sandbox);
-    const [order] = (await api.get<{ id: number }[]>('/orders', { query: { status: 'paid' } })).body;
-    const fo = (await api.get<{ id: string }[]>(`/orders/${order!.id}/fulfillment-orders`)).body[0]!;
+    // A shipment sent by carrier and not delivered: tracking events start once it is DISPATCHED (platform.md §10).
+    const paid = (await api.get<{ id: number; fulfillment_orders: { id: string; status: string; shipping: { type: string } }[] }[]>('/orders', {
+      query: { status: 'paid', aggregates: 'fulfillment_orders', per_page: 200 },
+    })).body;
+    const order = paid.find((o) => o.fulfillment_orders[0]?.shipping.type === 'ship' && o.fulfillment_orders[0].status !== 'DELIVERED');
+    const fo = order!.fulfillment_orders[0]!;
+    if (fo.status !== 'DISPATCHED') await api.patch(`/orders/${order!.id}/fulfillment-orders/${fo.id}`, { status: 'DISPATCHED' });
     const added = JSON.parse(
       (await store('fulfillment-orders', 'tracking', 'add', String(order!.id), fo.id, '--status', 'in_transit', '--description', 'Left the hub', '--json')).stdout,
     ) as { id: string; happened_at: string };

@@ -1,6 +1,7 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, badRequestFields, intParam, invalid, isoTime, notFound, paginate, parseBody, parseTime, type FieldErrors } from '../http.js';
+import { HttpError, intParam, invalid, isoTime, notFound, paginate, parseBody, parseTime, type FieldErrors } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import type { StoreData } from '../state.js';
 import {
@@ -40,6 +41,19 @@ import {
  * tracking event, along the moves of platform/fulfillment.ts; a refused move, or a tracking event the shipment
  * cannot take yet, is the platform's own 400 `{description, message}`, not the §1 envelope.
  */
+
+/**
+ * The 400 of the 2025-03 resources, not the §1 envelope (docs/platform.md §10): a refusal `{description, message}`,
+ * a validation `{description, messages: {"field.path": ["…"]}}`.
+ */
+function badRequest(message: string): HttpError {
+  return new HttpError(400, message, undefined, undefined, undefined, { description: STATUS_CODES[400], message });
+}
+
+function badRequestFields(messages: FieldErrors): HttpError {
+  const description = Object.entries(messages).map(([field, problems]) => `${field}: ${problems.join(', ')}`).join('; ');
+  return new HttpError(400, description, undefined, undefined, undefined, { description: STATUS_CODES[400], messages });
+}
 
 function presentTrackingEvent(event: TrackingEventRecord) {
   return {
