@@ -77,6 +77,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected jsonFieldList?: string[];
   private cachedContext?: Promise<StoreContext>;
   private cachedClient?: Promise<StoreClient>;
+  /** A retry because the store could not be reached was said (once is all --quiet says). */
+  private toldUnreachable = false;
 
   public async init(): Promise<void> {
     // Printing the token is `store auth token`'s job; every other command has known secrets scrubbed from its output.
@@ -226,9 +228,12 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         timeoutMs: attemptTimeoutMs(process.env.STORE_HTTP_TIMEOUT),
         debug: this.flags.debug ? (line: string) => this.io.stderr.write(`${line}\n`) : undefined,
         warn: (message: string) => this.warnUser(message),
-        // A long pause is never silent; --quiet (cron) keeps stderr for errors.
-        onWait: ({ seconds, reason }) => {
-          if (!(this.flags as { quiet?: boolean }).quiet) this.noteWait(`The store asked to wait ${seconds} s (${reason}); waiting — Ctrl-C to stop.`);
+        // A long pause is never silent. --quiet (cron) keeps stderr for errors, and for one line when the store
+        // cannot be reached: a dead store must not pass for a slow one.
+        onWait: ({ kind, message }) => {
+          if ((this.flags as { quiet?: boolean }).quiet && (kind !== 'unreachable' || this.toldUnreachable)) return;
+          this.toldUnreachable ||= kind === 'unreachable';
+          this.noteWait(message);
         },
         onMainLanguage: setDisplayLanguage,
         clock: this.factory.clock,

@@ -77,7 +77,8 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
 
   private async runOn<S extends BulkRunSummary>(file: string, spec: BulkSpec<S>): Promise<S> {
     const ctx = await this.context();
-    const { BULK_RETRIES, bulkProgress } = await import('../output/bulk.js');
+    const { bulkProgress } = await import('../output/bulk.js');
+    const { BULK_RETRIES } = await import('../client/retry.js');
     const { limitHeapGrowth } = await import('./heap.js');
     const { trapInterrupt } = await import('./signals.js');
     limitHeapGrowth();

@@ -337,16 +337,20 @@ const NETWORK_REASONS: Record<string, string> = {
   EADDRNOTAVAIL: 'address not available',
 };
 
-/** "Could not reach 127.0.0.1:4000: connection refused." */
-export function networkError(url: string, code: string | undefined, detail?: string): NetworkError {
+/** "Could not reach 127.0.0.1:4000: connection refused." (`afterAttempts`: " after 4 attempts over 7 s") */
+export function networkError(url: string, code: string | undefined, detail?: string, afterAttempts = ''): NetworkError {
   let host = url;
   try {
     host = new URL(url).host;
   } catch {
     // keep the raw text: it is still the best name of the target
   }
-  const reason = (code && NETWORK_REASONS[code]) ?? detail ?? code ?? 'unknown network error';
-  return new NetworkError(`Could not reach ${host}: ${stripPeriod(reason)}.`, host, code);
+  return new NetworkError(`Could not reach ${host}: ${networkReason(code, detail)}${afterAttempts}.`, host, code);
+}
+
+/** A network failure's cause in words ("connection refused"), else what the system said. */
+export function networkReason(code: string | undefined, detail?: string): string {
+  return stripPeriod((code && NETWORK_REASONS[code]) ?? detail ?? code ?? 'unknown network error');
 }
 
 /**

@@ -3,8 +3,7 @@
  * request: got's retry machinery repeats it on transient failures, and every attempt first waits for its
  * slot in the rate scheduler shared by every client of the same (api_url, store, app) in the process.
  */
-import http, { type ClientRequest, type RequestOptions as NativeRequestOptions } from 'node:http';
-import https from 'node:https';
+import http from 'node:http';
 import got, { type Got, HTTPError, type NormalizedOptions, RequestError, type Response } from 'got';
 import type { Clock } from '../platform/clock.js';
 import { ApiError, MAX_REPLY_BYTES, RateLimitError, errorFromResponse, formatBytes, networkError, replyTooLarge } from './errors.js';
@@ -14,8 +13,11 @@ import { RATE_LIMIT_HEADERS } from '../platform/rate-limit.js';
 import { paginate, readPage, type Page, type Query } from './pagination.js';
 import { stringifyBody } from './json.js';
 import { writeOutcome, type WriteRecord } from './write-record.js';
+import { nativeRequest } from './transport.js';
 import { bodyPreview, redactUrl, scrubSecrets } from './redact.js';
 import {
+  countRetry,
+  isUnreachable,
   MAX_RATE_LIMITED_ATTEMPTS,
   NETWORK_ERROR_CODES,
   newRequestState,
@@ -23,6 +25,8 @@ import {
   replyLost,
   retryAfterSeconds,
   retryDelay,
+  retryNotice,
+  UNREACHABLE_RETRIES,
   type RequestState,
   type RetryPolicy,
 } from './retry.js';
@@ -37,10 +41,13 @@ export { MAX_REPLY_BYTES };
 /** Node's own limit on a reply's headers (http.maxHeaderSize), named in the error that meets it. */
 const MAX_HEADER_BYTES = http.maxHeaderSize;
 
-/** A wait the command should announce: how long, and why ("rate limit", "503 Service Unavailable"). */
+/** A wait the command should announce: how long, why, and the line that says so. */
 export interface WaitNotice {
   seconds: number;
-  reason: string;
+  /** The rate limit's pace or a Retry-After, a transient answer being retried, or a store that could not be reached. */
+  kind: 'rate-limit' | 'retry' | 'unreachable';
+  /** One line for stderr: "Could not reach 127.0.0.1:9 (connection refused); retrying in 2 s (2/3)". */
+  message: string;
 }
 
 export interface ClientConfig {
@@ -72,6 +79,8 @@ export interface ClientConfig {
   retries?: number;
   /** First retry delay, doubled at each retry, with jitter (default 500 ms). */
   retryBaseMs?: number;
+  /** First retry delay of a store that could not be reached (default 1 s; one policy for every command: tests only). */
+  unreachableRetryBaseMs?: number;
   /** Clock of the rate scheduler (tests). */
   clock?: Clock;
   /**
@@ -200,22 +209,41 @@ class HttpCore {
   private mainLanguage?: string;
   /** The end (scheduler clock) of the last wait announced, so that one wait is told once. */
   private announcedUntil = -Infinity;
+  /**
+   * The highest retry of an unreachable store said since the store last answered: each is said once, however
+   * short its wait, and not again by the other requests that fail with it.
+   */
+  private unreachableTold = 0;
 
   constructor(private readonly config: ClientConfig) {
     const apiRoot = withoutTrailingSlash(config.apiUrl);
     this.baseUrl = `${apiRoot}/v1/${config.storeId}`;
     this.origin = new URL(apiRoot).origin;
     this.scheduler = schedulerFor(apiRoot, config.storeId, config.appId, config.clock ?? keepAliveClock);
-    this.policy = { maxRetries: config.retries ?? 3, retryBaseMs: config.retryBaseMs ?? 500 };
+    this.policy = { maxRetries: config.retries ?? 3, retryBaseMs: config.retryBaseMs ?? 500, unreachableBaseMs: config.unreachableRetryBaseMs };
     if (config.debug) this.debug = (line: string) => config.debug!(scrubSecrets(line, [config.token]));
     this.http = this.pacedGot();
   }
 
   /** One notice per wait (the scheduler and got may both report the same one). */
-  private announceWait(ms: number, until: number, reason: string): void {
+  private announceWait(ms: number, until: number, kind: WaitNotice['kind'], message: string): void {
     if (until <= this.announcedUntil + 1000) return;
     this.announcedUntil = until;
-    this.config.onWait?.({ seconds: Math.ceil(ms / 1000), reason });
+    this.config.onWait?.({ seconds: Math.ceil(ms / 1000), kind, message });
+  }
+
+
+  /** A store that cannot be reached is said at every retry; a busy one only when the wait is long. */
+  private announceRetry(state: RequestState, error: RequestError): void {
+    const ms = state.nextDelayMs;
+    const message = retryNotice(state, error, ms, this.policy);
+    if (!isUnreachable(error)) {
+      if (ms >= ANNOUNCED_WAIT_MS) this.announceWait(ms, Date.now() + ms, 'retry', message);
+      return;
+    }
+    if (state.unreachable < this.unreachableTold) return;
+    this.unreachableTold = state.unreachable + 1;
+    this.config.onWait?.({ seconds: Math.ceil(ms / 1000), kind: 'unreachable', message });
   }
 
   warnOnce(message: string): void {
@@ -286,17 +314,14 @@ class HttpCore {
       stringifyJson: stringifyBody,
       request: nativeRequest,
       retry: {
-        limit: policy.maxRetries + MAX_RATE_LIMITED_ATTEMPTS,
+        limit: policy.maxRetries + UNREACHABLE_RETRIES + MAX_RATE_LIMITED_ATTEMPTS,
         methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
         statusCodes: [...RETRY_STATUSES],
         errorCodes: [...NETWORK_ERROR_CODES],
         calculateDelay: ({ error, retryAfter }) => {
           const state = stateOf(error.options.context);
           state.nextDelayMs = retryDelay(state, error, retryAfter, policy);
-          if (state.nextDelayMs >= ANNOUNCED_WAIT_MS) {
-            const status = error.response?.statusCode;
-            this.announceWait(state.nextDelayMs, Date.now() + state.nextDelayMs, status ? `${status} from the store` : 'retry');
-          }
+          if (state.nextDelayMs > 0) this.announceRetry(state, error);
           return state.nextDelayMs;
         },
       },
@@ -316,7 +341,9 @@ class HttpCore {
   /** Waits for the attempt's slot in the rate scheduler. */
   private async beforeAttempt(state: RequestState, options: NormalizedOptions): Promise<void> {
     const queuedAt = Date.now();
-    state.ticket = await this.scheduler.acquire(state.ticket, (ms, until) => this.announceWait(ms, until, 'rate limit'));
+    state.ticket = await this.scheduler.acquire(state.ticket, (ms, until) =>
+      this.announceWait(ms, until, 'rate-limit', `The store asked to wait ${Math.ceil(ms / 1000)} s (rate limit); waiting — Ctrl-C to stop.`),
+    );
     state.awaitingOutcome = true;
     state.attempts += 1;
     this.counters.requests += 1;
@@ -331,6 +358,7 @@ class HttpCore {
 
   private afterAttempt(state: RequestState, response: Response): void {
     this.settle(state, response);
+    this.unreachableTold = 0;
     if (response.statusCode === 429) {
       this.counters.rateLimited += 1;
       state.rateLimited += 1;
@@ -356,7 +384,7 @@ class HttpCore {
     this.settle(state, error.response);
     if (replyLost(error)) state.lostReplies += 1;
     this.counters.retries += 1;
-    if (error.response?.statusCode !== 429) state.retries += 1;
+    countRetry(state, error);
     const status = error.response?.statusCode;
     const after = status === 429 ? '429, in line for the rate limit' : `${status ?? error.code}, waited ${state.nextDelayMs}ms`;
     this.debug?.(`↻ retry ${retryCount} of ${error.options.method} ${redactUrl(String(error.options.url))} after ${after}`);
@@ -416,40 +444,11 @@ class HttpCore {
         const seconds = Math.round((Date.now() - state.startedAt) / 1000);
         return networkError(url, undefined, `no answer after ${attempts} attempt${attempts === 1 ? '' : 's'} over ${seconds} s`);
       }
-      return networkError(url, error.code, error.message);
+      const attempts = state.attempts > 1 ? ` after ${state.attempts} attempts over ${Math.round((Date.now() - state.startedAt) / 1000)} s` : '';
+      return networkError(url, error.code, error.message, attempts);
     }
     return error instanceof Error ? error : new Error(String(error));
   }
-}
-
-/**
- * Node ≥ 24.20 (nodejs/node#64847) reports a refused connection twice: as the request's 'error' (which got
- * retries) and then as ERR_SOCKET_CLOSED_BEFORE_CONNECTION to the pending end() callback, which got takes for
- * a new failure that cancels the retry it has scheduled (sindresorhus/got#2469; fixed in got 16, which needs
- * Node 22). The second report of a request that has already failed is dropped here.
- */
-function nativeRequest(url: URL, options: NativeRequestOptions): ClientRequest {
-  const request = (url.protocol === 'https:' ? https : http).request(url, options);
-  // got measures download progress against Content-Length, which for a compressed body counts the compressed
-  // bytes: its progress would stop at "100 %" while a gzip bomb expands. Without it, every decompressed chunk is
-  // reported and the reply limit is enforced on what is really held (this runs before got sees the response).
-  request.once('response', (response) => {
-    if (response.headers['content-encoding']) delete response.headers['content-length'];
-  });
-  const end = request.end;
-  request.end = function (this: ClientRequest, ...args: unknown[]) {
-    const at = args.findIndex((arg) => typeof arg === 'function');
-    if (at >= 0) {
-      const callback = args[at] as (error?: Error | null) => void;
-      args[at] = (error?: Error | null) => {
-        const code = (error as NodeJS.ErrnoException | null | undefined)?.code;
-        if (code === 'ERR_SOCKET_CLOSED_BEFORE_CONNECTION' && request.destroyed) return;
-        callback(error);
-      };
-    }
-    return (end as (...a: unknown[]) => ClientRequest).apply(this, args);
-  } as ClientRequest['end'];
-  return request;
 }
 
 function responseLine(response: Response): string {

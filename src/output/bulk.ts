@@ -11,9 +11,6 @@ import { ProgressView } from './progress.js';
  * and Ctrl-C handling are the command kit's (src/cli/heap.ts, src/cli/signals.ts).
  */
 
-/** Retries of idempotent requests for the bulk commands (the interactive default is 3). */
-export const BULK_RETRIES = 8;
-
 export async function bulkProgress(
   ctx: Pick<StoreContext, 'apiUrl' | 'storeId' | 'appId'>,
   label: string,

@@ -197,17 +197,30 @@ describe('createClient: errors', () => {
     expect(error.message).toMatch(/not JSON/);
   });
 
-  it('names the host when nothing answers, after retrying a GET', async () => {
+  it('names the host and the cause when nothing answers, after the unreachable-store retries (not the 5xx budget)', async () => {
     const port = await closedPort();
-    const client = createClient({ apiUrl: `http://127.0.0.1:${port}`, storeId: 1, token: 't0ken-value', appName: 'A', appId: '1', retryBaseMs: 5, retries: 2 });
+    const notices: string[] = [];
+    const client = createClient({
+      apiUrl: `http://127.0.0.1:${port}`,
+      storeId: 1,
+      token: 't0ken-value',
+      appName: 'A',
+      appId: '1',
+      retryBaseMs: 5,
+      unreachableRetryBaseMs: 5,
+      retries: 8,
+      onWait: (notice) => notices.push(`${notice.kind}: ${notice.message}`),
+    });
     const error = await failureOf(client.get('/orders'));
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).exitCode).toBe(1);
-    expect(error.message).toBe(`Could not reach 127.0.0.1:${port}: connection refused.`);
-    expect(client.stats()).toMatchObject({ requests: 3, retries: 2 });
+    expect(error.message).toMatch(new RegExp(`^Could not reach 127\\.0\\.0\\.1:${port}: connection refused after 4 attempts over \\d+ s\\.$`));
+    expect(client.stats()).toMatchObject({ requests: 4, retries: 3 });
+    // Each retry says why, whatever the wait (these are 5, 10 and 20 ms: shown as 1 s).
+    expect(notices).toEqual([1, 2, 3].map((n) => `unreachable: Could not reach 127.0.0.1:${port} (connection refused); retrying in 1 s (${n}/3)`));
     // A refused connection proves the request was never sent: even a POST is retried.
     await failureOf(client.post('/orders', { customer: {} }));
-    expect(client.stats()).toMatchObject({ requests: 6, retries: 4 });
+    expect(client.stats()).toMatchObject({ requests: 8, retries: 6 });
   });
 
   it('reports a timeout as a network error', async () => {
