@@ -5,6 +5,7 @@ import type { Product } from '../../api/products.js';
 import type { Variant } from '../../api/variants.js';
 import { pickLocalized } from '../../api/read.js';
 import type { StoreSnapshot } from './plan-model.js';
+import { looseSku } from './sku-match.js';
 
 /** The store's snapshot indexed for the planner: products by handle, variants by SKU, category paths, locations. */
 
@@ -14,6 +15,8 @@ export interface Indexes {
   languages: string[];
   byHandle: Map<string, Product>;
   bySku: Map<string, { product: Product; variant: Variant }[]>;
+  /** The store's SKUs by their whitespace- and normalisation-blind form (sku-match.ts): near misses, reported. */
+  byLooseSku: Map<string, string[]>;
   categoryByPath: Map<string, number>;
   locationByKey: Map<string, Location>;
   defaultLocation?: Location;
@@ -71,6 +74,7 @@ export function indexSnapshot(snapshot: StoreSnapshot): Indexes {
   const main = snapshot.store.main_language;
   const byHandle = new Map<string, Product>();
   const bySku = new Map<string, { product: Product; variant: Variant }[]>();
+  const byLooseSku = new Map<string, string[]>();
   for (const product of snapshot.products) {
     const handles = typeof product.handle === 'string' ? [product.handle] : Object.values(product.handle ?? {});
     for (const h of handles) if (h) byHandle.set(h, product);
@@ -79,6 +83,7 @@ export function indexSnapshot(snapshot: StoreSnapshot): Indexes {
       const list = bySku.get(variant.sku) ?? [];
       list.push({ product, variant });
       bySku.set(variant.sku, list);
+      byLooseSku.set(looseSku(variant.sku), [...(byLooseSku.get(looseSku(variant.sku)) ?? []), variant.sku]);
     }
   }
   const categoryByPath = new Map<string, number>();
@@ -94,6 +99,7 @@ export function indexSnapshot(snapshot: StoreSnapshot): Indexes {
     languages: snapshot.store.languages,
     byHandle,
     bySku,
+    byLooseSku,
     categoryByPath,
     locationByKey,
     defaultLocation: snapshot.locations.find((l) => l.is_default) ?? snapshot.locations[0],

@@ -4,6 +4,7 @@ import type { VariantSpec } from './catalog-model.js';
 import { DECIMAL_FIELDS, TEXT_FIELDS } from './dialects.js';
 import type { VariantFields, StockFields, FieldChange } from './plan-model.js';
 import { type Indexes, textOf } from './store-index.js';
+import { looseSku, nearSkuReason } from './sku-match.js';
 
 /** What differs between a row of the file and a variant of the store: only those fields are written. */
 
@@ -110,10 +111,13 @@ export function ambiguousSku(sku: string, holders: { product: { id: number } }[]
   return `SKU ${sku} is held by ${holders.length} variants in the store (${ids.length === 1 ? 'product' : 'products'} ${ids.join(', ')}); the store is ambiguous`;
 }
 
-/** A SKU of the file that the store holds on another product, or more than once. */
+/** A SKU of the file that the store holds on another product, more than once, or only in a near form. */
 export function skuConflict(sku: string, productId: number | undefined, ix: Indexes): string | undefined {
   const holders = ix.bySku.get(sku) ?? [];
   if (holders.length > 1) return ambiguousSku(sku, holders);
+  // Held only in a near form (a trailing space, another Unicode form): neither renamed nor created beside it.
+  const near = holders.length === 0 ? (ix.byLooseSku.get(looseSku(sku)) ?? []) : [];
+  if (near.length > 0) return nearSkuReason(sku, near);
   const holder = holders[0];
   if (holder && holder.product.id !== productId) {
     return `SKU ${sku} belongs to product ${holder.product.id} (${textOf(holder.product.handle, ix.main, ix.main) || 'no handle'})`;

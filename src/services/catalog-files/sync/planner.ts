@@ -5,13 +5,14 @@ import { plural } from '../../../output/format.js';
 import { type StoreSnapshot } from '../plan-model.js';
 import { ambiguousSku, variantDiff } from '../variant-diff.js';
 import { indexSnapshot } from '../store-index.js';
+import { looseSku, nearSkuReason } from '../sku-match.js';
 import type { SyncFeed, SyncPlan, SyncWrite } from '../sync-types.js';
 
 /**
  * The sync plan: a pure function from the checked feed and one snapshot of the store to one PUT per variant
  * that differs. SKUs the store does not have are failed rows, never created; a SKU the store holds twice fails its
- * row. With `zeroMissing`, stock-tracked variants the feed leaves out get stock 0 — refused when the feed names
- * fewer than half of the store's SKUs (a truncated feed must not empty a store) unless `force`.
+ * row, and so does one it holds only in a near form (sku-match.ts). With `zeroMissing`, stock-tracked variants
+ * the feed leaves out (in any form) get stock 0 — refused when the feed names fewer than half of the store's SKUs (a truncated feed must not empty a store) unless `force`.
  */
 
 export function planSync(
@@ -29,7 +30,9 @@ export function planSync(
   const plan: SyncPlan = { writes: [], unchanged: 0, notFoundSkus: [], failures: [] };
   for (const row of feed.rows) {
     const holders = ix.bySku.get(row.sku) ?? [];
-    if (holders.length === 0) {
+    const near = holders.length === 0 ? (ix.byLooseSku.get(looseSku(row.sku)) ?? []) : [];
+    if (near.length > 0) plan.failures.push({ line: row.line, key: row.sku, stage: 'plan', reason: nearSkuReason(row.sku, near) });
+    else if (holders.length === 0) {
       // A feed naming a SKU the store lacks is out of step with it (a new product not yet created, a typo):
       // a failed row, in --report and exit 3, so that cron hears of it.
       plan.notFoundSkus.push(row.sku);
@@ -45,7 +48,9 @@ export function planSync(
   if (options.zeroMissing) {
     const fileSkus = new Set(feed.rows.map((r) => r.sku));
     guardTruncatedFeed(file, fileSkus, new Set(ix.bySku.keys()), options.force);
-    plan.writes.push(...zeroWrites(snapshot.products, fileSkus));
+    // A variant the feed names in a near form (a trailing space, another Unicode form) is not missing from it.
+    const namedLoosely = new Set(feed.rows.map((r) => looseSku(r.sku)));
+    plan.writes.push(...zeroWrites(snapshot.products, (sku) => fileSkus.has(sku) || namedLoosely.has(looseSku(sku))));
   }
   return plan;
 }
@@ -60,11 +65,11 @@ function guardTruncatedFeed(file: string, fileSkus: Set<string>, storeSkus: Set<
 }
 
 /** Stock 0, at every location that holds some, for the stock-tracked variants the feed leaves out. */
-function zeroWrites(products: Product[], fileSkus: Set<string>): SyncWrite[] {
+function zeroWrites(products: Product[], named: (sku: string) => boolean): SyncWrite[] {
   const writes: SyncWrite[] = [];
   for (const product of products) {
     for (const variant of product.variants) {
-      if (!variant.sku || fileSkus.has(variant.sku)) continue;
+      if (!variant.sku || named(variant.sku)) continue;
       if (variant.stock === null || variant.stock === undefined || variant.stock === 0) continue;
       const levels = (variant.inventory_levels ?? []).filter((l) => (l.stock ?? 0) !== 0);
       const body: VariantInput = levels.length > 0 ? { inventory_levels: levels.map((l) => ({ location_id: l.location_id, stock: 0 })) } : { stock: 0 };
