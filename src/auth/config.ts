@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { configDir, readJsonFile, type Env } from '../util/files.js';
+import { withConfigLock } from './config-lock.js';
 
 export type SecretsStore = 'keychain' | 'file';
 
@@ -83,15 +84,22 @@ export async function saveProfile(
 ): Promise<Config> {
   checkProfileName(name);
   const env = options.env ?? process.env;
-  const config = await readConfig(env);
-  config.profiles[name] = profileSchema.parse(profile);
-  if (options.makeDefault || !config.default || !config.profiles[config.default]) config.default = name;
-  await writeConfig(config, env);
-  return config;
+  const parsed = profileSchema.parse(profile);
+  return withConfigLock(env, async () => {
+    const config = await readConfig(env);
+    config.profiles[name] = parsed;
+    if (options.makeDefault || !config.default || !config.profiles[config.default]) config.default = name;
+    await writeConfig(config, env);
+    return config;
+  });
 }
 
 /** Removes a profile; when it was the default, the default moves to the remaining profile if only one is left. */
 export async function removeProfile(name: string, env: Env = process.env): Promise<boolean> {
+  return withConfigLock(env, () => removeProfileLocked(name, env));
+}
+
+async function removeProfileLocked(name: string, env: Env): Promise<boolean> {
   const config = await readConfig(env);
   if (!config.profiles[name]) return false;
   delete config.profiles[name];
@@ -104,6 +112,10 @@ export async function removeProfile(name: string, env: Env = process.env): Promi
 }
 
 export async function setDefaultProfile(name: string, env: Env = process.env): Promise<void> {
+  return withConfigLock(env, () => setDefaultLocked(name, env));
+}
+
+async function setDefaultLocked(name: string, env: Env): Promise<void> {
   const config = await readConfig(env);
   if (!config.profiles[name]) {
     const known = Object.keys(config.profiles);

@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import type { SecretsStore } from './config.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { configDir, readJsonFile, type Env } from '../util/files.js';
+import { withConfigLock } from './config-lock.js';
 
 /** The two secrets a profile may hold. The sandbox's are not secret, but are kept the same way. */
 export interface Secrets {
@@ -63,17 +64,19 @@ export function fileBackend(env: Env = process.env): SecretBackend {
       const entry = (await readCredentialsFile(env))[profile];
       return { token: entry?.token, clientSecret: entry?.client_secret };
     },
-    async set(profile, secrets) {
-      const content = await readCredentialsFile(env);
-      content[profile] = { token: secrets.token, client_secret: secrets.clientSecret };
-      await writeFileAtomic(credentialsPath(env), `${JSON.stringify(content, null, 2)}\n`);
-    },
-    async delete(profile) {
-      const content = await readCredentialsFile(env);
-      if (!(profile in content)) return;
-      delete content[profile];
-      await writeFileAtomic(credentialsPath(env), `${JSON.stringify(content, null, 2)}\n`);
-    },
+    set: (profile, secrets) =>
+      withConfigLock(env, async () => {
+        const content = await readCredentialsFile(env);
+        content[profile] = { token: secrets.token, client_secret: secrets.clientSecret };
+        await writeFileAtomic(credentialsPath(env), `${JSON.stringify(content, null, 2)}\n`);
+      }),
+    delete: (profile) =>
+      withConfigLock(env, async () => {
+        const content = await readCredentialsFile(env);
+        if (!(profile in content)) return;
+        delete content[profile];
+        await writeFileAtomic(credentialsPath(env), `${JSON.stringify(content, null, 2)}\n`);
+      }),
   };
 }
 

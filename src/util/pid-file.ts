@@ -51,3 +51,26 @@ function ageMs(file: string): number {
     return 0;
   }
 }
+
+/**
+ * Runs `update` while this process holds `file` (a pid file beside what it guards), waiting up to `timeoutMs` for
+ * another process to release it: a read-modify-write of a shared file (config.json, credentials.json) that two
+ * processes run at once must not lose one of the writes (twelve concurrent logins all land).
+ */
+export async function withPidFileLock<T>(file: string, update: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const claim = claimPidFile(file);
+    if ('release' in claim) {
+      try {
+        return await update();
+      } finally {
+        claim.release();
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out waiting for the lock ${file} (held by process ${claim.holder || 'unknown'}); delete it if no store command is running.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 30));
+  }
+}
