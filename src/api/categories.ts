@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoreClient } from '../client/index.js';
+import type { StoreClient, WriteRecord } from '../client/index.js';
 import { Id, parseRecords, readAll, Text } from './read.js';
 import { parseReply } from './reply.js';
 
@@ -76,17 +76,17 @@ export async function getCategory(client: StoreClient, id: number): Promise<Cate
   return parseReply(CategorySchema, res.body, 'category record');
 }
 
-export async function createCategory(client: StoreClient, input: CategoryInput): Promise<Category> {
-  const res = await client.request({ method: 'POST', path: '/categories', body: input });
+export async function createCategory(client: StoreClient, input: CategoryInput, record: WriteRecord): Promise<Category> {
+  const res = await client.request({ method: 'POST', path: '/categories', body: input, record });
   return parseReply(CategorySchema, res.body, 'category record');
 }
 
-export async function updateCategory(client: StoreClient, id: number, input: CategoryInput): Promise<Category> {
-  const res = await client.request({ method: 'PUT', path: `/categories/${id}`, body: input });
+export async function updateCategory(client: StoreClient, id: number, input: CategoryInput, record: WriteRecord): Promise<Category> {
+  const res = await client.request({ method: 'PUT', path: `/categories/${id}`, body: input, record });
   return parseReply(CategorySchema, res.body, 'category record');
 }
 
 /** The store refuses (422) while the category has subcategories. */
-export async function deleteCategory(client: StoreClient, id: number): Promise<void> {
-  await client.request({ method: 'DELETE', path: `/categories/${id}` });
+export async function deleteCategory(client: StoreClient, id: number, record: WriteRecord): Promise<void> {
+  await client.request({ method: 'DELETE', path: `/categories/${id}`, record });
 }

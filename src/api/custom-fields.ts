@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoreClient } from '../client/index.js';
+import type { StoreClient, WriteRecord } from '../client/index.js';
 import { Bool, parseRecords, readAll, StringId, Text } from './read.js';
 import { parseReply } from './reply.js';
 import type { CustomFieldType } from '../platform/custom-fields.js';
@@ -65,8 +65,8 @@ export async function getCustomField(client: StoreClient, id: string): Promise<C
   return parseReply(CustomFieldSchema, res.body, 'custom field record');
 }
 
-export async function createCustomField(client: StoreClient, input: CustomFieldInput): Promise<CustomField> {
-  const res = await client.request({ method: 'POST', path: BASE, body: input });
+export async function createCustomField(client: StoreClient, input: CustomFieldInput, record: WriteRecord): Promise<CustomField> {
+  const res = await client.request({ method: 'POST', path: BASE, body: input, record });
   return parseReply(CustomFieldSchema, res.body, 'custom field record');
 }
 
@@ -75,15 +75,16 @@ export async function updateCustomField(
   client: StoreClient,
   id: string,
   input: CustomFieldUpdate,
+  record: WriteRecord,
 ): Promise<CustomField | undefined> {
-  const res = await client.request({ method: 'PUT', path: `${BASE}/${encodeURIComponent(id)}`, body: input });
+  const res = await client.request({ method: 'PUT', path: `${BASE}/${encodeURIComponent(id)}`, body: input, record });
   if (res.body === undefined || res.body === null || res.body === '') return undefined;
   return parseReply(CustomFieldSchema, res.body, 'custom field record');
 }
 
 /** Deletes the definition and every variant's value of it. */
-export async function deleteCustomField(client: StoreClient, id: string): Promise<void> {
-  await client.request({ method: 'DELETE', path: `${BASE}/${encodeURIComponent(id)}` });
+export async function deleteCustomField(client: StoreClient, id: string, record: WriteRecord): Promise<void> {
+  await client.request({ method: 'DELETE', path: `${BASE}/${encodeURIComponent(id)}`, record });
 }
 
 /** The custom field values of one variant. */
@@ -98,11 +99,13 @@ export async function setVariantCustomFields(
   productId: number,
   variantId: number,
   values: { id: string; value: string }[],
+  record: WriteRecord,
 ): Promise<CustomFieldValue[] | undefined> {
   const res = await client.request({
     method: 'PUT',
     path: `/products/${productId}/variants/${variantId}/custom-fields`,
     body: values,
+    record,
   });
   if (!Array.isArray(res.body)) return undefined;
   return parseReply(z.array(CustomFieldValueSchema), res.body, 'custom field values');
@@ -114,9 +117,11 @@ export async function unsetVariantCustomField(
   productId: number,
   variantId: number,
   fieldId: string,
+  record: WriteRecord,
 ): Promise<void> {
   await client.request({
     method: 'DELETE',
     path: `/products/${productId}/variants/${variantId}/custom_fields/${encodeURIComponent(fieldId)}`,
+    record,
   });
 }

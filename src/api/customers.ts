@@ -102,17 +102,17 @@ export interface CustomerInput {
   extra?: Record<string, unknown>;
 }
 
-export async function createCustomer(client: StoreClient, input: CustomerInput, record?: WriteRecord): Promise<Customer> {
+export async function createCustomer(client: StoreClient, input: CustomerInput, record: WriteRecord): Promise<Customer> {
   const res = await client.request<unknown>({ method: 'POST', path: '/customers', body: input, record });
   return parseReply(CustomerSchema, res.body, 'customer record');
 }
 
-export async function updateCustomer(client: StoreClient, customerId: number, input: CustomerInput, record?: WriteRecord): Promise<Customer> {
+export async function updateCustomer(client: StoreClient, customerId: number, input: CustomerInput, record: WriteRecord): Promise<Customer> {
   const res = await client.request<unknown>({ method: 'PUT', path: `/customers/${customerId}`, body: input, record });
   return parseReply(CustomerSchema, res.body, 'customer record');
 }
 
 /** The store refuses (422) a customer with orders. */
-export async function deleteCustomer(client: StoreClient, customerId: number, record?: WriteRecord): Promise<void> {
+export async function deleteCustomer(client: StoreClient, customerId: number, record: WriteRecord): Promise<void> {
   await client.request({ method: 'DELETE', path: `/customers/${customerId}`, record });
 }

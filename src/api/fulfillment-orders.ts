@@ -159,7 +159,7 @@ export async function updateFulfillmentOrder(
   orderId: number,
   foId: string,
   change: FulfillmentOrderChange,
-  record?: WriteRecord,
+  record: WriteRecord,
 ): Promise<FulfillmentOrder> {
   const res = await client.request<unknown>({ method: 'PATCH', path: `${base(orderId)}/${encodeURIComponent(foId)}`, body: change, record });
   return parseReply(FulfillmentOrderSchema, res.body, 'fulfillment order record');
@@ -180,8 +180,9 @@ export async function createTrackingEvent(
   orderId: number,
   foId: string,
   event: TrackingEventInput,
+  record: WriteRecord,
 ): Promise<TrackingEvent> {
-  const res = await client.request<unknown>({ method: 'POST', path: `${base(orderId)}/${foId}/tracking-events`, body: event });
+  const res = await client.request<unknown>({ method: 'POST', path: `${base(orderId)}/${foId}/tracking-events`, body: event, record });
   return parseReply(TrackingEventSchema, res.body, 'tracking event record');
 }
 
@@ -191,15 +192,17 @@ export async function updateTrackingEvent(
   foId: string,
   eventId: string,
   event: TrackingEventInput,
+  record: WriteRecord,
 ): Promise<TrackingEvent> {
   const res = await client.request<unknown>({
     method: 'PUT',
     path: `${base(orderId)}/${foId}/tracking-events/${encodeURIComponent(eventId)}`,
     body: event,
+    record,
   });
   return parseReply(TrackingEventSchema, res.body, 'tracking event record');
 }
 
-export async function deleteTrackingEvent(client: StoreClient, orderId: number, foId: string, eventId: string): Promise<void> {
-  await client.request({ method: 'DELETE', path: `${base(orderId)}/${foId}/tracking-events/${encodeURIComponent(eventId)}` });
+export async function deleteTrackingEvent(client: StoreClient, orderId: number, foId: string, eventId: string, record: WriteRecord): Promise<void> {
+  await client.request({ method: 'DELETE', path: `${base(orderId)}/${foId}/tracking-events/${encodeURIComponent(eventId)}`, record });
 }

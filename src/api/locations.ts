@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoreClient } from '../client/index.js';
+import type { StoreClient, WriteRecord } from '../client/index.js';
 import { type Localized, LocalizedSchema } from './categories.js';
 import { Bool, Num, readAll, StringId, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
@@ -66,26 +66,26 @@ export async function listLocations(client: StoreClient): Promise<Location[]> {
 }
 
 /** Over the plan's location limit the store answers 422 naming the plan and its limit. */
-export async function createLocation(client: StoreClient, input: LocationInput): Promise<Location> {
-  const res = await client.request({ method: 'POST', path: '/locations', body: input });
+export async function createLocation(client: StoreClient, input: LocationInput, record: WriteRecord): Promise<Location> {
+  const res = await client.request({ method: 'POST', path: '/locations', body: input, record });
   return parseReply(LocationSchema, res.body, 'location record');
 }
 
-export async function updateLocation(client: StoreClient, id: string, input: LocationInput): Promise<Location> {
-  const res = await client.request({ method: 'PUT', path: `/locations/${encodeURIComponent(id)}`, body: input });
+export async function updateLocation(client: StoreClient, id: string, input: LocationInput, record: WriteRecord): Promise<Location> {
+  const res = await client.request({ method: 'PUT', path: `/locations/${encodeURIComponent(id)}`, body: input, record });
   return parseReply(LocationSchema, res.body, 'location record');
 }
 
 /** The store refuses (422) while the location is the default or holds stock. */
-export async function deleteLocation(client: StoreClient, id: string): Promise<void> {
-  await client.request({ method: 'DELETE', path: `/locations/${encodeURIComponent(id)}` });
+export async function deleteLocation(client: StoreClient, id: string, record: WriteRecord): Promise<void> {
+  await client.request({ method: 'DELETE', path: `/locations/${encodeURIComponent(id)}`, record });
 }
 
-export async function setDefaultLocation(client: StoreClient, id: string): Promise<void> {
-  await client.request({ method: 'PATCH', path: `/locations/${encodeURIComponent(id)}/chosen-as-default` });
+export async function setDefaultLocation(client: StoreClient, id: string, record: WriteRecord): Promise<void> {
+  await client.request({ method: 'PATCH', path: `/locations/${encodeURIComponent(id)}/chosen-as-default`, record });
 }
 
 /** Must name every location exactly once; the store renumbers them 0…n−1 in the given order. */
-export async function setLocationPriorities(client: StoreClient, priorities: { id: string; priority: number }[]): Promise<void> {
-  await client.request({ method: 'PATCH', path: '/locations/priorities', body: priorities });
+export async function setLocationPriorities(client: StoreClient, priorities: { id: string; priority: number }[], record: WriteRecord): Promise<void> {
+  await client.request({ method: 'PATCH', path: '/locations/priorities', body: priorities, record });
 }

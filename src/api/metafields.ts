@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoreClient } from '../client/index.js';
+import type { StoreClient, WriteRecord } from '../client/index.js';
 import { Id, parseRecords, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 
@@ -48,8 +48,8 @@ export async function findOrderMetafields(
   );
 }
 
-export async function createMetafield(client: StoreClient, input: MetafieldInput): Promise<Metafield> {
-  const res = await client.request<unknown>({ method: 'POST', path: '/metafields', body: input });
+export async function createMetafield(client: StoreClient, input: MetafieldInput, record: WriteRecord): Promise<Metafield> {
+  const res = await client.request<unknown>({ method: 'POST', path: '/metafields', body: input, record });
   return parseReply(MetafieldSchema, res.body, 'metafield record');
 }
 
@@ -57,7 +57,8 @@ export async function updateMetafield(
   client: StoreClient,
   id: number | string,
   update: { value: string; description?: string },
+  record: WriteRecord,
 ): Promise<Metafield> {
-  const res = await client.request<unknown>({ method: 'PUT', path: `/metafields/${id}`, body: update });
+  const res = await client.request<unknown>({ method: 'PUT', path: `/metafields/${id}`, body: update, record });
   return parseReply(MetafieldSchema, res.body, 'metafield record');
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoreClient } from '../client/index.js';
+import type { StoreClient, WriteRecord } from '../client/index.js';
 import { Id, Localized, Money, Num, parseRecords, Text, Timestamp } from './read.js';
 import type { CancelReason, OrderStatus, PaymentStatus, ShippingStatus } from '../platform/orders.js';
 import { parseReply } from './reply.js';
@@ -163,8 +163,8 @@ export interface OrderUpdate {
   customer?: CustomerDetails;
 }
 
-export async function updateOrder(client: StoreClient, orderId: number, update: OrderUpdate): Promise<Order> {
-  const res = await client.request<unknown>({ method: 'PUT', path: `/orders/${orderId}`, body: update });
+export async function updateOrder(client: StoreClient, orderId: number, update: OrderUpdate, record: WriteRecord): Promise<Order> {
+  const res = await client.request<unknown>({ method: 'PUT', path: `/orders/${orderId}`, body: update, record });
   return parseReply(OrderSchema, res.body, 'order record');
 }
 
@@ -174,14 +174,14 @@ export interface CancelOptions {
   restock?: boolean;
 }
 
-export async function cancelOrder(client: StoreClient, orderId: number, options: CancelOptions): Promise<Order> {
-  const res = await client.request<unknown>({ method: 'POST', path: `/orders/${orderId}/cancel`, body: options });
+export async function cancelOrder(client: StoreClient, orderId: number, options: CancelOptions, record: WriteRecord): Promise<Order> {
+  const res = await client.request<unknown>({ method: 'POST', path: `/orders/${orderId}/cancel`, body: options, record });
   return parseReply(OrderSchema, res.body, 'order record');
 }
 
 /** `POST /orders/{id}/close` (archive) or `/open` (reopen), docs/platform.md §9: no body; the order comes back. */
-export async function closeOrReopenOrder(client: StoreClient, orderId: number, action: 'close' | 'open'): Promise<Order> {
-  const res = await client.request<unknown>({ method: 'POST', path: `/orders/${orderId}/${action}` });
+export async function closeOrReopenOrder(client: StoreClient, orderId: number, action: 'close' | 'open', record: WriteRecord): Promise<Order> {
+  const res = await client.request<unknown>({ method: 'POST', path: `/orders/${orderId}/${action}`, record });
   return parseReply(OrderSchema, res.body, 'order record');
 }
 
@@ -190,7 +190,7 @@ export interface NewOrder {
   products: { variant_id: number; quantity: number }[];
 }
 
-export async function createOrder(client: StoreClient, order: NewOrder): Promise<Order> {
-  const res = await client.request<unknown>({ method: 'POST', path: '/orders', body: order });
+export async function createOrder(client: StoreClient, order: NewOrder, record: WriteRecord): Promise<Order> {
+  const res = await client.request<unknown>({ method: 'POST', path: '/orders', body: order, record });
   return parseReply(OrderSchema, res.body, 'order record');
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { StoreClient } from '../client/index.js';
+import type { StoreClient, WriteRecord } from '../client/index.js';
 import { NotFoundError } from '../client/errors.js';
-import { UsageError } from '../errors.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
 import { CategorySchema, type Localized, LocalizedList, LocalizedSchema, OptionalLocalized } from './categories.js';
 import { Id, Num, parseRecords, readAll, Text, Timestamp } from './read.js';
@@ -115,22 +114,10 @@ export async function findProductByHandle(client: StoreClient, handle: string): 
   return products[0];
 }
 
-/**
- * A SKU as the one path segment of `GET /products/sku/{sku}`: encoded (`/`, `%`, spaces, …). "." and ".." are
- * refused: a URL resolves them (encoded as %2E too) as dot segments, so the request would reach another path
- * (`GET /products/`), and the platform has no other way to look one SKU up.
- */
-function skuSegment(sku: string): string {
-  if (sku === '.' || sku === '..' || sku === '') {
-    throw new UsageError(`The SKU "${sku}" cannot be looked up: the store's API finds a SKU as a URL path segment (GET /products/sku/{sku}), which cannot be "${sku}".`);
-  }
-  return encodeURIComponent(sku);
-}
-
 /** The product that has a variant with this SKU (GET /products/sku/{sku}), or undefined when none does (404). */
 export async function findProductBySku(client: StoreClient, sku: string): Promise<Product | undefined> {
   try {
-    const res = await client.request({ method: 'GET', path: `/products/sku/${skuSegment(sku)}` });
+    const res = await client.request({ method: 'GET', path: `/products/sku/${encodeURIComponent(sku)}` });
     return parseReply(ProductSchema, res.body, 'product record');
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
@@ -155,23 +142,23 @@ export async function getProduct(client: StoreClient, id: number, fields?: reado
   return parseReply(ProductSchema, res.body, 'product record');
 }
 
-export async function createProduct(client: StoreClient, input: ProductInput): Promise<Product> {
-  const res = await client.request({ method: 'POST', path: '/products', body: input });
+export async function createProduct(client: StoreClient, input: ProductInput, record: WriteRecord): Promise<Product> {
+  const res = await client.request({ method: 'POST', path: '/products', body: input, record });
   return parseReply(ProductSchema, res.body, 'product record');
 }
 
-export async function updateProduct(client: StoreClient, id: number, input: ProductInput): Promise<Product> {
-  const res = await client.request({ method: 'PUT', path: `/products/${id}`, body: input });
+export async function updateProduct(client: StoreClient, id: number, input: ProductInput, record: WriteRecord): Promise<Product> {
+  const res = await client.request({ method: 'PUT', path: `/products/${id}`, body: input, record });
   return parseReply(ProductSchema, res.body, 'product record');
 }
 
-export async function deleteProduct(client: StoreClient, id: number): Promise<void> {
-  await client.request({ method: 'DELETE', path: `/products/${id}` });
+export async function deleteProduct(client: StoreClient, id: number, record: WriteRecord): Promise<void> {
+  await client.request({ method: 'DELETE', path: `/products/${id}`, record });
 }
 
 /** Adds one image (an http(s) URL) at the end of the product's images. */
-export async function addProductImage(client: StoreClient, productId: number, src: string): Promise<ProductImage> {
-  const res = await client.request({ method: 'POST', path: `/products/${productId}/images`, body: { src } });
+export async function addProductImage(client: StoreClient, productId: number, src: string, record: WriteRecord): Promise<ProductImage> {
+  const res = await client.request({ method: 'POST', path: `/products/${productId}/images`, body: { src }, record });
   return parseReply(ProductImageSchema, res.body, 'product image');
 }
 
@@ -179,8 +166,8 @@ export async function listProductImages(client: StoreClient, productId: number):
   return readAll(client, `/products/${productId}/images`, ProductImageSchema, 'image');
 }
 
-export async function deleteProductImage(client: StoreClient, productId: number, imageId: number): Promise<void> {
-  await client.request({ method: 'DELETE', path: `/products/${productId}/images/${imageId}` });
+export async function deleteProductImage(client: StoreClient, productId: number, imageId: number, record: WriteRecord): Promise<void> {
+  await client.request({ method: 'DELETE', path: `/products/${productId}/images/${imageId}`, record });
 }
 
 function compact(query: ProductQuery | undefined): Record<string, string | number> | undefined {

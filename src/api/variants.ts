@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { StoreClient } from '../client/index.js';
-import type { WriteRecord } from '../client/write-record.js';
+import type { StoreClient, WriteRecord } from '../client/index.js';
 import { DecimalNumber } from '../client/json.js';
 import { type Localized, LocalizedList } from './categories.js';
 import { Bool, Id, parseRecords, readAll, StringId, Text, Timestamp } from './read.js';
@@ -107,8 +106,8 @@ export async function getVariant(client: StoreClient, productId: number, variant
   return parseReply(VariantSchema, res.body, 'variant record');
 }
 
-export async function createVariant(client: StoreClient, productId: number, input: VariantInput): Promise<Variant> {
-  const res = await client.request({ method: 'POST', path: `/products/${productId}/variants`, body: input });
+export async function createVariant(client: StoreClient, productId: number, input: VariantInput, record: WriteRecord): Promise<Variant> {
+  const res = await client.request({ method: 'POST', path: `/products/${productId}/variants`, body: input, record });
   return parseReply(VariantSchema, res.body, 'variant record');
 }
 
@@ -117,13 +116,14 @@ export async function updateVariant(
   productId: number,
   variantId: number,
   input: VariantInput,
+  record: WriteRecord,
 ): Promise<Variant> {
-  const res = await client.request({ method: 'PUT', path: `/products/${productId}/variants/${variantId}`, body: input });
+  const res = await client.request({ method: 'PUT', path: `/products/${productId}/variants/${variantId}`, body: input, record });
   return parseReply(VariantSchema, res.body, 'variant record');
 }
 
-export async function deleteVariant(client: StoreClient, productId: number, variantId: number): Promise<void> {
-  await client.request({ method: 'DELETE', path: `/products/${productId}/variants/${variantId}` });
+export async function deleteVariant(client: StoreClient, productId: number, variantId: number, record: WriteRecord): Promise<void> {
+  await client.request({ method: 'DELETE', path: `/products/${productId}/variants/${variantId}`, record });
 }
 
 /** A variant's fields in PATCH /products/{id}/variants: any writable field, named by its id. */
@@ -135,8 +135,8 @@ export type VariantPatch = Omit<VariantInput, 'attributes'> & { id: number; valu
  * records the writer does not use: the 200 is the confirmation, so the body is not read (an odd record in it
  * must not warn about data nobody asked for).
  */
-export async function patchVariants(client: StoreClient, productId: number, variants: VariantPatch[]): Promise<void> {
-  await client.request({ method: 'PATCH', path: `/products/${productId}/variants`, body: variants });
+export async function patchVariants(client: StoreClient, productId: number, variants: VariantPatch[], record: WriteRecord): Promise<void> {
+  await client.request({ method: 'PATCH', path: `/products/${productId}/variants`, body: variants, record });
 }
 
 /** One variant's new price and/or stock in PATCH /products/stock-price. */
@@ -173,7 +173,7 @@ const StockPriceVariantAnswer = z.object({ id: Id, success: Bool });
  * Price and stock of up to 50 variants, across products, in one request (PATCH /products/stock-price). The
  * store answers per variant; a variant the answer leaves out is not known to be done, so it is read as failed.
  */
-export async function updateStockPrice(client: StoreClient, changes: StockPriceChange[]): Promise<StockPriceResult[]> {
+export async function updateStockPrice(client: StoreClient, changes: StockPriceChange[], record: WriteRecord): Promise<StockPriceResult[]> {
   const byProduct = new Map<number, Record<string, unknown>[]>();
   for (const c of changes) {
     const variant: Record<string, unknown> = { id: c.variantId };
@@ -184,10 +184,10 @@ export async function updateStockPrice(client: StoreClient, changes: StockPriceC
     byProduct.set(c.productId, list);
   }
   const body = [...byProduct].map(([id, variants]) => ({ id, variants }));
-  const res = await client.request({ method: 'PATCH', path: '/products/stock-price', body });
+  const res = await client.request({ method: 'PATCH', path: '/products/stock-price', body, record });
   const answered = new Map<string, boolean>();
-  for (const record of Array.isArray(res.body) ? (res.body as unknown[]) : []) {
-    const product = StockPriceAnswer.safeParse(record);
+  for (const answer of Array.isArray(res.body) ? (res.body as unknown[]) : []) {
+    const product = StockPriceAnswer.safeParse(answer);
     if (!product.success) continue;
     for (const element of product.data.variants) {
       const variant = StockPriceVariantAnswer.safeParse(element);

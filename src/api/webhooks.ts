@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StoreClient } from '../client/index.js';
+import type { StoreClient, WriteRecord } from '../client/index.js';
 import { Id, readAll, Text, Timestamp } from './read.js';
 import { parseReply } from './reply.js';
 import { isLoopbackHost } from '../util/loopback.js';
@@ -39,18 +39,18 @@ export async function listWebhooks(client: StoreClient): Promise<Webhook[]> {
   return readAll(client, '/webhooks', WebhookSchema, 'webhook');
 }
 
-export async function createWebhook(client: StoreClient, input: WebhookInput): Promise<Webhook> {
-  const res = await client.request<unknown>({ method: 'POST', path: '/webhooks', body: input });
+export async function createWebhook(client: StoreClient, input: WebhookInput, record: WriteRecord): Promise<Webhook> {
+  const res = await client.request<unknown>({ method: 'POST', path: '/webhooks', body: input, record });
   return parseReply(WebhookSchema, res.body, 'webhook record');
 }
 
-export async function updateWebhook(client: StoreClient, id: number, update: WebhookUpdate): Promise<Webhook> {
-  const res = await client.request<unknown>({ method: 'PUT', path: `/webhooks/${id}`, body: update });
+export async function updateWebhook(client: StoreClient, id: number, update: WebhookUpdate, record: WriteRecord): Promise<Webhook> {
+  const res = await client.request<unknown>({ method: 'PUT', path: `/webhooks/${id}`, body: update, record });
   return parseReply(WebhookSchema, res.body, 'webhook record');
 }
 
-export async function deleteWebhook(client: StoreClient, id: number): Promise<void> {
-  await client.request({ method: 'DELETE', path: `/webhooks/${id}` });
+export async function deleteWebhook(client: StoreClient, id: number, record: WriteRecord): Promise<void> {
+  await client.request({ method: 'DELETE', path: `/webhooks/${id}`, record });
 }
 
 const SandboxStatusSchema = z.looseObject({ status: z.literal('ok') });

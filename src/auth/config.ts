@@ -24,6 +24,8 @@ const profileSchema = z.object({
 const configSchema = z.object({
   default: z.string().optional(),
   profiles: z.record(z.string(), profileSchema).default({}),
+  /** `store config`: per-profile defaults by name (docs/ledger.md "Profile settings"), as text. */
+  settings: z.record(z.string(), z.record(z.string(), z.string())).optional(),
 });
 
 export type Profile = z.output<typeof profileSchema>;
@@ -129,13 +131,19 @@ async function setDefaultLocked(name: string, env: Env): Promise<void> {
   await writeConfig(config, env);
 }
 
-/**
- * A profile's settings (`store config set KEY VALUE`, docs/ledger.md): `settings` by profile name in config.json,
- * each value text. Empty when none are set (or the file does not exist).
- */
+/** A profile's settings (`store config`), by name; none set is an empty object. */
 export async function profileSettings(profile: string, env: Env = process.env): Promise<Record<string, string>> {
-  const raw = (await readJsonFile(configPath(env)).catch(() => undefined)) as { settings?: Record<string, unknown> } | undefined;
-  const settings = raw?.settings?.[profile];
-  if (!settings || typeof settings !== 'object') return {};
-  return Object.fromEntries(Object.entries(settings as Record<string, unknown>).filter(([, v]) => typeof v === 'string' || typeof v === 'number').map(([k, v]) => [k, String(v)]));
+  return { ...(await readConfig(env)).settings?.[profile] };
+}
+
+/** Sets (or, with undefined, removes) one setting of a profile. */
+export async function setProfileSetting(profile: string, name: string, value: string | undefined, env: Env = process.env): Promise<void> {
+  const config = await readConfig(env);
+  const all = { ...config.settings };
+  const settings = { ...all[profile] };
+  if (value === undefined) delete settings[name];
+  else settings[name] = value;
+  if (Object.keys(settings).length > 0) all[profile] = settings;
+  else delete all[profile];
+  await writeConfig({ ...config, settings: Object.keys(all).length > 0 ? all : undefined }, env);
 }

@@ -1,6 +1,7 @@
 import { Command, type Interfaces } from '@oclif/core';
 import type { StoreContext } from '../auth/context.js';
 import type { ClientConfig, StoreClient } from '../client/index.js';
+import type { Recorder, RunRecorder } from '../ledger/recorder.js';
 import { GLOBAL_FLAGS, RECORD_FLAGS } from '../flags/common.js';
 import type { Column } from '../output/format.js';
 import { chooseFormat } from '../output/format.js';
@@ -79,6 +80,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   private cachedClient?: Promise<StoreClient>;
   /** A retry because the store could not be reached was said (once is all --quiet says). */
   private toldUnreachable = false;
+  private runRecorder?: Promise<RunRecorder>;
 
   public async init(): Promise<void> {
     // Printing the token is `store auth token`'s job; every other command has known secrets scrubbed from its output.
@@ -155,9 +157,41 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       err = error as Error;
       await this.catch(error as Error);
     } finally {
+      await this.endRun();
       await this.finally(err);
     }
     return result as R;
+  }
+
+  /**
+   * The recorder of this command's writes (docs/ledger.md): give it to the service that writes. The run is
+   * started in the ledger on its first change, so a command that ends up writing nothing leaves no run.
+   */
+  protected recorder(): Promise<Recorder> {
+    this.runRecorder ??= (async () => {
+      const ctx = await this.context();
+      const [{ RunRecorder }, { openLedger }, { scrub }] = await Promise.all([
+        import('../ledger/recorder.js'),
+        import('../ledger/store.js'),
+        import('../output/secrets.js'),
+      ]);
+      return new RunRecorder(() => openLedger(), {
+        command: (this.id ?? '').replaceAll(':', ' '),
+        argv: this.argv.map(scrub),
+        profile: ctx.profile,
+        storeId: ctx.storeId,
+        apiHost: new URL(ctx.apiUrl).host,
+      });
+    })();
+    return this.runRecorder;
+  }
+
+  /** Ends the ledger's run, if the command wrote, with the exit code the command ends with. */
+  private async endRun(): Promise<void> {
+    if (!this.runRecorder) return;
+    const recorder = await this.runRecorder.catch(() => undefined);
+    const { error } = recorder?.finish(Number(process.exitCode ?? 0)) ?? {};
+    if (error) this.warnUser(error.message);
   }
 
   /** The command's result as JSON on stdout: `--json FIELDS` picks fields, `--jq` filters. */

@@ -1,6 +1,7 @@
 import type { Command } from '@oclif/core';
 import { BaseCommand } from './base-command.js';
 import type { StoreClient } from '../client/index.js';
+import type { Recorder } from '../ledger/recorder.js';
 import type { BulkTarget } from '../services/bulk/lock.js';
 import type { BulkProgress } from '../services/bulk/progress.js';
 import type { BulkRunSummary } from '../services/bulk/summary.js';
@@ -10,6 +11,8 @@ export interface BulkRun extends BulkTarget {
   /** The file to read: the one given, or a private copy of standard input or a pipe. */
   file: string;
   client: StoreClient;
+  /** The run ledger's recorder: the job's writes are intended on it, request by request (docs/ledger.md). */
+  recorder: Recorder;
   /** Aborted by the first Ctrl-C or SIGTERM while writing: stop after the requests in flight. */
   signal: AbortSignal;
   onProgress(event: BulkProgress): void;
@@ -92,6 +95,7 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
       summary = await spec.run({
         file,
         client,
+        recorder: await this.recorder(),
         apiUrl: ctx.apiUrl,
         storeId: ctx.storeId,
         appId: ctx.appId,

@@ -122,12 +122,9 @@ export interface ClientStats {
 export interface StoreClient {
   /** `{apiUrl}/v1/{storeId}` */
   readonly baseUrl: string;
+  /** Any request; one that writes (not GET or HEAD) carries its run ledger record (docs/ledger.md). */
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
   get<T = unknown>(path: string, query?: Query): Promise<ApiResponse<T>>;
-  post<T = unknown>(path: string, body?: unknown, query?: Query): Promise<ApiResponse<T>>;
-  put<T = unknown>(path: string, body?: unknown, query?: Query): Promise<ApiResponse<T>>;
-  patch<T = unknown>(path: string, body?: unknown, query?: Query): Promise<ApiResponse<T>>;
-  delete<T = unknown>(path: string, query?: Query): Promise<ApiResponse<T>>;
   /** Every page of a list, in order (per_page 200 unless given). */
   paginate<T = unknown>(path: string, query?: Query, options?: { perPage?: number }): AsyncIterable<Page<T>>;
   /** Every item of a list. */
@@ -175,10 +172,6 @@ export function createClient(config: ClientConfig): StoreClient {
     baseUrl: core.baseUrl,
     request,
     get: (path, query) => request({ method: 'GET', path, query }),
-    post: (path, body, query) => request({ method: 'POST', path, body, query }),
-    put: (path, body, query) => request({ method: 'PUT', path, body, query }),
-    patch: (path, body, query) => request({ method: 'PATCH', path, body, query }),
-    delete: (path, query) => request({ method: 'DELETE', path, query }),
     page: (path, query) => readPage(request, path, query, (message) => core.warnOnce(message)),
     warn: (message) => core.warnOnce(message),
     paginate: (path, query, options) =>
@@ -254,6 +247,8 @@ class HttpCore {
 
   async request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
     const method = options.method.toUpperCase();
+    // Every write is on the run ledger before it is sent (docs/ledger.md): one without its record is a bug.
+    if (!options.record && method !== 'GET' && method !== 'HEAD') throw new Error(`${method} ${options.path} was about to be sent without its run ledger record (a bug: docs/ledger.md).`);
     const url = this.resolveUrl(options.path, options.query);
     if (options.body !== undefined && (method === 'GET' || method === 'HEAD')) {
       throw new UsageError(`A ${method} request cannot carry a body; send the fields as query parameters.`);

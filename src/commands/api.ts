@@ -57,7 +57,7 @@ export default class Api extends BaseCommand<typeof Api> {
     const client = await this.client();
     const { ApiError } = await import('../client/errors.js');
     try {
-      const result = await runApiRequest(client, {
+      const result = await runApiRequest(client, await this.recorder(), {
         method,
         path,
         rawFields,

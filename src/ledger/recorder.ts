@@ -86,6 +86,8 @@ export class PendingWrite {
 export class RunRecorder implements Recorder {
   private ledger?: Ledger;
   private run?: { n: number; id: string };
+  /** A process that exits without returning through the command kit (a second Ctrl-C) still ends its run. */
+  private readonly onExit = () => this.finish(Number(process.exitCode ?? 1));
 
   constructor(
     private readonly openLedger: () => Ledger,
@@ -101,6 +103,7 @@ export class RunRecorder implements Recorder {
     if (!this.run) {
       this.ledger ??= this.openLedger();
       this.run = this.ledger.startRun(this.start);
+      process.once('exit', this.onExit);
     }
     const first = changes.length > 0 ? this.ledger!.intend(this.run.n, changes) : 0;
     return new PendingWrite(
@@ -119,6 +122,7 @@ export class RunRecorder implements Recorder {
     } catch (error) {
       return { error: error as Error };
     } finally {
+      process.off('exit', this.onExit);
       this.ledger?.close();
       this.ledger = undefined;
     }

@@ -138,6 +138,7 @@ function changeOf(row: ChangeRow): ChangeRecord {
   return {
     seq: row.seq,
     run: row.run_id,
+    at: row.at,
     resource: row.resource,
     id: row.id,
     parent: row.parent,
@@ -156,7 +157,7 @@ function changeOf(row: ChangeRow): ChangeRecord {
 /** A run as SQLite returns it: argv as its JSON text, the counts null for a run without changes. */
 type RunRow = Omit<RunRecord, 'argv' | keyof Counts> & { n: number; argv: string } & { [K in keyof Counts]: number | null };
 
-const CHANGE_COLUMNS = `c.seq, r.id AS run_id, c.resource, c.id, c.parent, c.key, c.field, c.location, c.kind, c.before, c.after, c.outcome, c.reason, c.irreversible`;
+const CHANGE_COLUMNS = `c.seq, r.id AS run_id, r.started_at AS at, c.resource, c.id, c.parent, c.key, c.field, c.location, c.kind, c.before, c.after, c.outcome, c.reason, c.irreversible`;
 
 /** Which runs `runs` lists. */
 export interface RunFilter {

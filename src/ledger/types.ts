@@ -58,6 +58,8 @@ export interface ChangeRecord {
   /** The change's place in the ledger: increasing in the order the changes were intended. */
   seq: number;
   run: string;
+  /** When its run started (ISO 8601): the change's time, to the run. */
+  at: string;
   resource: string;
   id: string | null;
   parent: string | null;

@@ -35,8 +35,8 @@ export function notASecret(...values: (string | undefined)[]): void {
   }
 }
 
-/** `text` with every known secret replaced. */
-function scrub(text: string): string {
+/** `text` with every known secret replaced (what is printed, and the command line the run ledger keeps). */
+export function scrub(text: string): string {
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   return out;

@@ -21,6 +21,8 @@ const dist = new URL('../../dist/', import.meta.url);
 const { createClient } = await import(new URL('client/index.js', dist).href);
 const { runImport } = await import(new URL('services/catalog-files/import/run-import.js', dist).href);
 const { runSync } = await import(new URL('services/catalog-files/sync/run-sync.js', dist).href);
+const { RunRecorder } = await import(new URL('ledger/recorder.js', dist).href);
+const { Ledger } = await import(new URL('ledger/store.js', dist).href);
 
 const dir = mkdtempSync(join(tmpdir(), 'bulk-bench-'));
 
@@ -62,7 +64,9 @@ const store = await startBulkStore();
 const client = createClient({ apiUrl: store.url, storeId: store.storeId, token: store.token, appName: 'bench', appId: 'bench' });
 // The journal on tmpfs when there is one: its fsyncs are not what this measures.
 const stateHome = existsSync('/dev/shm') ? mkdtempSync('/dev/shm/bulk-bench-') : join(dir, 'state');
-const target = { apiUrl: store.url, storeId: store.storeId, env: { ...process.env, XDG_STATE_HOME: stateHome } };
+// Every write on the run ledger, as the commands record them (its cost: ledger.bench.js).
+const recorder = new RunRecorder(() => Ledger.open(join(dir, 'ledger.db')), { command: 'bench', argv: [] });
+const target = { apiUrl: store.url, storeId: store.storeId, recorder, env: { ...process.env, XDG_STATE_HOME: stateHome } };
 
 /** Seconds `n` requests take through a bucket of `capacity` leaking `leak` a second: the burst, then the leak. */
 const bucketSeconds = (n, capacity, leak) => Math.max(0, n - capacity) / leak;
@@ -113,6 +117,7 @@ for (const [name, every] of [
   }
 }
 
+recorder.finish(0);
 await store.close();
 rmSync(stateHome, { recursive: true, force: true });
 rmSync(dir, { recursive: true, force: true });

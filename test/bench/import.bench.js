@@ -21,6 +21,8 @@ const dist = new URL('../../dist/', import.meta.url);
 const { startSandbox } = await import(new URL('sandbox/index.js', dist).href);
 const { createClient } = await import(new URL('client/index.js', dist).href);
 const { runImport } = await import(new URL('services/catalog-files/import/run-import.js', dist).href);
+const { RunRecorder } = await import(new URL('ledger/recorder.js', dist).href);
+const { Ledger } = await import(new URL('ledger/store.js', dist).href);
 const bin = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
 
 const SIZES = ['XS', 'S', 'M', 'L', 'XL'];
@@ -206,6 +208,7 @@ async function writeAtRate(label, n, sandboxOptions, bucket) {
       file,
       apiUrl: sandbox.apiUrl,
       storeId: sandbox.storeId,
+      recorder: new RunRecorder(() => Ledger.open(join(dir, 'ledger.db')), { command: 'products import', argv: [file] }),
       env: { XDG_STATE_HOME: join(dir, 'state') },
     });
     const seconds = (performance.now() - started) / 1000;

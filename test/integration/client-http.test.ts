@@ -3,9 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, schedulerFor, type ClientConfig } from '../../src/client/index.js';
 import { ApiError, AuthError, NetworkError, NotFoundError, ServerError, ValidationError } from '../../src/client/errors.js';
 import { UsageError } from '../../src/errors.js';
+import { testLedger } from '../helpers/ledger.js';
 import { startTestServer, type TestServer, type TestServerOptions } from '../helpers/test-server.js';
 
 const servers: TestServer[] = [];
+const ledger = testLedger();
 
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
@@ -59,11 +61,11 @@ describe('createClient: requests', () => {
     expect(sent.headers['content-type']).toBeUndefined();
     expect(get.body.headers.authentication).toBe(`bearer ${server.token}`);
 
-    const post = await client.post<{ body: unknown; method: string }>('_echo', { name: 'Shirt', price: '25.00' });
+    const post = await client.request<{ body: unknown; method: string }>({ method: 'POST', path: '_echo', body: { name: 'Shirt', price: '25.00' }, record: ledger.record('POST', '_echo') });
     expect(post.body).toMatchObject({ method: 'POST', body: { name: 'Shirt', price: '25.00' } });
     expect(server.requests[1]!.headers['content-type']).toMatch(/^application\/json/);
 
-    await client.delete('/_echo');
+    await client.request({ method: 'DELETE', path: '/_echo', record: ledger.record('DELETE', '/_echo') });
     expect(server.requests[2]!.headers['content-type']).toBeUndefined();
     expect(client.stats()).toEqual({ requests: 3, retries: 0, rateLimited: 0 });
   });
@@ -159,7 +161,7 @@ describe('createClient: errors', () => {
   it('maps 403 to AuthError naming the missing scope', async () => {
     const { client } = await setup({ rate: 'off' });
     const error = await failureOf(
-      client.post('/_status/403', undefined, { description: 'This token lacks the scope write_products' }),
+      client.request({ method: 'POST', path: '/_status/403', query: { description: 'This token lacks the scope write_products' }, record: ledger.record('POST', '/_status/403') }),
     );
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).exitCode).toBe(4);
@@ -178,7 +180,7 @@ describe('createClient: errors', () => {
 
   it('maps 422 to ValidationError (exit 2) listing the field errors', async () => {
     const { client } = await setup({ rate: 'off' });
-    const error = await failureOf(client.post('/products', { price: 'abc' }));
+    const error = await failureOf(client.request({ method: 'POST', path: '/products', body: { price: 'abc' }, record: ledger.record('POST', '/products') }));
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).exitCode).toBe(2);
     expect(error.message).toBe("Invalid request: name can't be blank; price must be a number.");
@@ -219,7 +221,7 @@ describe('createClient: errors', () => {
     // Each retry says why, whatever the wait (these are 5, 10 and 20 ms: shown as 1 s).
     expect(notices).toEqual([1, 2, 3].map((n) => `unreachable: Could not reach 127.0.0.1:${port} (connection refused); retrying in 1 s (${n}/3)`));
     // A refused connection proves the request was never sent: even a POST is retried.
-    await failureOf(client.post('/orders', { customer: {} }));
+    await failureOf(client.request({ method: 'POST', path: '/orders', body: { customer: {} }, record: ledger.record('POST', '/orders') }));
     expect(client.stats()).toMatchObject({ requests: 8, retries: 6 });
   });
 
@@ -237,19 +239,19 @@ describe('createClient: retries', () => {
     const res = await client.get('/_flaky/get-500');
     expect(res.status).toBe(200);
     expect(server.requests.map((r) => r.status)).toEqual([500, 200]);
-    await client.put('/_flaky/put-503', { a: 1 }, { status: 503, fail: 2 });
+    await client.request({ method: 'PUT', path: '/_flaky/put-503', body: { a: 1 }, query: { status: 503, fail: 2 }, record: ledger.record('PUT', '/_flaky/put-503') });
     expect(server.requests.slice(2).map((r) => r.status)).toEqual([503, 503, 200]);
     expect(client.stats()).toEqual({ requests: 5, retries: 3, rateLimited: 0 });
   });
 
   it('does not retry a POST after a 500 or a reset connection', async () => {
     const { server, client } = await setup({ rate: 'off' });
-    const error = await failureOf(client.post('/_flaky/post-500', { name: 'x' }));
+    const error = await failureOf(client.request({ method: 'POST', path: '/_flaky/post-500', body: { name: 'x' }, record: ledger.record('POST', '/_flaky/post-500') }));
     expect(error).toBeInstanceOf(ServerError);
     expect((error as ServerError).exitCode).toBe(1);
     expect(server.requests).toHaveLength(1);
 
-    const reset = await failureOf(client.post('/_reset/post-reset', { name: 'x' }));
+    const reset = await failureOf(client.request({ method: 'POST', path: '/_reset/post-reset', body: { name: 'x' }, record: ledger.record('POST', '/_reset/post-reset') }));
     expect(reset).toBeInstanceOf(NetworkError);
     expect(server.requests).toHaveLength(2);
   });
@@ -266,7 +268,7 @@ describe('createClient: retries', () => {
   it('retries a POST that met a 429', async () => {
     const { server, client } = await setup({ rate: { capacity: 3, leakPerSecond: 3 } });
     for (let i = 0; i < 3; i++) server.bucket!.take();
-    const res = await client.post('/products', { name: 'Shirt' });
+    const res = await client.request({ method: 'POST', path: '/products', body: { name: 'Shirt' }, record: ledger.record('POST', '/products') });
     expect(res.status).toBe(201);
     expect(server.requests.map((r) => r.status)).toEqual([429, 201]);
   });
@@ -278,7 +280,7 @@ describe('createClient: debug', () => {
     const { server, client } = await setup({ rate: { capacity: 40, leakPerSecond: 20 } }, { debug: (line) => lines.push(line) });
     await client.get('/orders', { page: 2, per_page: 5 });
     await client.get('/_echo', { access_token: server.token });
-    await client.post('/_echo', { client_secret: 'shh-secret', code: 'auth-code-1', note: server.token });
+    await client.request({ method: 'POST', path: '/_echo', body: { client_secret: 'shh-secret', code: 'auth-code-1', note: server.token }, record: ledger.record('POST', '/_echo') });
     await failureOf(client.get('/_status/500', { description: `bad token ${server.token}` }));
 
     const base = `${server.url}/v1/${server.storeId}`;

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type StoreClient } from '../../src/client/index.js';
 import { NotFoundError, ValidationError, AuthError } from '../../src/client/errors.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { testLedger } from '../helpers/ledger.js';
+
+const ledger = testLedger();
 
 /** The HTTP core against the real sandbox: the two sides agree on headers, pages, errors and the bucket. */
 describe('createClient against the sandbox', () => {
@@ -38,7 +41,7 @@ describe('createClient against the sandbox', () => {
   it('maps the sandbox errors', async () => {
     await expect(client.get('/orders/1')).rejects.toBeInstanceOf(NotFoundError);
     await expect(client.get('/orders/1')).rejects.toThrow('Order 1 not found.');
-    await expect(client.post('/products', {})).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.request({ method: 'POST', path: '/products', body: {}, record: ledger.record('POST', '/products') })).rejects.toBeInstanceOf(ValidationError);
     const wrong = createClient({ apiUrl: sandbox.apiUrl, storeId: sandbox.storeId, token: 'nope', appName: 'x', appId: 'y', profile: 'p' });
     await expect(wrong.get('/store')).rejects.toBeInstanceOf(AuthError);
   });

@@ -33,6 +33,14 @@ function recorder(settledByCaller = false): WriteRecord & { settled: [WriteOutco
 }
 
 describe('a write request settles its record', () => {
+  it('is refused, unsent, without one (every write is on the record)', async () => {
+    const c = await client();
+    await expect(c.request({ method: 'PUT', path: '/_echo/x', body: {} })).rejects.toThrow(/without its run ledger record/);
+    await expect(c.request({ method: 'DELETE', path: '/_echo/x' })).rejects.toThrow(/without its run ledger record/);
+    expect(servers[0]!.requests).toEqual([]);
+    await c.request({ method: 'GET', path: '/_echo/x' });
+  });
+
   it('confirmed on a 2xx, once', async () => {
     const c = await client();
     const record = recorder();

@@ -8,6 +8,9 @@ import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { attachInvoicesFromFile as attachFile, type InvoiceFileEvent, type InvoiceFileOptions } from '../../src/services/invoices/invoice-file.js';
 import { readInvoices } from '../../src/services/orders/order-invoices.js';
 import { accessKey } from '../helpers/sandbox.js';
+import { testLedger } from '../helpers/ledger.js';
+
+const ledger = testLedger('invoices attach');
 
 /**
  * The invoice file service (CSV.md §3) against a real sandbox, without the CLI around it: how rows are read
@@ -43,7 +46,7 @@ const freshOrder = () => orderIds[next++]!;
 
 /** The service as the command calls it: this sandbox's store, the journal and lock under the test's directory. */
 function attachInvoicesFromFile(c: StoreClient, path: string, onEvent?: (event: InvoiceFileEvent) => void, options: Partial<InvoiceFileOptions> = {}) {
-  return attachFile(c, path, { apiUrl: sandbox.apiUrl, storeId: sandbox.storeId, env: { XDG_STATE_HOME: join(dir, 'state') }, onEvent, ...options });
+  return attachFile(c, path, { apiUrl: sandbox.apiUrl, storeId: sandbox.storeId, recorder: ledger.recorder, env: { XDG_STATE_HOME: join(dir, 'state') }, onEvent, ...options });
 }
 
 function file(name: string, text: string): string {

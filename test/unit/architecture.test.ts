@@ -191,6 +191,7 @@ describe('architecture', () => {
     auth: ['local-sandbox', 'common'],
     'local-sandbox': ['common'],
     'raw-api': ['common'],
+    runs: ['common'],
     common: [],
   };
   const LOOSE_SERVICE_FILES = new Set(['index.ts']);

@@ -30,7 +30,7 @@ export default class CategoriesCreate extends BaseCommand<typeof CategoriesCreat
   async run(): Promise<Category> {
     const client = await this.client();
     const { createCategoryFrom, getCategoryWithPath } = await import('../../services/catalog/categories.js');
-    const category = await createCategoryFrom(client, { ...categoryFieldsFrom(this.flags), allowDuplicate: this.flags['allow-duplicate'] });
+    const category = await createCategoryFrom(client, await this.recorder(), { ...categoryFieldsFrom(this.flags), allowDuplicate: this.flags['allow-duplicate'] });
     if (!this.jsonEnabled()) {
       const { categoryFields } = await import('../../views/categories.js');
       await this.renderDetail(categoryFields(await getCategoryWithPath(client, category.id)));

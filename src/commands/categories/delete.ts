@@ -5,7 +5,7 @@ import { jsonFields } from '../../api/json-fields.js';
 
 export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelete> {
   static summary = 'Delete a category.';
-  static description = `The store refuses while the category has subcategories: delete or move them first. Asks for confirmation on a terminal; pass --yes otherwise.`;
+  static description = `The store refuses while the category has subcategories: delete or move them first. Asks for confirmation on a terminal; pass --yes otherwise. The category is read first (one GET): the run ledger keeps it whole.`;
 
   static examples = ['<%= config.bin %> categories delete 12', '<%= config.bin %> categories delete 12 --yes'];
 
@@ -33,7 +33,7 @@ export default class CategoriesDelete extends BaseCommand<typeof CategoriesDelet
       act: async () => {
         const client = await this.client();
         const { deleteCategoryById } = await import('../../services/catalog/categories.js');
-        await deleteCategoryById(client, id);
+        await deleteCategoryById(client, await this.recorder(), id);
         this.note(`Deleted category ${id}.`);
         return { id, deleted: true };
       },

@@ -35,7 +35,7 @@ export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdat
     const id = parseIntegerId(this.args.id, 'ID', 'category');
     const client = await this.client();
     const { getCategoryWithPath, updateCategoryFrom } = await import('../../services/catalog/categories.js');
-    const category = await updateCategoryFrom(client, id, categoryFieldsFrom(this.flags));
+    const category = await updateCategoryFrom(client, await this.recorder(), id, categoryFieldsFrom(this.flags));
     if (!this.jsonEnabled()) {
       const { categoryFields } = await import('../../views/categories.js');
       await this.renderDetail(categoryFields(await getCategoryWithPath(client, category.id)));

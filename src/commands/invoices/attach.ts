@@ -51,7 +51,7 @@ With --file, every row of the CSV (columns order_id — an id, or the number the
       { orderId: this.args.order_id, key: this.flags.key, link: this.flags.link, fulfillmentOrderId: this.flags['fulfillment-order'] },
       { key: '--key', link: '--link', fulfillmentOrderId: '--fulfillment-order' },
     );
-    const { value: result, notice } = await attachInvoiceToOrder(await this.client(), request);
+    const { value: result, notice } = await attachInvoiceToOrder(await this.client(), await this.recorder(), request);
     if (notice) this.note(notice);
     if (!this.jsonEnabled()) {
       this.note(

@@ -29,7 +29,7 @@ export default class LocationsCreate extends BaseCommand<typeof LocationsCreate>
   async run(): Promise<Location> {
     const client = await this.client();
     const { createLocationFrom } = await import('../../services/catalog/locations.js');
-    const location = await createLocationFrom(client, {
+    const location = await createLocationFrom(client, await this.recorder(), {
       ...addressFieldsFrom(this.flags),
       name: this.flags.name,
       priority: this.flags.priority,

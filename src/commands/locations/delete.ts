@@ -30,7 +30,7 @@ export default class LocationsDelete extends BaseCommand<typeof LocationsDelete>
       act: async () => {
         const client = await this.client();
         const { deleteLocationByRef } = await import('../../services/catalog/locations.js');
-        const location = await deleteLocationByRef(client, this.args.location);
+        const location = await deleteLocationByRef(client, await this.recorder(), this.args.location);
         this.note(`Deleted location ${location.id}.`);
         return { id: location.id, deleted: true };
       },

@@ -39,7 +39,7 @@ export default class LocationsReorder extends BaseCommand<typeof LocationsReorde
       }
       order = await askOrder(await locationsByPriority(client));
     }
-    const [locations, mainLanguage] = await Promise.all([reorderLocations(client, order), storeMainLanguage(client)]);
+    const [locations, mainLanguage] = await Promise.all([reorderLocations(client, await this.recorder(), order), storeMainLanguage(client)]);
     const { locationColumnsFor } = await import('../../views/locations.js');
     await this.renderList(locations, locationColumnsFor(mainLanguage), { csv: this.flags.csv });
     return locations;

@@ -24,7 +24,7 @@ export default class LocationsSetDefault extends BaseCommand<typeof LocationsSet
     const client = await this.client();
     const { setDefaultLocationByRef, storeMainLanguage } = await import('../../services/catalog/locations.js');
     const { locationColumnsFor } = await import('../../views/locations.js');
-    const [locations, mainLanguage] = await Promise.all([setDefaultLocationByRef(client, this.args.location), storeMainLanguage(client)]);
+    const [locations, mainLanguage] = await Promise.all([setDefaultLocationByRef(client, await this.recorder(), this.args.location), storeMainLanguage(client)]);
     await this.renderList(locations, locationColumnsFor(mainLanguage), { csv: this.flags.csv });
     return locations;
   }

@@ -32,7 +32,7 @@ export default class LocationsUpdate extends BaseCommand<typeof LocationsUpdate>
   async run(): Promise<Location> {
     const client = await this.client();
     const { updateLocationFrom } = await import('../../services/catalog/locations.js');
-    const location = await updateLocationFrom(client, this.args.location, {
+    const location = await updateLocationFrom(client, await this.recorder(), this.args.location, {
       ...addressFieldsFrom(this.flags),
       name: this.flags.name,
       priority: this.flags.priority,

@@ -33,7 +33,7 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
     const { parseOrderId } = await import('../../services/common/validate.js');
     const { confirmThenAct } = await import('../../cli/confirm.js');
     const id = parseOrderId(this.args.id);
-    const { orderToCancel, cancelOrderById } = await import('../../services/orders/orders.js');
+    const { orderToCancel, cancelFoundOrder } = await import('../../services/orders/orders.js');
     const { totalLabel } = await import('../../views/orders.js');
     const client = await this.client();
     const { value: order, notice } = await orderToCancel(client, id);
@@ -48,7 +48,7 @@ export default class OrdersCancel extends BaseCommand<typeof OrdersCancel> {
       nothingDone: 'Nothing changed.',
       declined: () => undefined,
       act: async () => {
-        const cancelled = await cancelOrderById(client, order.id, { reason: this.flags.reason as CancelReason | undefined, restock: this.flags.restock });
+        const cancelled = await cancelFoundOrder(client, await this.recorder(), order, { reason: this.flags.reason as CancelReason | undefined, restock: this.flags.restock });
         if (!this.jsonEnabled()) {
           this.note(`Cancelled order #${cancelled.number ?? '?'} (id ${cancelled.id})${this.flags.restock ? `; ${items} item${items === 1 ? '' : 's'} returned to stock` : '; stock unchanged'}.`);
         }

@@ -29,7 +29,7 @@ export default class OrdersClose extends BaseCommand<typeof OrdersClose> {
     const { parseOrderId } = await import('../../services/common/validate.js');
     const { confirmThenAct } = await import('../../cli/confirm.js');
     const id = parseOrderId(this.args.id);
-    const { orderToCloseOrReopen, closeOrReopenOrderById } = await import('../../services/orders/orders.js');
+    const { orderToCloseOrReopen, closeOrReopenFoundOrder } = await import('../../services/orders/orders.js');
     const { totalLabel } = await import('../../views/orders.js');
     const client = await this.client();
     const { value: order, notice } = await orderToCloseOrReopen(client, id, this.action);
@@ -43,7 +43,7 @@ export default class OrdersClose extends BaseCommand<typeof OrdersClose> {
       nothingDone: 'Nothing changed.',
       declined: () => undefined,
       act: async () => {
-        const changed = await closeOrReopenOrderById(client, order.id, this.action);
+        const changed = await closeOrReopenFoundOrder(client, await this.recorder(), order, this.action);
         if (!this.jsonEnabled()) this.note(`${this.action === 'close' ? 'Closed' : 'Reopened'} order #${changed.number ?? '?'} (id ${changed.id}); it is ${changed.status ?? 'changed'}.`);
         return changed;
       },

@@ -40,7 +40,7 @@ export default class OrdersCreate extends BaseCommand<typeof OrdersCreate> {
     customerDetails(flags);
     orderItems(flags.items);
     const client = await this.client();
-    const order = await createOrderFromFlags(client, flags);
+    const order = await createOrderFromFlags(client, await this.recorder(), flags);
     const { orderRecordFields, orderItemColumns } = await import('../../views/orders.js');
     await this.renderDetail(orderRecordFields(order), [section('Items', order.products, orderItemColumns)]);
     if (!this.jsonEnabled()) this.note(`Created order #${order.number ?? '?'} (id ${order.id}).`);

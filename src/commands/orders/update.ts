@@ -8,7 +8,7 @@ import { jsonFields } from '../../api/json-fields.js';
 export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
   static summary = "Change an order's note, status or customer details.";
   static description =
-    'To cancel an order use `store orders cancel`: it asks first and can return the stock. --status paid marks the payment received (the order stays open). A number the store does not know as an id is looked up as the number the customer sees; the command says on stderr which order it updates.';
+    'To cancel an order use `store orders cancel`: it asks first and can return the stock. --status paid marks the payment received (the order stays open). A number the store does not know as an id is looked up as the number the customer sees; the command says on stderr which order it updates. The order is read first (one GET), so the run ledger keeps the note, status or customer the update replaces.';
   static examples = [
     '<%= config.bin %> orders update 450000123 --status closed',
     '<%= config.bin %> orders update 450000123 --note "Gift wrap, deliver after 5 pm"',
@@ -51,7 +51,7 @@ export default class OrdersUpdate extends BaseCommand<typeof OrdersUpdate> {
     // Checked before the client is made, so a wrong flag never waits on credentials or the network.
     orderUpdate(changes);
     const client = await this.client();
-    const { value: order, notice } = await updateOrderFields(client, id, changes);
+    const { value: order, notice } = await updateOrderFields(client, await this.recorder(), id, changes);
     if (notice) this.note(notice);
     const { orderRecordFields } = await import('../../views/orders.js');
     await this.renderDetail(orderRecordFields(order));

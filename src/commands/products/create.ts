@@ -31,7 +31,7 @@ export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
   async run(): Promise<Product> {
     const client = await this.client();
     const { createProductFrom } = await import('../../services/catalog/products.js');
-    const product = await createProductFrom(client, productFieldsFrom(this.flags));
+    const product = await createProductFrom(client, await this.recorder(), productFieldsFrom(this.flags));
     const { productFields, productSections } = await import('../../views/products.js');
     await this.renderDetail(productFields(product), productSections(product));
     return product;

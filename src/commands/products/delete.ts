@@ -5,7 +5,7 @@ import { jsonFields } from '../../api/json-fields.js';
 
 export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
   static summary = 'Delete a product with its variants and images.';
-  static description = 'Asks for confirmation on a terminal; pass --yes otherwise.';
+  static description = 'Asks for confirmation on a terminal; pass --yes otherwise. The product is read first (one GET): the run ledger keeps it whole, with its variants and images, so `store undo` can recreate it (with new ids).';
   static examples = ['<%= config.bin %> products delete 1234', '<%= config.bin %> products delete 1234 --yes --json'];
 
   static enableJsonFlag = true;
@@ -31,7 +31,7 @@ export default class ProductsDelete extends BaseCommand<typeof ProductsDelete> {
       act: async () => {
         const client = await this.client();
         const { deleteProductById } = await import('../../services/catalog/products.js');
-        await deleteProductById(client, id);
+        await deleteProductById(client, await this.recorder(), id);
         this.note(`Deleted product ${id}.`);
         return { id, deleted: true };
       },

@@ -6,7 +6,7 @@ import { jsonFields } from '../../api/json-fields.js';
 
 export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
   static summary = 'Change a product: texts, categories, or the price and stock of a product without variation.';
-  static description = `Only the fields given change; on a multilingual store the languages not given keep their text. Price, SKU and stock flags apply to a product without variation (its one variant); a product with options refuses them: use \`store variants update\` for each variant. --category replaces the product's categories.`;
+  static description = `Only the fields given change; on a multilingual store the languages not given keep their text. Price, SKU and stock flags apply to a product without variation (its one variant); a product with options refuses them: use \`store variants update\` for each variant. --category replaces the product's categories. The product is read first (one GET), so the run ledger (docs/ledger.md) keeps the values the update replaces.`;
 
   static examples = [
     '<%= config.bin %> products update 1234 --price 5200',
@@ -39,7 +39,7 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
     const id = parseIntegerId(this.args.id, 'ID', 'product');
     const client = await this.client();
     const { updateProductWithChanges } = await import('../../services/catalog/products.js');
-    const { product, variant } = await updateProductWithChanges(client, id, productFieldsFrom(this.flags));
+    const { product, variant } = await updateProductWithChanges(client, await this.recorder(), id, productFieldsFrom(this.flags));
     const { productFields, productSections } = await import('../../views/products.js');
     const { changedVariantFields } = await import('../../views/variants.js');
     // A product without options: its price, SKU and stock changes said old → new, stock per location.

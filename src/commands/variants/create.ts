@@ -30,7 +30,7 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
     const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
     const { createVariantFrom } = await import('../../services/catalog/variants.js');
-    const variant = await createVariantFrom(client, productId, { ...variantFieldsFrom(this.flags), options: this.flags.option });
+    const variant = await createVariantFrom(client, await this.recorder(), productId, { ...variantFieldsFrom(this.flags), options: this.flags.option });
     if (!this.jsonEnabled()) {
       const { variantFields } = await import('../../views/variants.js');
       await this.renderDetail(variantFields(variant));

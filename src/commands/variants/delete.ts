@@ -5,7 +5,7 @@ import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
   static summary = 'Delete a variant of a product.';
-  static description = 'The variant is named by its SKU alone or by PRODUCT_ID VARIANT_ID. Asks for confirmation on a terminal, naming the variant, its SKU and its product; pass --yes otherwise.';
+  static description = 'The variant is named by its SKU alone or by PRODUCT_ID VARIANT_ID. Asks for confirmation on a terminal, naming the variant, its SKU and its product; pass --yes otherwise. The variant is always read before it is deleted (with ids and --yes too, one GET of its product): the run ledger keeps it whole.';
   static examples = ['<%= config.bin %> variants delete REM-BAS-M-BLANCO', '<%= config.bin %> variants delete 1234 5678 --yes'];
 
   static enableJsonFlag = true;
@@ -20,7 +20,7 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
     const { confirmThenAct } = await import('../../cli/confirm.js');
     const { describeVariant, findVariantTarget, variantTarget } = await import('../../services/catalog/variants.js');
     const target = variantTarget(this.args.product_id_or_sku, this.args.variant_id);
-    // Ids are looked up only to name the variant in the question; a SKU always (after --yes is checked).
+    // Looked up once: to name the variant in the question, and before deleting it (after --yes is checked).
     let found: Awaited<ReturnType<typeof findVariantTarget>> | undefined;
     const lookUp = async () => (found ??= await findVariantTarget(await this.client(), target));
     const productId = () => found?.product.id ?? (target as { productId: number }).productId;
@@ -35,12 +35,12 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
       nothingDone: 'Nothing deleted.',
       declined: () => ({ product_id: productId(), id: variantId(), deleted: false }),
       act: async () => {
-        if ('sku' in target) await lookUp();
-        const client = await this.client();
-        const { deleteVariantById } = await import('../../services/catalog/variants.js');
-        await deleteVariantById(client, productId(), variantId());
-        this.note(`Deleted ${found ? describeVariant(found.product, found.variant) : `variant ${variantId()} of product ${productId()}`}.`);
-        return { product_id: productId(), id: variantId(), deleted: true };
+        // Read before deleting, with --yes too: the run ledger keeps the variant whole, so undo can recreate it.
+        const holder = await lookUp();
+        const { deleteFoundVariant } = await import('../../services/catalog/variants.js');
+        await deleteFoundVariant(await this.client(), await this.recorder(), holder);
+        this.note(`Deleted ${describeVariant(holder.product, holder.variant)}.`);
+        return { product_id: holder.product.id, id: holder.variant.id, deleted: true };
       },
     });
   }

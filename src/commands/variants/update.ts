@@ -29,7 +29,7 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
     const { updateVariantTarget, variantTarget } = await import('../../services/catalog/variants.js');
     const target = variantTarget(this.args.product_id_or_sku, this.args.variant_id);
     const client = await this.client();
-    const update = await updateVariantTarget(client, target, variantFieldsFrom(this.flags));
+    const update = await updateVariantTarget(client, await this.recorder(), target, variantFieldsFrom(this.flags));
     if (!this.jsonEnabled()) {
       const { variantUpdateFields } = await import('../../views/variants.js');
       await this.renderDetail(variantUpdateFields(update));

@@ -36,8 +36,8 @@ EVENT is any resource/action name. The documented events are ${WEBHOOK_EVENTS.jo
     const warning = undocumentedEvent(event);
     if (warning) this.warnUser(warning);
     const client = await this.client();
-    const { createWebhook } = await import('../../api/webhooks.js');
-    const webhook = await createWebhook(client, { event, url, headers }).catch(async (error: unknown) => {
+    const { addWebhook } = await import('../../services/webhooks/webhooks.js');
+    const webhook = await addWebhook(client, await this.recorder(), { event, url, headers }).catch(async (error: unknown) => {
       const { ApiError } = await import('../../client/errors.js');
       // The store's 422 lists every event it knows; the warning above already said what was probably meant.
       if (warning && error instanceof ApiError && error.status === 422 && error.fieldErrors?.event) {

@@ -5,7 +5,7 @@ import { jsonFields } from '../../api/json-fields.js';
 
 export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
   static summary = 'Delete a webhook: the store stops sending its notifications.';
-  static description = 'Asks for confirmation on a terminal; pass --yes otherwise.';
+  static description = 'Asks for confirmation on a terminal; pass --yes otherwise. The webhooks are read first (one GET): the run ledger keeps the one deleted.';
   static examples = ['<%= config.bin %> webhooks delete 12', '<%= config.bin %> webhooks delete 12 --yes'];
 
   static enableJsonFlag = true;
@@ -30,8 +30,8 @@ export default class WebhooksDelete extends BaseCommand<typeof WebhooksDelete> {
       declined: () => ({ id, deleted: false }),
       act: async () => {
         const client = await this.client();
-        const { deleteWebhook } = await import('../../api/webhooks.js');
-        await deleteWebhook(client, id);
+        const { removeWebhook } = await import('../../services/webhooks/webhooks.js');
+        await removeWebhook(client, await this.recorder(), id);
         this.note(`Deleted webhook ${id}.`);
         return { id, deleted: true };
       },

@@ -59,6 +59,7 @@ Documented events: ${WEBHOOK_EVENTS.join(', ')}. --events also takes other resou
 
     const { startListening } = await import('../../services/webhooks/listener.js');
     const session = await startListening({
+      recorder: await this.recorder(),
       client,
       storeId: Number(ctx.storeId),
       secret,

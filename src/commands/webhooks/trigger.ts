@@ -36,7 +36,7 @@ Events: ${WEBHOOK_EVENTS.join(', ')}.`;
       );
     }
     const { triggerEvent } = await import('../../services/webhooks/trigger.js');
-    const result = await triggerEvent(client, event);
+    const result = await triggerEvent(client, await this.recorder(), event);
     if (!this.jsonEnabled()) {
       const { terminalSafe } = await import('../../output/format.js');
       this.io.stdout.write(result.actions.map((a) => `${terminalSafe(a)}\n`).join(''));

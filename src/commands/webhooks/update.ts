@@ -5,7 +5,7 @@ import { jsonFields } from '../../api/json-fields.js';
 
 export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
   static summary = 'Change the URL or the headers of a webhook.';
-  static description = `--header replaces the whole set of headers (give every header the webhook should keep); --clear-headers removes them all. The event of a webhook cannot change: add a new one and delete the old.`;
+  static description = `--header replaces the whole set of headers (give every header the webhook should keep); --clear-headers removes them all. The event of a webhook cannot change: add a new one and delete the old. The webhooks are read first (one GET), so the run ledger keeps what the change replaces.`;
 
   static examples = [
     '<%= config.bin %> webhooks update 12 --url https://example.com/hooks/v2',
@@ -37,8 +37,8 @@ export default class WebhooksUpdate extends BaseCommand<typeof WebhooksUpdate> {
       throw new UsageError('Nothing to change: give --url, --header or --clear-headers.');
     }
     const client = await this.client();
-    const { updateWebhook } = await import('../../api/webhooks.js');
-    const webhook = await updateWebhook(client, id, { url, headers });
+    const { changeWebhook } = await import('../../services/webhooks/webhooks.js');
+    const webhook = await changeWebhook(client, await this.recorder(), id, { url, headers });
     const { webhookColumns } = await import('../../views/webhooks.js');
     await this.renderList([webhook], webhookColumns);
     return webhook;

@@ -1,6 +1,7 @@
 import type { StoreClient } from '../../client/index.js';
 import { StoppedBeforeWriting } from '../../errors.js';
 import { type BrakePopulation, type BrakeSettings, type PlannedWrite, type TrippedBrake, checkBrakes, hasBrakes } from './brakes.js';
+import type { Recorder } from '../../ledger/recorder.js';
 import { type EarlierRun, Journal, type RunEntry, findEarlierRun } from './journal.js';
 import { type BulkTarget, lockStore } from './lock.js';
 import { type BulkProgress, type ProgressStep, progressEmitter } from './progress.js';
@@ -24,6 +25,8 @@ import { PLAN_FORMAT, PLAN_VERSION, type PlanEntry, writePlanFile } from './plan
 export interface BulkJobOptions<P extends BulkProgress = BulkProgress> extends BulkTarget {
   /** The file to read (a private copy when it was standard input). */
   file: string;
+  /** The run ledger's recorder: every write request's changes are intended before it is sent (docs/ledger.md). */
+  recorder: Recorder;
   dryRun?: boolean;
   resume?: boolean;
   /** `--only COLUMNS`: handed to the job's `applyOnly`. */

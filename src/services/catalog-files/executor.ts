@@ -1,6 +1,6 @@
 import { createCategory, listCategories } from '../../api/categories.js';
 import { setVariantCustomFields } from '../../api/custom-fields.js';
-import { addProductImage, createProduct, findProductByHandle, getProduct, updateProduct, type ProductInput } from '../../api/products.js';
+import { addProductImage, createProduct, findProductByHandle, getProduct, updateProduct, type Product, type ProductInput } from '../../api/products.js';
 import { createVariant } from '../../api/variants.js';
 import { AuthError, NetworkError, ServerError } from '../../client/errors.js';
 import { StoreError } from '../../errors.js';
@@ -14,6 +14,8 @@ import { variantWriteOf } from './planner.js';
 import { pickLocalized } from '../../api/read.js';
 import type { Variant } from '../../api/variants.js';
 import { localTexts } from '../catalog/catalog-input.js';
+import { created, fieldUpdates, type Subject } from '../../ledger/changes.js';
+import type { PendingWrite, Recorder } from '../../ledger/recorder.js';
 
 /**
  * Runs an import plan through the HTTP core. Products go through the bulk worker pool; the steps of one
@@ -54,6 +56,10 @@ export interface ExecuteProgress {
 }
 
 export interface ExecuteOptions {
+  /** The run ledger's recorder: every write is intended before its request (docs/ledger.md). */
+  recorder: Recorder;
+  /** The store's products the plan was made from: the ledger's before-values. */
+  products?: readonly Product[];
   concurrency?: number;
   journal?: Journal<ImportJournalEntry>;
   signal?: AbortSignal;
@@ -104,7 +110,7 @@ export function plannedOutcome(action: ProductPlan['action']): Outcome {
  * variants of every product together, in the fewest batches (services/catalog-files/variant-writes.ts). A product is
  * journaled done once all of its writes are.
  */
-export async function executePlan(client: StoreClient, plan: Plan, options: ExecuteOptions = {}): Promise<ExecuteResult> {
+export async function executePlan(client: StoreClient, plan: Plan, options: ExecuteOptions): Promise<ExecuteResult> {
   const run = new PlanRun(client, plan, options);
   const categories = await run.createCategories();
   if (categories.interrupted) return { products: [], categoriesCreated: run.categoriesCreated, interrupted: true };
@@ -137,6 +143,8 @@ class PlanRun {
    * still failed about one create in 50,000.
    */
   private readonly attempts: number;
+  /** The snapshot's products and variants by id (the ledger's before-values), made on first use. */
+  private snapshotIndex?: { products: Map<number, Product>; variants: Map<number, Variant> };
 
   constructor(
     private readonly client: StoreClient,
@@ -167,19 +175,44 @@ class PlanRun {
     this.report();
   }
 
-  /** A create that is looked up before being sent again when its answer is lost. */
-  private async create<T>(send: () => Promise<T>, lookup: () => Promise<T | undefined>): Promise<T> {
+  /**
+   * A create that is looked up before being sent again when its answer is lost. It is on the ledger once, as
+   * intended, before the first attempt; a lookup that finds it confirms it there.
+   */
+  private async create<T extends { id: number | string }>(
+    subject: Subject,
+    body: unknown,
+    send: (write: PendingWrite) => Promise<T>,
+    lookup: () => Promise<T | undefined>,
+  ): Promise<T> {
+    const write = this.options.recorder.intend([created(subject, body)]);
     for (let attempt = 1; ; attempt++) {
       try {
-        return await send();
+        const record = await send(write);
+        write.identify(record.id);
+        return record;
       } catch (error) {
         if (!outcomeUnknown(error) || attempt >= this.attempts) throw error;
         const found = await lookup();
-        if (found !== undefined) return found;
+        if (found !== undefined) {
+          write.settle('confirmed', 'its answer was lost; found in the store after');
+          write.identify(found.id);
+          return found;
+        }
         await new Promise((resolve) => setTimeout(resolve, Math.min(2000, 100 * 2 ** attempt)));
         checkAbort(this.options.signal);
       }
     }
+  }
+
+  /** What the snapshot held of a product or a variant: before-values for the ledger. */
+  private snapshotOf(): { products: Map<number, Product>; variants: Map<number, Variant> } {
+    if (!this.snapshotIndex) {
+      const products = new Map((this.options.products ?? []).map((p) => [p.id, p]));
+      const variants = new Map([...products.values()].flatMap((p) => p.variants.map((v) => [v.id, v] as const)));
+      this.snapshotIndex = { products, variants };
+    }
+    return this.snapshotIndex;
   }
 
   private resolveRef(ref: CategoryRef | null): number | null | undefined {
@@ -216,8 +249,11 @@ class PlanRun {
       return;
     }
     try {
+      const body = { name: category.name, parent };
       const created = await this.create(
-        () => createCategory(this.client, { name: category.name, parent }),
+        { resource: 'category', key: category.name },
+        body,
+        (write) => createCategory(this.client, body, write),
         async () =>
           (await listCategories(this.client)).find(
             (c) => c.parent === parent && (typeof c.name === 'string' ? [c.name] : Object.values(c.name)).some((n) => n?.trim() === category.name),
@@ -246,7 +282,7 @@ class PlanRun {
       if (p.variantUpdates.length === 0 || p.productId === undefined) continue;
       pending.set(p.key, p.variantUpdates.length);
       for (const u of p.variantUpdates) {
-        const write = variantWriteOf(p.productId, u);
+        const write = { ...variantWriteOf(p.productId, u), before: this.snapshotOf().variants.get(u.variantId) };
         productOf.set(write, p);
         writes.push(write);
       }
@@ -269,6 +305,7 @@ class PlanRun {
       for (const done of finished.splice(0)) done();
     };
     const writer = new VariantWriter(this.client, {
+      recorder: this.options.recorder,
       signal: this.options.signal,
       concurrency: this.options.concurrency,
       locations: this.plan.locations,
@@ -375,7 +412,9 @@ class PlanRun {
     const key = run.plan.key;
     const body = this.productBody(step);
     const product = await this.create(
-      () => createProduct(this.client, body),
+      { resource: 'product', key },
+      body,
+      (write) => createProduct(this.client, body, write),
       () => findProductByHandle(this.client, key),
     );
     this.log({ t: 'product', key, id: product.id });
@@ -394,7 +433,9 @@ class PlanRun {
 
   private async updateProduct(step: Step & { kind: 'updateProduct' }, run: ProductRun): Promise<void> {
     const body = this.productBody(step);
-    const product = await updateProduct(this.client, run.productId!, body);
+    const before = this.snapshotOf().products.get(run.productId!);
+    const write = this.options.recorder.intend(fieldUpdates({ resource: 'product', id: run.productId, key: run.plan.key }, body, before));
+    const product = await updateProduct(this.client, run.productId!, body, write);
     rememberVariants(run.variantIds, product.variants);
     this.log({ t: 'write', key: run.plan.key, what: `product ${Object.keys(body).join(',')}` });
   }
@@ -403,7 +444,9 @@ class PlanRun {
     const productId = run.productId!;
     // A variant without SKU is looked up by its option values (unique within the product).
     const variant = await this.create(
-      () => createVariant(this.client, productId, step.body),
+      { resource: 'variant', parent: productId, key: step.sku || null },
+      step.body,
+      (write) => createVariant(this.client, productId, step.body, write),
       async () => (await getProduct(this.client, productId)).variants.find((v) => (step.sku ? v.sku === step.sku : hasOptions(v, step.options))),
     );
     run.variantIds.set(variantKey(step.sku, step.options), variant.id);
@@ -413,7 +456,9 @@ class PlanRun {
   private async addImage(step: Step & { kind: 'addImage' }, run: ProductRun): Promise<void> {
     const productId = run.productId!;
     const image = await this.create(
-      () => addProductImage(this.client, productId, step.src),
+      { resource: 'image', parent: productId, key: step.src },
+      { src: step.src },
+      (write) => addProductImage(this.client, productId, step.src, write),
       async () => (await getProduct(this.client, productId)).images.find((i) => i.src === step.src),
     );
     this.log({ t: 'image', key: run.plan.key, src: step.src });
@@ -426,7 +471,13 @@ class PlanRun {
   private async setCustomFields(step: Step & { kind: 'setCustomFields' }, run: ProductRun): Promise<void> {
     const variantId = step.variantId ?? run.variantIds.get(variantKey(step.sku, step.options));
     if (variantId === undefined) throw new StoreError(`variant ${step.sku} was not found after its creation`, 1);
-    await setVariantCustomFields(this.client, run.productId!, variantId, step.values);
+    const subject = { resource: 'variant', id: variantId, parent: run.productId, key: step.sku || null };
+    const current = this.snapshotOf().variants.get(variantId);
+    const was = (id: string) => current?.custom_fields?.find((cf) => String(cf.id) === id)?.value ?? null;
+    const write = this.options.recorder.intend(
+      step.values.map((v) => ({ ...subject, kind: 'update' as const, field: `custom_fields.${v.id}`, ...(current ? { before: was(v.id) } : {}), after: v.value })),
+    );
+    await setVariantCustomFields(this.client, run.productId!, variantId, step.values, write);
     this.log({ t: 'write', key: run.plan.key, what: `custom fields of ${step.sku}` });
   }
 }

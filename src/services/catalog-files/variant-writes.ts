@@ -10,7 +10,10 @@ import { ApiError, AuthError, ValidationError } from '../../client/errors.js';
 import type { Location } from '../../api/locations.js';
 import type { StoreClient } from '../../client/index.js';
 import { MAX_STOCK_PRICE_VARIANTS } from '../../platform/catalog.js';
+import type { Variant } from '../../api/variants.js';
+import type { PendingWrite, Recorder, Settlement } from '../../ledger/recorder.js';
 import { Interrupted, checkAbort, runPool } from '../bulk/pool.js';
+import { variantChanges, variantSubject } from '../catalog/variant-changes.js';
 
 /**
  * Changes to existing variants in the fewest documented requests (docs/platform.md §8, docs/decisions.md
@@ -23,6 +26,8 @@ import { Interrupted, checkAbort, runPool } from '../bulk/pool.js';
  * batch is bisected until the bad rows are alone, the others sent. A store that answers a batch endpoint
  * with 404 or 405 (an older store) gets one PUT per variant for the rest of the run, said once through
  * `onFallback`. Every value sent is absolute, so a batch whose answer was lost is safe to send again.
+ * Each request's changes go on the run ledger (docs/ledger.md) before it is sent, one transaction per request,
+ * with their before-values from the snapshot the plan was made from.
  */
 
 /** One existing variant to change. */
@@ -35,6 +40,13 @@ export interface VariantWrite {
   key: string;
   /** Only the fields that change; money as decimal text. */
   body: VariantInput;
+  /** The variant as the plan's snapshot read it: the ledger's before-values (undefined: not known). */
+  before?: Variant;
+}
+
+/** A batch's changes on the ledger, and the part of them some of its writes make. */
+interface RecordedWrites {
+  of(writes: VariantWrite[], settledByCaller: boolean): PendingWrite;
 }
 
 /** The request a write goes in. */
@@ -82,6 +94,8 @@ export function minimumRequests(writes: VariantWrite[]): number {
 }
 
 export interface VariantWriteOptions {
+  /** The run ledger's recorder: every request's changes are intended before it is sent. */
+  recorder: Recorder;
   signal?: AbortSignal;
   concurrency?: number;
   /**
@@ -129,44 +143,58 @@ export class VariantWriter {
 
   private async sendBatch(batch: WriteBatch): Promise<void> {
     try {
-      await this.trySend(batch);
+      checkAbort(this.options.signal);
+      await this.trySend(batch, this.intend(batch.writes));
     } finally {
       this.options.onRequestSettled?.();
     }
   }
 
-  private async trySend(batch: WriteBatch): Promise<void> {
+  /**
+   * The batch's changes on the ledger, one transaction, before its request: each write's changes, and which of
+   * them are whose (a part of the batch sent again alone settles its own).
+   */
+  private intend(writes: VariantWrite[]): RecordedWrites {
+    const changes = writes.map((w) => variantChanges(variantSubject(w.productId, w.variantId, w.before?.sku ?? w.key), w.body, w.before, this.defaultLocationId));
+    const pending = this.options.recorder.intend(changes.flat());
+    const indexes = new Map<VariantWrite, number[]>();
+    let next = 0;
+    writes.forEach((w, i) => indexes.set(w, changes[i]!.map(() => next++)));
+    return { of: (part, settledByCaller) => pending.part(part.flatMap((w) => indexes.get(w) ?? []), { settledByCaller }) };
+  }
+
+  private async trySend(batch: WriteBatch, recorded: RecordedWrites): Promise<void> {
     checkAbort(this.options.signal);
     if (this.perRecord) {
-      await this.sendEach(batch.writes);
+      await this.sendEach(batch.writes, recorded);
       return;
     }
     try {
-      if (batch.kind === 'stock-price') await this.stockPrice(batch.writes);
-      else await this.patch(batch.productId, batch.writes);
+      if (batch.kind === 'stock-price') await this.stockPrice(batch.writes, recorded.of(batch.writes, true));
+      else await this.patch(batch.productId, batch.writes, recorded.of(batch.writes, false));
     } catch (error) {
       if (error instanceof AuthError || error instanceof Interrupted) throw error;
       if (endpointMissing(error) && batch.kind === 'variants' && error instanceof ApiError && error.status === 404) {
         // 404 is also the answer for a product deleted since the catalog was read: the endpoint is missing
         // only if the same variants can be written one by one.
-        if ((await this.sendEach(batch.writes)) > 0) this.fallBack('PATCH /products/{id}/variants', error);
+        if ((await this.sendEach(batch.writes, recorded)) > 0) this.fallBack('PATCH /products/{id}/variants', error);
         return;
       }
       if (endpointMissing(error)) {
         this.fallBack(batch.kind === 'stock-price' ? 'PATCH /products/stock-price' : 'PATCH /products/{id}/variants', error);
-        await this.sendEach(batch.writes);
+        await this.sendEach(batch.writes, recorded);
         return;
       }
-      if (error instanceof ValidationError && batch.writes.length > 1) return this.bisect(batch);
+      if (error instanceof ValidationError && batch.writes.length > 1) return this.bisect(batch, recorded);
       for (const w of batch.writes) this.options.onFailed?.(w, reasonOf(error));
     }
   }
 
   /** A 422 refuses the whole batch: each half is sent on its own until the bad rows stand alone. */
-  private async bisect(batch: WriteBatch): Promise<void> {
+  private async bisect(batch: WriteBatch, recorded: RecordedWrites): Promise<void> {
     const half = Math.ceil(batch.writes.length / 2);
     for (const writes of [batch.writes.slice(0, half), batch.writes.slice(half)]) {
-      await this.trySend({ ...batch, writes });
+      await this.trySend({ ...batch, writes }, recorded);
     }
   }
 
@@ -177,28 +205,39 @@ export class VariantWriter {
     this.options.onFallback?.(`The store answered ${endpoint} with ${status}: an older store without batch writes; sending one request per variant for the rest of this run.`);
   }
 
-  private async stockPrice(writes: VariantWrite[]): Promise<void> {
-    const results = await updateStockPrice(this.client, writes.map((w) => this.stockPriceChange(w)));
-    for (const [i, r] of results.entries()) {
-      const w = writes[i]!;
-      if (r.success) this.options.onDone?.(w);
-      else if (r.answered) this.options.onFailed?.(w, 'the store refused this variant\'s price/stock change ("success": false)');
-      else this.options.onFailed?.(w, 'the store\'s answer to PATCH /products/stock-price did not name this variant: not known to be written');
+  /** The store answers per variant: each variant's changes are settled from its answer. */
+  private async stockPrice(writes: VariantWrite[], record: PendingWrite): Promise<void> {
+    const results = await updateStockPrice(this.client, writes.map((w) => this.stockPriceChange(w)), record);
+    const refused = 'the store refused this variant\'s price/stock change ("success": false)';
+    const unnamed = 'the store\'s answer to PATCH /products/stock-price did not name this variant: not known to be written';
+    const outcomes = results.map((r) => (r.success ? undefined : r.answered ? refused : unnamed));
+    // Each change settled as its variant was answered: refused is failed, left out of the answer unknown.
+    const byVariant = new Map<unknown, Settlement>(
+      writes.map((w, i) => {
+        const reason = outcomes[i];
+        return [w.variantId, reason === undefined ? 'confirmed' : { outcome: reason === refused ? 'failed' : 'unknown', reason }];
+      }),
+    );
+    record.settleEach(record.changes.map((c) => byVariant.get(c.id)));
+    for (const [i, w] of writes.entries()) {
+      const reason = outcomes[i];
+      if (reason === undefined) this.options.onDone?.(w);
+      else this.options.onFailed?.(w, reason);
     }
   }
 
-  private async patch(productId: number, writes: VariantWrite[]): Promise<void> {
-    await patchVariants(this.client, productId, writes.map((w) => this.variantPatch(w)));
+  private async patch(productId: number, writes: VariantWrite[], record: PendingWrite): Promise<void> {
+    await patchVariants(this.client, productId, writes.map((w) => this.variantPatch(w)), record);
     for (const w of writes) this.options.onDone?.(w);
   }
 
   /** One PUT per variant (an older store, or what remains of a batch after the fallback); resolves to the writes done. */
-  private async sendEach(writes: VariantWrite[]): Promise<number> {
+  private async sendEach(writes: VariantWrite[], recorded: RecordedWrites): Promise<number> {
     let done = 0;
     for (const w of writes) {
       checkAbort(this.options.signal);
       try {
-        await updateVariant(this.client, w.productId, w.variantId, w.body);
+        await updateVariant(this.client, w.productId, w.variantId, w.body, recorded.of([w], false));
         this.options.onDone?.(w);
         this.options.onRequestSettled?.();
         done++;

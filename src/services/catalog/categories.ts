@@ -11,6 +11,8 @@ import {
   updateCategory,
 } from '../../api/categories.js';
 import { getStore, type StoreInfo } from '../../api/store.js';
+import { created, deleted, fieldUpdates } from '../../ledger/changes.js';
+import type { Recorder } from '../../ledger/recorder.js';
 import { localText, localTexts, mergeLocalized, parseLocalized, withDescription } from './catalog-input.js';
 
 const PATH_SEPARATOR = ' > ';
@@ -136,13 +138,16 @@ export async function getCategoryWithPath(client: StoreClient, id: number): Prom
   return { id, name, path: row?.path ?? name, depth: row?.depth ?? 0, parent: category.parent, category };
 }
 
-export async function createCategoryFrom(client: StoreClient, fields: CategoryFields): Promise<Category> {
+export async function createCategoryFrom(client: StoreClient, recorder: Recorder, fields: CategoryFields): Promise<Category> {
   if (!fields.name?.length) throw new UsageError('--name is required to create a category.');
   const [store, categories] = await Promise.all([getStore(client), listCategories(client)]);
   const input = localizedInput(fields, store);
   input.parent = fields.parent === undefined ? null : parentIdIn(categories, fields.parent);
   if (!fields.allowDuplicate) refuseDuplicate(categories, input, store.main_language);
-  return createCategory(client, input);
+  const write = recorder.intend([created({ resource: 'category', key: localText(input.handle) || localText(input.name, store.main_language) || null }, input)]);
+  const category = await createCategory(client, input, write);
+  write.identify(category.id);
+  return category;
 }
 
 /**
@@ -158,7 +163,7 @@ function refuseDuplicate(categories: Category[], input: CategoryInput, main: str
   throw new UsageError(`A category "${localText(twin.name, main)}" already exists ${where} (id ${twin.id}); pass --allow-duplicate to create another.`);
 }
 
-export async function updateCategoryFrom(client: StoreClient, id: number, fields: CategoryFields): Promise<Category> {
+export async function updateCategoryFrom(client: StoreClient, recorder: Recorder, id: number, fields: CategoryFields): Promise<Category> {
   const [store, current] = await Promise.all([getStore(client), getCategory(client, id)]);
   const input = localizedInput(fields, store, current);
   if (fields.parent !== undefined) {
@@ -166,7 +171,8 @@ export async function updateCategoryFrom(client: StoreClient, id: number, fields
     if (input.parent === id) throw new UsageError('--parent cannot be the category itself.');
   }
   if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
-  return updateCategory(client, id, input);
+  const write = recorder.intend(fieldUpdates({ resource: 'category', id, key: localText(current.handle) || null }, input, current));
+  return updateCategory(client, id, input, write);
 }
 
 /** A category as a delete prompt names it: `"Buzos" (Ropa > Buzos, handle buzos, id 11)`. */
@@ -176,9 +182,12 @@ export async function describeCategory(client: StoreClient, id: number): Promise
   return `"${row.name}" (${row.path}${handle ? `, handle ${handle}` : ''}, id ${id})`;
 }
 
-export async function deleteCategoryById(client: StoreClient, id: number): Promise<void> {
+/** Deletes a category, read first (one GET) so the run ledger keeps it whole for undo. */
+export async function deleteCategoryById(client: StoreClient, recorder: Recorder, id: number): Promise<void> {
   try {
-    await deleteCategory(client, id);
+    const category = await getCategory(client, id);
+    const write = recorder.intend([deleted({ resource: 'category', id, key: localText(category.handle) || null }, category)]);
+    await deleteCategory(client, id, write);
   } catch (error) {
     throw withDescription(error, `Cannot delete category ${id}`);
   }

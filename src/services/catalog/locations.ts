@@ -13,6 +13,8 @@ import {
   updateLocation,
 } from '../../api/locations.js';
 import { getStore } from '../../api/store.js';
+import { created, deleted, fieldUpdates } from '../../ledger/changes.js';
+import type { Recorder } from '../../ledger/recorder.js';
 import { localText, localTexts, parseLocationName, withDescription } from './catalog-input.js';
 
 /** Location fields as the commands take them (names still raw flag values). */
@@ -77,7 +79,7 @@ export function resolveLocation(locations: Location[], ref: string): Location {
   throw new NotFoundError(`Location "${ref}" not found; \`store locations list\` shows the ids and names.`);
 }
 
-export async function createLocationFrom(client: StoreClient, fields: LocationFields & { makeDefault?: boolean }): Promise<Location> {
+export async function createLocationFrom(client: StoreClient, recorder: Recorder, fields: LocationFields & { makeDefault?: boolean }): Promise<Location> {
   if (!fields.name?.length) throw new UsageError('--name is required to create a location.');
   // Checked before anything is asked of the store.
   const priority = fields.priority === undefined ? undefined : parsePriority(fields.priority);
@@ -90,15 +92,18 @@ export async function createLocationFrom(client: StoreClient, fields: LocationFi
   };
   if (priority !== undefined) input.priority = priority;
   if (fields.makeDefault) input.is_default = true;
+  const write = recorder.intend([created({ resource: 'location', key: localText(input.name) || null }, input)]);
   try {
-    return await createLocation(client, input);
+    const location = await createLocation(client, input, write);
+    write.identify(location.id);
+    return location;
   } catch (error) {
     throw explainPlanLimit(error, store.plan ?? 'current');
   }
 }
 
 /** Fields not given keep their values: the name per language and the address per part. */
-export async function updateLocationFrom(client: StoreClient, ref: string, fields: LocationFields): Promise<Location> {
+export async function updateLocationFrom(client: StoreClient, recorder: Recorder, ref: string, fields: LocationFields): Promise<Location> {
   // Checked before anything is asked of the store.
   const priority = fields.priority === undefined ? undefined : parsePriority(fields.priority);
   if (fields.region !== undefined) parseRegion(fields.region);
@@ -113,7 +118,8 @@ export async function updateLocationFrom(client: StoreClient, ref: string, field
   if (fields.allowsPickup !== undefined) input.allows_pickup = fields.allowsPickup;
   if (priority !== undefined) input.priority = priority;
   if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
-  return updateLocation(client, current.id, input);
+  const write = recorder.intend(fieldUpdates({ resource: 'location', id: current.id, key: localText(current.name) || null }, input, current));
+  return updateLocation(client, current.id, input, write);
 }
 
 /** A location as a delete prompt names it: `"Local Palermo" (id 01H…, Thames 1234, Buenos Aires)`. */
@@ -124,19 +130,27 @@ export async function describeLocation(client: StoreClient, ref: string): Promis
   return `"${localText(location.name)}" (id ${location.id}${where ? `, ${where}` : ''}${location.is_default ? ', the default location' : ''})`;
 }
 
-export async function deleteLocationByRef(client: StoreClient, ref: string): Promise<Location> {
+export async function deleteLocationByRef(client: StoreClient, recorder: Recorder, ref: string): Promise<Location> {
   const location = resolveLocation(await listLocations(client), ref);
   try {
-    await deleteLocation(client, location.id);
+    await deleteLocation(client, location.id, recorder.intend([deleted({ resource: 'location', id: location.id, key: localText(location.name) || null }, location)]));
   } catch (error) {
     throw withDescription(error, `Cannot delete location "${localText(location.name)}"`);
   }
   return location;
 }
 
-export async function setDefaultLocationByRef(client: StoreClient, ref: string): Promise<Location[]> {
-  const location = resolveLocation(await listLocations(client), ref);
-  await setDefaultLocation(client, location.id);
+export async function setDefaultLocationByRef(client: StoreClient, recorder: Recorder, ref: string): Promise<Location[]> {
+  const locations = await listLocations(client);
+  const location = resolveLocation(locations, ref);
+  const previous = locations.find((l) => l.is_default);
+  const write = recorder.intend([
+    { resource: 'location', id: location.id, key: localText(location.name) || null, kind: 'action', field: 'is_default', before: previous?.id === location.id, after: true },
+    ...(previous && previous.id !== location.id
+      ? [{ resource: 'location', id: previous.id, key: localText(previous.name) || null, kind: 'action' as const, field: 'is_default', before: true, after: false }]
+      : []),
+  ]);
+  await setDefaultLocation(client, location.id, write);
   return locationsByPriority(client);
 }
 
@@ -157,9 +171,16 @@ export function planPriorities(locations: Location[], refs: string[]): { id: str
 }
 
 /** Applies the order and returns the locations as the store now ranks them. */
-export async function reorderLocations(client: StoreClient, refs: string[]): Promise<Location[]> {
-  const plan = planPriorities(await listLocations(client), refs);
-  await setLocationPriorities(client, plan);
+export async function reorderLocations(client: StoreClient, recorder: Recorder, refs: string[]): Promise<Location[]> {
+  const locations = await listLocations(client);
+  const plan = planPriorities(locations, refs);
+  const write = recorder.intend(
+    plan.map(({ id, priority }) => {
+      const location = locations.find((l) => l.id === id);
+      return { resource: 'location', id, key: location ? localText(location.name) || null : null, kind: 'update' as const, field: 'priority', before: location?.priority ?? null, after: priority };
+    }),
+  );
+  await setLocationPriorities(client, plan, write);
   return locationsByPriority(client);
 }
 

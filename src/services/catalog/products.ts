@@ -27,6 +27,10 @@ import { stockInput } from './locations.js';
 import { type ListPage, listPages, type Paging } from '../common/paging.js';
 import { parseHttpUrl } from '../common/validate.js';
 import { type PriceStockFields, type VariantUpdate, levelChanges } from './variants.js';
+import { created, deleted, fieldUpdates } from '../../ledger/changes.js';
+import type { Recorder } from '../../ledger/recorder.js';
+import type { ChangeIntent } from '../../ledger/types.js';
+import { variantChanges, variantSubject } from './variant-changes.js';
 
 /** Product fields as the commands take them: raw flag values, checked here before anything is sent. */
 export interface ProductFields extends PriceStockFields {
@@ -122,65 +126,95 @@ export async function describeProduct(client: StoreClient, id: number): Promise<
   return `"${localText(p.name)}" (${handle || 'no handle'}${sku}, id ${p.id}) with its ${plural(p.variants.length, 'variant')} and ${plural(p.images.length, 'image')}`;
 }
 
-export async function createProductFrom(client: StoreClient, fields: ProductFields): Promise<Product> {
+export async function createProductFrom(client: StoreClient, recorder: Recorder, fields: ProductFields): Promise<Product> {
   if (!fields.name?.length) throw new UsageError('--name is required to create a product.');
   const images = (fields.images ?? []).map((url) => parseHttpUrl('--image', url, 'https://example.com/photos/shirt.jpg'));
   const input = await productInput(client, fields);
-  const product = await createProduct(client, input);
+  const write = recorder.intend([created({ resource: 'product', key: localText(input.handle) || null }, input)]);
+  const product = await createProduct(client, input, write);
+  write.identify(product.id);
   if (images.length === 0) return product;
-  await addImages(client, product.id, images);
+  await addImages(client, recorder, product.id, images);
   return getProduct(client, product.id);
 }
 
-/** The update, and the product as it was before when it had to be read (variant fields or texts changed). */
-async function updateProductAndRead(client: StoreClient, id: number, fields: ProductFields): Promise<{ product: Product; before?: Product }> {
+/**
+ * The update, and the product as it was before. It is always read first (one GET): for the run ledger's
+ * before-values, and to merge localized texts and check a variant field is not sent to a product with options.
+ */
+async function updateProductAndRead(client: StoreClient, recorder: Recorder, id: number, fields: ProductFields): Promise<{ product: Product; before: Product }> {
   const touchesVariant = [fields.price, fields.promotionalPrice, fields.cost, fields.sku, fields.stock, fields.weight].some(
     (v) => v !== undefined,
   ) || Boolean(fields.stockAt?.length);
-  const needsCurrent = touchesVariant || Boolean(fields.name?.length || fields.description?.length || fields.handle?.length);
   const input = await productInput(client, fields);
   if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
-  const current = needsCurrent ? await getProduct(client, id) : undefined;
+  const current = await getProduct(client, id);
   if (current && touchesVariant && current.attributes.length > 0) {
     throw new UsageError(
       `Product ${id} has options (${current.attributes.map((a) => localText(a)).join(', ')}); set price, SKU and stock per variant with \`store variants update ${id} VARIANT_ID\`.`,
     );
   }
-  if (current) {
-    for (const key of ['name', 'description', 'handle'] as const) {
-      if (input[key] !== undefined) input[key] = mergeLocalized(current[key], input[key]);
-    }
+  for (const key of ['name', 'description', 'handle'] as const) {
+    if (input[key] !== undefined) input[key] = mergeLocalized(current[key], input[key]);
   }
-  return { product: await updateProduct(client, id, input), before: current };
+  const write = recorder.intend(productChanges(current, input));
+  return { product: await updateProduct(client, id, input, write), before: current };
+}
+
+/** The fields a product update sends to its only variant (a product without options). */
+const VARIANT_FIELDS = new Set(['price', 'promotional_price', 'cost', 'weight', 'sku', 'stock', 'inventory_levels']);
+
+/** A product update's changes: its own fields on the product, price/SKU/stock on its variant (as `variants update` records them). */
+function productChanges(current: Product, input: ProductInput): ChangeIntent[] {
+  const own = Object.fromEntries(Object.entries(input).filter(([k]) => !VARIANT_FIELDS.has(k)));
+  const forVariant = Object.fromEntries(Object.entries(input).filter(([k]) => VARIANT_FIELDS.has(k)));
+  const changes = fieldUpdates({ resource: 'product', id: current.id, key: localText(current.handle) || null }, own, current);
+  const [variant] = current.variants;
+  if (variant && Object.keys(forVariant).length > 0) changes.push(...variantChanges(variantSubject(current.id, variant.id, variant.sku), forVariant, variant));
+  return changes;
 }
 
 /**
  * `products update`: the product after the change and, for a product without options whose price, SKU or stock
  * changed, its variant before and after (stock per location), so the command can say what changed old → new.
  */
-export async function updateProductWithChanges(client: StoreClient, id: number, fields: ProductFields): Promise<{ product: Product; variant?: VariantUpdate }> {
-  const { product, before } = await updateProductAndRead(client, id, fields);
-  const [old] = before?.variants ?? [];
+export async function updateProductWithChanges(
+  client: StoreClient,
+  recorder: Recorder,
+  id: number,
+  fields: ProductFields,
+): Promise<{ product: Product; variant?: VariantUpdate }> {
+  const { product, before } = await updateProductAndRead(client, recorder, id, fields);
+  const [old] = before.variants;
   const [now] = product.variants;
   if (!old || !now || product.variants.length !== 1 || old.id !== now.id) return { product };
   const touchesStock = fields.stock !== undefined || Boolean(fields.stockAt?.length);
   return { product, variant: { before: old, after: now, levels: touchesStock ? await levelChanges(client, old, now) : [] } };
 }
 
-export async function deleteProductById(client: StoreClient, id: number): Promise<void> {
-  await deleteProduct(client, id);
+/**
+ * Deletes a product, read first (one GET) so the run ledger keeps it whole with its variants and images: undo
+ * recreates it from there (with new ids).
+ */
+export async function deleteProductById(client: StoreClient, recorder: Recorder, id: number): Promise<void> {
+  const product = await getProduct(client, id);
+  const write = recorder.intend([deleted({ resource: 'product', id, key: localText(product.handle) || null }, product)]);
+  await deleteProduct(client, id, write);
 }
 
 /**
  * Adds images in the order given. URLs are all checked before the first is sent; if the store refuses one
  * after others were added, the error says which were added (exit 3).
  */
-export async function addImages(client: StoreClient, productId: number, urls: string[]): Promise<ProductImage[]> {
+export async function addImages(client: StoreClient, recorder: Recorder, productId: number, urls: string[]): Promise<ProductImage[]> {
   const checked = urls.map((url) => parseHttpUrl('URL', url, 'https://example.com/photos/shirt.jpg'));
   const added: ProductImage[] = [];
   for (const url of checked) {
     try {
-      added.push(await addProductImage(client, productId, url));
+      const write = recorder.intend([created({ resource: 'image', parent: productId, key: url }, { src: url })]);
+      const image = await addProductImage(client, productId, url, write);
+      write.identify(image.id);
+      added.push(image);
     } catch (error) {
       if (added.length === 0) throw error;
       throw new PartialFailureError(

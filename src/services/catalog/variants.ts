@@ -31,6 +31,9 @@ import {
 import { localText, parseDecimal, parseMoney, parseFieldAssignment, parseOptions, parseStock, parseStockAt } from './catalog-input.js';
 import { stockInput } from './locations.js';
 import { calendarDay, notOneOf, parseIntegerId } from '../common/validate.js';
+import { created, deleted, fieldUpdates } from '../../ledger/changes.js';
+import type { Recorder } from '../../ledger/recorder.js';
+import { variantChanges, variantSubject } from './variant-changes.js';
 
 /** The money, SKU, stock and weight flags products and variants share, as raw flag values. */
 export interface PriceStockFields {
@@ -161,14 +164,17 @@ export async function getVariantDetail(
   return { variant, levels, customFields: namedValues(variant, fields) };
 }
 
-export async function createVariantFrom(client: StoreClient, productId: number, fields: VariantFields): Promise<Variant> {
+export async function createVariantFrom(client: StoreClient, recorder: Recorder, productId: number, fields: VariantFields): Promise<Variant> {
   const input = await variantInput(client, fields);
   const options = parseOptions(fields.options ?? []);
   if (options.length > MAX_OPTIONS) {
     throw new UsageError(`A variant has at most ${MAX_OPTIONS} options; --option is given ${options.length} times.`);
   }
   if (options.length > 0) input.attributes = options;
-  return createVariant(client, productId, input);
+  const write = recorder.intend([created({ resource: 'variant', parent: productId, key: input.sku ?? null }, input)]);
+  const variant = await createVariant(client, productId, input, write);
+  write.identify(variant.id);
+  return variant;
 }
 
 /** A variant's stock at one location before and after a change. */
@@ -191,12 +197,13 @@ export interface VariantUpdate {
  * `variants update`: the variant named by SKU or ids, read before the change (one GET, or none when the SKU
  * lookup already brought it) so that what changed can be said old → new, per location for stock.
  */
-export async function updateVariantTarget(client: StoreClient, target: VariantTarget, fields: VariantFields): Promise<VariantUpdate> {
+export async function updateVariantTarget(client: StoreClient, recorder: Recorder, target: VariantTarget, fields: VariantFields): Promise<VariantUpdate> {
   const input = await variantInput(client, fields);
   if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
   const { productId, variantId, holder } = await resolveVariantTarget(client, target);
   const before = holder?.variant ?? (await getVariant(client, productId, variantId));
-  const after = await updateVariant(client, productId, variantId, input);
+  const write = recorder.intend(variantChanges(variantSubject(productId, variantId, before.sku), input, before));
+  const after = await updateVariant(client, productId, variantId, input, write);
   const touchesStock = input.stock !== undefined || input.inventory_levels !== undefined;
   return { before, after, levels: touchesStock ? await levelChanges(client, before, after) : [] };
 }
@@ -214,8 +221,10 @@ export async function levelChanges(client: StoreClient, before: Variant, after: 
   });
 }
 
-export async function deleteVariantById(client: StoreClient, productId: number, variantId: number): Promise<void> {
-  await deleteVariant(client, productId, variantId);
+/** Deletes the variant read before (`findVariantTarget`): the ledger keeps it whole, for undo to recreate it. */
+export async function deleteFoundVariant(client: StoreClient, recorder: Recorder, { product, variant }: VariantHolder): Promise<void> {
+  const write = recorder.intend([deleted(variantSubject(product.id, variant.id, variant.sku), variant)]);
+  await deleteVariant(client, product.id, variant.id, write);
 }
 
 async function variantInput(client: StoreClient, fields: VariantFields): Promise<VariantInput> {
@@ -288,7 +297,7 @@ export interface CustomFieldFields {
   values?: string[];
 }
 
-export async function createCustomFieldFrom(client: StoreClient, fields: CustomFieldFields): Promise<CustomField> {
+export async function createCustomFieldFrom(client: StoreClient, recorder: Recorder, fields: CustomFieldFields): Promise<CustomField> {
   if (!fields.name?.trim()) throw new UsageError('--name is required to create a custom field.');
   const type = (fields.type ?? 'text') as CustomFieldType;
   if (!CUSTOM_FIELD_TYPES.includes(type)) {
@@ -299,7 +308,10 @@ export async function createCustomFieldFrom(client: StoreClient, fields: CustomF
   const input: CustomFieldInput = { name: fields.name, value_type: type, read_only: fields.readOnly ?? false };
   if (fields.description !== undefined) input.description = fields.description;
   if (type === 'text_list') input.values = fields.values ?? [];
-  return createCustomField(client, input);
+  const write = recorder.intend([created({ resource: 'custom-field', key: input.name }, input)]);
+  const field = await createCustomField(client, input, write);
+  write.identify(field.id);
+  return field;
 }
 
 /**
@@ -308,6 +320,7 @@ export async function createCustomFieldFrom(client: StoreClient, fields: CustomF
  */
 export async function updateCustomFieldFrom(
   client: StoreClient,
+  recorder: Recorder,
   ref: string,
   change: { addValues?: string[]; description?: string; readOnly?: boolean; name?: string },
 ): Promise<CustomField> {
@@ -324,8 +337,13 @@ export async function updateCustomFieldFrom(
     throw new UsageError('Nothing to update: give --add-value, --name, --description or --read-only.');
   }
   let updated: CustomField | undefined;
-  if (Object.keys(other).length > 0) updated = await updateCustomField(client, field.id, other);
-  for (const value of addValues) updated = await updateCustomField(client, field.id, { value });
+  const subject = { resource: 'custom-field', id: field.id, key: field.name };
+  if (Object.keys(other).length > 0) updated = await updateCustomField(client, field.id, other, recorder.intend(fieldUpdates(subject, other, field)));
+  for (const value of addValues) {
+    // An allowed value added to the list: undo removes it again.
+    const write = recorder.intend([{ ...subject, kind: 'create', field: 'values', after: value }]);
+    updated = await updateCustomField(client, field.id, { value }, write);
+  }
   return updated ?? resolveCustomField(await listCustomFields(client), field.id);
 }
 
@@ -335,9 +353,15 @@ export async function describeCustomField(client: StoreClient, ref: string): Pro
   return `"${field.name}" (id ${field.id}, ${field.value_type})`;
 }
 
-export async function deleteCustomFieldByRef(client: StoreClient, ref: string): Promise<CustomField> {
+export async function deleteCustomFieldByRef(client: StoreClient, recorder: Recorder, ref: string): Promise<CustomField> {
   const field = resolveCustomField(await listCustomFields(client), ref);
-  await deleteCustomField(client, field.id);
+  const write = recorder.intend([
+    {
+      ...deleted({ resource: 'custom-field', id: field.id, key: field.name }, field),
+      irreversible: 'deleting a custom field deletes its value on every variant; recreating it brings back the definition, not the values',
+    },
+  ]);
+  await deleteCustomField(client, field.id, write);
   return field;
 }
 
@@ -370,8 +394,13 @@ export function checkFieldValue(field: CustomField, value: string): string {
   }
 }
 
+/**
+ * Sets custom field values of one variant. The variant is read first (one GET) so the ledger keeps the values
+ * it replaces; it is read again after, to show what the store now holds.
+ */
 export async function setVariantFieldValues(
   client: StoreClient,
+  recorder: Recorder,
   productId: number,
   variantId: number,
   assignments: string[],
@@ -383,20 +412,31 @@ export async function setVariantFieldValues(
     if (field.read_only) throw new UsageError(`Custom field "${field.name}" is read-only.`);
     return { id: field.id, value: checkFieldValue(field, value) };
   });
-  await setVariantCustomFields(client, productId, variantId, values);
+  const before = await getVariant(client, productId, variantId);
+  const write = recorder.intend(values.map((v) => fieldValueChange(before, v.id, v.value)));
+  await setVariantCustomFields(client, productId, variantId, values, write);
   return variantFieldValues(client, productId, variantId, fields);
 }
 
+/** Removes custom field values of one variant; read first (one GET) as `setVariantFieldValues`. */
 export async function unsetVariantFieldValues(
   client: StoreClient,
+  recorder: Recorder,
   productId: number,
   variantId: number,
   refs: string[],
 ): Promise<VariantFieldValue[]> {
   const fields = await listCustomFields(client);
   const ids = [...new Set(refs.map((ref) => resolveCustomField(fields, ref).id))];
-  for (const id of ids) await unsetVariantCustomField(client, productId, variantId, id);
+  const before = await getVariant(client, productId, variantId);
+  for (const id of ids) await unsetVariantCustomField(client, productId, variantId, id, recorder.intend([fieldValueChange(before, id, null)]));
   return variantFieldValues(client, productId, variantId, fields);
+}
+
+/** A custom field value of a variant, as a change: `custom_fields.<id>`, before as the variant held it (null: none). */
+function fieldValueChange(before: Variant, fieldId: string, value: string | null) {
+  const was = before.custom_fields?.find((cf) => String(cf.id) === fieldId)?.value ?? null;
+  return { ...variantSubject(before.product_id, before.id, before.sku), kind: 'update' as const, field: `custom_fields.${fieldId}`, before: was, after: value };
 }
 
 async function variantFieldValues(

@@ -265,7 +265,7 @@ async function sendRows(
     for (const { line, request } of rows) {
       checkAbort(options.signal);
       try {
-        const attached = await attachInvoice(client, request, { checkOrder: false });
+        const attached = await attachInvoice(client, options.recorder, request, { checkOrder: false });
         const outcome: Outcome = attached.attached ? 'attached' : 'unchanged';
         result[outcome]++;
         journal.append({ t: 'done', key: String(line), outcome });

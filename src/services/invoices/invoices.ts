@@ -8,6 +8,7 @@ import { parseFulfillmentOrderRef, parseHttpUrl, parseOrderId } from '../common/
 import { fulfillmentOrderIdOf } from '../orders/fulfillment-orders.js';
 import { byIdOrNumber, type FoundOrder } from '../orders/order-lookup.js';
 import { INVOICE_LIST_KEY, INVOICE_NAMESPACE } from '../../platform/invoice-metafields.js';
+import type { Recorder } from '../../ledger/recorder.js';
 import { type Invoice, type OrderInvoices, type ShownInvoice, readInvoices } from '../orders/order-invoices.js';
 
 export interface InvoiceRequest extends Invoice {
@@ -64,8 +65,8 @@ export async function invoicesOfOrder(client: StoreClient, idOrNumber: number): 
 }
 
 /** `invoices attach ORDER`: the order is found (by id, or by number after a 404) before anything is written. */
-export async function attachInvoiceToOrder(client: StoreClient, request: InvoiceRequest): Promise<FoundOrder<AttachResult>> {
-  return byIdOrNumber(client, request.orderId, 'attaching the invoice to it', (orderId) => attachInvoice(client, { ...request, orderId }));
+export async function attachInvoiceToOrder(client: StoreClient, recorder: Recorder, request: InvoiceRequest): Promise<FoundOrder<AttachResult>> {
+  return byIdOrNumber(client, request.orderId, 'attaching the invoice to it', (orderId) => attachInvoice(client, recorder, { ...request, orderId }));
 }
 
 export interface AttachResult {
@@ -84,6 +85,7 @@ export interface AttachResult {
  */
 export async function attachInvoice(
   client: StoreClient,
+  recorder: Recorder,
   request: InvoiceRequest,
   opts: { checkOrder?: boolean } = {},
 ): Promise<AttachResult> {
@@ -99,6 +101,8 @@ export async function attachInvoice(
   if (existing) return { orderId, invoice: existing, attached: false, invoices: current.invoices };
   const listed = [...current.listed, invoice];
   const invoices: ShownInvoice[] = [...current.invoices, { ...invoice, kind: 'nfe/list' }];
+  // The ledger's change: the order's nfe/list as read and as written (undo takes the new entry out again).
+  const change = { resource: 'invoice', parent: orderId, key: invoice.key, field: 'nfe/list', after: listed };
   if (current.metafield) {
     // Rewriting a list we could not read would drop what someone else stored there.
     if (current.unreadable) {
@@ -107,24 +111,27 @@ export async function attachInvoice(
         `its value ${current.unreadable}, so it was not changed`,
       );
     }
-    await updateMetafield(client, current.metafield.id, { value: JSON.stringify(listed) }).catch((error) => {
+    const write = recorder.intend([{ ...change, id: current.metafield.id, kind: 'update', before: current.listed }]);
+    await updateMetafield(client, current.metafield.id, { value: JSON.stringify(listed) }, write).catch((error) => {
       throw explainRefusal(error, request);
     });
     return { orderId, invoice, attached: true, invoices };
   }
+  const write = recorder.intend([{ ...change, kind: 'create' }]);
   try {
-    await createMetafield(client, {
+    const metafield = await createMetafield(client, {
       namespace: INVOICE_NAMESPACE,
       key: INVOICE_LIST_KEY,
       value: JSON.stringify(listed),
       description: 'Invoices (fiscal documents) of the order',
       owner_resource: 'Order',
       owner_id: orderId,
-    });
+    }, write);
+    write.identify(metafield.id);
   } catch (error) {
     // Another attach created the list since we read it (a second POST is a 422): append to that one.
     if (error instanceof ValidationError && (await readInvoices(client, orderId, { checkOrder: false })).metafield) {
-      return attachInvoice(client, request, { checkOrder: false });
+      return attachInvoice(client, recorder, request, { checkOrder: false });
     }
     throw explainRefusal(error, request);
   }

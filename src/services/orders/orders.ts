@@ -28,6 +28,8 @@ import { readInvoices, type ShownInvoice } from './order-invoices.js';
 import { byIdOrNumber, type FoundOrder } from './order-lookup.js';
 import { fulfillmentOrderIdOf } from './fulfillment-orders.js';
 import { type FulfillmentOrderRef, formatTimestamp, isEmail, notOneOf, parseDate, parseLatitude, parseLongitude } from '../common/validate.js';
+import { created, deleted, fieldUpdates, type Subject } from '../../ledger/changes.js';
+import type { Recorder } from '../../ledger/recorder.js';
 
 export type { FoundOrder };
 
@@ -98,10 +100,21 @@ export function orderUpdate(changes: OrderChanges): OrderUpdate {
   return update;
 }
 
-/** `orders update ID`: the order with that id or, when there is none, with that number (said in the notice). */
-export async function updateOrderFields(client: StoreClient, idOrNumber: number, changes: OrderChanges): Promise<FoundOrder<Order>> {
+/** An order as the ledger names it: its id, and the number the customer sees. */
+function orderSubject(order: Order): Subject {
+  return { resource: 'order', id: order.id, key: order.number === undefined || order.number === null ? null : String(order.number) };
+}
+
+/**
+ * `orders update ID`: the order with that id or, when there is none, with that number (said in the notice). It
+ * is read first (one GET), so the run ledger keeps the values the update replaces.
+ */
+export async function updateOrderFields(client: StoreClient, recorder: Recorder, idOrNumber: number, changes: OrderChanges): Promise<FoundOrder<Order>> {
   const update = orderUpdate(changes);
-  return byIdOrNumber(client, idOrNumber, 'updating it', (id) => updateOrder(client, id, update));
+  const found = await byIdOrNumber(client, idOrNumber, 'updating it', (id) => getOrder(client, id));
+  const before = found.value;
+  const write = recorder.intend(fieldUpdates(orderSubject(before), update, before));
+  return { ...found, value: await updateOrder(client, before.id, update, write) };
 }
 
 /**
@@ -135,8 +148,10 @@ export async function orderToCloseOrReopen(client: StoreClient, idOrNumber: numb
   return found;
 }
 
-export async function closeOrReopenOrderById(client: StoreClient, orderId: number, action: 'close' | 'open'): Promise<Order> {
-  return closeOrReopenOrder(client, orderId, action);
+/** Closes or reopens the order read before (`orderToCloseOrReopen`). */
+export async function closeOrReopenFoundOrder(client: StoreClient, recorder: Recorder, order: Order, action: 'close' | 'open'): Promise<Order> {
+  const write = recorder.intend([{ ...orderSubject(order), kind: 'action', field: 'status', before: order.status, after: action === 'close' ? 'closed' : 'open' }]);
+  return closeOrReopenOrder(client, order.id, action, write);
 }
 
 /** `--item VARIANT_ID=QTY` flags as the store takes them; one sentence naming the flag when one is wrong. */
@@ -153,19 +168,37 @@ export function orderItems(items: string[]): { variant_id: number; quantity: num
 }
 
 /** `orders create`: checks the customer and the items, then creates the order. */
-export async function createOrderFromFlags(client: StoreClient, flags: CustomerFlags & { items: string[] }): Promise<Order> {
+export async function createOrderFromFlags(client: StoreClient, recorder: Recorder, flags: CustomerFlags & { items: string[] }): Promise<Order> {
   if (flags.name === undefined) throw new UsageError('--customer-name is required: the store needs the name the order is for.');
   const customer = customerDetails(flags)!;
   const products = orderItems(flags.items);
-  return createOrder(client, { customer, products });
+  const body = { customer, products };
+  const write = recorder.intend([
+    { ...created({ resource: 'order' }, body), irreversible: 'a new order takes stock and may have notified the customer; deleting it is not offered by the API' },
+  ]);
+  const order = await createOrder(client, body, write);
+  write.identify(order.id);
+  return order;
 }
 
-export async function cancelOrderById(
+/** Cancels the order read before (`orderToCancel`): an action no write takes back (the ledger says why). */
+export async function cancelFoundOrder(
   client: StoreClient,
-  orderId: number,
+  recorder: Recorder,
+  order: Order,
   options: { reason?: CancelReason; restock: boolean },
 ): Promise<Order> {
-  return cancelOrder(client, orderId, { ...(options.reason ? { reason: options.reason } : {}), restock: options.restock });
+  const write = recorder.intend([
+    {
+      ...orderSubject(order),
+      kind: 'action',
+      field: 'status',
+      before: order.status,
+      after: 'cancelled',
+      irreversible: `a cancelled order${options.restock ? ' returned its items to stock and' : ''} is announced to the customer and to webhooks; reopening it does not take the cancel back`,
+    },
+  ]);
+  return cancelOrder(client, order.id, { ...(options.reason ? { reason: options.reason } : {}), restock: options.restock }, write);
 }
 
 /** Tracking flags as the commands take them (raw strings, checked here before anything is sent). */
@@ -206,6 +239,7 @@ function trackingInput(fields: TrackingFields, opts: { now?: Date } = {}): Track
 
 export async function addTrackingEvent(
   client: StoreClient,
+  recorder: Recorder,
   idOrNumber: number,
   ref: FulfillmentOrderRef,
   fields: TrackingFields,
@@ -216,7 +250,10 @@ export async function addTrackingEvent(
   // The fulfillment order is looked up before the POST, so a 404 means nothing was created.
   return byIdOrNumber(client, idOrNumber, 'adding the event to its fulfillment order', async (orderId) => {
     const foId = await fulfillmentOrderIdOf(client, orderId, ref);
-    return createTrackingEvent(client, orderId, foId, input);
+    const write = recorder.intend([created({ resource: 'tracking-event', parent: orderId, key: foId }, input)]);
+    const event = await createTrackingEvent(client, orderId, foId, input, write);
+    write.identify(event.id);
+    return event;
   });
 }
 
@@ -226,6 +263,7 @@ export async function addTrackingEvent(
  */
 export async function changeTrackingEvent(
   client: StoreClient,
+  recorder: Recorder,
   idOrNumber: number,
   ref: FulfillmentOrderRef,
   eventId: string,
@@ -249,7 +287,8 @@ export async function changeTrackingEvent(
       ...(current.estimated_delivery_at !== undefined ? { estimated_delivery_at: current.estimated_delivery_at } : {}),
       ...changes,
     };
-    return updateTrackingEvent(client, orderId, foId, String(current.id), merged);
+    const write = recorder.intend(fieldUpdates({ resource: 'tracking-event', id: String(current.id), parent: orderId, key: foId }, changes, current));
+    return updateTrackingEvent(client, orderId, foId, String(current.id), merged, write);
   });
 }
 
@@ -269,11 +308,22 @@ export async function describeTrackingEvent(client: StoreClient, idOrNumber: num
   return `${named} of fulfillment order ${foId} (order ${found.orderId})`;
 }
 
-/** Deletes an event; the order and the fulfillment order are found first (by id or number), then the DELETE. */
-export async function removeTrackingEvent(client: StoreClient, idOrNumber: number, ref: FulfillmentOrderRef, eventId: string): Promise<FoundOrder<string>> {
+/**
+ * Deletes an event; the order and the fulfillment order are found first (by id or number), and the event read
+ * (one GET of the fulfillment order) so the run ledger keeps it whole, then the DELETE.
+ */
+export async function removeTrackingEvent(
+  client: StoreClient,
+  recorder: Recorder,
+  idOrNumber: number,
+  ref: FulfillmentOrderRef,
+  eventId: string,
+): Promise<FoundOrder<string>> {
   return byIdOrNumber(client, idOrNumber, 'deleting the event of its fulfillment order', async (orderId) => {
     const foId = await fulfillmentOrderIdOf(client, orderId, ref);
-    await deleteTrackingEvent(client, orderId, foId, eventId);
+    // An event the fulfillment order does not list is left to the DELETE's own 404.
+    const event = (await getFulfillmentOrder(client, orderId, foId)).tracking_events?.find((e) => e.id === eventId);
+    await deleteTrackingEvent(client, orderId, foId, eventId, recorder.intend([deleted({ resource: 'tracking-event', id: eventId, parent: orderId, key: foId }, event)]));
     return foId;
   });
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError, unreadableFile } from '../../errors.js';
 import type { StoreClient } from '../../client/index.js';
+import type { Recorder } from '../../ledger/recorder.js';
 
 /**
  * `store api`: one raw request through the shared HTTP core, shaped like `gh api`:
@@ -46,7 +47,7 @@ export function requestLine(
   return { method: named ?? opts.method ?? (opts.sendsBody ? 'POST' : 'GET'), path };
 }
 
-export async function runApiRequest(client: StoreClient, req: ApiRequestInput): Promise<ApiRequestResult> {
+export async function runApiRequest(client: StoreClient, recorder: Recorder, req: ApiRequestInput): Promise<ApiRequestResult> {
   const method = req.method.toUpperCase();
   if (!METHODS.has(method)) {
     throw new UsageError(`Unknown method "${req.method}": use GET, POST, PUT, PATCH or DELETE.`);
@@ -78,7 +79,12 @@ export async function runApiRequest(client: StoreClient, req: ApiRequestInput): 
     }
     return { status: 200, headers: {}, body: items };
   }
-  const res = await client.request<unknown>({ method, path, query, body });
+  // A write is on the run ledger as the raw request it is: the CLI cannot tell which fields of what it changes.
+  const record =
+    method === 'GET'
+      ? undefined
+      : recorder.intend([{ resource: 'api', id: path, kind: 'request', field: method, ...(query ? { key: new URLSearchParams(query).toString() } : {}), after: body ?? null }]);
+  const res = await client.request<unknown>({ method, path, query, body, record });
   return { status: res.status, headers: res.headers, body: res.body };
 }
 

@@ -8,6 +8,8 @@ import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, webhookSignature } from '../../pl
 import { NotFoundError } from '../../client/errors.js';
 import { UsageError } from '../../errors.js';
 import type { StoreClient } from '../../client/index.js';
+import type { Webhook } from '../../api/webhooks.js';
+import type { Recorder } from '../../ledger/recorder.js';
 import { formatTimestamp } from '../common/validate.js';
 
 /**
@@ -430,6 +432,8 @@ export interface ListenSession {
 
 export interface ListenOptions {
   client: StoreClient;
+  /** The run ledger's recorder: the webhooks registered and removed are writes like any other. */
+  recorder: Recorder;
   storeId: number;
   secret: string;
   events?: readonly string[];
@@ -446,7 +450,8 @@ export interface ListenOptions {
  * If a registration fails, the ones already made are removed before the error is passed on.
  */
 export async function startListening(options: ListenOptions): Promise<ListenSession> {
-  const { WEBHOOK_EVENTS, createWebhook, deleteWebhook } = await import('../../api/webhooks.js');
+  const { WEBHOOK_EVENTS } = await import('../../api/webhooks.js');
+  const { addWebhook, removeWebhook } = await import('./webhooks.js');
   const listener = new WebhookListener({
     secret: options.secret,
     storeId: options.storeId,
@@ -463,14 +468,14 @@ export async function startListening(options: ListenOptions): Promise<ListenSess
     }
     throw error;
   });
-  const registered: { id: number; event: string }[] = [];
+  const registered: { id: number; event: string; record: Webhook }[] = [];
 
   const close = async () => {
     const removed: number[] = [];
     const failed: { id: number; message: string }[] = [];
     for (const webhook of registered.splice(0)) {
       try {
-        await deleteWebhook(options.client, webhook.id);
+        await removeWebhook(options.client, options.recorder, webhook.id, webhook.record);
         removed.push(webhook.id);
       } catch (error) {
         failed.push({ id: webhook.id, message: (error as Error).message });
@@ -483,8 +488,8 @@ export async function startListening(options: ListenOptions): Promise<ListenSess
   if (options.register) {
     try {
       for (const event of options.events ?? WEBHOOK_EVENTS) {
-        const webhook = await createWebhook(options.client, { event, url });
-        registered.push({ id: webhook.id, event: webhook.event ?? event });
+        const webhook = await addWebhook(options.client, options.recorder, { event, url });
+        registered.push({ id: webhook.id, event: webhook.event ?? event, record: webhook });
       }
     } catch (error) {
       await close();

@@ -4,6 +4,8 @@ import { UsageError } from '../../errors.js';
 import type { TrackingStatus } from '../../api/fulfillment-orders.js';
 import { eventResource, type WebhookEvent } from '../../platform/webhook-events.js';
 import { formatTimestamp } from '../common/validate.js';
+import { created, deleted, fieldUpdates, type Subject } from '../../ledger/changes.js';
+import type { PendingWrite, Recorder } from '../../ledger/recorder.js';
 
 /**
  * `store webhooks trigger EVENT`: makes the sandbox emit an event by doing the real thing through the API, so
@@ -27,11 +29,25 @@ export interface TriggerResult {
 
 const CUSTOMER = { name: 'Webhook Trigger', email: 'webhook-trigger@example.com' };
 
-export async function triggerEvent(client: StoreClient, event: WebhookEvent, now: () => Date = () => new Date()): Promise<TriggerResult> {
+export async function triggerEvent(client: StoreClient, recorder: Recorder, event: WebhookEvent, now: () => Date = () => new Date()): Promise<TriggerResult> {
   const stamp = formatTimestamp(now());
   const label = `Webhook trigger ${stamp}`;
   const actions: string[] = [];
   const done = (kind: string, id?: number | string): TriggerResult => ({ event, resource: { kind, ...(id === undefined ? {} : { id }) }, actions });
+  // Every write is on the run ledger like any command's (docs/ledger.md).
+  const create = async <R extends { id: number | string }>(subject: Subject, body: unknown, send: (write: PendingWrite) => Promise<R>): Promise<R> => {
+    const write = recorder.intend([created(subject, body)]);
+    const record = await send(write);
+    write.identify(record.id);
+    return record;
+  };
+  const change = (subject: Subject, body: object) => recorder.intend(fieldUpdates(subject, body));
+  const remove = (subject: Subject) => recorder.intend([deleted(subject)]);
+  const newOrder = async (variantId: number) => {
+    const { createOrder } = await import('../../api/orders.js');
+    const body = { customer: CUSTOMER, products: [{ variant_id: variantId, quantity: 1 }] };
+    return create({ resource: 'order' }, body, (write) => createOrder(client, body, write));
+  };
 
   switch (event) {
     case 'order/created':
@@ -40,16 +56,19 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
     case 'order/cancelled': {
       const orders = await import('../../api/orders.js');
       const variant = await inStockVariant(client);
-      const order = await orders.createOrder(client, { customer: CUSTOMER, products: [{ variant_id: variant.id, quantity: 1 }] });
+      const order = await newOrder(variant.id);
       actions.push(`Created order #${order.number} (${order.id}) for 1 × ${variant.label}.`);
+      const subject = { resource: 'order', id: order.id, key: String(order.number) };
       if (event === 'order/updated') {
-        await orders.updateOrder(client, order.id, { owner_note: `Note set by store webhooks trigger at ${stamp}` });
+        const update = { owner_note: `Note set by store webhooks trigger at ${stamp}` };
+        await orders.updateOrder(client, order.id, update, change(subject, update));
         actions.push(`Set the note of order ${order.id}.`);
       } else if (event === 'order/paid') {
-        await orders.updateOrder(client, order.id, { status: 'paid' });
+        await orders.updateOrder(client, order.id, { status: 'paid' }, change(subject, { status: 'paid' }));
         actions.push(`Marked order ${order.id} paid.`);
       } else if (event === 'order/cancelled') {
-        await orders.cancelOrder(client, order.id, { reason: 'other', restock: true });
+        const cancel = recorder.intend([{ ...subject, kind: 'action', field: 'status', before: order.status, after: 'cancelled', irreversible: 'a cancelled order is announced to webhooks' }]);
+        await orders.cancelOrder(client, order.id, { reason: 'other', restock: true }, cancel);
         actions.push(`Cancelled order ${order.id} (stock returned).`);
       }
       return done('order', order.id);
@@ -59,13 +78,15 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
     case 'product/updated':
     case 'product/deleted': {
       const products = await import('../../api/products.js');
-      const product = await products.createProduct(client, { name: label, price: '1.00', stock: 0 });
+      const body = { name: label, price: '1.00', stock: 0 };
+      const product = await create({ resource: 'product' }, body, (write) => products.createProduct(client, body, write));
       actions.push(`Created product ${product.id} "${label}".`);
       if (event === 'product/updated') {
-        await products.updateProduct(client, product.id, { name: `${label} (updated)` });
+        const update = { name: `${label} (updated)` };
+        await products.updateProduct(client, product.id, update, change({ resource: 'product', id: product.id }, update));
         actions.push(`Renamed product ${product.id}.`);
       } else if (event === 'product/deleted') {
-        await products.deleteProduct(client, product.id);
+        await products.deleteProduct(client, product.id, remove({ resource: 'product', id: product.id }));
         actions.push(`Deleted product ${product.id}.`);
       }
       return done('product', product.id);
@@ -75,13 +96,14 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
     case 'category/updated':
     case 'category/deleted': {
       const categories = await import('../../api/categories.js');
-      const category = await categories.createCategory(client, { name: label });
+      const category = await create({ resource: 'category' }, { name: label }, (write) => categories.createCategory(client, { name: label }, write));
       actions.push(`Created category ${category.id} "${label}".`);
       if (event === 'category/updated') {
-        await categories.updateCategory(client, category.id, { name: `${label} (updated)` });
+        const update = { name: `${label} (updated)` };
+        await categories.updateCategory(client, category.id, update, change({ resource: 'category', id: category.id }, update));
         actions.push(`Renamed category ${category.id}.`);
       } else if (event === 'category/deleted') {
-        await categories.deleteCategory(client, category.id);
+        await categories.deleteCategory(client, category.id, remove({ resource: 'category', id: category.id }));
         actions.push(`Deleted category ${category.id}.`);
       }
       return done('category', category.id);
@@ -93,13 +115,15 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
       const customers = await import('../../api/customers.js');
       // A customer of its own, with an email no other has (the store refuses a taken one).
       const email = `webhook-trigger-${randomUUID().slice(0, 8)}@example.com`;
-      const customer = await customers.createCustomer(client, { name: label, email });
+      const body = { name: label, email };
+      const customer = await create({ resource: 'customer', key: email }, body, (write) => customers.createCustomer(client, body, write));
       actions.push(`Created customer ${customer.id} "${label}" <${email}>.`);
       if (event === 'customer/updated') {
-        await customers.updateCustomer(client, customer.id, { note: `Note set by store webhooks trigger at ${stamp}` });
+        const update = { note: `Note set by store webhooks trigger at ${stamp}` };
+        await customers.updateCustomer(client, customer.id, update, change({ resource: 'customer', id: customer.id, key: email }, update));
         actions.push(`Set the note of customer ${customer.id}.`);
       } else if (event === 'customer/deleted') {
-        await customers.deleteCustomer(client, customer.id);
+        await customers.deleteCustomer(client, customer.id, remove({ resource: 'customer', id: customer.id, key: email }));
         actions.push(`Deleted customer ${customer.id}.`);
       }
       return done('customer', customer.id);
@@ -109,13 +133,14 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
     case 'location/updated':
     case 'location/deleted': {
       const locations = await import('../../api/locations.js');
-      const location = await locations.createLocation(client, { name: label });
+      const location = await create({ resource: 'location' }, { name: label }, (write) => locations.createLocation(client, { name: label }, write));
       actions.push(`Created location ${location.id} "${label}".`);
       if (event === 'location/updated') {
-        await locations.updateLocation(client, location.id, { name: `${label} (updated)` });
+        const update = { name: `${label} (updated)` };
+        await locations.updateLocation(client, location.id, update, change({ resource: 'location', id: location.id }, update));
         actions.push(`Renamed location ${location.id}.`);
       } else if (event === 'location/deleted') {
-        await locations.deleteLocation(client, location.id);
+        await locations.deleteLocation(client, location.id, remove({ resource: 'location', id: location.id }));
         actions.push(`Deleted location ${location.id}.`);
       }
       return done('location', location.id);
@@ -125,19 +150,22 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
     case 'fulfillment_order/tracking_event_updated':
     case 'fulfillment_order/tracking_event_deleted': {
       const fos = await import('../../api/fulfillment-orders.js');
-      const { orderId, fo } = await newShipment(client, actions);
+      const { orderId, fo } = await newShipment(client, recorder, actions);
       // Tracking events start once a shipment is dispatched (docs/platform.md §10).
-      await fos.updateFulfillmentOrder(client, orderId, fo.id, { status: 'DISPATCHED', tracking_info: { code: `TRIGGER-${Date.parse(stamp) / 1000}`, notify_customer: false } });
+      const dispatch = { status: 'DISPATCHED' as const, tracking_info: { code: `TRIGGER-${Date.parse(stamp) / 1000}`, notify_customer: false } };
+      await fos.updateFulfillmentOrder(client, orderId, fo.id, dispatch, change({ resource: 'fulfillment-order', id: fo.id, parent: orderId }, dispatch));
       actions.push(`Dispatched its shipment ${fo.id} (PATCH, status DISPATCHED).`);
       const input = { status: 'in_transit' as TrackingStatus, description: `Tracking event from store webhooks trigger at ${stamp}`, happened_at: stamp };
-      const tracking = await fos.createTrackingEvent(client, orderId, fo.id, input);
+      const trackingSubject = { resource: 'tracking-event', parent: orderId, key: fo.id };
+      const tracking = await create(trackingSubject, input, (write) => fos.createTrackingEvent(client, orderId, fo.id, input, write));
       const eventId = String(tracking.id);
       actions.push(`Added tracking event ${eventId} (${input.status}) to shipment ${fo.id}.`);
       if (event === 'fulfillment_order/tracking_event_updated') {
-        await fos.updateTrackingEvent(client, orderId, fo.id, eventId, { ...input, description: `${input.description} (updated)` });
+        const description = `${input.description} (updated)`;
+        await fos.updateTrackingEvent(client, orderId, fo.id, eventId, { ...input, description }, change({ ...trackingSubject, id: eventId }, { description }));
         actions.push(`Changed the description of tracking event ${eventId}.`);
       } else if (event === 'fulfillment_order/tracking_event_deleted') {
-        await fos.deleteTrackingEvent(client, orderId, fo.id, eventId);
+        await fos.deleteTrackingEvent(client, orderId, fo.id, eventId, remove({ ...trackingSubject, id: eventId }));
         actions.push(`Deleted tracking event ${eventId}.`);
       }
       return done('fulfillment_order', fo.id);
@@ -151,8 +179,9 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
     case 'fulfillment_order/status_updated': {
       // The real thing: a new order's shipment packed with the documented PATCH moves it UNPACKED → PACKED.
       const fos = await import('../../api/fulfillment-orders.js');
-      const { orderId, fo } = await newShipment(client, actions);
-      await fos.updateFulfillmentOrder(client, orderId, fo.id, { status: 'PACKED' });
+      const { orderId, fo } = await newShipment(client, recorder, actions);
+      const pack = { status: 'PACKED' as const };
+      await fos.updateFulfillmentOrder(client, orderId, fo.id, pack, change({ resource: 'fulfillment-order', id: fo.id, parent: orderId }, pack));
       actions.push(`Packed its shipment ${fo.id} (PATCH, status PACKED): its status moved from UNPACKED to PACKED.`);
       return done('fulfillment_order', fo.id);
     }
@@ -167,9 +196,9 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
       // sandbox's own endpoint emits the event about it.
       const orders = await import('../../api/orders.js');
       const variant = await inStockVariant(client);
-      const order = await orders.createOrder(client, { customer: CUSTOMER, products: [{ variant_id: variant.id, quantity: 1 }] });
+      const order = await newOrder(variant.id);
       actions.push(`Created order #${order.number} (${order.id}) for 1 × ${variant.label}.`);
-      await emitOnSandbox(client, event, order.id);
+      await emitOnSandbox(client, recorder, event, order.id);
       actions.push(`Had the sandbox emit ${event} for order ${order.id} (POST /sandbox/events).`);
       return done('order', order.id);
     }
@@ -180,7 +209,7 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
     case 'theme/updated':
     case 'cart/created':
     case 'cart/updated': {
-      const sent = await emitOnSandbox(client, event);
+      const sent = await emitOnSandbox(client, recorder, event);
       const about = sent.id === undefined ? '' : ` for ${eventResource(event)} ${sent.id}`;
       const themes = event === 'theme/updated' ? ` (${String(sent.old_theme)} → ${String(sent.new_theme)})` : '';
       actions.push(`Had the sandbox emit ${event}${about}${themes} (POST /sandbox/events).`);
@@ -193,13 +222,21 @@ export async function triggerEvent(client: StoreClient, event: WebhookEvent, now
  * Asks the sandbox to emit an event that no API request causes (POST /sandbox/events, outside /v1: a sandbox
  * endpoint). Answers the notification's body.
  */
-async function emitOnSandbox(client: StoreClient, event: WebhookEvent, id?: number | string): Promise<{ id?: number | string; [field: string]: unknown }> {
+async function emitOnSandbox(
+  client: StoreClient,
+  recorder: Recorder,
+  event: WebhookEvent,
+  id?: number | string,
+): Promise<{ id?: number | string; [field: string]: unknown }> {
   const match = /^(.*)\/v1\/(\d+)$/.exec(client.baseUrl);
   if (!match) throw new UsageError(`Cannot tell the sandbox's address from ${client.baseUrl}.`);
+  const body = { event, store_id: Number(match[2]), ...(id === undefined ? {} : { id }) };
   const res = await client.request<{ id?: number | string }>({
     method: 'POST',
     path: `${match[1]}/sandbox/events`,
-    body: { event, store_id: Number(match[2]), ...(id === undefined ? {} : { id }) },
+    body,
+    // Not a change to a record, but a request that makes the sandbox act: on the record as a raw request.
+    record: recorder.intend([{ resource: 'sandbox', key: event, kind: 'request', field: 'POST /sandbox/events', after: body }]),
   });
   return res.body;
 }
@@ -217,11 +254,14 @@ async function inStockVariant(client: StoreClient): Promise<{ id: number; label:
 }
 
 /** A new order of one in-stock unit and its first shipment, to move for the purpose. */
-async function newShipment(client: StoreClient, actions: string[]) {
+async function newShipment(client: StoreClient, recorder: Recorder, actions: string[]) {
   const orders = await import('../../api/orders.js');
   const { listFulfillmentOrders } = await import('../../api/fulfillment-orders.js');
   const variant = await inStockVariant(client);
-  const order = await orders.createOrder(client, { customer: CUSTOMER, products: [{ variant_id: variant.id, quantity: 1 }] });
+  const body = { customer: CUSTOMER, products: [{ variant_id: variant.id, quantity: 1 }] };
+  const write = recorder.intend([created({ resource: 'order' }, body)]);
+  const order = await orders.createOrder(client, body, write);
+  write.identify(order.id);
   actions.push(`Created order #${order.number} (${order.id}) for 1 × ${variant.label}.`);
   const fo = (await listFulfillmentOrders(client, order.id))[0];
   // Right after checkout a store may not have made the shipments yet (docs/platform.md §10).

@@ -1,5 +1,7 @@
 import type { StoreClient } from '../../client/index.js';
-import { listWebhooks } from '../../api/webhooks.js';
+import { createWebhook, deleteWebhook, listWebhooks, updateWebhook, type Webhook, type WebhookInput, type WebhookUpdate } from '../../api/webhooks.js';
+import { created, deleted, fieldUpdates, type Subject } from '../../ledger/changes.js';
+import type { Recorder } from '../../ledger/recorder.js';
 import { UsageError } from '../../errors.js';
 import { EVENT_NAME, WEBHOOK_EVENTS, isWebhookEvent, type WebhookEvent } from '../../platform/webhook-events.js';
 import { RESERVED_WEBHOOK_HEADERS, isHeaderName } from '../../platform/webhook-headers.js';
@@ -87,4 +89,32 @@ export function parseHeaders(values: string[], name: InputName = '--header'): Re
 export async function describeWebhook(client: StoreClient, id: number): Promise<string> {
   const hook = (await listWebhooks(client)).find((w) => w.id === id);
   return hook ? `${id} (${hook.event} → ${hook.url})` : String(id);
+}
+
+function webhookSubject(id: number | undefined, event: string | undefined): Subject {
+  return { resource: 'webhook', id, key: event ?? null };
+}
+
+/** Registers a webhook, on the run ledger. */
+export async function addWebhook(client: StoreClient, recorder: Recorder, input: WebhookInput): Promise<Webhook> {
+  const write = recorder.intend([created(webhookSubject(undefined, input.event), input)]);
+  const webhook = await createWebhook(client, input, write);
+  write.identify(webhook.id);
+  return webhook;
+}
+
+/**
+ * Changes a webhook's URL or headers. The store's webhooks are read first (one GET of the list, as `webhooks
+ * list`), so the run ledger keeps what the change replaces.
+ */
+export async function changeWebhook(client: StoreClient, recorder: Recorder, id: number, update: WebhookUpdate): Promise<Webhook> {
+  const current = (await listWebhooks(client)).find((w) => w.id === id);
+  const write = recorder.intend(fieldUpdates(webhookSubject(id, current?.event), update, current ?? undefined));
+  return updateWebhook(client, id, update, write);
+}
+
+/** Deletes a webhook, read first (one GET of the list) so the run ledger keeps it whole for undo. */
+export async function removeWebhook(client: StoreClient, recorder: Recorder, id: number, known?: Webhook): Promise<void> {
+  const current = known ?? (await listWebhooks(client)).find((w) => w.id === id);
+  await deleteWebhook(client, id, recorder.intend([deleted(webhookSubject(id, current?.event), current)]));
 }

@@ -15,6 +15,9 @@ import {
 import { NotFoundError, ValidationError } from '../../../src/client/errors.js';
 import { createClient, type StoreClient } from '../../../src/client/index.js';
 import type { RunningSandbox } from '../../../src/sandbox/index.js';
+import { testLedger } from '../../helpers/ledger.js';
+
+const ledger = testLedger();
 
 /**
  * The catalog API modules the bulk import/export/sync builds on, against an in-process sandbox on loopback
@@ -60,12 +63,12 @@ describe('catalog API modules', () => {
   });
 
   it('adds, lists and deletes product images', async () => {
-    const image = await addProductImage(client, 2, 'https://example.com/back.jpg');
+    const image = await addProductImage(client, 2, 'https://example.com/back.jpg', ledger.record('POST', '/products/2/images'));
     expect(image).toMatchObject({ product_id: 2, position: 2 });
     expect((await listProductImages(client, 2)).map((i) => i.src)).toContain('https://example.com/back.jpg');
-    await deleteProductImage(client, 2, image.id);
+    await deleteProductImage(client, 2, image.id, ledger.record('DELETE', '/products/2/images'));
     expect((await listProductImages(client, 2)).map((i) => i.id)).not.toContain(image.id);
-    await expect(addProductImage(client, 999, 'https://example.com/x.jpg')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(addProductImage(client, 999, 'https://example.com/x.jpg', ledger.record('POST', '/products/999/images'))).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('finds categories by handle and reads custom fields and their values', async () => {
@@ -78,7 +81,7 @@ describe('catalog API modules', () => {
 
   it('refuses priorities that do not name every location (422 with the field)', async () => {
     const [first] = await listLocations(client);
-    const error = await setLocationPriorities(client, [{ id: first!.id, priority: 0 }]).catch((e: unknown) => e);
+    const error = await setLocationPriorities(client, [{ id: first!.id, priority: 0 }], ledger.record('PATCH', '/locations/priorities')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).fieldErrors?.id?.[0]).toMatch(/every location must be named once/);
   });

@@ -67,8 +67,8 @@ describe('runs and changes', () => {
     ledger.endRun(run.n, 0, new Date('2026-11-01T10:00:05Z'));
     changes = [...ledger.changes(run.id)];
     expect(changes).toEqual([
-      { seq: first, run: run.id, resource: 'variant', id: '10', parent: '1', key: 'A', field: 'price', location: null, kind: 'update', before: '1.00', after: '2.00', outcome: 'confirmed', reason: null, irreversible: null },
-      { seq: first + 1, run: run.id, resource: 'variant', id: '10', parent: '1', key: 'A', field: 'stock', location: null, kind: 'update', before: 5, after: 7, outcome: 'confirmed', reason: null, irreversible: null },
+      { seq: first, run: run.id, at: expect.any(String), resource: 'variant', id: '10', parent: '1', key: 'A', field: 'price', location: null, kind: 'update', before: '1.00', after: '2.00', outcome: 'confirmed', reason: null, irreversible: null },
+      { seq: first + 1, run: run.id, at: expect.any(String), resource: 'variant', id: '10', parent: '1', key: 'A', field: 'stock', location: null, kind: 'update', before: 5, after: 7, outcome: 'confirmed', reason: null, irreversible: null },
     ]);
     expect(ledger.run(run.id)).toMatchObject({
       id: run.id,

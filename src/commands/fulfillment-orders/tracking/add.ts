@@ -23,7 +23,7 @@ export default class TrackingAdd extends BaseCommand<typeof TrackingAdd> {
     const orderId = parseOrderId(this.args.order_id);
     const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
     const { addTrackingEvent } = await import('../../../services/orders/orders.js');
-    const { value: event, notice } = await addTrackingEvent(await this.client(), orderId, ref, trackingFieldsFrom(this.flags), new Date());
+    const { value: event, notice } = await addTrackingEvent(await this.client(), await this.recorder(), orderId, ref, trackingFieldsFrom(this.flags), new Date());
     if (notice) this.note(notice);
     if (!this.jsonEnabled()) this.note(`Added tracking event ${event.id} (${event.status}, ${event.happened_at}) to fulfillment order ${this.args.fulfillment_order_id.trim()}.`);
     return event;

@@ -5,6 +5,7 @@ import { jsonFields } from '../../../api/json-fields.js';
 
 export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
   static summary = 'Delete a tracking event.';
+  static description = 'The fulfillment order is read first (one GET): the run ledger keeps the event deleted.';
   static examples = [
     '<%= config.bin %> fulfillment-orders tracking delete 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X 01JD40A1B2C3D4E5F6G7H8J9K0',
     '<%= config.bin %> fulfillment-orders tracking delete 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X 01JD40A1B2C3D4E5F6G7H8J9K0 --yes --json',
@@ -34,7 +35,7 @@ export default class TrackingDelete extends BaseCommand<typeof TrackingDelete> {
       declined: () => ({ id: eventId, deleted: false }),
       act: async () => {
         const { removeTrackingEvent } = await import('../../../services/orders/orders.js');
-        const { notice } = await removeTrackingEvent(await this.client(), orderId, ref, eventId);
+        const { notice } = await removeTrackingEvent(await this.client(), await this.recorder(), orderId, ref, eventId);
         if (notice) this.note(notice);
         this.note(`Deleted tracking event ${eventId}.`);
         return { id: eventId, deleted: true };

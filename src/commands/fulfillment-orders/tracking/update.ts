@@ -21,7 +21,7 @@ export default class TrackingUpdate extends BaseCommand<typeof TrackingUpdate> {
     const orderId = parseOrderId(this.args.order_id);
     const ref = parseFulfillmentOrderRef(this.args.fulfillment_order_id, 'FULFILLMENT_ORDER_ID');
     const { changeTrackingEvent } = await import('../../../services/orders/orders.js');
-    const { value: event, notice } = await changeTrackingEvent(await this.client(), orderId, ref, this.args.event_id.trim(), trackingFieldsFrom(this.flags));
+    const { value: event, notice } = await changeTrackingEvent(await this.client(), await this.recorder(), orderId, ref, this.args.event_id.trim(), trackingFieldsFrom(this.flags));
     if (notice) this.note(notice);
     if (!this.jsonEnabled()) this.note(`Updated tracking event ${event.id} (${event.status}, ${event.happened_at}).`);
     return event;

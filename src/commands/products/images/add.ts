@@ -36,7 +36,7 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
     const client = await this.client();
     const { addImages } = await import('../../../services/catalog/products.js');
     const { imageColumns } = await import('../../../views/products.js');
-    const images = await addImages(client, productId, urls);
+    const images = await addImages(client, await this.recorder(), productId, urls);
     await this.renderList(images, imageColumns, { csv: this.flags.csv });
     return images;
   }

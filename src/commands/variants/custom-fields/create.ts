@@ -31,7 +31,7 @@ export default class CustomFieldsCreate extends BaseCommand<typeof CustomFieldsC
   async run(): Promise<CustomField> {
     const client = await this.client();
     const { createCustomFieldFrom } = await import('../../../services/catalog/variants.js');
-    const field = await createCustomFieldFrom(client, {
+    const field = await createCustomFieldFrom(client, await this.recorder(), {
       name: this.flags.name,
       description: this.flags.description,
       type: this.flags.type,

@@ -30,7 +30,7 @@ export default class CustomFieldsDelete extends BaseCommand<typeof CustomFieldsD
       act: async () => {
         const client = await this.client();
         const { deleteCustomFieldByRef } = await import('../../../services/catalog/variants.js');
-        const field = await deleteCustomFieldByRef(client, this.args.field);
+        const field = await deleteCustomFieldByRef(client, await this.recorder(), this.args.field);
         this.note(`Deleted custom field ${field.name} (${field.id}).`);
         return { id: field.id, deleted: true };
       },

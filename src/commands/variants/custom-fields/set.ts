@@ -6,7 +6,7 @@ import type { VariantFieldValue } from '../../../services/catalog/variants.js';
 
 export default class CustomFieldsSet extends BaseCommand<typeof CustomFieldsSet> {
   static summary = "Set custom field values on a variant.";
-  static description = `Each FIELD=VALUE names the field by name or id. Values are checked against the field's type first: numeric fields take numbers, date fields YYYY-MM-DD, text_list fields one of their allowed values. Fields not named keep their values. Prints the variant's custom field values afterwards.`;
+  static description = `Each FIELD=VALUE names the field by name or id. Values are checked against the field's type first: numeric fields take numbers, date fields YYYY-MM-DD, text_list fields one of their allowed values. Fields not named keep their values. Prints the variant's custom field values afterwards. The variant is read first (one GET), so the run ledger keeps the values replaced.`;
 
   static examples = [
     '<%= config.bin %> variants custom-fields set 1234 5678 Material=Algodón',
@@ -34,7 +34,7 @@ export default class CustomFieldsSet extends BaseCommand<typeof CustomFieldsSet>
     const client = await this.client();
     const { setVariantFieldValues } = await import('../../../services/catalog/variants.js');
     const { fieldValueColumns } = await import('../../../views/variants.js');
-    const values = await setVariantFieldValues(client, productId, variantId, (argv as string[]).slice(2));
+    const values = await setVariantFieldValues(client, await this.recorder(), productId, variantId, (argv as string[]).slice(2));
     await this.renderList(values, fieldValueColumns, { csv: this.flags.csv });
     return values;
   }

@@ -6,6 +6,7 @@ import type { VariantFieldValue } from '../../../services/catalog/variants.js';
 
 export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUnset> {
   static summary = 'Remove custom field values from a variant (the field definitions stay).';
+  static description = `The variant is read first (one GET), so the run ledger keeps the values removed.`;
   static examples = [
     '<%= config.bin %> variants custom-fields unset 1234 5678 Material',
     '<%= config.bin %> variants custom-fields unset 1234 5678 Material "Fecha de lote" --json',
@@ -32,7 +33,7 @@ export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUn
     const client = await this.client();
     const { unsetVariantFieldValues } = await import('../../../services/catalog/variants.js');
     const { fieldValueColumns } = await import('../../../views/variants.js');
-    const values = await unsetVariantFieldValues(client, productId, variantId, (argv as string[]).slice(2));
+    const values = await unsetVariantFieldValues(client, await this.recorder(), productId, variantId, (argv as string[]).slice(2));
     await this.renderList(values, fieldValueColumns, { csv: this.flags.csv });
     return values;
   }

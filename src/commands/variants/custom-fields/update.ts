@@ -28,7 +28,7 @@ export default class CustomFieldsUpdate extends BaseCommand<typeof CustomFieldsU
   async run(): Promise<CustomField> {
     const client = await this.client();
     const { updateCustomFieldFrom } = await import('../../../services/catalog/variants.js');
-    const field = await updateCustomFieldFrom(client, this.args.field, {
+    const field = await updateCustomFieldFrom(client, await this.recorder(), this.args.field, {
       addValues: this.flags['add-value'],
       name: this.flags.name,
       description: this.flags.description,

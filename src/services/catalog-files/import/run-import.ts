@@ -125,9 +125,11 @@ export function importJob(client: StoreClient, options: ImportOptions): BulkJob<
       count(summary, plannedResults(plan, summary));
     },
     journalBegin: (catalog) => ({ file: catalog.file, mode: options.mode ?? 'upsert' }),
-    execute: async (plan, { journal, summary, emit }) => {
+    execute: async (plan, { journal, summary, emit, snapshot }) => {
       const result = await executePlan(client, plan, {
         journal,
+        recorder: options.recorder,
+        products: snapshot.products,
         signal: options.signal,
         concurrency: options.concurrency,
         onProgress: (p) => emit({ phase: 'writing', done: p.productsDone, total: p.productsTotal, writesDone: p.writesDone, writesTotal: p.writesTotal }),

@@ -141,6 +141,7 @@ async function sendWrites(
   // The variants a request confirmed are journaled together, with one fsync.
   const confirmed: RunEntry[] = [];
   const writer = new VariantWriter(client, {
+    recorder: options.recorder,
     signal: options.signal,
     concurrency: options.concurrency,
     locations: snapshot.locations,
@@ -164,7 +165,7 @@ async function sendWrites(
 }
 
 function variantWrite(w: SyncWrite): VariantWrite {
-  return { productId: w.variant.product_id, variantId: w.variant.id, line: w.line, key: w.sku, body: w.body };
+  return { productId: w.variant.product_id, variantId: w.variant.id, line: w.line, key: w.sku, body: w.body, before: w.variant };
 }
 
 /**

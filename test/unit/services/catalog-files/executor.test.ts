@@ -3,6 +3,9 @@ import { AuthError, NetworkError, ServerError, ValidationError } from '../../../
 import type { RequestOptions, StoreClient } from '../../../../src/client/index.js';
 import { executePlan } from '../../../../src/services/catalog-files/executor.js';
 import type { Plan, ProductPlan } from '../../../../src/services/catalog-files/plan-model.js';
+import { testLedger } from '../../../helpers/ledger.js';
+
+const ledger = testLedger();
 
 /**
  * The executor against a small in-memory store that implements the StoreClient interface, with scripted
@@ -109,7 +112,7 @@ const ropa = [{ ref: 'ropa', name: 'Ropa', parent: null, depth: 0, line: 2 }];
 describe('executePlan', () => {
   it('runs every step once: categories first, then each product in order', async () => {
     const store = fakeStore();
-    const result = await executePlan(store.client, planOf([withVariants('a'), withVariants('b')], ropa), { concurrency: 4 });
+    const result = await executePlan(store.client, planOf([withVariants('a'), withVariants('b')], ropa), { recorder: ledger.recorder, concurrency: 4 });
     expect(result.products.map((p) => p.outcome)).toEqual(['created', 'created']);
     expect(store.log.filter((l) => l.startsWith('POST'))).toHaveLength(1 + 2 * 4);
     expect(store.log[0]).toBe('POST /categories');
@@ -124,7 +127,7 @@ describe('executePlan', () => {
       'POST /products/2/variants': ['lost'],
       'POST /products/2/images': ['lost'],
     });
-    const result = await executePlan(store.client, planOf([withVariants('a')], ropa), { createAttempts: 3 });
+    const result = await executePlan(store.client, planOf([withVariants('a')], ropa), { recorder: ledger.recorder, createAttempts: 3 });
     expect(result.products[0]).toMatchObject({ outcome: 'created', failures: [] });
     expect(store.categories).toHaveLength(1);
     expect(store.products).toHaveLength(1);
@@ -138,7 +141,7 @@ describe('executePlan', () => {
 
   it('a create refused before it was committed (5xx) is looked up, not found, and sent again', async () => {
     const store = fakeStore({ 'POST /products': ['5xx', '5xx'] });
-    const result = await executePlan(store.client, planOf([productPlan('a', [{ kind: 'createProduct', body: { name: 'a', handle: 'a', sku: 'A' } }])]));
+    const result = await executePlan(store.client, planOf([productPlan('a', [{ kind: 'createProduct', body: { name: 'a', handle: 'a', sku: 'A' } }])]), { recorder: ledger.recorder });
     expect(result.products[0]!.outcome).toBe('created');
     expect(store.log).toEqual(['POST /products', 'GET /products', 'POST /products', 'GET /products', 'POST /products']);
     expect(store.products).toHaveLength(1);
@@ -146,7 +149,7 @@ describe('executePlan', () => {
 
   it('a refused step fails its product with the reason and stops its later steps; other products go on', async () => {
     const store = fakeStore({ 'POST /products/1/variants': ['422'] });
-    const result = await executePlan(store.client, planOf([withVariants('a'), withVariants('b')].map((p) => ({ ...p, steps: p.steps.map((s) => (s.kind === 'createProduct' ? { ...s, categories: undefined } : s)) }))), {
+    const result = await executePlan(store.client, planOf([withVariants('a'), withVariants('b')].map((p) => ({ ...p, steps: p.steps.map((s) => (s.kind === 'createProduct' ? { ...s, categories: undefined } : s)) }))), { recorder: ledger.recorder,
       concurrency: 1,
     });
     expect(result.products[0]).toMatchObject({
@@ -159,13 +162,13 @@ describe('executePlan', () => {
 
   it('an authentication error stops the whole run', async () => {
     const store = fakeStore({ 'POST /products': ['401'] });
-    await expect(executePlan(store.client, planOf([withVariants('a'), withVariants('b')], ropa), { concurrency: 1 })).rejects.toBeInstanceOf(AuthError);
+    await expect(executePlan(store.client, planOf([withVariants('a'), withVariants('b')], ropa), { recorder: ledger.recorder, concurrency: 1 })).rejects.toBeInstanceOf(AuthError);
     expect(store.products).toHaveLength(0);
   });
 
   it('sends the variant updates of every product together after the steps, and journals a product done once they are', async () => {
     const store = fakeStore();
-    await executePlan(store.client, planOf([productPlan('a', [{ kind: 'createProduct', body: { name: 'a', handle: 'a', sku: 'A' } }])]));
+    await executePlan(store.client, planOf([productPlan('a', [{ kind: 'createProduct', body: { name: 'a', handle: 'a', sku: 'A' } }])]), { recorder: ledger.recorder });
     const journal: { t: string; key?: string }[] = [];
     const update = (key: string, productId: number, variantId: number, line: number): ProductPlan => ({
       ...productPlan(key, []),
@@ -174,7 +177,7 @@ describe('executePlan', () => {
       variantUpdates: [{ sku: `${key}-1`, line, variantId, body: { price: '9.90' }, changes: [{ field: 'price', from: '1.00', to: '9.90' }] }],
     });
     store.log.length = 0;
-    const result = await executePlan(store.client, planOf([update('a', 1, 2, 2), update('gone', 99, 100, 3)]), {
+    const result = await executePlan(store.client, planOf([update('a', 1, 2, 2), update('gone', 99, 100, 3)]), { recorder: ledger.recorder,
       journal: { append: (e: { t: string }) => journal.push(e), appendAll: (es: { t: string }[]) => journal.push(...es) } as never,
     });
     // One request for both products' variants; the variant of a product the store lacks is a failed row.
@@ -191,7 +194,7 @@ describe('executePlan', () => {
     const store = fakeStore();
     const controller = new AbortController();
     controller.abort();
-    const result = await executePlan(store.client, planOf([withVariants('a')], ropa), { signal: controller.signal });
+    const result = await executePlan(store.client, planOf([withVariants('a')], ropa), { recorder: ledger.recorder, signal: controller.signal });
     expect(result.interrupted).toBe(true);
     expect(store.log).toEqual([]);
   });

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { DecimalNumber, stringifyBody } from '../../../../src/client/json.js';
 import type { StoreClient } from '../../../../src/client/index.js';
 import { type VariantWrite, VariantWriter, batchWrites, minimumRequests } from '../../../../src/services/catalog-files/variant-writes.js';
+import { testLedger } from '../../../helpers/ledger.js';
+
+const ledger = testLedger();
 
 const write = (productId: number, variantId: number, body: VariantWrite['body']): VariantWrite => ({ productId, variantId, line: variantId, key: `S${variantId}`, body });
 
@@ -67,7 +70,7 @@ describe('VariantWriter reads the stock-price answer tolerantly (docs/decisions.
     const writes = [write(1, 10, { price: '2.00' }), write(1, 11, { stock: 4 }), write(1, 12, { stock: 5 }), write(1, 13, { stock: 6 }), write(2, 20, { stock: 1 }), write(3, 30, { stock: 1 })];
     const done: number[] = [];
     const failed: [number, string][] = [];
-    await new VariantWriter(client, { onDone: (w) => done.push(w.variantId), onFailed: (w, reason) => failed.push([w.variantId, reason]) }).send(writes);
+    await new VariantWriter(client, { recorder: ledger.recorder, onDone: (w) => done.push(w.variantId), onFailed: (w, reason) => failed.push([w.variantId, reason]) }).send(writes);
     expect(done).toEqual([10, 11]);
     expect(failed.map(([id]) => id)).toEqual([12, 13, 20, 30]);
     expect(failed[0]![1]).toContain('"success": false');
@@ -77,7 +80,7 @@ describe('VariantWriter reads the stock-price answer tolerantly (docs/decisions.
   it('an answer that is not a list confirms nothing', async () => {
     const { client, sent } = answering({ ok: true });
     const failed: number[] = [];
-    await new VariantWriter(client, { onFailed: (w) => failed.push(w.variantId) }).send([write(1, 10, { price: '2.00' }), write(2, 20, { stock: 3 })]);
+    await new VariantWriter(client, { recorder: ledger.recorder, onFailed: (w) => failed.push(w.variantId) }).send([write(1, 10, { price: '2.00' }), write(2, 20, { stock: 3 })]);
     expect(sent).toHaveLength(1);
     expect(failed).toEqual([10, 20]);
   });

@@ -8,6 +8,9 @@ import { UsageError } from '../../../../src/errors.js';
 import type { RunningSandbox } from '../../../../src/sandbox/index.js';
 import { resourceDescriber } from '../../../../src/services/webhooks/listener.js';
 import { triggerEvent } from '../../../../src/services/webhooks/trigger.js';
+import { testLedger } from '../../../helpers/ledger.js';
+
+const ledger = testLedger();
 
 /**
  * Every event `store webhooks trigger` offers really comes out of the sandbox: one webhook per event points at a
@@ -50,7 +53,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  for (const event of WEBHOOK_EVENTS) await createWebhook(client, { event, url });
+  for (const event of WEBHOOK_EVENTS) await createWebhook(client, { event, url }, ledger.record('POST', '/webhooks'));
 });
 
 afterAll(async () => {
@@ -76,7 +79,7 @@ const triggerable = WEBHOOK_EVENTS.filter((e): e is Exclude<WebhookEvent, 'app/u
 
 describe('triggerEvent', () => {
   it.each(triggerable.map((e) => [e]))('%s makes the sandbox emit it for the record it names', async (event) => {
-    const result = await triggerEvent(client, event, () => new Date('2026-11-21T14:05:00Z'));
+    const result = await triggerEvent(client, ledger.recorder, event, () => new Date('2026-11-21T14:05:00Z'));
     expect(result.event).toBe(event);
     expect(result.resource.kind).toBe(event.split('/')[0]);
     expect(result.actions.length).toBeGreaterThan(0);
@@ -95,7 +98,7 @@ describe('triggerEvent', () => {
   });
 
   it('refuses app/uninstalled, which the sandbox never sends', async () => {
-    await expect(triggerEvent(client, 'app/uninstalled')).rejects.toBeInstanceOf(UsageError);
+    await expect(triggerEvent(client, ledger.recorder, 'app/uninstalled')).rejects.toBeInstanceOf(UsageError);
   });
 });
 
@@ -103,7 +106,7 @@ describe('resourceDescriber', () => {
   const describeIt = () => resourceDescriber(client);
 
   it('fetches an order and sums it up: number, status, total', async () => {
-    const { resource } = await triggerEvent(client, 'order/paid');
+    const { resource } = await triggerEvent(client, ledger.recorder, 'order/paid');
     const view = await describeIt()({ store_id: sandbox.storeId, event: 'order/paid', id: resource.id });
     expect(view.summary).toMatch(/^#\d+ open\/paid \d+\.\d{2} [A-Z]{3}$/);
     expect(view.resource).toMatchObject({ id: resource.id, status: 'open', payment_status: 'paid' });
@@ -111,7 +114,7 @@ describe('resourceDescriber', () => {
 
   it('fetches products, categories and locations through their API modules', async () => {
     for (const kind of ['product', 'category', 'location'] as const) {
-      const { resource } = await triggerEvent(client, `${kind}/created`, () => new Date('2026-11-21T15:00:00Z'));
+      const { resource } = await triggerEvent(client, ledger.recorder, `${kind}/created`, () => new Date('2026-11-21T15:00:00Z'));
       const view = await describeIt()({ store_id: sandbox.storeId, event: `${kind}/created`, id: resource.id });
       expect(view.summary).toContain('Webhook trigger 2026-11-21T15:00:00+00:00');
       expect(view.resource).toMatchObject({ id: resource.id });
