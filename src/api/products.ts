@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { StoreClient, WriteRecord } from '../client/index.js';
 import { NotFoundError } from '../client/errors.js';
+import { UsageError } from '../errors.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
 import { CategorySchema, type Localized, LocalizedList, LocalizedSchema, OptionalLocalized } from './categories.js';
 import { Id, Num, parseRecords, readAll, Text, Timestamp } from './read.js';
@@ -114,10 +115,22 @@ export async function findProductByHandle(client: StoreClient, handle: string): 
   return products[0];
 }
 
+/**
+ * A SKU as the one path segment of `GET /products/sku/{sku}`: encoded (`/`, `%`, spaces, …). "." and ".." are
+ * refused: a URL resolves them (encoded as %2E too) as dot segments, so the request would reach another path
+ * (`GET /products/`), and the platform has no other way to look one SKU up.
+ */
+function skuSegment(sku: string): string {
+  if (sku === '.' || sku === '..' || sku === '') {
+    throw new UsageError(`The SKU "${sku}" cannot be looked up: the store's API finds a SKU as a URL path segment (GET /products/sku/{sku}), which cannot be "${sku}".`);
+  }
+  return encodeURIComponent(sku);
+}
+
 /** The product that has a variant with this SKU (GET /products/sku/{sku}), or undefined when none does (404). */
 export async function findProductBySku(client: StoreClient, sku: string): Promise<Product | undefined> {
   try {
-    const res = await client.request({ method: 'GET', path: `/products/sku/${encodeURIComponent(sku)}` });
+    const res = await client.request({ method: 'GET', path: `/products/sku/${skuSegment(sku)}` });
     return parseReply(ProductSchema, res.body, 'product record');
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
