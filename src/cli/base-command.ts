@@ -167,7 +167,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    * The recorder of this command's writes (docs/ledger.md): give it to the service that writes. The run is
    * started in the ledger on its first change, so a command that ends up writing nothing leaves no run.
    */
-  protected recorder(): Promise<Recorder> {
+  protected recorder(start: { undoes?: string } = {}): Promise<RunRecorder> {
     this.runRecorder ??= (async () => {
       const ctx = await this.context();
       const [{ RunRecorder }, { openLedger }, { scrub }] = await Promise.all([
@@ -181,6 +181,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         profile: ctx.profile,
         storeId: ctx.storeId,
         apiHost: new URL(ctx.apiUrl).host,
+        // `store undo RUN`: the run this one reverts (undoing it redoes).
+        undoes: start.undoes ?? null,
       });
     })();
     return this.runRecorder;

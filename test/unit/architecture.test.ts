@@ -183,6 +183,7 @@ describe('architecture', () => {
     status: ['orders', 'common'],
     invoices: ['orders', 'bulk', 'common'],
     webhooks: ['orders', 'common'],
+    undo: ['catalog-files', 'bulk', 'common'],
     'catalog-files': ['catalog', 'bulk', 'common'],
     orders: ['customers', 'catalog', 'common'],
     customers: ['common'],
