@@ -19,6 +19,20 @@ export const fulfillmentOrderArgs = {
   }),
 };
 
+/** `--fulfillment-order` of the shipping commands: some of the order's shipments instead of every one that can move. */
+export const shipmentSelectionFlag = Flags.string({
+  description: 'Only this shipment of the order: its id, or its number as listed (191-1, or 1); repeat for several. Without it, every shipment that can make the move.',
+  multiple: true,
+  multipleNonGreedy: true,
+});
+
+/** The tracking of a dispatch: `orders ship` and `fulfillment-orders update --status dispatched`. */
+export const dispatchFlags = {
+  tracking: Flags.string({ description: "The carrier's tracking code." }),
+  'tracking-url': Flags.string({ description: 'Where the customer follows the shipment (http or https); needs --tracking.' }),
+  notify: Flags.boolean({ description: 'Have the store tell the customer (the store does not, unless asked).' }),
+};
+
 /** ORDER_ID FULFILLMENT_ORDER_ID EVENT_ID: `tracking update` and `tracking delete`. */
 export const trackingEventArgs = {
   ...fulfillmentOrderArgs,

@@ -185,6 +185,7 @@ describe('architecture', () => {
     webhooks: ['orders', 'common'],
     undo: ['catalog-files', 'bulk', 'common'],
     'catalog-files': ['catalog', 'bulk', 'common'],
+    shipping: ['orders', 'common'],
     orders: ['customers', 'catalog', 'common'],
     customers: ['common'],
     catalog: ['common'],

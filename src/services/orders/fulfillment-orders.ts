@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../client/errors.js';
 import type { StoreClient } from '../../client/index.js';
-import { type FulfillmentOrder, getFulfillmentOrder, listFulfillmentOrders } from '../../api/fulfillment-orders.js';
+import { type FulfillmentOrder, fulfillmentShippingType, fulfillmentStatus, getFulfillmentOrder, listFulfillmentOrders } from '../../api/fulfillment-orders.js';
+import { fulfillmentStage, type FulfillmentStatus } from '../../platform/fulfillment.js';
 import { storeMainLanguage } from '../catalog/locations.js';
 import { byIdOrNumber, type FoundOrder } from './order-lookup.js';
 import type { FulfillmentOrderRef } from '../common/validate.js';
@@ -27,7 +28,13 @@ export async function fulfillmentOrdersOf(client: StoreClient, idOrNumber: numbe
 export function findShipment<T extends Pick<FulfillmentOrder, 'id' | 'number'>>(shipments: readonly T[], ref: FulfillmentOrderRef): T | undefined {
   if ('id' in ref) return shipments.find((fo) => fo.id.toUpperCase() === ref.id);
   const position = ref.number.includes('-') ? ref.number.slice(ref.number.lastIndexOf('-') + 1) : undefined;
-  return shipments.find((fo) => fo.number === ref.number) ?? shipments.find((fo) => position !== undefined && fo.number === position);
+  // And `1` names the shipment `191-1` of order 191: its place among the order's shipments.
+  const place = (fo: T) => String(fo.number ?? '').endsWith(`-${ref.number}`);
+  return (
+    shipments.find((fo) => fo.number === ref.number) ??
+    shipments.find((fo) => position !== undefined && fo.number === position) ??
+    (position === undefined ? shipments.find(place) : undefined)
+  );
 }
 
 /** "Order 191 has no fulfillment order 191-3 (it has 191-1, 191-2); `store fulfillment-orders list 191` lists them." */
@@ -63,3 +70,40 @@ export async function fulfillmentOrder(
     return { fulfillmentOrder: fo, mainLanguage };
   });
 }
+
+export function shipmentLabel(shipment: Pick<FulfillmentOrder, 'id' | 'number'>): string {
+  return shipment.number ? String(shipment.number) : shipment.id;
+}
+
+/** The command that takes a shipment to `status`, written for this order and shipment. */
+export function commandTo(order: string, label: string, status: FulfillmentStatus): string {
+  switch (status) {
+    case 'PACKED':
+      return `\`store orders pack ${order} --fulfillment-order ${label}\``;
+    case 'DISPATCHED':
+      return `\`store orders ship ${order} --fulfillment-order ${label} --tracking CODE\``;
+    case 'READY_FOR_PICKUP':
+      return `\`store fulfillment-orders update ${order} ${label} --status ready-for-pickup\``;
+    case 'DELIVERED':
+      return `\`store orders deliver ${order} --fulfillment-order ${label}\``;
+    case 'UNPACKED':
+      return `\`store fulfillment-orders update ${order} ${label} --status unpacked\``;
+  }
+}
+
+/**
+ * Why a shipment takes no new tracking event yet, as one sentence with the command that would make it take one
+ * (`fulfillment-orders tracking add`, refused before any request); undefined when it takes one.
+ */
+export function trackingEventRefusal(order: string, shipment: FulfillmentOrder, request: 'create' | 'change'): string | undefined {
+  const status = fulfillmentStatus(shipment);
+  const stage = fulfillmentStage(status);
+  const label = shipmentLabel(shipment);
+  if (stage === undefined || stage === 'dispatched' || (request === 'create' && stage === 'delivered')) return undefined;
+  if (stage === 'delivered') return `Shipment ${label} of order ${order} is ${status}: its tracking events no longer change (only new ones are added).`;
+  if (fulfillmentShippingType(shipment) !== 'ship') {
+    return `Shipment ${label} of order ${order} (${status}) takes no tracking events: they start once a shipment is DISPATCHED, and a ${fulfillmentShippingType(shipment)} shipment never is.`;
+  }
+  return `Shipment ${label} of order ${order} is ${status}: tracking events start once it is DISPATCHED; ${commandTo(order, label, 'DISPATCHED')} dispatches it first.`;
+}
+

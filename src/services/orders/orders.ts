@@ -26,7 +26,7 @@ import {
 } from '../../api/fulfillment-orders.js';
 import { readInvoices, type ShownInvoice } from './order-invoices.js';
 import { byIdOrNumber, type FoundOrder } from './order-lookup.js';
-import { fulfillmentOrderIdOf } from './fulfillment-orders.js';
+import { fulfillmentOrderIdOf, trackingEventRefusal } from './fulfillment-orders.js';
 import { type FulfillmentOrderRef, formatTimestamp, isEmail, notOneOf, parseDate, parseLatitude, parseLongitude } from '../common/validate.js';
 import { created, deleted, fieldUpdates, type Subject } from '../../ledger/changes.js';
 import type { Recorder } from '../../ledger/recorder.js';
@@ -247,9 +247,12 @@ export async function addTrackingEvent(
 ): Promise<FoundOrder<TrackingEvent>> {
   const input = trackingInput(fields, { now });
   if (!input.status) throw new UsageError('--status is required for a new tracking event.');
-  // The fulfillment order is looked up before the POST, so a 404 means nothing was created.
+  // The fulfillment order is read before the POST (a 404 means nothing was created), and one that takes no
+  // tracking event yet (not dispatched: docs/platform.md §10) is refused before any write.
   return byIdOrNumber(client, idOrNumber, 'adding the event to its fulfillment order', async (orderId) => {
     const foId = await fulfillmentOrderIdOf(client, orderId, ref);
+    const refusal = trackingEventRefusal(String(idOrNumber), await getFulfillmentOrder(client, orderId, foId), 'create');
+    if (refusal) throw new UsageError(refusal);
     const write = recorder.intend([created({ resource: 'tracking-event', parent: orderId, key: foId }, input)]);
     const event = await createTrackingEvent(client, orderId, foId, input, write);
     write.identify(event.id);
