@@ -16,7 +16,7 @@ export abstract class ShippingCommand<T extends typeof Command> extends BaseComm
     const shipments = (selection ?? []).map((ref) => parseFulfillmentOrderRef(ref, '--fulfillment-order'));
     const request = shippingRequest(flags);
     const { moveOrderShipments } = await import('../services/shipping/ship-order.js');
-    const result = await moveOrderShipments(await this.client(), { order: orderId, request, shipments }, { onNotice: (n) => this.note(n) });
+    const result = await moveOrderShipments(await this.client(), { order: orderId, request, shipments }, await this.recorder(), { onNotice: (n) => this.note(n) });
     if (!this.jsonEnabled()) {
       for (const line of shippingLines(result, verb)) this.note(line);
     }

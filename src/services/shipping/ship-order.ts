@@ -11,6 +11,7 @@ import {
 import { getOrder, listOrdersPage, type Order } from '../../api/orders.js';
 import type { FulfillmentOrderRef } from '../common/validate.js';
 import { formatTimestamp } from '../common/validate.js';
+import type { Recorder } from '../../ledger/recorder.js';
 import { planMoves, type MoveRequest, type PlannedMove, type SkippedShipment } from './moves.js';
 
 /**
@@ -94,6 +95,7 @@ export interface ShippingInput {
 export async function moveOrderShipments(
   client: StoreClient,
   input: ShippingInput,
+  recorder: Recorder,
   options: { now?: () => Date; onNotice?: (sentence: string) => void } = {},
 ): Promise<ShippingResult> {
   const found = await orderWithShipments(client, input.order);
@@ -107,7 +109,7 @@ export async function moveOrderShipments(
   };
   for (const move of plan.moves) {
     try {
-      result.moved.push(await sendMove(client, found.orderId, move, input.request, options.now ?? (() => new Date())));
+      result.moved.push(await sendMove(client, recorder, found.orderId, found.order.number, move, input.request, options.now ?? (() => new Date())));
     } catch (error) {
       if (result.moved.length === 0 || !(error instanceof StoreError)) throw error;
       const done = result.moved.map((m) => `${m.number ?? m.id} ${m.to}`).join(', ');
@@ -122,14 +124,41 @@ export function skippedRecord(skip: SkippedShipment): ShippingResult['skipped'][
 }
 
 /** The one request that makes a planned move. */
-export async function sendMove(client: StoreClient, orderId: number, move: PlannedMove, request: MoveRequest, now: () => Date): Promise<MovedShipment> {
+/**
+ * The one request that makes a planned move, on the run ledger first (docs/ledger.md): the shipment's status from
+ * what was read to what is sent. Only a pack goes back (PACKED → UNPACKED); a dispatch or a delivery never does
+ * (docs/platform.md §10), so undo lists it instead.
+ */
+export async function sendMove(
+  client: StoreClient,
+  recorder: Recorder,
+  orderId: number,
+  orderNumber: number | undefined,
+  move: PlannedMove,
+  request: MoveRequest,
+  now: () => Date,
+): Promise<MovedShipment> {
   const base = { id: move.shipment.id, ...(move.shipment.number ? { number: String(move.shipment.number) } : {}), from: move.from, to: move.to };
+  const irreversible = move.to === 'PACKED' || move.to === 'UNPACKED' ? undefined : `a ${move.to} shipment never goes back (docs/platform.md §10)`;
+  const write = recorder.intend([
+    {
+      resource: 'fulfillment-order',
+      id: move.shipment.id,
+      parent: orderId,
+      key: base.number ?? (orderNumber !== undefined ? String(orderNumber) : null),
+      field: 'status',
+      kind: 'update',
+      before: move.from,
+      after: move.to,
+      ...(irreversible ? { irreversible } : {}),
+    },
+  ]);
   if (move.by === 'event') {
     const event = await createTrackingEvent(client, orderId, move.shipment.id, {
       status: 'delivered',
       description: 'Delivered',
       happened_at: request.deliveredAt ?? formatTimestamp(now()),
-    });
+    }, write);
     return { ...base, by: 'tracking event', tracking_event_id: String(event.id) };
   }
   const change: FulfillmentOrderChange = { status: move.to };
@@ -140,7 +169,7 @@ export async function sendMove(client: StoreClient, orderId: number, move: Plann
       notify_customer: request.tracking.notify,
     };
   }
-  const answered = await updateFulfillmentOrder(client, orderId, move.shipment.id, change);
+  const answered = await updateFulfillmentOrder(client, orderId, move.shipment.id, change, write);
   return {
     ...base,
     by: 'status',
