@@ -1,10 +1,13 @@
 import type { Command } from '@oclif/core';
 import { BaseCommand } from './base-command.js';
+import { terminalSafe } from '../output/format.js';
 import type { StoreClient } from '../client/index.js';
 import type { Recorder } from '../ledger/recorder.js';
 import type { BulkTarget } from '../services/bulk/lock.js';
 import type { BulkProgress } from '../services/bulk/progress.js';
 import type { BulkRunSummary } from '../services/bulk/summary.js';
+import type { ColumnMapping } from '../services/bulk/column-map.js';
+import type { EncodingChoice } from '../services/bulk/encoding.js';
 
 /** What a bulk command's service call gets from the scaffolding around it. */
 export interface BulkRun extends BulkTarget {
@@ -18,6 +21,18 @@ export interface BulkRun extends BulkTarget {
   onProgress(event: BulkProgress): void;
   /** Says one line on stderr during the run, clear of the progress bar. */
   log(line: string): void;
+  /** How the file is read (`--encoding`, `--map`, `--map-file`), for the service's reader. */
+  encoding?: EncodingChoice;
+  map?: ColumnMapping[];
+  /** Hears what the reader says once (the encoding, rows and columns skipped): said on stderr unless --quiet. */
+  onNotice(notice: string): void;
+}
+
+/** The flags of `bulkFileFlags` (flags/bulk-file.ts), as parsed. */
+export interface BulkFileFlags {
+  encoding?: string;
+  map?: string;
+  'map-file'?: string;
 }
 
 export interface BulkSpec<S extends BulkRunSummary> {
@@ -32,6 +47,8 @@ export interface BulkSpec<S extends BulkRunSummary> {
   report?: string;
   /** What an interrupted run prints on stderr (how to finish the work). */
   interruptedHint: string;
+  /** `--encoding`, `--map` and `--map-file`, when the command takes them. */
+  fileFlags?: BulkFileFlags;
   run(run: BulkRun): Promise<S>;
   /**
    * Prints the summary (the command knows its flags: --quiet, --json). It may throw the error the run ends
@@ -69,16 +86,25 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
         throw error instanceof CannotWriteError ? new UsageError(`--report: ${error.message}`) : error;
       });
     }
+    const reading = await this.fileReading(spec.fileFlags);
     const { seekableInput } = await import('../services/common/input-file.js');
     const input = await seekableInput(spec.file, spec.flag);
     try {
-      return await this.runOn(input.path, spec);
+      return await this.runOn(input.path, spec, reading);
     } finally {
       await input.dispose();
     }
   }
 
-  private async runOn<S extends BulkRunSummary>(file: string, spec: BulkSpec<S>): Promise<S> {
+  /** `--encoding`, `--map` and `--map-file`, checked before any work (a map file that cannot be read is exit 2). */
+  private async fileReading(flags: BulkFileFlags | undefined): Promise<{ encoding?: EncodingChoice; map?: ColumnMapping[] }> {
+    if (!flags) return {};
+    const { parseMapFlag, readMapFile } = await import('../services/bulk/column-map.js');
+    const map = [...(flags['map-file'] ? await readMapFile(flags['map-file']) : []), ...(flags.map !== undefined ? parseMapFlag(flags.map) : [])];
+    return { encoding: flags.encoding as EncodingChoice | undefined, map: map.length > 0 ? map : undefined };
+  }
+
+  private async runOn<S extends BulkRunSummary>(file: string, spec: BulkSpec<S>, reading: { encoding?: EncodingChoice; map?: ColumnMapping[] }): Promise<S> {
     const ctx = await this.context();
     const { bulkProgress } = await import('../output/bulk.js');
     const { BULK_RETRIES } = await import('../client/retry.js');
@@ -105,6 +131,10 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
           progress.update(event);
         },
         log: (line) => progress.log(line),
+        ...reading,
+        onNotice: (notice) => {
+          if (!spec.quiet) progress.log(terminalSafe(notice));
+        },
       });
     } catch (error) {
       progress.stop();

@@ -17,10 +17,31 @@ function requestsLine(s: { requests: number; retries: number; rateLimited: numbe
   return `  requests:${pad}${s.requests} sent (${s.retries} retried), ${s.rateLimited} × 429, ${formatDuration(s.seconds)}`;
 }
 
+/**
+ * The first line of every bulk summary: "Imported" (or "Synced", "Attached") only when something was written;
+ * otherwise whether there was nothing to write or nothing could be.
+ */
+function summaryHeadline(
+  verbs: { would: string; done: string; bare: string },
+  s: { dryRun: boolean; file: string; rows: number },
+  counts: { written: number; failed: number },
+  what: string,
+): string {
+  if (s.dryRun) return `${verbs.would} ${s.file}${what}.`;
+  if (counts.written > 0) return `${verbs.done} ${s.file}${what}.`;
+  if (counts.failed > 0) return `Nothing ${verbs.done.toLowerCase()} from ${s.file}${what}.`;
+  if (s.rows === 0) return `Nothing to ${verbs.bare} from ${s.file}${what}.`;
+  return `Nothing to ${verbs.bare} from ${s.file}${what}; the store already holds it.`;
+}
+
+const IMPORT_VERBS = { would: 'Would import', done: 'Imported', bare: 'import' };
+const SYNC_VERBS = { would: 'Would sync', done: 'Synced', bare: 'sync' };
+const ATTACH_VERBS = { would: 'Would attach', done: 'Attached', bare: 'attach' };
+
 function importSummaryLines(s: ImportSummary): string[] {
   const lines: string[] = [];
-  const verb = s.dryRun ? 'Would import' : 'Imported';
-  lines.push(`${verb} ${s.file} (${dialectName(s.dialect)}): ${plural(s.rows, 'row')}, ${plural(s.products, 'product')}.`);
+  const written = s.created + s.updated + s.categoriesCreated;
+  lines.push(summaryHeadline(IMPORT_VERBS, s, { written, failed: s.failed }, ` (${dialectName(s.dialect)}): ${plural(s.rows, 'row')}, ${plural(s.products, 'product')}`));
   const counts = [
     `${s.created} created`,
     `${s.updated} updated`,
@@ -102,25 +123,36 @@ export function syncSummaryView(s: SyncSummary, zeroMissing: boolean, report?: s
   };
 }
 
-/** `invoices attach --file`: a dry run's counts; a run's rows are said as they fail, its sentence by the command. */
-export function invoicesSummaryView(s: FileAttachResult): BulkSummaryView {
-  return { lines: s.dryRun ? invoicesDryRunLines(s) : [] };
+/** `invoices attach --file`: its counts, shaped like those of import and sync, and its failed rows. */
+export function invoicesSummaryView(s: FileAttachResult, report?: string): BulkSummaryView {
+  return {
+    lines: invoicesSummaryLines(s),
+    note: s.earlierRunUnfinished
+      ? 'Note: an earlier run of this file was interrupted; the rows it attached were found on their orders and not sent again (--resume also keeps its counts).'
+      : undefined,
+    failures: { file: s.file, rows: s.failed, report },
+  };
 }
 
-/** The first 50 failed rows, one line each ("file, line 3 (SKU): reason"), how many more, and where all are. */
+/**
+ * The first 50 failed rows, one line each, how many more, and where all are: an invalid row as every row error
+ * is said ("file, line 3, column 2 (price): what; how to fix"), a row the store refused with its key
+ * ("file, line 3 (SKU): reason"), a record the file does not name by its key alone.
+ */
 function printFailures(file: string, failures: ReportRow[], err: NodeJS.WritableStream, report?: string): void {
   const shown = failures.slice(0, 50);
   for (const f of shown) {
-    err.write(terminalSafe(`${file}, line ${f.line}${f.stage === 'validation' ? '' : ` (${f.key})`}: ${f.reason}`) + '\n');
+    const where = f.column !== undefined ? `, column ${f.column}${f.header ? ` (${f.header})` : ''}` : '';
+    const at = f.line > 0 ? `line ${f.line}${f.stage === 'validation' ? where : ` (${f.key})`}` : f.key;
+    err.write(terminalSafe(`${file}, ${at}: ${f.reason}`) + '\n');
   }
   if (failures.length > shown.length) err.write(`… and ${failures.length - shown.length} more failures.\n`);
   if (failures.length > 0 && report) err.write(`The failed rows are listed in ${report}.\n`);
 }
 
 function syncSummaryLines(s: SyncSummary, zeroMissing: boolean): string[] {
-  const verb = s.dryRun ? 'Would sync' : 'Synced';
   return [
-    `${verb} ${s.file}: ${plural(s.rows, 'row')}.`,
+    summaryHeadline(SYNC_VERBS, s, { written: s.updated + s.zeroed, failed: s.failed }, `: ${plural(s.rows, 'row')}`),
     `  variants: ${s.updated} updated, ${s.unchanged} unchanged, ${s.failed} failed${s.notFound ? ` (${s.notFound} not in the store)` : ''}${s.zeroed || zeroMissing ? `, ${s.zeroed} zeroed (not in the file)` : ''}`,
     ...(s.resumedRows || s.replanned
       ? [`  resumed:  ${s.resumedRows} finished by the interrupted run${s.replanned ? `, ${s.replanned} changed in the store since and written again` : ''}`]
@@ -138,20 +170,18 @@ function verifiedLines(s: { verified?: number; unverified?: number }, pad: strin
   return [`  verified:${pad}${plural(s.verified, 'field')} read back${bad > 0 ? `; ${plural(bad, 'record')} not held as the store confirmed (failed rows)` : ', all held as written'}`];
 }
 
-/** The one sentence of `invoices attach --file`, on stderr, and the subject of its error when rows failed. */
-export function invoicesSentence(s: FileAttachResult): string {
-  const counts = s.dryRun
-    ? `${s.attached} to attach, ${s.unchanged} already attached, ${s.failed.length} failed`
-    : `${s.attached} attached, ${s.unchanged} already attached, ${s.failed.length} failed`;
-  return `${plural(s.rows, 'row')}: ${counts}${s.resumedRows ? ` (${s.resumedRows} finished by the interrupted run)` : ''}.`;
+/** Rows that failed: one row may fail in several ways (each is a failure), it is counted once. */
+function failedRows(failures: ReportRow[]): number {
+  return new Set(failures.map((f) => (f.line > 0 ? f.line : `${f.key}\u0000`))).size;
 }
 
-/** A dry run of `invoices attach --file`, shaped like the summaries of import and sync. */
-function invoicesDryRunLines(s: FileAttachResult): string[] {
+function invoicesSummaryLines(s: FileAttachResult): string[] {
+  const failed = failedRows(s.failed);
+  const resumed = s.resumedRows ? ` (${s.resumedRows} finished by the interrupted run)` : '';
   return [
-    `Would attach ${s.file}: ${plural(s.rows, 'row')}.`,
-    `  invoices: ${s.attached} to attach, ${s.unchanged} already attached, ${s.failed.length} failed`,
-    `  writes:   ${s.plannedWrites} would be sent`,
+    summaryHeadline(ATTACH_VERBS, s, { written: s.attached, failed }, `: ${plural(s.rows, 'row')}`),
+    `  invoices: ${s.attached} ${s.dryRun ? 'to attach' : 'attached'}, ${s.unchanged} already attached, ${failed} failed${resumed}`,
+    ...(s.dryRun ? [`  writes:   ${s.plannedWrites} would be sent`] : []),
     requestsLine(s, ' '),
   ];
 }

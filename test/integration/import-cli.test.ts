@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/index.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { formatRowError } from '../../src/services/bulk/row-error.js';
-import { CatalogInvalidError, runImport } from '../../src/services/catalog-files/import/run-import.js';
+import { runImport } from '../../src/services/catalog-files/import/run-import.js';
+import { FileInvalidError, formatRowError } from '../../src/services/bulk/row-error.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { type Received, clientFor, requestRecorder, writesOf } from '../helpers/sandbox.js';
 
@@ -162,9 +162,9 @@ describe('invalid input sends nothing', () => {
         storeId: sandbox.storeId,
         env: env(),
       }).catch((e: unknown) => e);
-      expect(error, name).toBeInstanceOf(CatalogInvalidError);
-      expect((error as CatalogInvalidError).exitCode).toBe(2);
-      expect(formatRowError((error as CatalogInvalidError).errors[0]!), name).toMatch(new RegExp(`^${name.replace('.', '\\.')}, line \\d+`));
+      expect(error, name).toBeInstanceOf(FileInvalidError);
+      expect((error as FileInvalidError).exitCode).toBe(2);
+      expect(formatRowError((error as FileInvalidError).errors[0]!), name).toMatch(new RegExp(`^${name.replace('.', '\\.')}, line \\d+`));
       expect(client.stats().requests, name).toBe(0);
       expect(recorder.take(), name).toEqual([]);
     }
@@ -172,7 +172,7 @@ describe('invalid input sends nothing', () => {
 
   it('the CLI lists every error with file, line and column, exits 2 and sends nothing', async () => {
     for (const [name, where] of [
-      ['latin1.csv', 'latin1.csv, line 2, column 2 (name)'],
+      ['too-many-cells.csv', 'too-many-cells.csv, line 2, column 8: the cell holds "extra"'],
       ['duplicate-sku.csv', 'duplicate-sku.csv, line 3, column 5 (sku)'],
       ['unclosed-quote-end.csv', 'unclosed-quote-end.csv, line 3'],
       ['empty.csv', 'empty.csv, line 1'],
@@ -210,7 +210,13 @@ describe('invalid input sends nothing', () => {
     const r = await importCli(file, '--skip-invalid', '--report', report);
     expect(r.code, r.stderr).toBe(3);
     expect(count(r.sent, 'POST', /^\/products$/)).toBe(1);
-    expect(readFileSync(report, 'utf8')).toMatch(/^line,key,stage,reason\n3,roto,validation,"column 4 \(price\): ""diez"" is not a number/);
+    expect(readFileSync(report, 'utf8')).toMatch(/^handle,name,sku,price,stock,line,error,stage\nroto,Roto,ROTO-1,diez,1,3,"column 4 \(price\): ""diez"" is not a number.*",validation\n$/);
+    // The report, fixed, imports cleanly as it is: the line, error and stage columns are not read.
+    const fixed = join(dir, 'partly-valid-fixed.csv');
+    writeFileSync(fixed, readFileSync(report, 'utf8').replace(',diez,', ',10,'));
+    const again = await importCli(fixed);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/^Imported partly-valid-fixed.csv \(canonical columns\): 1 row, 1 product\.\n.*1 created, 0 updated, 0 unchanged, 0 failed/);
   });
 
   it('a --report in a directory that does not exist is refused before any request (exit 2), not after the work', async () => {
@@ -253,7 +259,7 @@ describe('the matching rules of CSV.md, end to end', () => {
     expect(update.code).toBe(3);
     expect(update.stdout).toMatch(/0 created, 1 updated, 0 unchanged, 1 failed/);
     expect(update.stderr).toMatch(/rules-update.csv, line 3 \(regla-falta\): product regla-falta does not exist in the store \(--mode update\)/);
-    expect(readFileSync(report, 'utf8')).toMatch(/\n3,regla-falta,plan,product regla-falta does not exist/);
+    expect(readFileSync(report, 'utf8')).toMatch(/\nregla-falta,Regla falta,RF-1,5,3,product regla-falta does not exist.*,plan\n$/);
     expect(writes(update.sent).map((s) => `${s.method} ${s.path}`)).toEqual(['PATCH /products/stock-price']);
     expect(stored('regla-falta')).toBeUndefined();
 
@@ -291,7 +297,7 @@ describe('failures and the lock', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/conflict.csv, line 2 \(otro\): SKU TAZA-350 belongs to product \d+ \(taza-ceramica\)/);
     expect(count(r.sent, 'POST', /^\/products$/)).toBe(1);
-    expect(readFileSync(report, 'utf8')).toMatch(/2,otro,plan,SKU TAZA-350 belongs to product/);
+    expect(readFileSync(report, 'utf8')).toMatch(/^handle,name,sku,price,line,error,stage\notro,Otro,TAZA-350,1,2,SKU TAZA-350 belongs to product .*,plan\n$/);
   });
 
   it('refuses while another import of the store runs, and takes over a lock whose process is gone', async () => {

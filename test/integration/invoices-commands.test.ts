@@ -198,7 +198,7 @@ describe('store invoices attach ORDER_ID', () => {
 });
 
 describe('store invoices attach --file', () => {
-  it('attaches the good rows, reports the bad ones with line and column, exit 3', async () => {
+  it('refuses a file with invalid rows (exit 2, nothing sent); --skip-invalid attaches the good rows and reports the rest, exit 3', async () => {
     const [a, b] = [freshOrder(), freshOrder()];
     const [k1, k2, k3, k4] = [newKey(), newKey(), newKey(), newKey()];
     const file = join(dir, 'invoices.csv');
@@ -215,29 +215,40 @@ describe('store invoices attach --file', () => {
     ];
     writeFileSync(file, `\uFEFF${rows.join('\r\n')}\r\n`);
     const report = join(dir, 'failed.csv');
-    const r = await store('invoices', 'attach', '--file', file, '--report', report);
+    // As for every bulk file: nothing is sent while a row is invalid, and each problem has its line and column.
+    const refused = await store('invoices', 'attach', '--file', file, '--debug');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`invoices.csv, line 4, column 2 (key): the key ${withWrongCheckDigit(k3)} has a wrong check digit`);
+    expect(refused.stderr).toContain('invoices.csv, line 8, column 3 (link): "ftp://nfe.example.com/b2.pdf" is not an http(s) URL; use a full address such as');
+    expect(refused.stderr).toContain('Error: invoices.csv has 2 errors; nothing was sent (fix the file, or use --skip-invalid to attach the 5 valid rows).');
+    expect(refused.stderr).not.toContain('/metafields');
+
+    const r = await store('invoices', 'attach', '--file', file, '--skip-invalid', '--report', report);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('7 rows: 4 attached, 0 already attached, 3 failed');
+    expect(r.stdout).toMatch(/^Attached invoices\.csv: 7 rows\.\n {2}invoices: 4 attached, 0 already attached, 3 failed\n/);
+    // A partial result is a result: exit 3, the failed rows listed, no "Error:".
+    expect(r.stderr).not.toContain('Error');
     // An order number is a well-formed id (ids have any length): after the store's 404 it is looked up (q).
     expect(r.stderr).toContain(`Order number ${a.number} is order ${a.id}; attaching its rows' invoices to it.`);
-    expect(r.stderr).toContain('invoices.csv line 4: column key');
-    expect(r.stderr).toContain('invoices.csv line 8: column link');
+    expect(r.stderr).toContain('invoices.csv, line 4, column 2 (key): the key');
+    expect(r.stderr).toContain('invoices.csv, line 7 (1999999999): Order 1999999999 not found.');
+    expect(r.stderr).toContain('invoices.csv, line 8, column 3 (link):');
 
     // The rows of order a, by id and by number, were written by one worker in file order: none lost.
     expect((await storedInvoices(a.id)).map((i) => i.key)).toEqual([k1, k2, k4]);
     expect((await storedInvoices(b.id)).map((i) => i.key)).toEqual([k3]);
 
+    // The report is shaped like the input (";", its byte order mark): the rows' own cells, then line, error, stage.
     const reported = readFileSync(report, 'utf8').trimEnd().split('\n');
-    expect(reported[0]).toBe('line,key,stage,reason');
-    expect(reported.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([
-      `4,${b.id},validation`,
-      '7,1999999999,request',
-      `8,${b.id},validation`,
+    expect(reported[0]).toBe('\uFEFForder_id;key;link;fulfillment_order_id;line;error;stage');
+    expect(reported.slice(1)).toEqual([
+      expect.stringMatching(new RegExp(`^${b.id};${withWrongCheckDigit(k3)};https://nfe.example.com/bad-key.pdf;;4;"column 2 \\(key\\): the key \\d+ has a wrong check digit .*";validation$`)),
+      expect.stringMatching(/^1999999999;\d+;https:\/\/nfe.example.com\/no-order.pdf;;7;Order 1999999999 not found.*;request$/),
+      expect.stringMatching(new RegExp(`^${b.id};\\d+;ftp://nfe.example.com/b2.pdf;;8;"column 3 \\(link\\): .*";validation$`)),
     ]);
-    expect(reported[2]).toContain('Order 1999999999 not found.');
 
     // Running the same file again attaches nothing twice.
-    const again = await store('invoices', 'attach', '--file', file, '--json');
+    const again = await store('invoices', 'attach', '--file', file, '--skip-invalid', '--json');
     expect(again.code).toBe(3);
     expect(JSON.parse(again.stdout)).toMatchObject({ rows: 7, attached: 0, unchanged: 4 });
     expect((await storedInvoices(a.id)).map((i) => i.key)).toEqual([k1, k2, k4]);
@@ -249,14 +260,16 @@ describe('store invoices attach --file', () => {
     writeFileSync(invalid, `order_id,key,link\n${order.id},123,https://nfe.example.com/1.pdf\n`);
     const r = await store('invoices', 'attach', '--file', invalid, '--debug');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('invalid.csv line 2: column key has 3 digits');
+    expect(r.stderr).toContain('invalid.csv, line 2, column 2 (key): the key has 3 digits; a fiscal access key has 44');
+    // Every row is invalid: --skip-invalid would send nothing, so it is not suggested.
+    expect(r.stderr).toContain('invalid.csv has 1 error; nothing was sent (fix the file and run it again).');
     expect(r.stderr).not.toContain('/metafields');
 
     const noLink = join(dir, 'no-link.csv');
     writeFileSync(noLink, `order_id,key\n${order.id},${newKey()}\n`);
     const missing = await store('invoices', 'attach', '--file', noLink);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('no-link.csv line 1: missing column link.');
+    expect(missing.stderr).toContain(`no-link.csv, line 1: no "link" column; every row needs one: add the column, or name yours with --map 'YOUR_COLUMN=link'`);
 
     const absent = await store('invoices', 'attach', '--file', join(dir, 'nope.csv'));
     expect(absent.code).toBe(2);
@@ -278,7 +291,7 @@ describe('store invoices attach --file --dry-run / --resume', () => {
     const r = await store('invoices', 'attach', '--file', file, '--dry-run', '--debug');
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/^Would attach dry-run\.csv: 4 rows\.\n {2}invoices: 1 to attach, 2 already attached, 1 failed\n {2}writes: {3}1 would be sent\n {2}requests: \d+ sent/);
-    expect(r.stderr).toContain('dry-run.csv line 5: Order 1999999999 not found.');
+    expect(r.stderr).toContain('dry-run.csv, line 5 (1999999999): Order 1999999999 not found.');
     expect(r.stderr).not.toMatch(/→ (POST|PUT) /);
     expect(await storedInvoices(b.id)).toEqual([]);
 
@@ -312,7 +325,8 @@ describe('store invoices attach --file --dry-run / --resume', () => {
     // That run finished: its journal is not resumed again, and a plain run sends what the store still lacks.
     const plain = await store('invoices', 'attach', '--file', file);
     expect(plain.code, plain.stderr).toBe(0);
-    expect(plain.stderr).toBe('2 rows: 1 attached, 1 already attached, 0 failed.\n');
+    expect(plain.stdout).toMatch(/^Attached resume\.csv: 2 rows\.\n {2}invoices: 1 attached, 1 already attached, 0 failed\n {2}requests: /);
+    expect(plain.stderr).toBe('');
     expect((await storedInvoices(a.id)).map((i) => i.key)).toEqual([k1]);
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/errors.js';
+import { FileInvalidError, formatRowError } from '../../src/services/bulk/row-error.js';
 import { createClient, type StoreClient } from '../../src/client/index.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { attachInvoicesFromFile as attachFile, type InvoiceFileEvent, type InvoiceFileOptions } from '../../src/services/invoices/invoice-file.js';
@@ -71,9 +71,11 @@ describe('attachInvoicesFromFile', () => {
       ].join('\n'),
     );
     const events: InvoiceFileEvent[] = [];
-    const result = await attachInvoicesFromFile(client, path, (e) => events.push(e));
+    const result = await attachInvoicesFromFile(client, path, (e) => events.push(e), { skipInvalid: true });
     expect(result).toMatchObject({ file: 'quoted.csv', rows: 3, attached: 2, unchanged: 0 });
-    expect(result.failed).toEqual([{ line: 3, key: String(b), stage: 'validation', reason: expect.stringMatching(/^column key "not\na key" is not a fiscal access key/) }]);
+    expect(result.failed).toEqual([
+      { line: 3, key: String(b), stage: 'validation', column: 2, header: 'key', reason: 'the key "not\na key" is not a fiscal access key; it must be 44 digits' },
+    ]);
     expect(events.filter((e) => e.type === 'attached').map((e) => (e as { line: number }).line).sort()).toEqual([2, 6]);
     expect((await readInvoices(client, a)).invoices).toEqual([{ key: k1, link: 'https://nfe.example.com/a.pdf?x=1,2', kind: 'nfe/list' }]);
   });
@@ -89,7 +91,7 @@ describe('attachInvoicesFromFile', () => {
     for (const id of orders) expect((await readInvoices(client, id)).invoices.map((i) => i.key)).toEqual(keys.get(id));
   });
 
-  it('reports malformed rows: extra cells, empty required cells, one key for two orders', async () => {
+  it('refuses a file with malformed rows (extra cells, empty required cells, one key for two orders) before sending; --skip-invalid sends the valid ones', async () => {
     const [a, b] = [freshOrder(), freshOrder()];
     const key = newKey();
     const path = file(
@@ -97,27 +99,38 @@ describe('attachInvoicesFromFile', () => {
       [
         'order_id,key,link,fulfillment_order_id',
         `${a},${key},https://nfe.example.com/1.pdf,,surprise`,
-        `${a},,https://nfe.example.com/2.pdf`,
-        `${a},${key},https://nfe.example.com/3.pdf`,
-        `${b},${key},https://nfe.example.com/4.pdf`,
+        `${a},,https://nfe.example.com/2.pdf,`,
+        `${a},${key},https://nfe.example.com/3.pdf,`,
+        `${b},${key},https://nfe.example.com/4.pdf,`,
       ].join('\n'),
     );
-    const result = await attachInvoicesFromFile(client, path);
-    expect(result.attached).toBe(1);
-    expect(result.failed.map((f) => [f.line, f.reason])).toEqual([
-      [2, 'the row has 5 cells but the header names 4 columns.'],
-      [3, 'column key is empty.'],
-      [5, `column key: the same key is on line 4 for order ${a}; an invoice belongs to one order.`],
+    const before = client.stats().requests;
+    const refusal = await attachInvoicesFromFile(client, path).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(FileInvalidError);
+    expect((refusal as FileInvalidError).message).toBe('rows.csv has 3 errors; nothing was sent (fix the file, or use --skip-invalid to attach the valid row).');
+    expect((refusal as FileInvalidError).errors.map(formatRowError)).toEqual([
+      'rows.csv, line 2, column 5: the cell holds "surprise" but its column has no name in the header; name the column, or clear the cell',
+      "rows.csv, line 3, column 2 (key): the access key is empty; every row needs the invoice's 44-digit access key",
+      `rows.csv, line 5, column 2 (key): the same key is on line 2 for order ${a}; an invoice belongs to one order`,
     ]);
+    expect(client.stats().requests).toBe(before);
+    const result = await attachInvoicesFromFile(client, path, undefined, { skipInvalid: true });
+    expect(result.attached).toBe(1);
+    expect(result.failed.map((f) => f.line)).toEqual([2, 3, 5]);
   });
 
   it('fails the whole file before sending when the header is wrong or the file is empty', async () => {
-    await expect(attachInvoicesFromFile(client, file('unknown.csv', 'order_id,key,link,amount\n'))).rejects.toThrow(
-      'unknown.csv line 1: unknown column "amount"; the columns are order_id, key, link, fulfillment_order_id.',
-    );
-    await expect(attachInvoicesFromFile(client, file('twice.csv', 'order_id,key,link,key\n'))).rejects.toThrow('twice.csv line 1: column key appears twice.');
-    await expect(attachInvoicesFromFile(client, file('empty.csv', ''))).rejects.toBeInstanceOf(UsageError);
-    await expect(attachInvoicesFromFile(client, file('quote.csv', `order_id,key,link\n${freshOrder()},"${newKey()},x\n`))).rejects.toThrow(/^quote\.csv line \d+: /);
+    const refused = async (name: string, text: string) => {
+      const error = await attachInvoicesFromFile(client, file(name, text), undefined, { skipInvalid: true }).catch((e: unknown) => e);
+      expect(error, name).toBeInstanceOf(FileInvalidError);
+      return (error as FileInvalidError).errors.map(formatRowError);
+    };
+    expect(await refused('unknown.csv', 'order_id,key,link,amount\n')).toEqual([
+      `unknown.csv, line 1, column 4 (amount): unknown column "amount"; an invoices file has order_id, key, link and fulfillment_order_id: rename it with --map 'amount=COLUMN', or leave it out with --map 'amount='`,
+    ]);
+    expect(await refused('twice.csv', 'order_id,key,link,key\n')).toEqual(['twice.csv, line 1, column 4 (key): the column appears twice (also column 2); keep one of them']);
+    expect(await refused('empty.csv', '')).toEqual(['empty.csv, line 1: the file is empty; expected a header row']);
+    expect(await refused('quote.csv', `order_id,key,link\n${freshOrder()},"${newKey()},x\n`)).toEqual([expect.stringMatching(/^quote\.csv, line 2, column 2 \(key\): a quoted cell is never closed/)]);
     const headerOnly = await attachInvoicesFromFile(client, file('header.csv', '\uFEFForder_id,key,link\r\n'));
     expect(headerOnly).toMatchObject({ rows: 0, attached: 0, failed: [] });
   });
@@ -144,16 +157,23 @@ describe('attachInvoicesFromFile', () => {
     expect(again).toMatchObject({ resumedRows: 0, attached: 0, unchanged: 3 });
   });
 
-  it('writes the failed rows to --report as CSV, like import and sync', async () => {
+  it('writes the rows not done to --report in the shape of every bulk file: their own columns, then line, error and stage', async () => {
     const order = freshOrder();
+    const key = newKey();
     const report = join(dir, 'report.csv');
-    const path = file('report-rows.csv', ['order_id,key,link', `${order},123,https://nfe.example.com/1.pdf`, `=1+1,${newKey()},https://nfe.example.com/2.pdf`].join('\n'));
-    const result = await attachInvoicesFromFile(client, path, undefined, { report });
-    expect(result.failed.map((f) => [f.line, f.key])).toEqual([[2, String(order)], [3, '=1+1']]);
+    const path = file('report-rows.csv', ['order_id,key,link', `${order},123,https://nfe.example.com/1.pdf`, `=1+1,${key},https://nfe.example.com/2.pdf`].join('\n'));
+    await expect(attachInvoicesFromFile(client, path, undefined, { report })).rejects.toBeInstanceOf(FileInvalidError);
     const { readFileSync } = await import('node:fs');
-    const lines = readFileSync(report, 'utf8').trimEnd().split('\n');
-    expect(lines[0]).toBe('line,key,stage,reason');
     // A cell a spreadsheet would run as a formula is kept inert.
-    expect(lines.slice(1).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([`2,${order},validation`, `3,'=1+1,validation`]);
+    expect(readFileSync(report, 'utf8')).toBe(
+      'order_id,key,link,line,error,stage\n' +
+        `${order},123,https://nfe.example.com/1.pdf,2,column 2 (key): the key has 3 digits; a fiscal access key has 44,validation\n` +
+        `'=1+1,${key},https://nfe.example.com/2.pdf,3,"column 1 (order_id): ""=1+1"" is not an order id; an order id is a whole number such as 123456789",validation\n`,
+    );
+    // Fixed, the report is the next file as it is.
+    const fixedKey = newKey();
+    const fixed = file('report-fixed.csv', readFileSync(report, 'utf8').replace(',123,', `,${fixedKey},`).replace("'=1+1", String(freshOrder())));
+    const again = await attachInvoicesFromFile(client, fixed);
+    expect(again).toMatchObject({ rows: 2, attached: 2, failed: [] });
   });
 });

@@ -25,6 +25,11 @@ function env() {
   };
 }
 
+/** `text` in Windows-1252 (the accents of Spanish and Portuguese are all in its upper half, as Latin-1). */
+function encode1252(text: string): Buffer {
+  return Buffer.from(text, 'latin1');
+}
+
 /** A copy of every variant as the sandbox holds it now (its records change in place). */
 function variants() {
   const store = sandbox.state.defaultStore()!;
@@ -66,7 +71,10 @@ describe('variants sync', () => {
     const r = await sync(csv, '--report', report);
     // The SKU the store lacks is a failed row: exit 3, in the report with its line; the others are written.
     expect(r.code, r.stderr).toBe(3);
-    expect(readFileSync(report, 'utf8')).toBe('line,key,stage,reason\n5,NO-EXISTE,plan,SKU NO-EXISTE is not in the store (variants sync never creates variants)\n');
+    // The report repeats the row as the feed has it, then where and why: fixed, it is the next feed.
+    expect(readFileSync(report, 'utf8')).toBe(
+      'sku,stock,stock:Local Palermo,price,line,error,stage\nNO-EXISTE,3,,,5,SKU NO-EXISTE is not in the store (variants sync never creates variants),plan\n',
+    );
     expect(r.writes.map((w) => `${w.method} ${w.path}`)).toEqual(['PATCH /products/stock-price']);
     // The summary's request count is what the sandbox received.
     expect(r.stdout).toMatch(new RegExp(`requests: ${r.received.length} sent`));
@@ -103,7 +111,7 @@ describe('variants sync', () => {
       expect(r.code).toBe(3);
       expect(r.writes).toEqual([]);
       expect(readFileSync(report, 'utf8')).toMatch(
-        new RegExp(`^line,key,stage,reason\n2,${a!.sku},plan,"?SKU ${a!.sku} is held by 2 variants in the store \\(products? ${[...new Set([a!.product_id, b!.product_id])].join(', ')}\\); the store is ambiguous`),
+        new RegExp(`^sku,price,line,error,stage\n${a!.sku},${Number(a!.price) + 7},2,"?SKU ${a!.sku} is held by 2 variants in the store \\(products? ${[...new Set([a!.product_id, b!.product_id])].join(', ')}\\); the store is ambiguous`),
       );
     } finally {
       await setSku(b, b!.sku!);
@@ -133,12 +141,58 @@ describe('variants sync', () => {
     expect(withoutSku.inventory_levels.reduce((n, l) => n + l.stock, 0)).toBeGreaterThan(0);
   });
 
+  it('a Spanish Excel stock file (Windows-1252, ";;" columns, blank rows, the ERP\'s own headers mapped with --map) syncs exactly', async () => {
+    const store = sandbox.state.defaultStore()!;
+    const home = store.locations.list().find((l) => l.is_default)!;
+    const [a, b] = variants().filter((v) => v.sku && v.stock_management && v.inventory_levels.some((l) => l.location_id === home.id));
+    const atHome = (sku: string) => bySku(sku).inventory_levels.find((l) => l.location_id === home.id)?.stock;
+    const elsewhere = (sku: string) => bySku(sku).inventory_levels.filter((l) => l.location_id !== home.id);
+    const othersBefore = [elsewhere(a!.sku!), elsewhere(b!.sku!)];
+    // What Excel's "CSV (delimitado por comas)" writes on a Spanish Windows: ";" separators, decimal commas,
+    // Windows-1252 text, CRLF, the ";;" of columns once used, and rows left blank.
+    const text = [
+      'Código;Descripción;Existencia;Precio;;',
+      `${a!.sku};Camisón de algodón;${atHome(a!.sku!)! + 3};1234,50;;`,
+      ';;;;;',
+      '',
+      `${b!.sku};Piña colada, 1 l;0;99,9;;`,
+      ';;;;;',
+      '',
+    ].join('\r\n');
+    const file = join(dir, 'existencias.csv');
+    writeFileSync(file, encode1252(text));
+    recorder.take();
+    const r = await runInProcess(['variants', 'sync', file, '--map', 'Código=sku,Existencia=stock,Precio=price,Descripción='], { env: env() });
+    const received = recorder.take();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      'existencias.csv is not UTF-8 (line 1 holds the byte 0xF3): read as Windows-1252, as Excel saves CSV on Windows (--encoding chooses another).\n' +
+        'existencias.csv: columns 5–6 have no name in the header and are skipped.\n' +
+        'existencias.csv: 3 blank rows skipped (lines 3, 4, 6).\n',
+    );
+    expect(r.stdout).toMatch(/^Synced existencias\.csv: 2 rows\.\n {2}variants: 2 updated, 0 unchanged, 0 failed\n/);
+    expect(writesOf(received).map((w) => `${w.method} ${w.path}`)).toEqual(['PATCH /products/stock-price']);
+    expect(atHome(a!.sku!)).toBe(a!.inventory_levels.find((l) => l.location_id === home.id)!.stock + 3);
+    expect(atHome(b!.sku!)).toBe(0);
+    expect([bySku(a!.sku!).price, bySku(b!.sku!).price].map(Number)).toEqual([1234.5, 99.9]);
+    // The other locations keep their stock: the file's "Existencia" is the default location's.
+    expect([elsewhere(a!.sku!), elsewhere(b!.sku!)]).toEqual(othersBefore);
+    // The same file again: the store already holds it, nothing is written.
+    const again = await runInProcess(['variants', 'sync', file, '--map', 'Código=sku,Existencia=stock,Precio=price,Descripción=', '--quiet'], { env: env() });
+    expect([again.code, again.stdout, again.stderr]).toEqual([0, '', '']);
+    expect(writesOf(recorder.take())).toEqual([]);
+  });
+
   it('an invalid feed is refused with line and column, and nothing is sent', async () => {
-    const r = await sync('sku,stock,precio\nA,-1,3\nA,2,x\n');
+    const r = await sync('sku,stock,colour,precio\nA,-1,3,x\nA,2,x,5\n');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/feed-\w+\.csv, line 1, column 3 \(precio\): unknown column "precio"/);
+    expect(r.stderr).toMatch(/feed-\w+\.csv, line 1, column 3 \(colour\): unknown column "colour"; a sync file has sku, stock/);
     expect(r.stderr).toMatch(/line 2, column 2 \(stock\): stock "-1" is negative/);
+    // Precio is the admin export's name of price: read as price.
+    expect(r.stderr).toMatch(/line 2, column 4 \(precio\): "x" is not a number/);
     expect(r.stderr).toMatch(/line 3, column 1 \(sku\): SKU "A" is already used on line 2/);
+    // --skip-invalid would not help while a column is unknown: no hint to use it.
+    expect(r.stderr).toMatch(/has 4 errors; nothing was sent \(fix the file and run it again\)/);
     expect(r.received).toEqual([]);
   });
 });

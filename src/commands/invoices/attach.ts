@@ -1,8 +1,8 @@
-import { basename } from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { BulkCommand } from '../../cli/bulk-command.js';
 import { terminalSafe } from '../../output/format.js';
+import { bulkFileFlags } from '../../flags/bulk-file.js';
 import type { FileAttachResult } from '../../services/invoices/invoice-file.js';
 import type { AttachResult } from '../../services/invoices/invoices.js';
 
@@ -10,7 +10,7 @@ export default class InvoicesAttach extends BulkCommand<typeof InvoicesAttach> {
   static summary = 'Attach a fiscal invoice to an order, or many from a CSV file.';
   static description = `The access key (44 digits, valid check digit) and the link (http or https) are checked before anything is sent. The invoice is added to the order's invoice list (metafield nfe/list); other invoices are kept, those of the list and an older nfe/key + nfe/link pair alike, and attaching a key the order already has (of either kind) changes nothing.
 
-With --file, every row of the CSV (columns order_id — an id, or the number the customer sees —, key, link and optionally fulfillment_order_id; "," or ";" separated) is checked, the good rows are attached and the bad ones reported with their line and column. --dry-run checks the file and reads each order's invoices to tell what would be attached, sending no write. Every row attached is journaled under $XDG_STATE_HOME/store/imports/: after an interruption, run the same command with --resume to finish without sending the finished rows again. Exit codes: 2 when no row is valid or the file cannot be read, 3 when some rows failed (--report writes them as CSV: line, key, stage, reason), 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
+With --file, the CSV (columns order_id — an id, or the number the customer sees —, key, link and optionally fulfillment_order_id) is read like every bulk file (docs/csv.md): every row is checked first, every problem listed with its line and column, and nothing is sent while a row is invalid, unless --skip-invalid (the valid rows are attached, the invalid ones reported). --dry-run checks the file and reads each order's invoices to tell what would be attached, sending no write. Every row attached is journaled under $XDG_STATE_HOME/store/imports/: after an interruption, run the same command with --resume to finish without sending the finished rows again. Exit codes: 2 when the file is invalid or cannot be read, 3 when some rows failed (--report writes them: the rows' own columns, then line, error and stage; fixed, the report is the next --file), 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
 
   static examples = [
     '<%= config.bin %> invoices attach 1000000123 --key 35261112345678000199550010000001231000001235 --link https://nfe.example.com/123.pdf',
@@ -18,6 +18,7 @@ With --file, every row of the CSV (columns order_id — an id, or the number the
     '<%= config.bin %> invoices attach --file invoices.csv --report failed-invoices.csv',
     '<%= config.bin %> invoices attach --file invoices.csv --dry-run',
     '<%= config.bin %> invoices attach --file invoices.csv --resume',
+    "<%= config.bin %> invoices attach --file erp-invoices.csv --map 'Pedido=order_id,Chave=key,URL=link'",
   ];
 
   static enableJsonFlag = true;
@@ -35,6 +36,13 @@ With --file, every row of the CSV (columns order_id — an id, or the number the
     report: Flags.string({ description: 'With --file: write the rows that failed to this CSV file.', dependsOn: ['file'] }),
     'dry-run': Flags.boolean({ description: "With --file: check the file and read the orders' invoices; send no write.", dependsOn: ['file'] }),
     resume: Flags.boolean({ description: 'With --file: continue an interrupted run of the same file from its journal.', dependsOn: ['file'] }),
+    'skip-invalid': Flags.boolean({
+      description: 'With --file: attach the valid rows and report the invalid ones (exit 3), instead of refusing the whole file (exit 2).',
+      dependsOn: ['file'],
+    }),
+    encoding: { ...bulkFileFlags.encoding, dependsOn: ['file'] },
+    map: { ...bulkFileFlags.map, dependsOn: ['file'] },
+    'map-file': { ...bulkFileFlags['map-file'], dependsOn: ['file'] },
   };
 
   async run(): Promise<AttachResult | FileAttachResult> {
@@ -73,6 +81,7 @@ With --file, every row of the CSV (columns order_id — an id, or the number the
       unit: 'rows',
       quiet: false,
       report,
+      fileFlags: this.flags,
       interruptedHint: 'Interrupted; the rows done are journaled. Run the same command with --resume to finish.',
       run: ({ client, file: path, log, ...run }) =>
         attachInvoicesFromFile(client, path, {
@@ -80,13 +89,9 @@ With --file, every row of the CSV (columns order_id — an id, or the number the
           dryRun: this.flags['dry-run'],
           resume: this.flags.resume,
           report,
+          skipInvalid: this.flags['skip-invalid'],
           onEvent: (event) => {
-            if (event.type === 'order-number') return log(terminalSafe(event.notice));
-            if (event.type !== 'failed') return;
-            const { failure } = event;
-            const what = failure.stage === 'validation' ? 'Invalid' : 'Failed';
-            // The copy of standard input is named "stdin", so the name is the one messages use.
-            log(terminalSafe(`${what}: ${basename(path)} line ${failure.line}: ${failure.reason}`));
+            if (event.type === 'order-number') log(terminalSafe(event.notice));
           },
         }),
       show: (result) => this.showFileResult(result),
@@ -94,24 +99,9 @@ With --file, every row of the CSV (columns order_id — an id, or the number the
     });
   }
 
-  /** The summary; when rows failed, the error the command ends with (exit 3, or 2 when no row was valid). */
+  /** The summary on stdout (the plan of a dry run), then the failed rows on stderr; some failed is exit 3, not an error. */
   private async showFileResult(result: FileAttachResult): Promise<void> {
-    const { invoicesSentence, invoicesSummaryView, printBulkSummary } = await import('../../views/bulk.js');
-    printBulkSummary(invoicesSummaryView(result), { quiet: false, json: this.jsonEnabled() }, this.io.stdout, this.io.stderr);
-    const summary = invoicesSentence(result);
-    if (result.failed.length === 0 || result.interrupted) {
-      if (!this.jsonEnabled() && !result.dryRun) this.note(summary);
-      return;
-    }
-    const { PartialFailureError, UsageError } = await import('../../errors.js');
-    const where = this.flags.report ? `; the failed rows are in ${this.flags.report}` : '';
-    const nothingSent = result.failed.every((f) => f.stage === 'validation') && result.attached + result.unchanged === 0;
-    // Every row invalid means nothing was sent: bad input (exit 2), not a partial failure (exit 3).
-    const error = nothingSent ? new UsageError(`${summary} No row was valid${where}.`) : new PartialFailureError(`${summary.replace(/\.$/, '')}${where}.`, result.failed);
-    if (this.jsonEnabled()) {
-      // The result still goes to stdout: a script needs to know which rows failed.
-      await this.printJson(result);
-    }
-    throw error;
+    const { invoicesSummaryView, printBulkSummary } = await import('../../views/bulk.js');
+    printBulkSummary(invoicesSummaryView(result, this.flags.report), { quiet: false, json: this.jsonEnabled() }, this.io.stdout, this.io.stderr);
   }
 }

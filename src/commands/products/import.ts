@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { BulkCommand } from '../../cli/bulk-command.js';
 import { BRAKE_FLAGS, PLAN_OUT_FLAG, VERIFY_FLAG, brakesFrom } from '../../flags/brakes.js';
+import { bulkFileFlags, skipInvalidFlag } from '../../flags/bulk-file.js';
 import type { ImportSummary } from '../../services/catalog-files/import/run-import.js';
 
 export default class ProductsImport extends BulkCommand<typeof ProductsImport> {
@@ -10,7 +11,7 @@ export default class ProductsImport extends BulkCommand<typeof ProductsImport> {
 
 A file written by \`store products export\` never reverts what the store changed since: a field whose cell still holds its exported value (its "baseline" column says what that was) is left alone when the store's value has changed (sold stock, a sync, an admin edit); a field you edited is written. The summary counts the store changes kept; --overwrite-store-changes writes the file as it is. A file without the baseline column (an ERP feed) is written as it is.
 
-Reads the canonical columns (docs/csv.md), the platform's admin export (Spanish or Portuguese) and a Shopify product export; the format is recognised from the header row.
+Reads the canonical columns (docs/csv.md), the platform's admin export (Spanish or Portuguese) and a Shopify product export; the format is recognised from the header row. Files are read as they come: UTF-8, UTF-16 with a byte order mark, or else Windows-1252 (said on stderr; --encoding forces one), "," ";" or tab separated, blank rows and trailing nameless columns skipped; --map renames an ERP's columns to ours.
 
 Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after an interruption (Ctrl-C, a crash), run the same command with --resume to finish without creating anything twice. A named pipe or other special file is refused (the file is read more than once); save it to a file first, or pipe it to "-" (standard input, copied once). Exit codes: 2 when the file is invalid, 3 when some products failed (see --report) or another writer left duplicates, 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
 
@@ -22,6 +23,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     '<%= config.bin %> products import catalog.csv --only price,promotional_price',
     '<%= config.bin %> products import catalog.csv --plan-out tonight.plan   # then: store apply tonight.plan',
     '<%= config.bin %> products import erp.csv --quiet --max-changes 5% --max-price-change 50% --verify',
+    "<%= config.bin %> products import erp.csv --map 'Código=sku,Descripción=name,Existencia=stock'",
   ];
 
   static enableJsonFlag = true;
@@ -38,9 +40,10 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
       options: ['upsert', 'create', 'update'],
       default: 'upsert',
     }),
-    'skip-invalid': Flags.boolean({ description: 'Import the valid products and leave out those with an invalid row.' }),
+    'skip-invalid': skipInvalidFlag('products (a product with an invalid row is left out whole)'),
+    ...bulkFileFlags,
     'ignore-unknown-columns': Flags.boolean({ description: 'Report unknown columns once and ignore them instead of failing.' }),
-    report: Flags.string({ description: 'Write the rows that failed (line, key, stage, reason) to this CSV file.' }),
+    report: Flags.string({ description: "Write the rows not done to this CSV file: their own columns, then line, error and stage (fixed, it is the next input)." }),
     resume: Flags.boolean({ description: 'Continue an interrupted import of the same file from its journal.' }),
     only: Flags.string({
       description: 'Apply only these columns (comma-separated header names, e.g. price,promotional_price); the others are read only to match rows.',
@@ -63,6 +66,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
       label: 'import',
       quiet,
       report,
+      fileFlags: this.flags,
       interruptedHint: 'Interrupted; the work done is journaled. Run the same command with --resume to finish.',
       run: async ({ client, ...run }) =>
         runImport(client, {

@@ -2,11 +2,12 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { BulkCommand } from '../../cli/bulk-command.js';
 import { BRAKE_FLAGS, PLAN_OUT_FLAG, VERIFY_FLAG, brakesFrom } from '../../flags/brakes.js';
+import { bulkFileFlags, skipInvalidFlag } from '../../flags/bulk-file.js';
 import type { SyncSummary } from '../../services/catalog-files/sync/run-sync.js';
 
 export default class VariantsSync extends BulkCommand<typeof VariantsSync> {
   static summary = 'Sync stock and prices by SKU from a CSV feed; only the variants that differ are written.';
-  static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price, promotional_price, cost. Only the columns present are compared and changed; an empty cell leaves the value as it is. SKUs the store does not have are failed rows (listed, in --report, exit 3), never created.
+  static description = `Columns: sku (required), stock (default location), stock:<location> (name or id), price, promotional_price, cost, or the admin export's names of them (SKU, Stock/Estoque, Precio/Preço, Precio promocional, Costo/Custo); --map renames an ERP's own (--map 'Código=sku,Existencia=stock'). The file is read as it comes (UTF-8, UTF-16 with a byte order mark, else Windows-1252; blank rows and trailing nameless columns skipped) and checked whole: nothing is sent while a row is invalid, unless --skip-invalid. Only the columns present are compared and changed; an empty cell leaves the value as it is. SKUs the store does not have are failed rows (listed, in --report, exit 3), never created.
 
 Price and stock changes go 50 variants per request (PATCH /products/stock-price, across products); promotional price and cost go in one request per product. Every confirmed variant is journaled under $XDG_STATE_HOME/store/imports/: after an interruption, run the same command with --resume to finish (it compares the journal with the store and writes only what still differs).
 
@@ -19,6 +20,7 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
     '<%= config.bin %> variants sync stock.csv --resume',
     '<%= config.bin %> variants sync erp-feed.csv --plan-out 0100.plan   # look at it, then: store apply 0100.plan',
     '<%= config.bin %> variants sync erp-feed.csv --quiet --max-price-change 50% --max-zero-stock 2% --verify',
+    "<%= config.bin %> variants sync existencias.csv --map 'Código=sku,Existencia=stock,Descripción='",
   ];
 
   static enableJsonFlag = true;
@@ -36,7 +38,9 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
     }),
     'dry-run': Flags.boolean({ description: 'Show what would change; send no write.' }),
     resume: Flags.boolean({ description: 'Continue an interrupted sync of the same file from its journal (what differs is read from the store again).' }),
-    report: Flags.string({ description: 'Write the rows that failed (line, key, stage, reason) to this CSV file.' }),
+    report: Flags.string({ description: 'Write the rows not done to this CSV file: their own columns, then line, error and stage (fixed, it is the next input).' }),
+    'skip-invalid': skipInvalidFlag('rows'),
+    ...bulkFileFlags,
     quiet: Flags.boolean({ char: 'q', description: 'No progress and no summary (for cron); errors still go to stderr.' }),
     ...PLAN_OUT_FLAG,
     ...VERIFY_FLAG,
@@ -54,10 +58,12 @@ Price and stock changes go 50 variants per request (PATCH /products/stock-price,
       unit: 'variants',
       quiet,
       report,
+      fileFlags: this.flags,
       interruptedHint: 'Interrupted; the work done is journaled. Run the same command with --resume to finish (it only writes what still differs).',
       run: async ({ client, ...run }) =>
         runSync(client, {
           ...run,
+          skipInvalid: this.flags['skip-invalid'],
           only: this.flags.only,
           zeroMissing,
           force: this.flags.force,

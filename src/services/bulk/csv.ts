@@ -1,11 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse';
+import { type TextEncoding, readHead, textDecoder } from './encoding.js';
 
 /**
- * Reading a CSV file as records with their line numbers (docs/csv.md: UTF-8, BOM accepted, `,` or `;`
- * detected, CRLF or LF). Text problems (bytes that are not UTF-8, NUL bytes, broken quoting) become
- * problems with a line and a column instead of exceptions, so that one pass reports every error.
+ * Reading a CSV file as records with their line numbers (docs/csv.md: `,`, `;` or a tab detected, CRLF, LF or
+ * CR), in the text encoding encoding.ts chose (a byte order mark is dropped). Text problems (NUL bytes, broken
+ * quoting) become problems with a line and a column instead of exceptions, so that one pass reports every error.
  */
 
 export interface CsvRecord {
@@ -23,21 +24,22 @@ export interface CsvProblem {
 
 export type CsvEvent = ({ kind: 'record' } & CsvRecord) | ({ kind: 'problem' } & CsvProblem);
 
-export type Delimiter = ',' | ';';
+export type Delimiter = ',' | ';' | '\t';
 
 /** Bytes looked at to decide the delimiter and to tell text from binary data. */
 const SNIFF_BYTES = 64 * 1024;
 
 /**
- * Decodes UTF-8 (the BOM is dropped by TextDecoder) and turns the CRLF and lone CR that end records into LF,
+ * Decodes the text (streamed: a character split between chunks waits for the next; the BOM is dropped by
+ * TextDecoder) and turns the CRLF and lone CR that end records into LF,
  * so that csv-parse counts lines the way an editor shows them. Line breaks inside a quoted cell are the cell's
  * text and pass as they are (a name holding a CR reads back byte-identical: docs/csv.md, "Line breaks"), so
  * the transform follows the quoting: a `"` opens a quoted cell only at the start of a cell, `""` inside one
  * is a quote, any other `"` closes it. Invalid bytes become U+FFFD, which the row validation reports with the
  * cell they are in.
  */
-class Utf8Lines extends Transform {
-  private readonly decoder = new TextDecoder('utf-8');
+class DecodedLines extends Transform {
+  private readonly decoder: TextDecoder;
   /** A CR ended the last chunk outside quotes: an LF starting the next one belongs to it. */
   private skipLF = false;
   private atCellStart = true;
@@ -50,10 +52,12 @@ class Utf8Lines extends Transform {
 
   /** `onNul` hears of the first NUL byte (anywhere, not only in the sniffed head); NULs are dropped from the text. */
   constructor(
+    encoding: TextEncoding,
     private readonly delimiter: Delimiter,
     private readonly onNul: (line: number, column: number) => void,
   ) {
     super({ readableObjectMode: false, decodeStrings: true, encoding: 'utf8' });
+    this.decoder = textDecoder(encoding);
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
@@ -139,49 +143,19 @@ class Utf8Lines extends Transform {
   }
 }
 
-/** The delimiter of the header line: whichever of `,` and `;` occurs more often outside quotes. */
+/**
+ * The delimiter of the header line: whichever of `,`, `;` and a tab occurs most often outside quotes (`,` when
+ * none does). A tab is what Excel's "Unicode text" (UTF-16) and many ERPs' exports separate with.
+ */
 function detectDelimiter(firstLine: string): Delimiter {
-  let commas = 0;
-  let semicolons = 0;
+  const counts = { ',': 0, ';': 0, '\t': 0 };
   let quoted = false;
   for (const ch of firstLine) {
     if (ch === '"') quoted = !quoted;
-    else if (!quoted && ch === ',') commas++;
-    else if (!quoted && ch === ';') semicolons++;
+    else if (!quoted && (ch === ',' || ch === ';' || ch === '\t')) counts[ch]++;
   }
-  return semicolons > commas ? ';' : ',';
-}
-
-async function sniff(path: string): Promise<Buffer> {
-  const { open } = await import('node:fs/promises');
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * "little-endian" or "big-endian" when the head of the file is UTF-16 text: a byte order mark, or (without
- * one) text whose every other byte is NUL, as ASCII looks in UTF-16. Undefined for anything else.
- */
-function utf16Of(head: Buffer): string | undefined {
-  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'little-endian';
-  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'big-endian';
-  const pairs = Math.min(256, Math.floor(head.length / 2));
-  if (pairs < 2) return undefined;
-  let oddNul = 0;
-  let evenNul = 0;
-  for (let i = 0; i < pairs; i++) {
-    if (head[2 * i] === 0 && head[2 * i + 1] !== 0) evenNul++;
-    if (head[2 * i + 1] === 0 && head[2 * i] !== 0) oddNul++;
-  }
-  if (oddNul >= pairs * 0.9) return 'little-endian';
-  if (evenNul >= pairs * 0.9) return 'big-endian';
-  return undefined;
+  if (counts['\t'] > counts[','] && counts['\t'] > counts[';']) return '\t';
+  return counts[';'] > counts[','] ? ';' : ',';
 }
 
 function lineAndColumnOf(text: string, index: number): { line: number; col: number } {
@@ -207,24 +181,29 @@ function describeParseError(code: string | undefined, message: string): { text: 
   }
 }
 
+export interface CsvOptions {
+  /** How the bytes are text (encoding.ts); UTF-8 by default. */
+  encoding?: TextEncoding;
+  /** Hears the delimiter detected from the header line, before the first record. */
+  onDelimiter?: (delimiter: Delimiter) => void;
+}
+
 /**
  * Every record of the file, header included, in order, interleaved with the problems found. Stops after a
  * quoting error that leaves the structure of the rest of the file unknowable.
  */
-export async function* readCsv(path: string): AsyncGenerator<CsvEvent> {
-  const head = await sniff(path);
-  if (head.length === 0) {
+export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGenerator<CsvEvent> {
+  const encoding = options.encoding ?? 'utf-8';
+  const head = await readHead(path, SNIFF_BYTES);
+  // The text of the head, a character cut at its end left out (a BOM is dropped).
+  const headText = textDecoder(encoding).decode(head, { stream: true });
+  if (headText === '') {
     yield { kind: 'problem', line: 1, message: 'the file is empty; expected a header row' };
     return;
   }
-  const utf16 = utf16Of(head);
-  if (utf16) {
-    yield { kind: 'problem', line: 1, message: `the file is UTF-16 (${utf16}), not UTF-8; save it as UTF-8 (in Excel: "CSV UTF-8")` };
-    return;
-  }
-  const nul = head.indexOf(0);
+  const nul = headText.indexOf('\u0000');
   if (nul !== -1) {
-    const { line, col } = lineAndColumnOf(head.subarray(0, nul).toString('utf8'), nul);
+    const { line, col } = lineAndColumnOf(headText.replace(/\r\n?/g, '\n'), headText.slice(0, nul).replace(/\r\n?/g, '\n').length);
     yield {
       kind: 'problem',
       line,
@@ -232,9 +211,10 @@ export async function* readCsv(path: string): AsyncGenerator<CsvEvent> {
     };
     return;
   }
-  const headText = new TextDecoder('utf-8').decode(head).replace(/\r\n?/g, '\n');
-  const firstLine = headText.split('\n', 1)[0] ?? '';
+  // The header line: the first that is not blank (a file may start with empty lines).
+  const firstLine = headText.replace(/\r\n?/g, '\n').split('\n').find((l) => l.trim() !== '') ?? '';
   const delimiter = detectDelimiter(firstLine);
+  options.onDelimiter?.(delimiter);
 
   const parser = parse({
     delimiter,
@@ -261,7 +241,7 @@ export async function* readCsv(path: string): AsyncGenerator<CsvEvent> {
     nulReported = true;
     problems.push({ kind: 'problem', line: nulLine, message: `the file holds binary data (a NUL byte at character ${column}), not CSV text` });
   };
-  const source = createReadStream(path).pipe(new Utf8Lines(delimiter, onNul));
+  const source = createReadStream(path).pipe(new DecodedLines(encoding, delimiter, onNul));
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser);
 
@@ -274,9 +254,8 @@ export async function* readCsv(path: string): AsyncGenerator<CsvEvent> {
     // csv-parse reports a skipped record as soon as it meets it, possibly before handing out earlier ones.
     while (problems.length > 0 && problems[0]!.line < line) yield problems.shift()!;
     if (stopLine !== undefined && line > stopLine) break;
-    const cells = item.record;
-    if (cells.length === 1 && cells[0] === '' && item.raw.trim() === '') continue;
-    yield { kind: 'record', line, cells };
+    // A blank line is a record too: the file model (bulk-file.ts) skips blank rows and says how many.
+    yield { kind: 'record', line, cells: item.record };
   }
   while (problems.length > 0) yield problems.shift()!;
   source.destroy();

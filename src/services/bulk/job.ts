@@ -5,8 +5,9 @@ import type { Recorder } from '../../ledger/recorder.js';
 import { type EarlierRun, Journal, type RunEntry, findEarlierRun } from './journal.js';
 import { type BulkTarget, lockStore } from './lock.js';
 import { type BulkProgress, type ProgressStep, progressEmitter } from './progress.js';
-import { type ReportRow, writeReportKeepingResult } from './report.js';
-import { FileInvalidError, validationRow } from './row-error.js';
+import type { BulkFile, BulkFileOptions } from './bulk-file.js';
+import { type ReportRow, validationRow, writeReportKeepingResult } from './report.js';
+import { FileInvalidError } from './row-error.js';
 import { type BulkRunSummary, recordRequests } from './summary.js';
 import { PLAN_FORMAT, PLAN_VERSION, type PlanEntry, writePlanFile } from './plan-file.js';
 
@@ -22,11 +23,15 @@ import { PLAN_FORMAT, PLAN_VERSION, type PlanEntry, writePlanFile } from './plan
  */
 
 /** The flags of a bulk command the skeleton itself acts on; a job's own options extend these. */
-export interface BulkJobOptions<P extends BulkProgress = BulkProgress> extends BulkTarget {
-  /** The file to read (a private copy when it was standard input). */
+export interface BulkJobOptions<P extends BulkProgress = BulkProgress> extends BulkTarget, BulkFileOptions {
+  /** The file to read (a private copy when it was standard input, or of a feed downloaded from a URL). */
   file: string;
   /** The run ledger's recorder: every write request's changes are intended before it is sent (docs/ledger.md). */
   recorder: Recorder;
+  /** How messages name the file, when not its base name (a feed is named after its URL). */
+  name?: string;
+  /** Send the valid rows and report the invalid ones, instead of refusing the file (bulk/row-error.ts refuseInvalidFile). */
+  skipInvalid?: boolean;
   dryRun?: boolean;
   resume?: boolean;
   /** `--only COLUMNS`: handed to the job's `applyOnly`. */
@@ -100,8 +105,11 @@ export interface BulkJob<Input, Snapshot, Plan, Summary extends BulkRunSummary, 
   journalBegin(input: Input): { file: string; mode?: string };
   /** Sends the plan, journaling each item the store confirmed; counts into the summary. */
   execute(plan: Plan, context: ExecuteContext<Snapshot, Summary, P, Entry>): Promise<{ interrupted: boolean }>;
-  /** The rows `--report` lists. */
-  failures(summary: Summary): ReportRow[];
+  /** The rows `--report` lists (import adds the lines of the products not done to them). */
+  failures(summary: Summary, input: Input): ReportRow[];
+  /** The file as read, whose rows the report repeats, and the column that holds a row's key (bulk/report.ts). */
+  source(input: Input): BulkFile | undefined;
+  keyColumn?: string;
   /** Last touches before the request counts and the report (the order failures are listed in). */
   finish?(summary: Summary): void;
   /** The fields the plan writes and the store's values it was computed against (brakes, `--plan-out`, `--verify`). */
@@ -122,6 +130,7 @@ export async function runBulkJob<Input, Snapshot, Plan, Summary extends BulkRunS
   const started = Date.now();
   const emit = progressEmitter<P>(client, options.onProgress);
   const input = await readOrReport(job, emit, options.report);
+  const reportSource = { file: job.source(input), keyColumn: job.keyColumn };
   if (options.only !== undefined) job.applyOnly?.(input, options.only);
   const lock = options.dryRun ? undefined : lockStore(options, job.command, job.lockScope);
   try {
@@ -145,7 +154,7 @@ export async function runBulkJob<Input, Snapshot, Plan, Summary extends BulkRunS
     }
     job.finish?.(summary);
     recordRequests(summary, client, started);
-    if (options.report) await writeReportKeepingResult(summary, options.report, job.failures(summary));
+    if (options.report) await writeReportKeepingResult(summary, options.report, reportSource, job.failures(summary, input));
     return summary;
   } finally {
     lock?.release();
@@ -212,11 +221,15 @@ async function savePlan<Plan, Snapshot, Summary extends BulkRunSummary>(
 }
 
 /** The job's input, or its FileInvalidError after the invalid rows went to the report. */
-async function readOrReport<Input, P extends BulkProgress>(job: { read(emit: Emit<P>): Promise<Input> }, emit: Emit<P>, report: string | undefined): Promise<Input> {
+async function readOrReport<Input, P extends BulkProgress>(
+  job: { read(emit: Emit<P>): Promise<Input>; keyColumn?: string },
+  emit: Emit<P>,
+  report: string | undefined,
+): Promise<Input> {
   try {
     return await job.read(emit);
   } catch (error) {
-    if (error instanceof FileInvalidError && report) await writeReportKeepingResult(error, report, error.errors.map(validationRow));
+    if (error instanceof FileInvalidError && report) await writeReportKeepingResult(error, report, { file: error.source, keyColumn: job.keyColumn }, error.errors.map(validationRow));
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { unescapeFormula } from '../../output/format.js';
+import { cellValue as fileCell } from '../bulk/bulk-file.js';
 import { readMoney } from '../common/money.js';
 import { type NumberProblem, readDecimal, readStock, shiftDecimal } from '../common/numbers.js';
 import { type Column, type ColumnField, type DecimalField, categorySeparator } from './dialects.js';
@@ -146,15 +146,9 @@ function productValue(
   }
 }
 
-/**
- * A cell's value. Free text (names, descriptions, variant texts, custom field values) is taken exactly as
- * written — spaces, CR, LF and CRLF included, so what `store products export` wrote reads back byte-identical
- * and plans no write; a cell of only spaces or line breaks is blank. Every other cell (keys, numbers, paths,
- * options) is trimmed. The formula quote export adds is undone either way (output/format.ts).
- */
+/** A cell's value: free text as written, every other cell trimmed, the formula quote taken off (bulk-file.ts `cellValue`). */
 export function cellValue(raw: string, field: ColumnField | undefined): string {
-  if (field && FREE_TEXT.has(field.kind)) return raw.trim() === '' ? '' : unescapeFormula(raw);
-  return unescapeFormula(raw.trim());
+  return fileCell(raw, field !== undefined && FREE_TEXT.has(field.kind));
 }
 
 const FREE_TEXT = new Set<ColumnField['kind']>(['name', 'description', 'text', 'custom']);

@@ -1,3 +1,4 @@
+import type { BulkFile, BulkFileOptions } from '../bulk/bulk-file.js';
 import type { RowError } from '../bulk/row-error.js';
 import type { ColumnField, DecimalField, Dialect, TextField } from './dialects.js';
 
@@ -67,8 +68,14 @@ export interface Catalog {
   /** The header row's cells, trimmed (what `--only` names). */
   headers: string[];
   rows: number;
+  /** The file as read: what a report repeats rows of. Absent when it could not be opened. */
+  source?: BulkFile;
+  /** The header is unusable (a column unknown or twice, a required one missing): no row was read. */
+  headerBroken?: boolean;
 }
 
-export interface ReadCatalogOptions {
+export interface ReadCatalogOptions extends BulkFileOptions {
   ignoreUnknownColumns?: boolean;
+  /** How messages name the file (a feed downloaded from a URL is named after it); the file's base name by default. */
+  name?: string;
 }

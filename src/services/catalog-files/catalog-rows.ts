@@ -7,6 +7,8 @@ import type { ProductSpec, VariantSpec } from './catalog-model.js';
 export interface Row {
   line: number;
   cells: string[];
+  /** What the file model found wrong with the row's shape or text (bulk-file.ts). */
+  problems: RowError[];
 }
 
 export interface Draft {

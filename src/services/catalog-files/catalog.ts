@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { slug } from '../../platform/slug.js';
-import { readCsv } from '../bulk/csv.js';
+import { BulkFile, type FileHeader } from '../bulk/bulk-file.js';
 import type { RowError } from '../bulk/row-error.js';
 import { MAX_IMAGES, MAX_VARIANTS } from '../../platform/catalog.js';
 import { type Column, type Dialect, baselineDigest, detectDialect, mapColumns } from './dialects.js';
@@ -15,11 +15,8 @@ import { readOptions } from './catalog-options.js';
  * checks that need the store (locations, custom fields, SKUs of other products) belong to the planner.
  */
 
-/** A cell longer than this is almost certainly a broken file (a quote that swallowed many lines). */
-const MAX_CELL_LENGTH = 65_535;
-
 export async function readCatalog(path: string, options: ReadCatalogOptions = {}): Promise<Catalog> {
-  const file = basename(path);
+  const file = options.name ?? basename(path);
   const errors: RowError[] = [];
   const catalog: Catalog = {
     file,
@@ -45,32 +42,39 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
     errors.push({ file, ...e });
   };
 
-  for await (const event of readCsv(path)) {
+  const opened = await BulkFile.open(path, options, file);
+  if ('problem' in opened) {
+    catalog.errors.push(opened.problem);
+    return catalog;
+  }
+  catalog.source = opened;
+  let headerLine = 1;
+  for await (const event of opened.read()) {
     if (event.kind === 'problem') {
-      const column = event.column !== undefined ? event.column + 1 : undefined;
-      fail({ line: event.line, column, header: column ? columns?.[column - 1]?.header : undefined, message: event.message });
-      if (!columns || event.line <= 1) headerBroken = true;
+      errors.push(event.error);
+      if (!columns || event.error.line <= headerLine) headerBroken = true;
       continue;
     }
-    if (!columns) {
-      columns = readHeader(event, catalog, options, fail);
+    if (event.kind === 'header') {
+      headerLine = event.header.line;
+      columns = readHeader(event.header, catalog, options, fail);
       byKind = indexColumns(columns);
-      if (!checkRequiredColumns(columns, catalog.dialect, event.line, fail)) headerBroken = true;
+      if (!checkRequiredColumns(columns, catalog.dialect, headerLine, fail)) headerBroken = true;
       continue;
     }
-    if (headerBroken) continue;
+    if (headerBroken || !columns) continue;
     catalog.rows++;
-    readRow(event, columns, byKind!, catalog.dialect, { drafts, skus, ignoredWithData, fail });
+    readRow(event, columns!, byKind!, catalog.dialect, { drafts, skus, ignoredWithData, fail });
   }
 
   if (!columns && errors.length === 0) fail({ line: 1, message: 'the file is empty; expected a header row' });
-  if (columns && !headerBroken && catalog.rows === 0 && !errors.some((e) => e.line > 1)) {
-    fail({ line: 2, message: 'the file has a header but no rows' });
+  if (columns && !headerBroken && catalog.rows === 0 && !errors.some((e) => e.line > headerLine)) {
+    fail({ line: headerLine + 1, message: 'the file has a header but no rows; add a row per variant' });
   }
 
   // Reported once: an unknown column let through by --ignore-unknown-columns is listed from the header already.
   for (const index of ignoredWithData) {
-    const header = columns![index]!.header;
+    const header = columns!.find((c) => c.index === index)!.header;
     if (!catalog.ignoredColumns.includes(header)) catalog.ignoredColumns.push(header);
   }
   // The store holds at most MAX_VARIANTS per product: refused here, not after the first thousand are created.
@@ -92,7 +96,7 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
   const invalidKeys = new Set<string>();
   for (const error of errors) if (error.key && drafts.has(error.key)) invalidKeys.add(error.key);
   // A problem of the text itself (a NUL byte past the sniffed head) names a line, not a product.
-  const unkeyedLines = new Set(errors.filter((e) => !e.key && e.line > 1).map((e) => e.line));
+  const unkeyedLines = new Set(errors.filter((e) => !e.key && e.line > headerLine).map((e) => e.line));
   if (unkeyedLines.size > 0) {
     for (const [key, draft] of drafts) if (draft.spec.lines.some((l) => unkeyedLines.has(l))) invalidKeys.add(key);
   }
@@ -101,46 +105,35 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
     else catalog.products.push(draft.spec);
   }
   errors.sort((a, b) => a.line - b.line || (a.column ?? 0) - (b.column ?? 0));
+  catalog.headerBroken = headerBroken || !columns;
   return catalog;
 }
 
 function readHeader(
-  record: Row,
+  header: FileHeader,
   catalog: Catalog,
   options: ReadCatalogOptions,
   fail: (e: Omit<RowError, 'file'>) => void,
 ): Column[] {
-  const headers = record.cells.map((h) => h.trim());
-  catalog.headers = headers;
-  catalog.dialect = detectDialect(headers);
-  const columns = mapColumns(catalog.dialect, headers);
-  const seen = new Map<string, number>();
-  for (const column of columns) {
+  // The names the columns are read under (--map applied); messages name each by the file's own header.
+  const names = header.columns.map((c) => c.name);
+  catalog.headers = names;
+  catalog.dialect = detectDialect(names);
+  const fields = mapColumns(catalog.dialect, names);
+  const columns: Column[] = header.columns.map((c, i) => ({ index: c.index, header: c.header, field: fields[i]!.field }));
+  for (const [i, column] of columns.entries()) {
     const n = column.index + 1;
-    if (column.header === '') {
-      fail({ line: record.line, column: n, message: 'the header cell is empty; every column needs a name' });
-      continue;
-    }
-    if (column.header.includes('\uFFFD')) {
-      fail({ line: record.line, column: n, header: column.header, message: notUtf8 });
-      continue;
-    }
-    const lower = column.header.toLowerCase();
-    if (seen.has(lower)) {
-      fail({ line: record.line, column: n, header: column.header, message: `the column appears twice (also column ${seen.get(lower)})` });
-    } else {
-      seen.set(lower, n);
-    }
     if (column.field === undefined) {
+      const name = names[i]!;
       if (options.ignoreUnknownColumns) {
         column.field = { kind: 'ignored' };
         catalog.ignoredColumns.push(column.header);
       } else {
         fail({
-          line: record.line,
+          line: header.line,
           column: n,
           header: column.header,
-          message: `unknown column "${column.header}" (see docs/csv.md for the columns; --ignore-unknown-columns skips it)`,
+          message: `unknown column "${name}"; see docs/csv.md for the columns, rename it with --map '${column.header}=COLUMN', or skip it with --ignore-unknown-columns`,
         });
       }
     }
@@ -159,11 +152,12 @@ function checkRequiredColumns(
   const kinds = new Set(columns.map((c) => c.field?.kind));
   let ok = true;
   if (!kinds.has('sku')) {
-    fail({ line, message: `no ${dialect === 'shopify' ? '"Variant SKU"' : '"sku"'} column: every row needs a SKU (the variant's key)` });
+    const sku = dialect === 'shopify' ? 'Variant SKU' : 'sku';
+    fail({ line, message: `no "${sku}" column; every row needs a SKU (the variant's key): add the column, or name yours with --map 'YOUR_COLUMN=${sku}'` });
     ok = false;
   }
   if (!kinds.has('handle') && !columns.some((c) => c.field?.kind === 'name')) {
-    fail({ line, message: 'neither a "handle" nor a "name" column: rows cannot be grouped into products' });
+    fail({ line, message: 'neither a "handle" nor a "name" column, so rows cannot be grouped into products; add one, or name yours with --map' });
     ok = false;
   }
   for (const column of columns) {
@@ -176,13 +170,11 @@ function checkRequiredColumns(
   return ok;
 }
 
-export const notUtf8 = 'the text is not valid UTF-8 (the file looks like Latin-1 or Windows-1252); save it as UTF-8';
-
 function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dialect, ctx: RowContext): void {
   const { line, cells } = record;
-  const problems: Problem[] = [];
+  // The row's shape and text, checked by the file model (bulk-file.ts).
+  const problems: Problem[] = record.problems.map(({ file: _file, ...p }) => p);
   const at = (column: Column, message: string) => problems.push({ line, column: column.index + 1, header: column.header, message });
-  checkCells(cells, columns, line, problems, at);
   const cell = (column: Column | undefined): string => (column ? cellValue(cells[column.index] ?? '', column.field) : '');
   const key = productKey(idx, cell, line, problems, at);
   // Shopify lists extra images of a product on rows of their own: handle and Image Src, nothing else.
@@ -257,22 +249,6 @@ function readBaseline(
     if (text === exported || (typeof digest === 'string' && text !== '' && baselineDigest(text) === digest)) unedited.push({ header, field: column.field, exported: text });
   }
   return { product: b.p as number, variant: b.v as number, unedited };
-}
-
-/** The row's shape and its text: as many cells as the header, valid UTF-8, no cell of absurd length. */
-function checkCells(cells: string[], columns: Column[], line: number, problems: Problem[], at: (column: Column, message: string) => void): void {
-  if (cells.length !== columns.length) {
-    problems.push({
-      line,
-      column: Math.min(cells.length, columns.length) + 1,
-      message: `the row has ${cells.length} cells but the header has ${columns.length} columns`,
-    });
-  }
-  for (const column of columns) {
-    const raw = cells[column.index] ?? '';
-    if (raw.includes('\uFFFD')) at(column, notUtf8);
-    else if (raw.length > MAX_CELL_LENGTH) at(column, `the cell holds ${raw.length} characters; the limit is ${MAX_CELL_LENGTH}`);
-  }
 }
 
 /** The key of the product the row belongs to: its handle, or without a handle column the slug of its name. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { headerKey } from '../bulk/column-map.js';
 
 /**
  * The header dialects of docs/csv.md ("Dialects"): the canonical columns, the platform's admin export (Spanish and
@@ -42,15 +43,6 @@ export interface Column {
   field: ColumnField | undefined;
 }
 
-/** Lower case, accents removed, spaces collapsed: how headers are compared. */
-function normalizeHeader(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 /** "Peso (kg)" → "peso": the admin export's unit suffixes vary between versions. */
 function withoutUnit(text: string): string {
@@ -149,7 +141,7 @@ const SHOPIFY: Record<string, ColumnField> = {
 };
 
 export function detectDialect(headers: string[]): Dialect {
-  const names = new Set(headers.map(normalizeHeader).map(withoutUnit));
+  const names = new Set(headers.map(headerKey).map(withoutUnit));
   if (names.has('identificador de url') || names.has('nombre de propiedad 1')) return 'admin-es';
   if (names.has('identificador url') || names.has('nome da propriedade 1')) return 'admin-pt';
   if (names.has('variant sku') || names.has('body (html)') || names.has('url handle') || (names.has('handle') && names.has('title'))) return 'shopify';
@@ -204,7 +196,7 @@ function canonicalField(header: string): ColumnField | undefined {
 }
 
 function adminField(header: string, table: Record<string, ColumnField>, ignored: string[]): ColumnField | undefined {
-  const name = withoutUnit(normalizeHeader(header));
+  const name = withoutUnit(headerKey(header));
   const option = /^(?:nombre de propiedad|nome da propriedade) ([1-3])$/.exec(name);
   if (option) return { kind: 'optionName', index: Number(option[1]) - 1 };
   const value = /^(?:valor de propiedad|valor da propriedade) ([1-3])$/.exec(name);
@@ -215,7 +207,7 @@ function adminField(header: string, table: Record<string, ColumnField>, ignored:
 }
 
 function shopifyField(header: string): ColumnField {
-  const name = normalizeHeader(header);
+  const name = headerKey(header);
   const option = /^option([1-3]) (name|value)$/.exec(name);
   if (option) {
     const index = Number(option[1]) - 1;
@@ -224,6 +216,45 @@ function shopifyField(header: string): ColumnField {
   // A Shopify export carries dozens of columns that vary by version and market (Vendor, Tags,
   // Price / United States, metafields…); everything without a counterpart is reported and ignored.
   return SHOPIFY[name] ?? { kind: 'ignored' };
+}
+
+/**
+ * The sync column a header names (docs/csv.md, "Stock and prices"): `sku`, `stock`, `stock:<location>`, `price`,
+ * `promotional_price`, `cost`, in the canonical spelling or the admin export's Spanish and Portuguese one
+ * (`Precio`, `Precio promocional`, `Costo`, `Estoque`, `Preço`…), case and accents aside. Undefined for any other.
+ */
+export function syncColumnName(header: string): string | undefined {
+  const text = header.trim();
+  if (/^stock:/i.test(text) && text.length > 6) return `stock:${text.slice(6).trim()}`;
+  const name = withoutUnit(headerKey(text));
+  return SYNC_NAMES[name];
+}
+
+const SYNC_NAMES: Record<string, string> = {
+  sku: 'sku',
+  stock: 'stock',
+  estoque: 'stock',
+  price: 'price',
+  precio: 'price',
+  preco: 'price',
+  promotional_price: 'promotional_price',
+  'precio promocional': 'promotional_price',
+  'preco promocional': 'promotional_price',
+  cost: 'cost',
+  costo: 'cost',
+  custo: 'cost',
+};
+
+/** Whether a catalog file of some dialect has this column (what a sync feed that is a whole export holds besides). */
+export function isCatalogColumn(header: string): boolean {
+  const name = headerKey(header);
+  return (
+    canonicalField(header) !== undefined ||
+    adminField(header, ADMIN_ES, ADMIN_ES_IGNORED) !== undefined ||
+    adminField(header, ADMIN_PT, ADMIN_PT_IGNORED) !== undefined ||
+    SHOPIFY[name] !== undefined ||
+    name === BASELINE_HEADER
+  );
 }
 
 export function mapColumns(dialect: Dialect, headers: string[]): Column[] {

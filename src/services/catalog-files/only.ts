@@ -21,10 +21,11 @@ export function applyOnlyToCatalog(catalog: Catalog, raw: string): void {
   applyOnly(catalog.dialect, catalog.headers, only, catalog.products.map((product) => ({ product, variants: product.variants })));
 }
 
-/** `variants sync --only`: the feed's rows with only the named columns applied (its headers are canonical names). */
+/** `variants sync --only`: the feed's rows with only the named columns applied (`Precio` read as `price`). */
 export function applyOnlyToFeed(feed: SyncFeed, raw: string, file: string): void {
-  const only = onlyColumns(raw, feed.headers, file);
-  applyOnly('canonical', feed.headers, only, [{ variants: feed.rows }]);
+  const named = onlyColumns(raw, feed.headers, file);
+  const only = new Set(feed.headers.flatMap((h, i) => (named.has(h.toLowerCase()) && feed.canonical[i] ? [feed.canonical[i]!.toLowerCase()] : [])));
+  applyOnly('canonical', feed.canonical.filter(Boolean), only, [{ variants: feed.rows }]);
   feed.locationColumns = feed.locationColumns.filter((l) => only.has(`stock:${l}`.toLowerCase()));
 }
 

@@ -1,16 +1,17 @@
 import { basename } from 'node:path';
 import { AuthError } from '../../client/errors.js';
-import { StoreError, UsageError } from '../../errors.js';
+import { StoreError } from '../../errors.js';
 import type { StoreClient } from '../../client/index.js';
-import { readCsv } from '../bulk/csv.js';
 import { executeItems } from '../bulk/executor.js';
 import { type BulkJob, type BulkJobOptions, runBulkJob } from '../bulk/job.js';
 import type { EarlierRun, Journal } from '../bulk/journal.js';
 import { checkAbort } from '../bulk/pool.js';
 import type { ProgressStep } from '../bulk/progress.js';
-import type { ReportRow } from '../bulk/report.js';
+import { type ReportRow, validationRow } from '../bulk/report.js';
+import { refuseInvalidFile } from '../bulk/row-error.js';
+import { type InvoiceFile, type InvoiceRow, readInvoiceFile } from './invoice-rows.js';
 import type { BulkRunSummary } from '../bulk/summary.js';
-import { type InvoiceRequest, attachInvoice, invoiceRequest } from './invoices.js';
+import { attachInvoice } from './invoices.js';
 import { readInvoices } from '../orders/order-invoices.js';
 import { getOrder } from '../../api/orders.js';
 import { byIdOrNumber } from '../orders/order-lookup.js';
@@ -44,24 +45,13 @@ export interface InvoiceFileOptions extends Omit<BulkJobOptions, 'file' | 'only'
   onEvent?: (event: InvoiceFileEvent) => void;
 }
 
-const COLUMNS = ['order_id', 'key', 'link', 'fulfillment_order_id'] as const;
-const REQUIRED = ['order_id', 'key', 'link'] as const;
 /** Orders at once: each row reads and rewrites its order's list, so the rows of one order go one by one. */
 const ORDER_CONCURRENCY = 4;
 
-interface GoodRow {
-  line: number;
-  request: InvoiceRequest;
-}
+type GoodRow = InvoiceRow;
 
 type Outcome = 'attached' | 'unchanged';
 
-/** The file's rows as read: the good ones in file order, the bad ones failed (stage validation). */
-interface InvoiceRows {
-  rows: number;
-  good: GoodRow[];
-  invalid: ReportRow[];
-}
 
 /** The rows to send, in file order (those an interrupted run finished left out by --resume). */
 interface InvoicePlan {
@@ -75,8 +65,8 @@ export async function attachInvoicesFromFile(client: StoreClient, path: string, 
 }
 
 /** `invoices attach --file` as the steps of the bulk skeleton (services/bulk/job.ts); it needs no snapshot. */
-function invoicesJob(client: StoreClient, path: string, options: InvoiceFileOptions): BulkJob<InvoiceRows, undefined, InvoicePlan, FileAttachResult> {
-  const file = basename(path);
+function invoicesJob(client: StoreClient, path: string, options: InvoiceFileOptions): BulkJob<InvoiceFile, undefined, InvoicePlan, FileAttachResult> {
+  const file = options.name ?? basename(path);
   const failed = (result: FileAttachResult) => (failure: ReportRow) => {
     result.failed.push(failure);
     options.onEvent?.({ type: 'failed', failure });
@@ -87,11 +77,16 @@ function invoicesJob(client: StoreClient, path: string, options: InvoiceFileOpti
     journalKind: 'invoices',
     read: async (emit) => {
       emit({ phase: 'reading', done: 0, writesDone: 0, writesTotal: 0 });
-      return readGoodRows(path, (failure) => options.onEvent?.({ type: 'failed', failure }));
+      const { encoding, map, onNotice } = options;
+      const read = await readInvoiceFile(path, { encoding, map, onNotice, name: file });
+      // Nothing is sent while a row is invalid, unless --skip-invalid: as for every bulk file.
+      refuseInvalidFile(read, read.good.length, { skipInvalid: options.skipInvalid, verb: 'attach', unit: 'row' });
+      for (const error of read.errors) options.onEvent?.({ type: 'failed', failure: validationRow(error) });
+      return read;
     },
     fetchSnapshot: async () => undefined,
     plan: (input) => ({ rows: input.good, orders: [] }),
-    summarize: (input) => ({ ...emptyResult(file), dryRun: Boolean(options.dryRun), rows: input.rows, failed: [...input.invalid] }),
+    summarize: (input) => ({ ...emptyResult(file), dryRun: Boolean(options.dryRun), rows: input.rows, failed: input.errors.map(validationRow) }),
     skipResumed: (plan, earlier, result) => {
       plan.rows = skipResumed(plan.rows, earlier, result);
       result.plannedWrites = plan.rows.length;
@@ -104,6 +99,8 @@ function invoicesJob(client: StoreClient, path: string, options: InvoiceFileOpti
     execute: (plan, { summary: result, journal, emit }) => sendRows(client, plan.orders, journal, options, emit, result, failed(result)),
     finish: (result) => result.failed.sort((a, b) => a.line - b.line),
     failures: (result) => result.failed,
+    source: (input) => input.source,
+    keyColumn: 'order_id',
   };
 }
 
@@ -124,40 +121,6 @@ function emptyResult(file: string): FileAttachResult {
     resumedRows: 0,
     earlierRunUnfinished: false,
   };
-}
-
-/** Checks every row; the bad ones are failed (stage validation), the good ones returned in file order. */
-async function readGoodRows(path: string, onInvalid: (failure: ReportRow) => void): Promise<InvoiceRows> {
-  const result: InvoiceRows = { rows: 0, good: [], invalid: [] };
-  const { good } = result;
-  const fail = (failure: ReportRow) => {
-    result.invalid.push(failure);
-    onInvalid(failure);
-  };
-  const keyLines = new Map<string, { line: number; orderId: number }>();
-  for await (const { line, cells, problem } of readInvoiceRows(path)) {
-    result.rows++;
-    const orderCell = cells.order_id ?? '';
-    try {
-      if (problem) throw new UsageError(problem);
-      const missing = REQUIRED.find((c) => (cells[c] ?? '').trim() === '');
-      if (missing) throw new UsageError(`column ${missing} is empty.`);
-      const request = invoiceRequest(
-        { orderId: orderCell, key: cells.key!, link: cells.link!, fulfillmentOrderId: cells.fulfillment_order_id },
-        { orderId: 'column order_id', key: 'column key', link: 'column link', fulfillmentOrderId: 'column fulfillment_order_id' },
-      );
-      const earlier = keyLines.get(request.key);
-      if (earlier && earlier.orderId !== request.orderId) {
-        throw new UsageError(`column key: the same key is on line ${earlier.line} for order ${earlier.orderId}; an invoice belongs to one order.`);
-      }
-      keyLines.set(request.key, { line, orderId: request.orderId });
-      good.push({ line, request });
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      fail({ line, key: orderCell.trim(), stage: 'validation', reason: error.message });
-    }
-  }
-  return result;
 }
 
 /** Rows an earlier, interrupted run of the same file finished are counted, not sent again. */
@@ -277,45 +240,4 @@ async function sendRows(
       finished();
     }
   });
-}
-
-type Cells = Partial<Record<(typeof COLUMNS)[number], string>>;
-
-/**
- * The file's rows as cells by column name, with the line each starts on; `problem` when the row is malformed.
- * The file is read by the bulk CSV reader (delimiter, BOM, line endings); a problem of the text itself
- * (broken quoting, binary data) fails the whole file, as does a wrong header.
- */
-async function* readInvoiceRows(path: string): AsyncGenerator<{ line: number; cells: Cells; problem?: string }> {
-  const file = basename(path);
-  let columns: string[] | undefined;
-  for await (const event of readCsv(path)) {
-    if (event.kind === 'problem') {
-      if (!columns && event.line <= 1 && /is empty/.test(event.message)) break;
-      throw new UsageError(`${file} line ${event.line}: ${event.message}.`);
-    }
-    if (!columns) {
-      columns = checkHeader(file, event.cells);
-      continue;
-    }
-    const record = event.cells;
-    const cells: Record<string, string> = {};
-    columns.forEach((name, i) => (cells[name] = (record[i] ?? '').trim()));
-    const extra = record.slice(columns.length).some((c) => c.trim() !== '');
-    yield { line: event.line, cells, ...(extra ? { problem: `the row has ${record.length} cells but the header names ${columns.length} columns.` } : {}) };
-  }
-  if (!columns) throw new UsageError(`${file} is empty; it needs a header row with order_id, key and link.`);
-}
-
-function checkHeader(file: string, header: string[]): string[] {
-  const columns = header.map((h) => h.trim().toLowerCase());
-  const unknown = columns.find((c) => !(COLUMNS as readonly string[]).includes(c));
-  if (unknown !== undefined) {
-    throw new UsageError(`${file} line 1: unknown column "${unknown}"; the columns are ${COLUMNS.join(', ')}.`);
-  }
-  const missing = REQUIRED.filter((c) => !columns.includes(c));
-  if (missing.length > 0) throw new UsageError(`${file} line 1: missing column ${missing.join(', ')}.`);
-  const twice = columns.find((c, i) => columns.indexOf(c) !== i);
-  if (twice) throw new UsageError(`${file} line 1: column ${twice} appears twice.`);
-  return columns;
 }

@@ -2,8 +2,8 @@ import type { StoreClient } from '../../../client/index.js';
 import { type BulkJob, type BulkJobOptions, runBulkJob } from '../../bulk/job.js';
 import type { EarlierRun } from '../../bulk/journal.js';
 import type { BulkProgress } from '../../bulk/progress.js';
-import type { ReportRow } from '../../bulk/report.js';
-import { FileInvalidError, type RowError, errorCount, validationRow } from '../../bulk/row-error.js';
+import { type ReportRow, validationRow } from '../../bulk/report.js';
+import { refuseInvalidFile } from '../../bulk/row-error.js';
 import type { BulkRunSummary } from '../../bulk/summary.js';
 import { StoreError } from '../../../errors.js';
 import { type KeptChange, keepStoreChanges } from '../baseline.js';
@@ -26,7 +26,6 @@ import { verifyJob } from '../verify.js';
 
 export interface ImportOptions extends BulkJobOptions<ImportProgress> {
   mode?: Mode;
-  skipInvalid?: boolean;
   ignoreUnknownColumns?: boolean;
   /** Write the file as it is, even fields it holds as exported that the store changed since (baseline.ts). */
   overwriteStoreChanges?: boolean;
@@ -60,12 +59,6 @@ export interface ImportSummary extends BulkRunSummary {
   verified?: number;
 }
 
-/** Rows failed validation: nothing was sent (exit 2). */
-export class CatalogInvalidError extends FileInvalidError {
-  constructor(errors: RowError[], file: string) {
-    super(errors, `${file} has ${errorCount(errors)}; nothing was sent (fix the file, or use --skip-invalid to import the valid products).`);
-  }
-}
 
 /** The file does not fit the store (unknown location or custom field column…): nothing was sent (exit 2). */
 class PlanRefusedError extends StoreError {
@@ -74,12 +67,11 @@ class PlanRefusedError extends StoreError {
   }
 }
 
-async function readAndValidate(options: Pick<ImportOptions, 'file' | 'ignoreUnknownColumns' | 'skipInvalid'>): Promise<Catalog> {
-  const catalog = await readCatalog(options.file, { ignoreUnknownColumns: options.ignoreUnknownColumns });
+async function readAndValidate(options: ImportOptions): Promise<Catalog> {
+  const { ignoreUnknownColumns, encoding, map, onNotice, name } = options;
+  const catalog = await readCatalog(options.file, { ignoreUnknownColumns, encoding, map, onNotice, name });
   // --skip-invalid leaves out products with a bad row; a bad header (unknown or duplicate column) spoils every row.
-  const headerBroken = catalog.errors.some((e) => e.line === 1);
-  const fatal = catalog.errors.length > 0 && (!options.skipInvalid || headerBroken || catalog.products.length === 0);
-  if (fatal) throw new CatalogInvalidError(catalog.errors, catalog.file);
+  refuseInvalidFile(catalog, catalog.products.length, { skipInvalid: options.skipInvalid, verb: 'import', unit: 'product' });
   return catalog;
 }
 
@@ -138,7 +130,8 @@ export function importJob(client: StoreClient, options: ImportOptions): BulkJob<
       count(summary, result.products);
       return result;
     },
-    failures: (summary) => summary.failures,
+    failures: (summary, catalog) => withProductLines(catalog, summary.failures),
+    source: (catalog) => catalog.source,
     plannedWrites: importPlannedWrites,
     population: catalogPopulation,
     savePlan: (plan, snapshot, summary) => ({
@@ -152,6 +145,22 @@ export function importJob(client: StoreClient, options: ImportOptions): BulkJob<
       summary.updated -= Math.min(summary.updated, summary.unverified ?? 0);
     },
   };
+}
+
+/**
+ * The failures with the lines of their product when none of it was done (left out by --skip-invalid, or failed
+ * whole), so that the report brings the product back whole; a failed variant of a product otherwise written
+ * stays one row.
+ */
+function withProductLines(catalog: Catalog, failures: ReportRow[]): ReportRow[] {
+  const products = new Map<string, { line: number; lines: number[] }>();
+  for (const p of catalog.products) products.set(p.key, p);
+  for (const p of catalog.invalidProducts) products.set(p.key, { line: p.lines[0]!, lines: p.lines });
+  return failures.map((f) => {
+    const product = products.get(f.key);
+    if (!product || product.lines.length < 2 || (f.stage !== 'validation' && f.line !== product.line)) return f;
+    return { ...f, lines: product.lines };
+  });
 }
 
 /** Each product's outcome counted, its failed rows listed. */

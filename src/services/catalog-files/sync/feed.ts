@@ -1,96 +1,111 @@
 import { basename } from 'node:path';
-import { readCsv } from '../../bulk/csv.js';
+import { BulkFile, type BulkFileOptions, type FileColumn, cellValue } from '../../bulk/bulk-file.js';
 import type { RowError } from '../../bulk/row-error.js';
-import { type VariantSpec } from '../catalog-model.js';
-import { notUtf8 } from '../catalog.js';
+import type { VariantSpec } from '../catalog-model.js';
 import { stock } from '../catalog-cells.js';
+import { isCatalogColumn, syncColumnName } from '../dialects.js';
 import type { SyncFeed } from '../sync-types.js';
 import { readMoney } from '../../common/money.js';
 
 /**
- * The sync feed (docs/csv.md, "Stock and prices") read and checked whole: sku required and unique, stock
- * whole and ≥ 0, prices decimal. Only the columns present are read; an empty cell leaves the value as it is.
+ * The sync feed (docs/csv.md, "Stock and prices") read and checked whole, through the file model
+ * (bulk/bulk-file.ts): sku required and unique, stock whole and ≥ 0, prices decimal. Only the columns present
+ * are read; an empty cell leaves the value as it is. The admin export's Spanish and Portuguese names of these
+ * columns (`Precio`, `Estoque`…) are read as import reads them; the catalog's other columns (a whole export fed
+ * to sync) are said once and left alone.
  */
 
 const SYNC_DECIMALS = ['price', 'promotional_price', 'cost'] as const;
 
 interface FeedColumn {
   index: number;
-  name: string;
+  /** The header as the file has it (messages name it). */
+  header: string;
   kind: 'sku' | 'stock' | 'decimal';
   /** The location of a `stock:<location>` column; the field of a decimal column. */
   field?: string;
 }
 
-export async function readSyncFile(path: string): Promise<SyncFeed> {
-  const file = basename(path);
-  const feed: SyncFeed = { rows: [], errors: [], locationColumns: [], headers: [] };
+export interface ReadSyncOptions extends BulkFileOptions {
+  /** How messages name the file (a feed downloaded from a URL is named after it); the file's base name by default. */
+  name?: string;
+}
+
+export async function readSyncFile(path: string, options: ReadSyncOptions = {}): Promise<SyncFeed> {
+  const file = options.name ?? basename(path);
+  const feed: SyncFeed = { file, rows: [], errors: [], invalidRows: [], locationColumns: [], headers: [], canonical: [] };
+  const opened = await BulkFile.open(path, options, file);
+  if ('problem' in opened) {
+    feed.errors.push(opened.problem);
+    return feed;
+  }
+  feed.source = opened;
   const seen = new Map<string, number>();
-  let header: { columns: FeedColumn[]; width: number } | undefined;
-  for await (const event of readCsv(path)) {
+  let columns: FeedColumn[] | undefined;
+  for await (const event of opened.read()) {
     if (event.kind === 'problem') {
-      feed.errors.push({ file, line: event.line, column: event.column !== undefined ? event.column + 1 : undefined, message: event.message });
-    } else if (!header) {
-      header = { columns: readHeader(file, event, feed), width: event.cells.length };
-      feed.headers = event.cells.map((h) => h.trim());
-    } else {
-      const row = readRow(file, event, header, seen, feed.errors);
-      if (row) feed.rows.push(row);
+      feed.errors.push(event.error);
+      if (!columns) feed.headerBroken = true;
+    } else if (event.kind === 'header') {
+      columns = readHeader(file, event.header.line, event.header.columns, feed, options);
+    } else if (columns?.some((c) => c.kind === 'sku')) {
+      // Rows are checked even when a column is unknown, so that one pass lists every error.
+      readRow(file, event, columns, seen, feed);
     }
   }
-  if (!header && feed.errors.length === 0) feed.errors.push({ file, line: 1, message: 'the file is empty; expected a header row' });
+  if (!columns && feed.errors.length === 0) feed.errors.push({ file, line: 1, message: 'the file is empty; expected a header row' });
   return feed;
 }
 
-function readHeader(file: string, record: { line: number; cells: string[] }, feed: SyncFeed): FeedColumn[] {
+function readHeader(file: string, line: number, header: FileColumn[], feed: SyncFeed, options: ReadSyncOptions): FeedColumn[] {
   const columns: FeedColumn[] = [];
-  for (const [index, raw] of record.cells.entries()) {
-    const name = raw.trim();
-    const lower = name.toLowerCase();
-    if (lower === 'sku') columns.push({ index, name, kind: 'sku' });
-    else if (lower === 'stock') columns.push({ index, name, kind: 'stock' });
-    else if (lower.startsWith('stock:') && name.length > 6) {
-      columns.push({ index, name, kind: 'stock', field: name.slice(6).trim() });
-      feed.locationColumns.push(name.slice(6).trim());
-    } else if ((SYNC_DECIMALS as readonly string[]).includes(lower)) columns.push({ index, name, kind: 'decimal', field: lower });
+  const notSynced: string[] = [];
+  for (const { index, header: text, name } of header) {
+    const canonical = syncColumnName(name);
+    feed.headers.push(name);
+    feed.canonical.push(canonical ?? '');
+    if (canonical === 'sku') columns.push({ index, header: text, kind: 'sku' });
+    else if (canonical === 'stock') columns.push({ index, header: text, kind: 'stock' });
+    else if (canonical?.startsWith('stock:')) {
+      const location = canonical.slice(6);
+      columns.push({ index, header: text, kind: 'stock', field: location });
+      feed.locationColumns.push(location);
+    } else if (canonical !== undefined) columns.push({ index, header: text, kind: 'decimal', field: canonical });
+    else if (isCatalogColumn(name)) notSynced.push(text);
     else {
       feed.errors.push({
         file,
-        line: record.line,
+        line,
         column: index + 1,
-        header: name,
-        message: `unknown column "${name}"; a sync file has sku, stock, stock:<location>, price, promotional_price and cost`,
+        header: text,
+        message: `unknown column "${name}"; a sync file has sku, stock, stock:<location>, price, promotional_price and cost: rename it with --map '${text}=COLUMN', or leave it out with --map '${text}='`,
       });
+      feed.headerBroken = true;
     }
   }
-  if (!columns.some((h) => h.kind === 'sku')) feed.errors.push({ file, line: record.line, message: 'no "sku" column: every row names a variant by SKU' });
+  if (notSynced.length > 0) {
+    options.onNotice?.(`${file}: not synced (variants sync writes stock and prices; products import reads the rest): ${notSynced.join(', ')}.`);
+  }
+  if (!columns.some((h) => h.kind === 'sku')) {
+    feed.errors.push({ file, line, message: `no "sku" column; every row names a variant by SKU: add the column, or name yours with --map 'YOUR_COLUMN=sku'` });
+    feed.headerBroken = true;
+  }
   return columns;
 }
 
-/** One row as a variant spec, or undefined when it has errors (added to `errors`). */
-function readRow(
-  file: string,
-  record: { line: number; cells: string[] },
-  header: { columns: FeedColumn[]; width: number },
-  seen: Map<string, number>,
-  errors: RowError[],
-): VariantSpec | undefined {
+/** One row as a variant spec, or its errors (and the SKU it names, when readable) in `invalidRows`. */
+function readRow(file: string, record: { line: number; cells: string[]; problems: RowError[] }, columns: FeedColumn[], seen: Map<string, number>, feed: SyncFeed): void {
   const { line, cells } = record;
   const v: VariantSpec = { line, sku: '', values: [], decimals: {}, texts: {}, stockAt: {}, custom: {} };
-  const before = errors.length;
-  const fail = (h: FeedColumn, message: string) => errors.push({ file, line, column: h.index + 1, header: h.name, message });
-  if (cells.length !== header.width) {
-    errors.push({ file, line, message: `the row has ${cells.length} cells but the header has ${header.width} columns` });
-  }
-  for (const h of header.columns) {
-    const value = (cells[h.index] ?? '').trim();
-    if (value.includes('\uFFFD')) {
-      fail(h, notUtf8);
-      continue;
-    }
+  const errors: RowError[] = [...record.problems];
+  const fail = (h: FeedColumn, message: string) => errors.push({ file, line, column: h.index + 1, header: h.header, message });
+  for (const h of columns) {
+    const raw = cells[h.index] ?? '';
+    if (raw.includes('\uFFFD')) continue; // said by the file model
+    const value = cellValue(raw);
     if (h.kind === 'sku') {
-      if (value === '') fail(h, 'the SKU is empty; every row needs one');
-      else if (seen.has(value)) fail(h, `SKU "${value}" is already used on line ${seen.get(value)}`);
+      if (value === '') fail(h, 'the SKU is empty; every row names its variant by SKU');
+      else if (seen.has(value)) fail(h, `SKU "${value}" is already used on line ${seen.get(value)}; keep one row per SKU`);
       else seen.set(value, line);
       v.sku = value;
       continue;
@@ -107,5 +122,10 @@ function readRow(
       else v.decimals[h.field as (typeof SYNC_DECIMALS)[number]] = parsed;
     }
   }
-  return errors.length === before ? v : undefined;
+  if (errors.length === 0) {
+    feed.rows.push(v);
+    return;
+  }
+  for (const e of errors) feed.errors.push({ ...e, key: v.sku || undefined });
+  feed.invalidRows.push({ line, sku: v.sku });
 }

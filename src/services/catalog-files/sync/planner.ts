@@ -46,7 +46,14 @@ export function planSync(
     }
   }
   if (options.zeroMissing) {
-    const fileSkus = new Set(feed.rows.map((r) => r.sku));
+    // A row left out by --skip-invalid still names its SKU: that variant is in the file, not missing from it.
+    const unnamed = feed.invalidRows.find((r) => r.sku === '');
+    if (unnamed) {
+      throw new UsageError(
+        `${file}, line ${unnamed.line} names no SKU, so --zero-missing cannot tell which variant it is and might empty its stock; fix the row, or leave out --zero-missing. Nothing was sent.`,
+      );
+    }
+    const fileSkus = new Set([...feed.rows, ...feed.invalidRows].map((r) => r.sku));
     guardTruncatedFeed(file, fileSkus, new Set(ix.bySku.keys()), options.force);
     // A variant the feed names in a near form (a trailing space, another Unicode form) is not missing from it.
     const namedLoosely = new Set(feed.rows.map((r) => looseSku(r.sku)));

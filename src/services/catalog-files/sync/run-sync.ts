@@ -5,8 +5,8 @@ import type { EarlierRun, Journal, RunEntry } from '../../bulk/journal.js';
 import { type VariantWrite, VariantWriter, minimumRequests } from '../variant-writes.js';
 import type { StoreSnapshot } from '../plan-model.js';
 import type { ProgressStep } from '../../bulk/progress.js';
-import type { ReportRow } from '../../bulk/report.js';
-import { FileInvalidError, type RowError, errorCount } from '../../bulk/row-error.js';
+import { type ReportRow, validationRow } from '../../bulk/report.js';
+import { refuseInvalidFile } from '../../bulk/row-error.js';
 import type { BulkRunSummary } from '../../bulk/summary.js';
 import { applyOnlyToFeed } from '../only.js';
 import { type PlannedChange, describeSyncPlan } from '../plan-changes.js';
@@ -52,11 +52,6 @@ export interface SyncSummary extends BulkRunSummary {
   verified?: number;
 }
 
-class SyncInvalidError extends FileInvalidError {
-  constructor(errors: RowError[], file: string) {
-    super(errors, `${file} has ${errorCount(errors)}; nothing was sent.`);
-  }
-}
 
 export async function runSync(client: StoreClient, options: SyncOptions): Promise<SyncSummary> {
   return runBulkJob(client, options, syncJob(client, options));
@@ -64,15 +59,16 @@ export async function runSync(client: StoreClient, options: SyncOptions): Promis
 
 /** `variants sync` as the steps of the bulk skeleton (services/bulk/job.ts); `store apply` runs its plan again. */
 export function syncJob(client: StoreClient, options: SyncOptions): BulkJob<SyncFeed, StoreSnapshot, SyncPlan, SyncSummary> {
-  const file = basename(options.file);
+  const file = options.name ?? basename(options.file);
   return {
     command: 'variants sync',
     journalKind: 'sync',
     // A dry run compares the feed with the store only: what an interrupted run finished is not counted.
     earlierRunInDryRun: false,
     read: async () => {
-      const feed = await readSyncFile(options.file);
-      if (feed.errors.length > 0) throw new SyncInvalidError(feed.errors, file);
+      const { encoding, map, onNotice } = options;
+      const feed = await readSyncFile(options.file, { encoding, map, onNotice, name: file });
+      refuseInvalidFile(feed, feed.rows.length, { skipInvalid: options.skipInvalid, verb: 'sync', unit: 'row' });
       return feed;
     },
     applyOnly: (feed, columns) => applyOnlyToFeed(feed, columns, file),
@@ -114,6 +110,8 @@ export function syncJob(client: StoreClient, options: SyncOptions): BulkJob<Sync
       await verifyJob(client, syncPlannedWrites(plan, snapshot), summary, { since, snapshot, lineOf: (key) => lines.get(key) ?? 0 });
       summary.updated -= summary.unverified ?? 0;
     },
+    source: (feed) => feed.source,
+    keyColumn: 'sku',
   };
 }
 
@@ -185,21 +183,22 @@ function countResumed(plan: SyncPlan, earlier: EarlierRun, summary: SyncSummary)
 
 /** The summary of a saved plan's sync (`store apply`): the feed's rows as the plan counted them. */
 export function savedSyncSummary(file: string, rows: number, plan: SyncPlan): SyncSummary {
-  const summary = baseSummary(file, { rows: { length: rows } }, plan, {});
+  const summary = baseSummary(file, { rows: { length: rows }, invalidRows: [], errors: [] }, plan, {});
   summary.plannedRequests = minimumRequests(plan.writes.map(variantWrite));
   return summary;
 }
 
-function baseSummary(file: string, feed: { rows: { length: number } }, plan: SyncPlan, options: Pick<SyncOptions, 'dryRun'>): SyncSummary {
+function baseSummary(file: string, feed: Pick<SyncFeed, 'invalidRows' | 'errors'> & { rows: { length: number } }, plan: SyncPlan, options: Pick<SyncOptions, 'dryRun'>): SyncSummary {
   return {
     file,
     dryRun: Boolean(options.dryRun),
-    rows: feed.rows.length,
+    rows: feed.rows.length + feed.invalidRows.length,
     updated: 0,
     unchanged: plan.unchanged,
     notFound: plan.notFoundSkus.length,
     zeroed: 0,
-    failed: plan.failures.length,
+    // Rows left out by --skip-invalid count as failed, and come first in the report.
+    failed: feed.invalidRows.length + plan.failures.length,
     plannedWrites: plan.writes.length,
     requests: 0,
     retries: 0,
@@ -207,7 +206,7 @@ function baseSummary(file: string, feed: { rows: { length: number } }, plan: Syn
     seconds: 0,
     interrupted: false,
     notFoundSkus: plan.notFoundSkus,
-    failures: plan.failures,
+    failures: [...feed.errors.map(validationRow), ...plan.failures],
     plannedRequests: 0,
     resumedRows: 0,
     replanned: 0,

@@ -79,15 +79,15 @@ describe('--report on a failing disk', () => {
   const rows = [{ line: 2, key: 'a', stage: 'validation' as const, reason: 'price: not a number' }];
 
   it('a full disk is one sentence naming the report', async () => {
-    await expect(writeReport('/dev/full', rows)).rejects.toThrow(new ReportError('--report: cannot write /dev/full: the disk is full.'));
+    await expect(writeReport('/dev/full', { file: undefined }, rows)).rejects.toThrow(new ReportError('--report: cannot write /dev/full: the disk is full.'));
   });
 
   it('the report of an invalid file that cannot be written is noted on the refusal, not thrown', async () => {
     const refusal: { reportProblem?: string } = {};
-    await writeReportKeepingResult(refusal, '/dev/full', rows);
+    await writeReportKeepingResult(refusal, '/dev/full', { file: undefined }, rows);
     expect(refusal.reportProblem).toBe('--report: cannot write /dev/full: the disk is full.');
     const ok: { reportProblem?: string } = {};
-    await writeReportKeepingResult(ok, join(dir, 'report.csv'), rows);
+    await writeReportKeepingResult(ok, join(dir, 'report.csv'), { file: undefined }, rows);
     expect(ok.reportProblem).toBeUndefined();
     expect(readFileSync(join(dir, 'report.csv'), 'utf8')).toContain('price: not a number');
   });
