@@ -213,7 +213,9 @@ describe('--verify against a store that acknowledges writes it does not apply (a
     expect(dropped.length).toBeLessThan(targets.length);
     expect(r.code, r.stderr).toBe(3);
     const report = readFileSync(join(dir, 'verify-report.csv'), 'utf8');
-    const failedSkus = report.split('\n').slice(1).filter(Boolean).map((line) => line.split(',')[1]);
+    // The report repeats each failed row as the feed has it (sku, price), then line, error and stage.
+    expect(report.split('\n')[0]).toBe('sku,price,line,error,stage');
+    const failedSkus = report.split('\n').slice(1).filter(Boolean).map((line) => line.split(',')[0]);
     expect(failedSkus.sort()).toEqual([...dropped].sort());
     expect(report).toMatch(/verify/);
     expect(r.stdout).toMatch(new RegExp(`verified: *${targets.length} fields read back; ${dropped.length} records? not held`));
