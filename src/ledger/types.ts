@@ -76,6 +76,14 @@ export interface ChangeRecord {
   irreversible: string | null;
 }
 
+/** Which field of which record a change is about: what `runs show`, `history` and `store undo` all key on. */
+export type ChangeTarget = Pick<ChangeRecord, 'resource' | 'id' | 'parent' | 'key' | 'field' | 'location' | 'kind'>;
+
+/** A change's target alone (a copy, so the caller may add its own fields). */
+export function changeTarget(c: ChangeTarget): ChangeTarget {
+  return { resource: c.resource, id: c.id, parent: c.parent, key: c.key, field: c.field, location: c.location, kind: c.kind };
+}
+
 /** What a run is started with. */
 export interface RunStart {
   /** The command as typed, without the binary: `variants sync`. */

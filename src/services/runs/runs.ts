@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../client/errors.js';
 import { UsageError } from '../../errors.js';
 import { type Ledger, openLedger } from '../../ledger/store.js';
-import type { ChangeRecord, RunRecord } from '../../ledger/types.js';
+import { type ChangeRecord, type ChangeTarget, changeTarget, type RunRecord } from '../../ledger/types.js';
 import { parseDate } from '../common/validate.js';
 
 /**
@@ -10,18 +10,11 @@ import { parseDate } from '../common/validate.js';
  */
 
 /** A change as `runs show` and `history` print it (JSON, CSV): an unsettled intent reads as unknown. */
-export interface ShownChange {
+export interface ShownChange extends ChangeTarget {
   run: string;
   /** When its run started. */
   at: string;
   seq: number;
-  resource: string;
-  id: string | null;
-  parent: string | null;
-  key: string | null;
-  field: string;
-  location: string | null;
-  kind: string;
   /** null when the value before was null, or was not known (`before_known` false). */
   before: unknown;
   before_known: boolean;
@@ -39,13 +32,7 @@ export function shownChange(c: ChangeRecord): ShownChange {
     run: c.run,
     at: c.at,
     seq: c.seq,
-    resource: c.resource,
-    id: c.id,
-    parent: c.parent,
-    key: c.key,
-    field: c.field,
-    location: c.location,
-    kind: c.kind,
+    ...changeTarget(c),
     before: c.before ?? null,
     before_known: c.before !== undefined,
     after: c.after ?? null,

@@ -1,4 +1,4 @@
-import type { ChangeKind, ChangeRecord } from '../../ledger/types.js';
+import { type ChangeRecord, type ChangeTarget, changeTarget } from '../../ledger/types.js';
 
 /**
  * What a run did, field by field, as `store undo` reasons about it: the run ledger's changes (docs/ledger.md)
@@ -9,14 +9,7 @@ import type { ChangeKind, ChangeRecord } from '../../ledger/types.js';
 /** Whether the store applied the run's write: it said so, or the reply never came (or was never waited for). */
 export type Applied = 'yes' | 'maybe';
 
-export interface Slot {
-  resource: string;
-  id: string | null;
-  parent: string | null;
-  key: string | null;
-  field: string;
-  location: string | null;
-  kind: ChangeKind;
+export interface Slot extends ChangeTarget {
   /** Before the run's first write of it; `undefined` when the run did not know. */
   before: unknown;
   /** The last value the run sent. */
@@ -27,7 +20,7 @@ export interface Slot {
   earlier?: { before: unknown; after: unknown; applied: Applied };
 }
 
-const slotKey = (c: Pick<ChangeRecord, 'resource' | 'id' | 'parent' | 'key' | 'field' | 'location' | 'kind'>, seq: number) =>
+const slotKey = (c: ChangeTarget, seq: number) =>
   // A create without an id (its reply was lost) is its own slot: nothing else can be matched to it.
   c.id === null ? `${c.resource}\u0000new\u0000${c.parent ?? ''}\u0000${c.key ?? ''}\u0000${c.field}\u0000${seq}` : `${c.resource}\u0000${c.id}\u0000${c.field}\u0000${c.location ?? ''}`;
 
@@ -41,13 +34,7 @@ export function collectSlots(changes: Iterable<ChangeRecord>): Map<string, Slot>
     const slot = slots.get(key);
     if (!slot) {
       slots.set(key, {
-        resource: c.resource,
-        id: c.id,
-        parent: c.parent,
-        key: c.key,
-        field: c.field,
-        location: c.location,
-        kind: c.kind,
+        ...changeTarget(c),
         before: c.before,
         after: c.after,
         applied,
