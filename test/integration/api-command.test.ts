@@ -217,8 +217,12 @@ describe('store api', () => {
     });
     const refused = await runInProcess(['api', 'GET', '/orders'], { env: { ...env, STORE_API_URL: `http://127.0.0.1:${closed}` } });
     expect(refused.code).toBe(1);
-    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-    expect(refused.stderr).toContain(`127.0.0.1:${closed}`);
+    // One retry line per attempt (the one retry policy of client/retry.ts, issue 31), then the one sentence.
+    const lines = refused.stderr.trim().split('\n');
+    expect(lines.slice(0, -1)).toEqual(
+      [1, 2, 3].map((n) => `Could not reach 127.0.0.1:${closed} (connection refused); retrying in ${2 ** (n - 1)} s (${n}/3)`),
+    );
+    expect(lines.at(-1)).toContain(`127.0.0.1:${closed}`);
     expect(refused.stderr).toMatch(/ECONNREFUSED|refused/);
   });
 
