@@ -23,6 +23,14 @@ import type { SandboxContext } from './context.js';
  * Emits one of the documented events that no API request of the sandbox causes (an order packed in the admin
  * panel, a theme or domain changed, a cart, an app suspended), with the body the platform sends (docs/platform.md
  * §7): `domain/updated` without `id`, `theme/updated` with `old_theme` and `new_theme`. `webhooks trigger` uses it.
+ *
+ *   GET  /sandbox/clock                                                              → 200 {now, offset_ms}
+ *   POST /sandbox/clock {offset_ms}                                                  → 200 {now, offset_ms}
+ *
+ * The store's clock, `offset_ms` from this machine's: what records are stamped with and the `Date` header says.
+ * A client's machine whose clock is off (the store seen 10 minutes behind), or a store server whose clock runs
+ * ahead (a record stamped in the future: set an offset, change the record, set it back), without touching the
+ * machine's clock. Not persisted: a restart takes `--clock-offset` again.
  */
 const NewStoreBody = z.strictObject({
   name: z.string().min(1),
@@ -64,6 +72,30 @@ const EmitBody = z.strictObject({
   }),
   store_id: z.number().int().optional(),
   id: z.union([z.number().int().positive(), z.string().min(1)]).optional(),
+});
+
+/** At most a year either way: a clock further off is no clock skew. */
+const MAX_CLOCK_OFFSET_MS = 366 * 24 * 3_600_000;
+
+/** `--clock-offset` that is not an offset the sandbox takes. */
+export class ClockOffsetError extends Error {}
+
+/** `--clock-offset -10m|+90s|2h|600`: seconds when no unit is given; negative puts the store behind. In ms. */
+export function parseClockOffset(text: string): number {
+  const match = /^\s*([+-]?)(\d{1,9})\s*(s|m|h)?\s*$/i.exec(text);
+  const ms = match ? Number(match[2]) * { s: 1000, m: 60_000, h: 3_600_000 }[(match[3] ?? 's').toLowerCase() as 's' | 'm' | 'h'] : Number.NaN;
+  if (!match || ms > MAX_CLOCK_OFFSET_MS) {
+    throw new ClockOffsetError(`--clock-offset "${text}" is not an offset of at most a year; write it like -10m, +90s or 2h.`);
+  }
+  return match[1] === '-' ? -ms : ms;
+}
+
+const ClockBody = z.strictObject({
+  offset_ms: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(-MAX_CLOCK_OFFSET_MS, { error: 'must be at most a year behind' })
+    .max(MAX_CLOCK_OFFSET_MS, { error: 'must be at most a year ahead' }),
 });
 
 const THEMES = ['Amazonas', 'Idea', 'Lima', 'Material', 'Rio', 'Toluca'];
@@ -134,6 +166,13 @@ export function registerAdmin(app: FastifyInstance, ctx: SandboxContext): void {
       for (const w of webhooks) tx.delete(store.webhooks, w.id);
     });
     return reply.send({ store_id: store.id, app_id: appId, tokens_revoked: tokens.length, webhooks_removed: webhooks.length });
+  });
+
+  const clockReply = () => ({ now: new Date(state.storeNow()).toISOString(), offset_ms: state.clockOffsetMs });
+  app.get('/sandbox/clock', async () => clockReply());
+  app.post('/sandbox/clock', async (req) => {
+    state.clockOffsetMs = jsonBody(ClockBody, req).offset_ms;
+    return clockReply();
   });
 
   app.post('/sandbox/events', async (req, reply) => {

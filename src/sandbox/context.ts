@@ -56,10 +56,16 @@ export interface SandboxOptions {
   onIdle?: () => void;
   clock?: Clock;
   /**
-   * Called with every request the server receives, before any check or injected fault: lets a test count
-   * exactly what reached the sandbox (not what a client believes it sent).
+   * How far the store's clock runs from the machine's (ms; negative: behind): records are stamped, and the
+   * `Date` header set, by that clock (`--clock-offset`; `POST /sandbox/clock` changes it while running).
    */
-  onRequest?: (request: { method: string; url: string }) => void;
+  clockOffsetMs?: number;
+  /**
+   * Called with every request the server receives, before any check or injected fault: lets a test count
+   * exactly what reached the sandbox (not what a client believes it sent). A promise it returns is awaited
+   * before the request is handled, so a test can change the store between two pages of a client's walk.
+   */
+  onRequest?: (request: { method: string; url: string }) => void | Promise<void>;
 }
 
 export interface WebhookEvent {

@@ -51,6 +51,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     throw new Error(`Unknown plan "${plan}"; use one of ${PLANS.join(', ')}`);
   }
   const state = new SandboxState(clock);
+  state.clockOffsetMs = opts.clockOffsetMs ?? 0;
   const persistence = opts.stateDir ? Persistence.open(opts.stateDir, state).persistence : undefined;
   upgradeState(state);
   let store = state.defaultStore();
@@ -60,7 +61,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     const current = store;
     state.mutate('store.plan', (tx) => tx.put(state.storeRecords, { ...current.record, plan }));
   }
-  if (opts.orders !== undefined && opts.orders > 0) seedManyOrders(state, store.id, opts.orders, clock);
+  if (opts.orders !== undefined && opts.orders > 0) seedManyOrders(state, store.id, opts.orders);
   const defaultStore = store;
   const app = state.apps.values().next().value!;
 

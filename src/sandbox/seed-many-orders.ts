@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../platform/clock.js';
 import type { OrderStatus, PaymentStatus } from '../platform/orders.js';
 import type { OrderShippingStatus } from '../platform/fulfillment.js';
 import { seededRandom } from './random.js';
@@ -71,14 +70,14 @@ function lineSources(store: StoreData): LineSource[] {
 }
 
 /** Adds `count` orders to the store; returns how many it has now. */
-export function seedManyOrders(state: SandboxState, storeId: number, count: number, clock: Clock): number {
+export function seedManyOrders(state: SandboxState, storeId: number, count: number): number {
   const store = state.store(storeId);
   if (!store) throw new Error(`no store ${storeId}`);
   const sources = lineSources(store);
   const existing = ordersOf(store).size;
   const rnd = seededRandom(0x5eed + existing);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
-  const now = Math.floor(clock.now() / 1000) * 1000;
+  const now = Math.floor(state.storeNow() / 1000) * 1000;
   const customers: Customer[] = [];
   const customerCount = Math.max(20, Math.ceil(count / 5));
   const shipFrom = store.defaultLocation() ?? store.locationsByPriority()[0];

@@ -1,5 +1,4 @@
 import { ulid } from 'ulid';
-import type { Clock } from '../platform/clock.js';
 import { makeAccessKey } from '../platform/invoice-key.js';
 import {
   fulfillmentOrdersOfOrder,
@@ -138,7 +137,7 @@ function formOf(i: number): OrderForm {
   return { shortId: i % 5 === 2, sentAs: Object.keys(sentAs).length ? sentAs : undefined };
 }
 
-export function seedOrders(state: SandboxState, storeId: number, clock: Clock): void {
+export function seedOrders(state: SandboxState, storeId: number): void {
   const store = state.store(storeId);
   if (!store) throw new Error(`no store ${storeId}`);
   const variants = store.products.list().flatMap((p) => p.variants.map((v) => v.id));
@@ -147,7 +146,7 @@ export function seedOrders(state: SandboxState, storeId: number, clock: Clock): 
   // The shipments' own dice, so that how far they go never changes which orders the store holds.
   const shipRnd = seededRandom(11);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
-  const now = clock.now();
+  const now = state.storeNow();
   const start = now - SPAN_DAYS * DAY;
 
   state.mutate('sandbox.seed.orders', (tx) => {

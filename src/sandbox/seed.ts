@@ -13,7 +13,7 @@ import type { SandboxState, StoreData } from './state.js';
 
 /**
  * The first start of a sandbox (one app, one store, one token with every scope) and the `demo` catalog.
- * The demo orders come from seed-orders.ts (`seedOrders(state, storeId, clock)`), run after the catalog.
+ * The demo orders come from seed-orders.ts (`seedOrders(state, storeId)`), run after the catalog.
  */
 
 const SANDBOX_APP_NAME = 'Store CLI Sandbox';
@@ -135,7 +135,7 @@ function combinations(values: string[][]): string[][] {
 
 function seedDemo(state: SandboxState, store: StoreData): void {
   const rnd = seededRandom(42);
-  const now = state.clock.now();
+  const now = state.storeNow();
   const limit = locationLimit(store.record.plan);
   state.mutate('sandbox.seed.catalog', (tx) => {
     const locations: LocationRecord[] = DEMO_LOCATIONS.slice(0, Math.min(limit, DEMO_LOCATIONS.length)).map((l, i) =>
@@ -260,5 +260,5 @@ function seedDemo(state: SandboxState, store: StoreData): void {
       tx.put(store.products, product);
     });
   });
-  seedOrders(state, store.id, state.clock);
+  seedOrders(state, store.id);
 }

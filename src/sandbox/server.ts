@@ -73,6 +73,10 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
   app.setErrorHandler(handleError);
   const observe = ctx.options.onRequest;
   if (observe) app.addHook('onRequest', async (req) => observe({ method: req.method, url: req.url }));
+  // The store's clock, not this machine's (they differ under --clock-offset): what a client reads as the store's time.
+  app.addHook('onRequest', async (_req, reply) => {
+    reply.header('date', new Date(ctx.state.storeNow()).toUTCString());
+  });
   app.setNotFoundHandler(async (req) => {
     throw httpError(404, `No route ${req.method} ${req.url.split('?')[0]}`);
   });

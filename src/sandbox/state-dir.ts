@@ -42,7 +42,7 @@ export async function resetStateDir(dir: string, options: { orders?: number } = 
       const store = state.defaultStore();
       if (store) {
         await resetStore(state, store.id, 'demo');
-        if (options.orders) seedManyOrders(state, store.id, options.orders, systemClock);
+        if (options.orders) seedManyOrders(state, store.id, options.orders);
       }
     } finally {
       persistence.close();

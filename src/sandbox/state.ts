@@ -230,7 +230,7 @@ export class Tx {
    * filter given a record's own timestamp (created_at_max=…) must match it.
    */
   now(): number {
-    return Math.floor(this.state.clock.now() / 1000) * 1000;
+    return Math.floor(this.state.storeNow() / 1000) * 1000;
   }
 
   put<T>(collection: Collection<T>, record: NoInfer<T>): T {
@@ -295,6 +295,12 @@ export class SandboxState {
   readonly codes = new Collection<CodeRecord>('codes', null, (r) => r.code);
   readonly storeRecords = new Collection<StoreRecord>('stores', null, (r) => r.id);
   meta: Record<string, number> = {};
+  /**
+   * How far the store's own clock is from `clock` (ms): the time records are stamped with and the `Date` header
+   * says (storeNow), so a test can run the store's clock behind or ahead of the client's machine
+   * (`--clock-offset`, `POST /sandbox/clock`). Timers (the bucket, OAuth codes, webhook retries) keep `clock`.
+   */
+  clockOffsetMs = 0;
   private sink: JournalSink | undefined;
 
   constructor(readonly clock: Clock) {
@@ -304,6 +310,11 @@ export class SandboxState {
       else if (existing) existing.record = record;
       else this.stores.set(record.id, new StoreData(record));
     });
+  }
+
+  /** The store's clock: what a record changed now is stamped with, and what the `Date` header says. */
+  storeNow(): number {
+    return this.clock.now() + this.clockOffsetMs;
   }
 
   /** Sends every later mutation to `sink` (set once the persisted state has been replayed). */

@@ -119,7 +119,24 @@ describe('store sandbox serve', () => {
     const faults = await runInProcess(['sandbox', 'serve', '--faults', 'explode=1'], { env });
     expect(faults.code).toBe(2);
     expect(faults.stderr).toMatch(/explode/);
+    const offset = await runInProcess(['sandbox', 'serve', '--clock-offset', '10 minutes'], { env });
+    expect(offset.code).toBe(2);
+    expect(offset.stderr).toMatch(/--clock-offset "10 minutes"/);
     expect(existsSync(join(env.XDG_DATA_HOME!, 'store', 'sandbox', 'server.pid'))).toBe(false);
+  });
+
+  it("--clock-offset -10m: the store's Date header and a new record's times are 10 minutes behind this machine", async () => {
+    const s = serve(['--json', '--seed', 'empty', '--clock-offset', '-10m'], xdg());
+    const info = JSON.parse(await s.firstLine);
+    const res = await fetch(`${info.api_url}/sandbox/clock`);
+    const clock = (await res.json()) as { now: string; offset_ms: number };
+    expect(clock.offset_ms).toBe(-600_000);
+    // Whole seconds, and the machine's clock has moved on a little since: at least 9 minutes behind, at most 10.
+    const behind = Date.now() - Date.parse(res.headers.get('date')!);
+    expect(behind).toBeGreaterThan(540_000);
+    expect(behind).toBeLessThan(602_000);
+    s.child.kill('SIGTERM');
+    expect((await s.exited).code).toBe(0);
   });
 });
 

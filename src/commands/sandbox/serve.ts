@@ -38,6 +38,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
     'code-ttl': Flags.integer({ description: 'Lifetime of OAuth codes in seconds (default 300).', min: 1 }),
     'webhook-retry-base': Flags.integer({ description: 'Delay before the first webhook retry, in ms (default 1000).', min: 1 }),
     'idle-timeout': Flags.integer({ description: 'Stop after this many seconds without requests (default: never).', min: 1 }),
+    'clock-offset': Flags.string({ description: "Run the store's clock this far from this machine's: -10m (behind), +90s, 2h." }),
     json: Flags.boolean({ description: 'Print one JSON line once the port is bound.' }),
     'ready-file': Flags.string({ hidden: true, description: 'Also write the JSON line to this file (atomically).' }),
   };
@@ -52,6 +53,16 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
         parseFaults(flags.faults);
       } catch (error) {
         if (error instanceof FaultSpecError) throw new UsageError(error.message);
+        throw error;
+      }
+    }
+    let clockOffsetMs: number | undefined;
+    if (flags['clock-offset'] !== undefined) {
+      const { parseClockOffset, ClockOffsetError } = await import('../../sandbox/admin.js');
+      try {
+        clockOffsetMs = parseClockOffset(flags['clock-offset']);
+      } catch (error) {
+        if (error instanceof ClockOffsetError) throw new UsageError(error.message);
         throw error;
       }
     }
@@ -83,6 +94,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
           codeTtlSeconds: flags['code-ttl'],
           webhookRetryBaseMs: flags['webhook-retry-base'],
           idleTimeoutSeconds: flags['idle-timeout'],
+          clockOffsetMs,
         });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
