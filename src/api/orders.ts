@@ -129,6 +129,8 @@ export interface OrderPage {
   total?: number;
   /** How many records the page held, the ones left out as unreadable included (a short page ends a list). */
   received: number;
+  /** The store's time when it answered (its `Date` header, ms). */
+  date?: number;
 }
 
 function readList(client: StoreClient, items: unknown): Order[] {
@@ -138,7 +140,15 @@ function readList(client: StoreClient, items: unknown): Order[] {
 /** One page of orders, newest first; the empty-list 404 is an empty page. */
 export async function listOrdersPage(client: StoreClient, filters: OrderFilters, page: number, perPage: number): Promise<OrderPage> {
   const res = await client.page<unknown>('/orders', { ...filters, page, per_page: perPage });
-  return { orders: readList(client, res.items), page, total: res.total, received: res.items.length };
+  return { orders: readList(client, res.items), page, total: res.total, received: res.items.length, date: res.date };
+}
+
+/**
+ * The store's time now (ms, whole seconds): the Date header of the cheapest read of the orders, one order's id
+ * (`fields=id`, per_page 1); undefined when the store sends none.
+ */
+export async function storeTimeFromOrders(client: StoreClient): Promise<number | undefined> {
+  return (await client.page<unknown>('/orders', { fields: 'id', per_page: 1 })).date;
 }
 
 export async function getOrder(client: StoreClient, orderId: number, options: { withShipments?: boolean } = {}): Promise<Order> {

@@ -102,9 +102,13 @@ export async function listProducts(
   return { products: readProducts(client, res.items), page, total: res.total };
 }
 
-/** Every page of products (200 at a time unless told), as they arrive: lists, exports and syncs over large catalogs. */
+/**
+ * Every page of products (200 at a time unless told), as they arrive: lists, exports and the catalog reads of
+ * import and sync over large catalogs. Walked by `since_id`, so a product deleted or changed during the read
+ * never hides another (a page-number walk would skip the first product of the next page).
+ */
 export async function* productPages(client: StoreClient, query?: ProductQuery, perPage = MAX_PER_PAGE): AsyncGenerator<ProductPage> {
-  for await (const page of client.paginate<unknown>('/products', compact(query), { perPage })) {
+  for await (const page of client.paginateById<unknown>('/products', compact(query), { perPage })) {
     yield { products: readProducts(client, page.items), page: page.page, total: page.total };
   }
 }

@@ -10,7 +10,7 @@ import { ApiError, MAX_REPLY_BYTES, RateLimitError, errorFromResponse, formatByt
 import { StoreError, UsageError } from '../errors.js';
 import { MAX_PER_PAGE } from '../platform/pagination.js';
 import { RATE_LIMIT_HEADERS } from '../platform/rate-limit.js';
-import { paginate, readPage, type Page, type Query } from './pagination.js';
+import { paginate, paginateById, readPage, type Page, type Query } from './pagination.js';
 import { stringifyBody } from './json.js';
 import { writeOutcome, type WriteRecord } from './write-record.js';
 import { nativeRequest } from './transport.js';
@@ -127,6 +127,8 @@ export interface StoreClient {
   get<T = unknown>(path: string, query?: Query): Promise<ApiResponse<T>>;
   /** Every page of a list, in order (per_page 200 unless given). */
   paginate<T = unknown>(path: string, query?: Query, options?: { perPage?: number }): AsyncIterable<Page<T>>;
+  /** Every page of a list taking `since_id`, walked by id (`paginateById`): a record deleted meanwhile hides no other. */
+  paginateById<T = unknown>(path: string, query?: Query, options?: { perPage?: number }): AsyncIterable<Page<T>>;
   /** Every item of a list. */
   all<T = unknown>(path: string, query?: Query): Promise<T[]>;
   /** One page of a list; the platform's empty-list 404 ("Last page is 0") is an empty page. */
@@ -168,17 +170,18 @@ function appendQuery(url: URL, query: Query | undefined): void {
 export function createClient(config: ClientConfig): StoreClient {
   const core = new HttpCore(config);
   const request = <T>(options: RequestOptions) => core.request<T>(options);
+  const warn = (message: string) => core.warnOnce(message);
   return {
     baseUrl: core.baseUrl,
     request,
     get: (path, query) => request({ method: 'GET', path, query }),
-    page: (path, query) => readPage(request, path, query, (message) => core.warnOnce(message)),
-    warn: (message) => core.warnOnce(message),
-    paginate: (path, query, options) =>
-      paginate(request, path, query, { perPage: options?.perPage ?? MAX_PER_PAGE, warn: (message) => core.warnOnce(message) }),
+    page: (path, query) => readPage(request, path, query, warn),
+    warn,
+    paginate: (path, query, options) => paginate(request, path, query, { perPage: options?.perPage ?? MAX_PER_PAGE, warn }),
+    paginateById: (path, query, options) => paginateById(request, path, query, { perPage: options?.perPage ?? MAX_PER_PAGE, warn }),
     async all<T>(path: string, query?: Query): Promise<T[]> {
       const items: T[] = [];
-      for await (const page of paginate<T>(request, path, query, { warn: (message) => core.warnOnce(message) })) items.push(...page.items);
+      for await (const page of paginate<T>(request, path, query, { warn })) items.push(...page.items);
       return items;
     },
     stats: () => ({ ...core.counters }),

@@ -11,6 +11,8 @@ export interface Page<T> {
   page: number;
   /** From x-total-count, when the server sends it. */
   total?: number;
+  /** The store's time when it answered (its `Date` header, ms), when it sends one. */
+  date?: number;
 }
 
 
@@ -66,7 +68,7 @@ export async function readPage<T>(
   try {
     response = await get<unknown>({ method: 'GET', path, query });
   } catch (error) {
-    if (isPastLastPage(error)) return { items: [], page, total: page === 1 ? 0 : undefined };
+    if (isPastLastPage(error)) return { items: [], page, total: page === 1 ? 0 : undefined, date: dateOf((error as NotFoundError).headers ?? {}) };
     throw error;
   }
   if (!Array.isArray(response.body)) {
@@ -78,7 +80,14 @@ export async function readPage<T>(
     });
   }
   const items = withinPage(response.body as T[], Number(query.per_page ?? MAX_PER_PAGE), path, warn);
-  return { items, page, total: totalCount(response.headers) };
+  return { items, page, total: totalCount(response.headers), date: dateOf(response.headers) };
+}
+
+/** The `Date` header (HTTP-date, whole seconds) in ms: the store's clock; undefined when absent or unreadable. */
+export function dateOf(headers: ResponseHeaders): number | undefined {
+  const raw = headerValue(headers, 'date');
+  const ms = raw === undefined ? Number.NaN : Date.parse(raw);
+  return Number.isFinite(ms) ? ms : undefined;
 }
 
 /**
@@ -128,6 +137,12 @@ export function walkCapWarning(path: string, pages: number, read: number, capped
   return `The store kept offering pages of GET ${path}; stopped after ${pages} pages (${read} records read), the most read from ${capped ? 'a list of that x-total-count' : 'a list that does not say its size'}.`;
 }
 
+/** How a walk reads: its page size (unless the query says), and where it warns that the store kept offering more. */
+export interface WalkOptions {
+  perPage?: number;
+  warn?: (message: string) => void;
+}
+
 /**
  * Walks a list page by page: follows `Link rel="next"` (absolute URLs), falls back to counting pages
  * when the server sends no Link header, and treats the 404 "Last page is N" as the end of the list.
@@ -135,12 +150,7 @@ export function walkCapWarning(path: string, pages: number, read: number, capped
  * latest x-total-count, or at a page cap derived from it (MAX_LIST_RECORDS' worth without one); `warn` is
  * told when the store was still offering more.
  */
-export async function* paginate<T>(
-  get: GetFn,
-  path: string,
-  query: Query = {},
-  options: { perPage?: number; warn?: (message: string) => void } = {},
-): AsyncGenerator<Page<T>> {
+export async function* paginate<T>(get: GetFn, path: string, query: Query = {}, options: WalkOptions = {}): AsyncGenerator<Page<T>> {
   const perPage = Number(query.per_page ?? options.perPage ?? MAX_PER_PAGE);
   let page = Number(query.page ?? 1);
   let next: { path: string; query?: Query } | undefined = { path, query: { ...query, page, per_page: perPage } };
@@ -203,6 +213,65 @@ export async function* paginate<T>(
       );
       return;
     }
+    if (pages >= maxPages) {
+      options.warn?.(walkCapWarning(path, pages, read, capped));
+      return;
+    }
+  }
+}
+
+/** A record's id as a walk by id reads it (a number or a numeric string); undefined when it has none. */
+function recordId(record: unknown): number | undefined {
+  const raw = record !== null && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
+  const id = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/**
+ * Walks a list by `since_id` (docs/platform.md §3 and §8): each request is the first page of the records whose id
+ * is above the highest one read so far. A record deleted while the list is read (or one that stops matching its
+ * filters) moves no other record into a page already read, as it does in a walk by page number (page 2 starts
+ * one record later once a record of page 1 is gone, and that record is never seen): every record that matched
+ * from the start of the walk to its end is read, once. It costs what the page walk costs, one request a page,
+ * and ends at a page shorter than per_page or once a page holds all that x-total-count says is left.
+ *
+ * It relies on the store listing by id, ascending, which is what "since_id" means. A page that is not in that
+ * order, that lists an id at or below since_id (a store ignoring the parameter) or a record without an id, is not
+ * used: the rest of the list is read by page number (`paginate`, leaving out what was read), with a warning that
+ * says what that costs. Bounded like every walk (maxPagesFor from the first x-total-count).
+ */
+export async function* paginateById<T>(get: GetFn, path: string, query: Query = {}, options: WalkOptions = {}): AsyncGenerator<Page<T>> {
+  const perPage = Number(query.per_page ?? options.perPage ?? MAX_PER_PAGE);
+  const start = recordId({ id: query.since_id }) ?? 0;
+  let since = start;
+  let pages = 0;
+  let read = 0;
+  let maxPages = maxPagesFor(undefined, perPage);
+  let capped = false;
+  for (;;) {
+    const page = await readPage<T>(get, path, { ...query, ...(since > 0 ? { since_id: since } : {}), page: 1, per_page: perPage }, options.warn);
+    const ids = page.items.map(recordId);
+    const byId = ids.every((id, i) => id !== undefined && id > since && (i === 0 || id > ids[i - 1]!));
+    if (!byId) {
+      options.warn?.(
+        `The store does not list ${path} in id order after since_id; the rest is read by page number, where a record deleted during the read can hide another.`,
+      );
+      // What the walk by id has read is every matching record up to `since`: the page walk leaves those out.
+      for await (const rest of paginate<T>(get, path, query, options)) {
+        const items = since > start ? rest.items.filter((item) => (recordId(item) ?? Number.POSITIVE_INFINITY) > since) : rest.items;
+        yield { ...rest, items, page: pages + rest.page };
+      }
+      return;
+    }
+    pages += 1;
+    read += page.items.length;
+    if (page.total !== undefined && !capped) {
+      maxPages = maxPagesFor(page.total, perPage);
+      capped = true;
+    }
+    yield { ...page, page: pages };
+    if (page.items.length < perPage || (page.total !== undefined && page.total <= page.items.length)) return;
+    since = ids.at(-1)!;
     if (pages >= maxPages) {
       options.warn?.(walkCapWarning(path, pages, read, capped));
       return;

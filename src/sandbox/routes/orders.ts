@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { canReadCustomers, httpError, intParam, invalid, notFound, paginate, parseBody, parseMoney, platformTime, queryParam, refuseFields, timeWindow } from '../http.js';
+import { canReadCustomers, httpError, intParam, invalid, notFound, paginate, parseBody, parseMoney, platformTime, queryParam, refuseFields, timeQuery, timeWindow } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import { emitCustomerEvent } from './customers.js';
 import { findCustomerByEmail } from '../store/customers.js';
 import { AddressBody, addressOf, billingBody, billingOf, billingOfBody, text } from './addresses.js';
 import type { StoreData } from '../state.js';
 import { cancelOrder, checkOrderStock, closeOrReopenOrder, createOrder, ordersOf, presentedShippingStatus, unitPrice, updateOrder, upgradeOrder, type OrderRecord, type Payment, type Shipping, SHIPPING_PICKUP_TYPES } from '../store/orders.js';
-import { findOrders, type OrderFilter } from '../store/order-search.js';
+import { createdBetween, findOrders, type OrderFilter } from '../store/order-search.js';
 import {
   CANCEL_REASONS,
   ORDER_STATUS_INPUTS,
@@ -315,9 +315,14 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
   const present = (req: FastifyRequest) => (order: OrderRecord) => presentOrder(order, req);
 
   api.get('/orders', async (req, reply) => {
+    const query = (req.query ?? {}) as Query;
     const filter = orderFilter(req);
-    const pick = pickFields((req.query ?? {}) as Query);
-    const orders = findOrders(req.store, filter, filterKey((req.query ?? {}) as Query));
+    const pick = pickFields(query);
+    // The matches of the filter without its created_at window are kept (findOrders), and the window is a slice of
+    // them: a client walking back with created_at_max, a new bound at every page, is not a new filter each time.
+    const { created_at_min: _min, created_at_max: _max, ...uncreated } = query;
+    const matches = findOrders(req.store, { ...filter, window: timeWindow(uncreated) }, filterKey(uncreated));
+    const orders = createdBetween(matches, timeQuery(query, 'created_at_min'), timeQuery(query, 'created_at_max'));
     refusePastCap(req, orders.length);
     const show = present(req);
     return paginate(req, reply, orders, withAggregates(req, pick ? (order) => pick(show(order)) : show));

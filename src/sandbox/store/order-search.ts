@@ -74,6 +74,29 @@ export function findOrders(store: StoreData, filter: OrderFilter, key?: string):
   return matches;
 }
 
+/**
+ * The orders of `newestFirst` (newest first by creation) created within [min, max], compared to the second a
+ * time falls in as every window is; either bound absent: open. A slice found by binary search: a client walking
+ * back with `created_at_max` (a cursor: a new bound at every page) costs no new filtering of the whole store.
+ */
+export function createdBetween(newestFirst: OrderRecord[], min: number | undefined, max: number | undefined): OrderRecord[] {
+  const second = (o: OrderRecord) => Math.floor(o.created_at / 1000) * 1000;
+  // The first index whose order passes `ok`, for a predicate false then true along the list.
+  const firstWhere = (ok: (o: OrderRecord) => boolean) => {
+    let lo = 0;
+    let hi = newestFirst.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ok(newestFirst[mid]!)) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const start = max === undefined ? 0 : firstWhere((o) => second(o) <= max);
+  const end = min === undefined ? newestFirst.length : firstWhere((o) => second(o) < min);
+  return start === 0 && end === newestFirst.length ? newestFirst : newestFirst.slice(start, Math.max(start, end));
+}
+
 function matchOrders(store: StoreData, filter: OrderFilter): OrderRecord[] {
   const { status, payment, shipping, window, total, sinceId, customers, channels, methods, provider, q } = filter;
   const words = q === undefined ? undefined : fold(q);

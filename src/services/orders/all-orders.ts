@@ -7,24 +7,30 @@ import { MAX_PER_PAGE, ORDER_QUERY_LIMIT } from '../../platform/pagination.js';
 import { formatTimestamp } from '../common/validate.js';
 
 /**
- * Every order matching `filters`, past the platform's cap of 10,000 results per query (docs/platform.md §9).
+ * Every order matching `filters`, past the platform's cap of 10,000 results per query (docs/platform.md §9), and
+ * every order that matched them from the start of the read to its end, whatever else changes meanwhile.
  *
- * Lists come newest first by creation, so the query is read as a cursor walking back in `created_at`: a window
- * is "the filters, created at or before MAX"; its pages are read while they stay within the first 10,000
- * results (pages 1..50 at 200 a page, never the page the store would refuse); when the window holds more
- * (x-total-count, or a full last page), the next window ends at the second of the oldest order read (+1 s, so a
- * store reading `created_at_max` as exclusive, or keeping sub-second times, loses nothing). Every window after
- * the first re-reads only that boundary second: the windows are cut where the data is, so the requests are the
- * pages of the orders plus about one per 10,000 (no probe, no bisection, no half-empty window).
+ * Lists come newest first by creation, and an order's `created_at` never changes, so the list is read with a
+ * cursor walking back in `created_at`, not by page number: after each page, the next request is the first page
+ * of "the filters, created at or before the second of the oldest order read" (+1 s, so a store reading
+ * `created_at_max` as exclusive, or keeping sub-second times, loses nothing; the orders of those seconds already
+ * yielded are skipped by id). A page number counts positions in the list, and positions move: an order that stops
+ * matching while the list is read (an order reopened during `orders export --status closed`, one updated out of
+ * an `updated_at` window, one deleted) moves every later order up by one, and a walk by page number never sees
+ * the order that crossed from page 3 to page 2. A cursor in `created_at` does not move. The cost is the pages of
+ * the orders, each re-listing the orders of its cursor's second (one or two): about one request per 200 orders,
+ * and never a page past the cap (every request is a first page).
  *
- * Each order is yielded once, newest first, a page at a time (memory: one page and the ids of the boundary
- * seconds). The first window's end is pinned to the newest order of its first page, so orders created while
- * the read goes on are left out instead of pushing the pages down; a page that still starts with orders
- * already yielded (an order created within that second, or one that moved) has them skipped by id.
+ * Each order is yielded once, newest first, a page at a time (memory: one page and the ids of the cursor's
+ * seconds). The first query's end is pinned to the newest order of its first page, so orders created while the
+ * read goes on are left out.
  *
- * More than 10,000 matching orders created within one second cannot be read past the cap by time: the
- * reader then splits that second by `status` (open, closed, cancelled), goes on with the window ending a
- * millisecond before it, and fails with one sentence when a status alone still has more in that second.
+ * A page whose orders all fall within its cursor's seconds (more than a page of orders created within a second
+ * or two) cannot move the cursor: the next page of the same query is read instead, by number, until a page
+ * reaches an older second (within those seconds only, an order that stops matching can still hide another: the
+ * one limit of the walk, docs/orders-follow.md). More than 10,000 matching orders created within one second cannot
+ * be read past the cap by time: the reader then splits that second by `status` (open, closed, cancelled), goes on
+ * before it, and fails with one sentence when a status alone still has more in that second.
  *
  * Every walk ends, as every list's (docs/decisions.md "Bounded walks"): a page holding more records than a page
  * holds is cut with a warning (`client.page`), and the whole walk, windows and status splits included, reads at
@@ -33,7 +39,8 @@ import { formatTimestamp } from '../common/validate.js';
  * their creation times, is not followed for ever. Pages that list only orders already listed (a window's boundary
  * second, a second split by status) are counted apart, capped at what the store's size can cost (PageBudget).
  *
- * `total` is x-total-count of the first request: every order matching the filters when the read began.
+ * `total` is x-total-count of the first request: every order matching the filters when the read began; `date`
+ * its Date header, the store's time when the read began.
  * Used by `orders list --all`/`--limit`, `orders export`, and readers of everything updated since a time
  * (filters.updated_at_min).
  */
@@ -41,18 +48,23 @@ export async function* allOrders(
   client: StoreClient,
   filters: OrderFilters,
   options: { perPage?: number } = {},
-): AsyncGenerator<{ orders: Order[]; total?: number }> {
+): AsyncGenerator<{ orders: Order[]; total?: number; date?: number }> {
   const perPage = Math.min(options.perPage ?? MAX_PER_PAGE, MAX_PER_PAGE);
   const seen = new RecentIds(perPage);
   const budget = new PageBudget(client, perPage);
   let total: number | undefined;
+  let date: number | undefined;
   let first = true;
+  let yielded = false;
   for await (const page of windowsOf(client, filters, perPage, seen, budget, filters.status === undefined || filters.status === 'any')) {
-    if (first) total = page.total;
+    if (first) ({ total, date } = page);
     first = false;
-    if (page.orders.length > 0) yield { orders: page.orders, total };
+    if (page.orders.length === 0) continue;
+    yielded = true;
+    yield { orders: page.orders, total, date };
   }
-  if (first) yield { orders: [], total: 0 };
+  // Nothing matches: one empty page, which still says the store's time.
+  if (!yielded) yield { orders: [], total: first ? 0 : total, date };
 }
 
 const SECOND = 1000;
@@ -73,57 +85,64 @@ async function* windowsOf(
   seen: RecentIds,
   budget: PageBudget,
   canSplitByStatus: boolean,
-): AsyncGenerator<{ orders: Order[]; total?: number }> {
-  const pagesPerWindow = Math.max(1, Math.floor(ORDER_QUERY_LIMIT / perPage));
+): AsyncGenerator<{ orders: Order[]; total?: number; date?: number }> {
+  const pagesPerQuery = Math.max(1, Math.floor(ORDER_QUERY_LIMIT / perPage));
   const userMax = filters.created_at_max;
   let max: number | undefined = userMax === undefined ? undefined : Date.parse(userMax);
   let query: OrderFilters = { ...filters };
+  let page = 1;
+  let oldest: number | undefined;
   for (;;) {
-    let oldest: number | undefined;
-    for (let page = 1; page <= pagesPerWindow; page++) {
-      if (!budget.allowsAnother()) return;
-      const res = await listOrdersPage(client, query, page, perPage);
-      const orders: Order[] = [];
-      for (const order of res.orders) {
-        const at = createdAt(order);
-        if (!seen.has(order.id)) orders.push(order);
-        seen.add(order.id, at);
-        if (at !== undefined) oldest = at;
-      }
-      if (max === undefined && oldest !== undefined) {
-        // Pin the first window to what the store held when the read began (see above).
-        const newest = res.orders.map(createdAt).find((at) => at !== undefined)!;
-        max = floorSecond(newest) + SECOND;
-        query = { ...query, created_at_max: formatTimestamp(new Date(max)) };
-      }
-      budget.count(res.received, orders.length, res.total);
-      yield { orders, total: res.total };
-      const endOfList = res.received < perPage || (res.total !== undefined && page * perPage >= res.total);
-      if (endOfList) return;
+    if (!budget.allowsAnother()) return;
+    const res = await listOrdersPage(client, query, page, perPage);
+    const orders: Order[] = [];
+    for (const order of res.orders) {
+      const at = createdAt(order);
+      if (!seen.has(order.id)) orders.push(order);
+      seen.add(order.id, at);
+      if (at !== undefined) oldest = at;
     }
-    // More than the cap at or before `max`: the next window ends at the oldest order read.
-    if (oldest === undefined) {
-      throw new StoreError('The store listed orders without a creation time, so the orders past the first 10,000 cannot be reached; narrow the query (e.g. --created-after/--created-before).', 1);
+    if (max === undefined && oldest !== undefined) {
+      // Pin the first query to what the store held when the read began (see above).
+      const newest = res.orders.map(createdAt).find((at) => at !== undefined)!;
+      max = floorSecond(newest) + SECOND;
+      query = { ...query, created_at_max: formatTimestamp(new Date(max)) };
     }
-    const boundary = floorSecond(oldest);
-    const next = boundary + SECOND;
-    if (max !== undefined && next >= max) {
+    budget.count(res.received, orders.length, res.total);
+    yield { orders, total: res.total, date: res.date };
+    const endOfList = res.received < perPage || (res.total !== undefined && page * perPage >= res.total);
+    if (endOfList) return;
+    // The cursor: the first page of what was created at or before the oldest order read, unless that page would
+    // mostly list again the orders of its seconds already read (many created at once): then the next page.
+    const boundary = oldest === undefined ? undefined : floorSecond(oldest);
+    const next = boundary === undefined ? undefined : boundary + SECOND;
+    const relisted = boundary === undefined ? 0 : seen.countWithin(boundary, boundary + 2 * SECOND);
+    if (next !== undefined && (max === undefined || next < max) && (relisted < perPage / 2 || page >= pagesPerQuery)) {
+      max = next;
+      page = 1;
+    } else if (page < pagesPerQuery) {
+      page += 1;
+      continue;
+    } else {
+      if (oldest === undefined) {
+        throw new StoreError('The store listed orders without a creation time, so the orders past the first 10,000 cannot be reached; narrow the query (e.g. --created-after/--created-before).', 1);
+      }
       // More than 10,000 orders within one second: split that second by status, then go on before it.
+      const second = floorSecond(oldest);
       if (!canSplitByStatus) {
         throw new StoreError(
-          `More than ${ORDER_QUERY_LIMIT.toLocaleString('en-US')} orders match within the second ${formatTimestamp(new Date(boundary))}: the store serves at most ${ORDER_QUERY_LIMIT.toLocaleString('en-US')} results of one query; narrow it with --status, --payment-status or --shipping-status.`,
+          `More than ${ORDER_QUERY_LIMIT.toLocaleString('en-US')} orders match within the second ${formatTimestamp(new Date(second))}: the store serves at most ${ORDER_QUERY_LIMIT.toLocaleString('en-US')} results of one query; narrow it with --status, --payment-status or --shipping-status.`,
           1,
         );
       }
       for (const status of STATUSES) {
-        const second = { ...filters, status, created_at_min: formatTimestamp(new Date(boundary)), created_at_max: formatTimestamp(new Date(max)) } as OrderFilters;
-        yield* windowsOf(client, second, perPage, seen, budget, false);
+        const ofStatus = { ...filters, status, created_at_min: formatTimestamp(new Date(second)), created_at_max: formatTimestamp(new Date(max!)) } as OrderFilters;
+        yield* windowsOf(client, ofStatus, perPage, seen, budget, false);
         if (budget.exhausted) return;
       }
       // Just before that second (a millisecond before: a store reading the end as inclusive or exclusive alike).
-      max = boundary - 1;
-    } else {
-      max = next;
+      max = second - 1;
+      page = 1;
     }
     if (filters.created_at_min !== undefined && max < Date.parse(filters.created_at_min)) return;
     query = { ...filters, created_at_max: formatTimestamp(new Date(max)) };
@@ -188,7 +207,7 @@ class PageBudget {
 /**
  * The ids already yielded that a later page can list again: those of the last page (a page pushed down by a new
  * order) and those created within the second of the oldest order read so far or the second after it (what the
- * next window re-reads). Orders come newest first, so the ids to forget are always the first ones kept: memory
+ * next query re-reads). Orders come newest first, so the ids to forget are always the first ones kept: memory
  * stays at a page plus two seconds of orders whatever the store's size.
  */
 class RecentIds {
@@ -210,7 +229,7 @@ class RecentIds {
     if (at !== undefined) this.oldestSecond = Math.min(this.oldestSecond, floorSecond(at));
     this.ids.add(id);
     this.order.push({ id, at: time });
-    while (this.order.length - this.head > this.lastPage && this.order[this.head]!.at > this.oldestSecond + SECOND) {
+    while (this.order.length - this.head > this.lastPage && this.order[this.head]!.at >= this.oldestSecond + 2 * SECOND) {
       this.ids.delete(this.order[this.head]!.id);
       this.head++;
     }
@@ -218,5 +237,12 @@ class RecentIds {
       this.order.splice(0, this.head);
       this.head = 0;
     }
+  }
+
+  /** How many of the ids kept were created in [from, to): what a query ending in those seconds lists again. */
+  countWithin(from: number, to: number): number {
+    let count = 0;
+    for (let i = this.head; i < this.order.length; i++) if (this.order[i]!.at >= from && this.order[i]!.at < to) count++;
+    return count;
   }
 }
