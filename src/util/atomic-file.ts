@@ -46,6 +46,11 @@ export interface AtomicOptions {
   mode?: number;
   /** Creates a missing directory (mode 0700) instead of refusing. */
   createDir?: boolean;
+  /**
+   * The caller handles SIGINT and SIGTERM itself (a stop that lets a delivery finish): the temporary file is
+   * removed when the process exits, instead of by a signal handler that removes it and exits at once.
+   */
+  signalsHandledByCaller?: boolean;
 }
 
 /** Temporary files still open, removed on SIGINT/SIGTERM before the process exits. */
@@ -67,14 +72,36 @@ function removePendingAndExit(code: number): void {
 }
 
 /** Only while a temporary file exists: a command's own Ctrl-C handling (clean-ups, a second Ctrl-C) stays its own. */
-function track(path: string): void {
+function track(path: string, signalsHandledByCaller = false): void {
+  if (signalsHandledByCaller) {
+    if (pendingAtExit.size === 0) process.on('exit', removePendingAtExit);
+    pendingAtExit.add(path);
+    return;
+  }
   if (pending.size === 0) for (const [signal, handler] of onSignal) process.on(signal, handler);
   pending.add(path);
 }
 
 function untrack(path: string): void {
+  if (pendingAtExit.delete(path)) {
+    if (pendingAtExit.size === 0) process.off('exit', removePendingAtExit);
+    return;
+  }
   if (!pending.delete(path) || pending.size > 0) return;
   for (const [signal, handler] of onSignal) process.off(signal, handler);
+}
+
+/** Temporary files of writers whose caller handles the stop signals: removed when the process exits. */
+const pendingAtExit = new Set<string>();
+
+function removePendingAtExit(): void {
+  for (const path of pendingAtExit) {
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // nothing more can be done on the way out
+    }
+  }
 }
 
 /** Fails with one sentence when `target` cannot be written: its directory is missing or is not one, or it is a directory. */
@@ -122,7 +149,7 @@ export async function openAtomic(target: string, options: AtomicOptions = {}): P
 
   const temp = join(dir, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}.tmp`);
   const mode = options.mode ?? (existing ? existing.mode & 0o777 : 0o666);
-  track(temp);
+  track(temp, options.signalsHandledByCaller);
   let handle: FileHandle;
   try {
     handle = await open(temp, 'wx', mode);
@@ -183,8 +210,8 @@ export async function openAtomic(target: string, options: AtomicOptions = {}): P
 }
 
 /** Writes `data` to a staged file for `path` (see AtomicFile.stage): in place once published. */
-export async function stageFileAtomic(path: string, data: string, mode = 0o600): Promise<StagedFile> {
-  const file = await openAtomic(path, { mode, createDir: true });
+export async function stageFileAtomic(path: string, data: string, mode = 0o600, options: Pick<AtomicOptions, 'signalsHandledByCaller'> = {}): Promise<StagedFile> {
+  const file = await openAtomic(path, { mode, createDir: true, ...options });
   file.out.end(data, 'utf8');
   return file.stage();
 }

@@ -1,7 +1,7 @@
 import type { Order } from '../api/orders.js';
 import { fieldText, pickLocalized } from '../api/read.js';
 import { type DetailSection, fieldSection, section } from '../cli/record-view.js';
-import type { Column } from '../output/format.js';
+import { type Column, cellText, truncateToWidth } from '../output/format.js';
 import type { OrderDetails } from '../services/orders/orders.js';
 import { fulfillmentOrderRow, fulfillmentOrderSectionColumns } from './fulfillment-orders.js';
 import { invoiceColumns } from './invoices.js';
@@ -50,6 +50,24 @@ export function shippingLabel(order: Order): string {
       : order.shipping_option
     : carrier;
   return [name, order.shipping_cost_customer].filter(Boolean).join(', ');
+}
+
+/**
+ * One version of an order as `orders follow` shows it at a terminal (as `webhooks listen` shows an event): when it
+ * changed (its updated_at, in local time), its number and id, its states, total and customer, cut to the
+ * terminal's width in columns (a name with emoji or CJK takes two a character).
+ */
+export function orderVersionLine(order: Order, width: number): string {
+  const at = new Date(order.updated_at ?? order.created_at ?? '');
+  const when = Number.isNaN(at.getTime())
+    ? cellText(order.updated_at ?? '')
+    : `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')} ${at.toTimeString().slice(0, 8)}`;
+  const states = [order.status, order.payment_status, order.shipping_status].filter(Boolean).join('/');
+  const line = [when, `#${order.number ?? '?'}`, String(order.id), states, totalLabel(order), customerLabel(order)]
+    .map((part) => cellText(part))
+    .filter((part) => part !== '')
+    .join('  ');
+  return `${truncateToWidth(line, Math.max(20, width))}\n`;
 }
 
 /** Tracking number and URL, as far as the order has them. */
