@@ -10,7 +10,7 @@
  *   await store.close();
  *
  * Routes below /v1/{storeId} (token checked on each; no rate limit):
- *   GET    /store, /locations, /categories, /products (page, per_page ≤ 200, handle, fields; x-total-count and
+ *   GET    /store, /locations, /categories, /products (page, per_page ≤ 200, handle, since_id, fields; x-total-count and
  *          Link; an empty list or a page past the end is 404 "Last page is N"), /products/{id} (fields), /products/sku/{sku}
  *   POST   /categories; /products with attributes, variants and images (§8; ≤ 1,000 variants, ≤ 250 images,
  *          422 otherwise), or the seed's form (sku/price/stock on the product); /products/{id}/variants
@@ -328,6 +328,8 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
       if (method === 'GET') {
         let items = store.products;
         if (query.handle) items = items.filter((p) => Object.values(p.handle).includes(query.handle!));
+        // §3: only the products with a greater id (listed, as always, by id).
+        if (query.since_id !== undefined) items = items.filter((p) => p.id > Number(query.since_id));
         return listPage(items, query, res, request, (p) => pick(clone(p) as unknown as Record<string, unknown>, query.fields));
       }
       if (method === 'POST') return send(res, request, 201, createProduct(b));

@@ -122,6 +122,27 @@ describe('orders created while the CLI reads', () => {
   });
 });
 
+describe('orders that leave the filter while the CLI reads (issue 31)', () => {
+  it('orders export --status closed: 60 closed orders of the first page reopened before the second hide no order that stayed closed', async () => {
+    const store = await startLargeStore({ orders: 3_000 });
+    try {
+      const closed = store.orders.filter((o) => o.status === 'closed');
+      expect(closed.length).toBeGreaterThan(400);
+      const reopened = new Set(closed.slice(0, 60).map((o) => o.id));
+      let n = 0;
+      store.onList = () => {
+        if (++n === 2) for (const o of store.orders) if (reopened.has(o.id)) o.status = 'open';
+      };
+      const r = await runInProcess(['orders', 'export', '--status', 'closed', '--ndjson', '-'], { env: envFor(store) });
+      expect(r.code, r.stderr).toBe(0);
+      const exported = new Set(r.stdout.trim().split('\n').map((line) => Number((JSON.parse(line) as { order_id: string }).order_id)));
+      expect(closed.filter((o) => !reopened.has(o.id) && !exported.has(o.id)).map((o) => o.id)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('more than 10,000 orders created within one second', () => {
   it('are read by splitting that second by status: every order once', async () => {
     const store = await startLargeStore({ orders: 600, burst: 10_300 });
