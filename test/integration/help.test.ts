@@ -45,7 +45,8 @@ describe('help at 80 columns', () => {
     const r = await runInProcess(['orders', '--help'], { env });
     checkLayout('orders', r.stdout);
     // A summary in the command list is wrapped once, by the list (not first at the full width, then again).
-    expect(r.stdout).toMatch(/ {2}orders follow {2}Follow the orders that change: every new version of an order,\n {17}once, oldest first\.\n/);
+    // The summaries start in one column, after the longest command name (`orders deliver`) and two spaces.
+    expect(r.stdout).toMatch(/ {2}orders follow {3}Follow the orders that change: every new version of an order,\n {18}once, oldest first\.\n/);
   });
 
   it('flags offer only the values the command takes: orders update --status has no cancelled', async () => {
