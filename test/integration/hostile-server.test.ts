@@ -121,7 +121,7 @@ describe('a hostile server: every wait, reply and walk is bounded', () => {
   // Orders are read by page number, not by Link (docs/platform.md §9: a page with fewer than per_page orders is
   // the last one): the endless-pages behaviours, one order a page with a Link to the next, end an orders walk at
   // their first page, which is the platform's rule, not a bound. What bounds an orders walk against a store that
-  // keeps offering pages is the page cap, shown by endless-full-pages below; `products list` (the generic walk,
+  // keeps offering pages is the page cap, shown by endless-full-pages below; `api --paginate` (the generic walk,
   // which follows Link) shows the x-total-count stop and the cap without a total.
   it('pagination that never ends: an orders walk ends at a short page (no Link needed), in one request, silently', async () => {
     const r = await replay('endless-pages', ['orders', 'list', '--all', '--json', 'id']);
@@ -131,8 +131,8 @@ describe('a hostile server: every wait, reply and walk is bounded', () => {
     expect(r.requests).toBe(1);
   });
 
-  it('pagination that never ends stops at x-total-count with one warning (the generic walk, following Link)', async () => {
-    const r = await replay('endless-pages', ['products', 'list', '--all', '--json', 'id']);
+  it('pagination that never ends stops at x-total-count with one warning (the generic walk, following Link: `api --paginate`; a products walk goes by since_id)', async () => {
+    const r = await replay('endless-pages', ['api', 'GET', '/products', '--paginate', '--jq', 'map({id})']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
     expect(r.lines).toEqual([
@@ -142,7 +142,7 @@ describe('a hostile server: every wait, reply and walk is bounded', () => {
   });
 
   it('pagination that never ends and never says its size stops at the walk cap with one warning', async () => {
-    const r = await replay('endless-pages-no-total', ['products', 'list', '--all', '--json', 'id']);
+    const r = await replay('endless-pages-no-total', ['api', 'GET', '/products', '--paginate', '--jq', 'map({id})']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(1000);
     expect(r.lines).toEqual([
@@ -166,7 +166,7 @@ describe('a hostile server: every wait, reply and walk is bounded', () => {
   });
 
   it('a rate limit of 0 is unknown, not unlimited: the endless walk still ends at x-total-count', async () => {
-    const r = await replay('rate-limit-zero', ['products', 'list', '--all', '--json', 'id']);
+    const r = await replay('rate-limit-zero', ['api', 'GET', '/products', '--paginate', '--jq', 'map({id})']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(3);
     expect(r.lines).toHaveLength(1);
