@@ -12,8 +12,9 @@ import { cliEnv } from '../helpers/sandbox.js';
 
 /**
  * `store products export FILE` never destroys the previous FILE: it writes a temporary file beside it and
- * renames it at the end. A proxy in front of the sandbox answers the first products page with a Link to a
- * second page it never answers, so the export is caught with rows written and the work half done.
+ * renames it at the end. A proxy in front of the sandbox fills the first products page up to the 200 asked for
+ * (copies of its last product under new ids), so the walk by since_id goes on, and never answers the next page:
+ * the export is caught with rows written and the work half done.
  */
 
 let sandbox: RunningSandbox;
@@ -30,21 +31,32 @@ beforeAll(async () => {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://proxy');
     const products = /^\/v1\/\d+\/products$/.test(url.pathname) && req.method === 'GET';
-    if (products && url.searchParams.get('page') === '2') {
+    if (products && Number(url.searchParams.get('since_id') ?? 0) > 0) {
       held.push(res);
       onHeldPage?.();
       return;
     }
+    const headers = { ...req.headers };
+    if (products) delete headers['accept-encoding'];
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers },
       (answer) => {
-        const headers = { ...answer.headers };
-        if (products) {
-          headers.link = `<${proxyUrl}${url.pathname}?page=2&per_page=200>; rel="next"`;
-          headers['x-total-count'] = '9999';
+        if (!products) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
         }
-        res.writeHead(answer.statusCode ?? 502, headers);
-        answer.pipe(res);
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const page = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Array<Record<string, unknown>>;
+          const last = page.at(-1)!;
+          for (let k = 1; page.length < 200; k++) page.push({ ...last, id: Number(last.id) + k, handle: { es: `copia-${k}` } });
+          const body = JSON.stringify(page);
+          const { 'content-length': _length, ...rest } = answer.headers;
+          res.writeHead(answer.statusCode ?? 502, { ...rest, 'x-total-count': '9999', 'content-length': Buffer.byteLength(body) });
+          res.end(body);
+        });
       },
     );
     req.pipe(upstream);
