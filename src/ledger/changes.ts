@@ -2,6 +2,7 @@
  * Builders of the changes a service declares (docs/ledger.md), so that every write names its record the same
  * way: one change per field sent, `before` from the record as read (left out when nothing was read).
  */
+import type { PendingWrite, Recorder } from './recorder.js';
 import type { ChangeIntent } from './types.js';
 
 /** The record a change is about. */
@@ -31,4 +32,19 @@ export function created(subject: Subject, body: unknown): ChangeIntent {
 /** A record about to be deleted, kept whole as read (undo recreates it from here), or only named when not read. */
 export function deleted(subject: Subject, record?: unknown): ChangeIntent {
   return { ...subject, kind: 'delete', field: '*', ...(record === undefined ? {} : { before: record }) };
+}
+
+/**
+ * A create on the record: intends it, sends it with `send`, and gives the change the id the store answered with.
+ * The one shape of every single-record create (intend → request → identify).
+ */
+export async function recordCreate<T extends { id: string | number }>(
+  recorder: Recorder,
+  change: ChangeIntent,
+  send: (write: PendingWrite) => Promise<T>,
+): Promise<T> {
+  const write = recorder.intend([change]);
+  const record = await send(write);
+  write.identify(record.id);
+  return record;
 }

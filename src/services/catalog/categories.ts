@@ -11,7 +11,7 @@ import {
   updateCategory,
 } from '../../api/categories.js';
 import { getStore, type StoreInfo } from '../../api/store.js';
-import { created, deleted, fieldUpdates } from '../../ledger/changes.js';
+import { created, deleted, fieldUpdates, recordCreate } from '../../ledger/changes.js';
 import type { Recorder } from '../../ledger/recorder.js';
 import { localText, localTexts, mergeLocalized, parseLocalized, withDescription } from './catalog-input.js';
 
@@ -144,10 +144,8 @@ export async function createCategoryFrom(client: StoreClient, recorder: Recorder
   const input = localizedInput(fields, store);
   input.parent = fields.parent === undefined ? null : parentIdIn(categories, fields.parent);
   if (!fields.allowDuplicate) refuseDuplicate(categories, input, store.main_language);
-  const write = recorder.intend([created({ resource: 'category', key: localText(input.handle) || localText(input.name, store.main_language) || null }, input)]);
-  const category = await createCategory(client, input, write);
-  write.identify(category.id);
-  return category;
+  const subject = { resource: 'category', key: localText(input.handle) || localText(input.name, store.main_language) || null };
+  return recordCreate(recorder, created(subject, input), (write) => createCategory(client, input, write));
 }
 
 /**

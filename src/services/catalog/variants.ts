@@ -31,7 +31,7 @@ import {
 import { localText, parseDecimal, parseMoney, parseFieldAssignment, parseOptions, parseStock, parseStockAt } from './catalog-input.js';
 import { stockInput } from './locations.js';
 import { calendarDay, notOneOf, parseIntegerId } from '../common/validate.js';
-import { created, deleted, fieldUpdates } from '../../ledger/changes.js';
+import { created, deleted, fieldUpdates, recordCreate } from '../../ledger/changes.js';
 import type { Recorder } from '../../ledger/recorder.js';
 import { variantChanges, variantSubject } from './variant-changes.js';
 
@@ -171,10 +171,9 @@ export async function createVariantFrom(client: StoreClient, recorder: Recorder,
     throw new UsageError(`A variant has at most ${MAX_OPTIONS} options; --option is given ${options.length} times.`);
   }
   if (options.length > 0) input.attributes = options;
-  const write = recorder.intend([created({ resource: 'variant', parent: productId, key: input.sku ?? null }, input)]);
-  const variant = await createVariant(client, productId, input, write);
-  write.identify(variant.id);
-  return variant;
+  return recordCreate(recorder, created({ resource: 'variant', parent: productId, key: input.sku ?? null }, input), (write) =>
+    createVariant(client, productId, input, write),
+  );
 }
 
 /** A variant's stock at one location before and after a change. */
@@ -308,10 +307,7 @@ export async function createCustomFieldFrom(client: StoreClient, recorder: Recor
   const input: CustomFieldInput = { name: fields.name, value_type: type, read_only: fields.readOnly ?? false };
   if (fields.description !== undefined) input.description = fields.description;
   if (type === 'text_list') input.values = fields.values ?? [];
-  const write = recorder.intend([created({ resource: 'custom-field', key: input.name }, input)]);
-  const field = await createCustomField(client, input, write);
-  write.identify(field.id);
-  return field;
+  return recordCreate(recorder, created({ resource: 'custom-field', key: input.name }, input), (write) => createCustomField(client, input, write));
 }
 
 /**

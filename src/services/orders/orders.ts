@@ -28,7 +28,7 @@ import { readInvoices, type ShownInvoice } from './order-invoices.js';
 import { byIdOrNumber, type FoundOrder } from './order-lookup.js';
 import { fulfillmentOrderIdOf, trackingEventRefusal } from './fulfillment-orders.js';
 import { type FulfillmentOrderRef, formatTimestamp, isEmail, notOneOf, parseDate, parseLatitude, parseLongitude } from '../common/validate.js';
-import { created, deleted, fieldUpdates, type Subject } from '../../ledger/changes.js';
+import { created, deleted, fieldUpdates, type Subject, recordCreate } from '../../ledger/changes.js';
 import type { Recorder } from '../../ledger/recorder.js';
 
 export type { FoundOrder };
@@ -173,12 +173,8 @@ export async function createOrderFromFlags(client: StoreClient, recorder: Record
   const customer = customerDetails(flags)!;
   const products = orderItems(flags.items);
   const body = { customer, products };
-  const write = recorder.intend([
-    { ...created({ resource: 'order' }, body), irreversible: 'a new order takes stock and may have notified the customer; deleting it is not offered by the API' },
-  ]);
-  const order = await createOrder(client, body, write);
-  write.identify(order.id);
-  return order;
+  const irreversible = 'a new order takes stock and may have notified the customer; deleting it is not offered by the API';
+  return recordCreate(recorder, { ...created({ resource: 'order' }, body), irreversible }, (write) => createOrder(client, body, write));
 }
 
 /** Cancels the order read before (`orderToCancel`): an action no write takes back (the ledger says why). */
@@ -253,10 +249,9 @@ export async function addTrackingEvent(
     const foId = await fulfillmentOrderIdOf(client, orderId, ref);
     const refusal = trackingEventRefusal(String(idOrNumber), await getFulfillmentOrder(client, orderId, foId), 'create');
     if (refusal) throw new UsageError(refusal);
-    const write = recorder.intend([created({ resource: 'tracking-event', parent: orderId, key: foId }, input)]);
-    const event = await createTrackingEvent(client, orderId, foId, input, write);
-    write.identify(event.id);
-    return event;
+    return recordCreate(recorder, created({ resource: 'tracking-event', parent: orderId, key: foId }, input), (write) =>
+      createTrackingEvent(client, orderId, foId, input, write),
+    );
   });
 }
 

@@ -1,6 +1,6 @@
 import type { StoreClient } from '../../client/index.js';
 import { createWebhook, deleteWebhook, listWebhooks, updateWebhook, type Webhook, type WebhookInput, type WebhookUpdate } from '../../api/webhooks.js';
-import { created, deleted, fieldUpdates, type Subject } from '../../ledger/changes.js';
+import { created, deleted, fieldUpdates, type Subject, recordCreate } from '../../ledger/changes.js';
 import type { Recorder } from '../../ledger/recorder.js';
 import { UsageError } from '../../errors.js';
 import { EVENT_NAME, WEBHOOK_EVENTS, isWebhookEvent, type WebhookEvent } from '../../platform/webhook-events.js';
@@ -97,10 +97,7 @@ function webhookSubject(id: number | undefined, event: string | undefined): Subj
 
 /** Registers a webhook, on the run ledger. */
 export async function addWebhook(client: StoreClient, recorder: Recorder, input: WebhookInput): Promise<Webhook> {
-  const write = recorder.intend([created(webhookSubject(undefined, input.event), input)]);
-  const webhook = await createWebhook(client, input, write);
-  write.identify(webhook.id);
-  return webhook;
+  return recordCreate(recorder, created(webhookSubject(undefined, input.event), input), (write) => createWebhook(client, input, write));
 }
 
 /**
