@@ -242,6 +242,21 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 
   /**
+   * The API version of every request (docs/platform.md §12): `--api-version` (or STORE_API_VERSION), else the
+   * profile's `api-version` setting, else v1. An unknown one is refused here, before any request.
+   */
+  private async apiVersion(): Promise<string> {
+    const { checkedApiVersion } = await import('../client/api-version.js');
+    const flag = (this.flags as { 'api-version'?: string })['api-version'];
+    if (flag !== undefined) return checkedApiVersion(flag, '--api-version');
+    // The profile `store config set` writes to (with STORE_TOKEN too, the profile it borrows defaults from).
+    const { getSetting, settingsProfile } = await import('../services/runs/settings.js');
+    const profile = await settingsProfile(this.flags.profile).catch(() => undefined);
+    const setting = profile === undefined ? undefined : await getSetting(profile, 'api-version').catch(() => undefined);
+    return checkedApiVersion(setting, `the api-version setting of profile "${profile}"`);
+  }
+
+  /**
    * The HTTP client for the current profile; `--debug` lines go to stderr. A nightly job should outlast a
    * flaky hour: bulk commands pass more retries of idempotent requests (creates are reconciled by the importer).
    */
@@ -254,6 +269,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       const { setDisplayLanguage } = await import('../api/read.js');
       return this.factory.createClient({
         apiUrl: ctx.apiUrl,
+        apiVersion: await this.apiVersion(),
         storeId: ctx.storeId,
         token: ctx.token,
         appName: ctx.appName,

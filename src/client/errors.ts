@@ -3,6 +3,7 @@
  * happened (NetworkError), each one sentence and an exit code (docs/exit-codes.md).
  */
 import { StoreError, stripPeriod } from '../errors.js';
+import { VERSION_SEGMENT } from '../platform/api-versions.js';
 
 export interface ApiErrorDetails {
   status: number;
@@ -182,11 +183,11 @@ function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The path below `/v1/{store_id}`, split into segments. */
+/** The path below `/{version}/{store_id}`, split into segments. */
 function resourceSegments(url: string): string[] {
   const pathname = safePathname(url);
   const segments = pathname.split('/').filter(Boolean).map(safeDecode);
-  return segments[0] === 'v1' ? segments.slice(2) : segments;
+  return VERSION_SEGMENT.test(segments[0] ?? '') ? segments.slice(2) : segments;
 }
 
 function safeDecode(segment: string): string {

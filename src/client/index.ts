@@ -32,11 +32,11 @@ import {
 } from './retry.js';
 import { ANNOUNCED_WAIT_MS, MAX_WAIT_MS, RateScheduler, keepAliveClock, type ResponseHeaders } from './scheduler.js';
 import { withoutTrailingSlash } from '../util/url.js';
+import { checkedApiVersion } from './api-version.js';
 
 export type { Page, Query, QueryValue } from './pagination.js';
 export type { WriteOutcome, WriteRecord } from './write-record.js';
 export type { ResponseHeaders } from './scheduler.js';
-
 export { MAX_REPLY_BYTES };
 /** Node's own limit on a reply's headers (http.maxHeaderSize), named in the error that meets it. */
 const MAX_HEADER_BYTES = http.maxHeaderSize;
@@ -51,8 +51,10 @@ export interface WaitNotice {
 }
 
 export interface ClientConfig {
-  /** Host root, without /v1. */
+  /** Host root, without the version. */
   apiUrl: string;
+  /** The version every path goes through (docs/platform.md §12): `v1` (default) or `2025-03`; another is refused. */
+  apiVersion?: string;
   storeId: string | number;
   token: string;
   appName: string;
@@ -94,7 +96,7 @@ export interface ClientConfig {
 
 export interface RequestOptions {
   method: string;
-  /** Relative to /v1/{store_id} (e.g. /orders/123), or an absolute URL on the same host. */
+  /** Relative to /{version}/{store_id} (e.g. /orders/123), or an absolute URL on the same host. */
   path: string;
   query?: Query;
   /** Sent as JSON; `undefined` sends no body and no Content-Type. */
@@ -120,7 +122,7 @@ export interface ClientStats {
 }
 
 export interface StoreClient {
-  /** `{apiUrl}/v1/{storeId}` */
+  /** `{apiUrl}/{apiVersion}/{storeId}` */
   readonly baseUrl: string;
   /** Any request; one that writes (not GET or HEAD) carries its run ledger record (docs/ledger.md). */
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
@@ -213,7 +215,7 @@ class HttpCore {
 
   constructor(private readonly config: ClientConfig) {
     const apiRoot = withoutTrailingSlash(config.apiUrl);
-    this.baseUrl = `${apiRoot}/v1/${config.storeId}`;
+    this.baseUrl = `${apiRoot}/${checkedApiVersion(config.apiVersion)}/${config.storeId}`;
     this.origin = new URL(apiRoot).origin;
     this.scheduler = schedulerFor(apiRoot, config.storeId, config.appId, config.clock ?? keepAliveClock);
     this.policy = { maxRetries: config.retries ?? 3, retryBaseMs: config.retryBaseMs ?? 500, unreachableBaseMs: config.unreachableRetryBaseMs };
@@ -227,7 +229,6 @@ class HttpCore {
     this.announcedUntil = until;
     this.config.onWait?.({ seconds: Math.ceil(ms / 1000), kind, message });
   }
-
 
   /** A store that cannot be reached is said at every retry; a busy one only when the wait is long. */
   private announceRetry(state: RequestState, error: RequestError): void {

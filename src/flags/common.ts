@@ -17,6 +17,12 @@ export const GLOBAL_FLAGS = {
     description: 'Log every HTTP request and response line to stderr (token redacted).',
     helpGroup: 'GLOBAL',
   }),
+  'api-version': Flags.string({
+    description: 'The platform API version every request names: v1 (the default) or 2025-03. Also a profile setting: `store config set api-version 2025-03`.',
+    env: 'STORE_API_VERSION',
+    helpGroup: 'GLOBAL',
+    helpValue: 'v1|2025-03',
+  }),
   'allow-insecure-http': Flags.boolean({
     description: 'Send the token over plain http:// to a host other than this machine (refused otherwise).',
     env: 'STORE_ALLOW_INSECURE_HTTP',

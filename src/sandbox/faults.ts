@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../platform/clock.js';
+import { isApiVersion } from '../platform/api-versions.js';
 import { seededRandom } from './random.js';
 
 /**
@@ -196,16 +197,17 @@ export class FaultPlan {
 const decisions = new WeakMap<FastifyRequest, FaultDecision>();
 
 function isApiRequest(request: FastifyRequest): boolean {
-  return request.url.startsWith('/v1/') || request.url === '/v1';
+  const first = request.url.split(/[/?]/)[1] ?? '';
+  return isApiVersion(first);
 }
 
 /**
- * Adds the fault hooks to the app. Register it before the routes; requests outside `/v1` are left alone.
+ * Adds the fault hooks to the app. Register it before the routes; requests outside the API (`/v1`, `/2025-03`) are left alone.
  * Returns the plan, so tests can see what was decided.
  */
-export function registerFaults(app: FastifyInstance, config: FaultConfig, clock: Clock): FaultPlan | undefined {
+export function registerFaults(app: FastifyInstance, config: FaultConfig, clock: Clock, shared?: FaultPlan): FaultPlan | undefined {
   if (!hasFaults(config)) return undefined;
-  const plan = new FaultPlan(config);
+  const plan = shared ?? new FaultPlan(config);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isApiRequest(request)) return;

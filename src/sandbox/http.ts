@@ -401,7 +401,7 @@ export interface PipelineDeps {
   limiter: RateLimiter;
 }
 
-/** Installs the pipeline on the `/v1/:store_id` plugin instance. */
+/** Installs the pipeline on a `/{version}/:store_id` plugin instance. */
 export function installPipeline(api: FastifyInstance, deps: PipelineDeps): void {
   api.decorateRequest('auth', null as unknown as AuthInfo);
   api.decorateRequest('store', null as unknown as StoreData);
@@ -477,7 +477,7 @@ function requiredScope(req: FastifyRequest): ScopeName | null {
   if (configured !== undefined) return configured;
   const url = req.routeOptions.url;
   if (!url) return null;
-  const rest = url.replace(/^\/v1\/:store_id\/?/, '');
+  const rest = url.replace(/^\/[^/]+\/:store_id\/?/, '');
   const first = rest.split('/')[0];
   switch (first) {
     case 'locations':

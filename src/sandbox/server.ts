@@ -1,6 +1,7 @@
 /**
  * The sandbox server: one fastify instance on loopback serving
- *   - the API under `/v1/:store_id` (api_url = the host root),
+ *   - the API under `/{version}/:store_id` for each version of docs/platform.md §12 (`v1`, `2025-03`: the same
+ *     routes, one bucket; api_url = the host root),
  *   - OAuth under `/apps/...` on the same host (auth_url = the same host root, see oauth.ts),
  *   - `GET /sandbox/status` (no auth): a health check that does not touch any bucket.
  *
@@ -13,6 +14,7 @@ import type { SandboxContext } from './context.js';
 import { RateLimiter, errorBody, handleError, httpError, installPipeline } from './http.js';
 import { registerAdmin } from './admin.js';
 import { registerOAuth } from './oauth.js';
+import { API_VERSIONS } from '../platform/api-versions.js';
 import * as categories from './routes/categories.js';
 import * as customers from './routes/customers.js';
 import * as customFields from './routes/custom-fields.js';
@@ -82,16 +84,20 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
   });
 
   const limiter = new RateLimiter(ctx.options.rate, ctx.clock);
-  await app.register(
-    async (api) => {
-      installPipeline(api, { state: ctx.state, limiter });
-      for (const mod of ROUTE_MODULES) await mod.register(api, ctx);
-      api.setNotFoundHandler(async (req) => {
-        throw httpError(404, `No route ${req.method} ${req.url.split('?')[0]}`);
-      });
-    },
-    { prefix: '/v1/:store_id' },
-  );
+  // One plugin per version, each with the whole pipeline and every route; the limiter (the buckets) is shared, as a
+  // store's rate limit is the same whichever version a request names.
+  for (const version of API_VERSIONS) {
+    await app.register(
+      async (api) => {
+        installPipeline(api, { state: ctx.state, limiter });
+        for (const mod of ROUTE_MODULES) await mod.register(api, ctx);
+        api.setNotFoundHandler(async (req) => {
+          throw httpError(404, `No route ${req.method} ${req.url.split('?')[0]}`);
+        });
+      },
+      { prefix: `/${version}/:store_id` },
+    );
+  }
 
   registerOAuth(app, ctx);
   registerAdmin(app, ctx);

@@ -197,11 +197,13 @@ export function cliEnv(sandbox: RunningSandbox, name = 'cli'): NodeJS.ProcessEnv
   };
 }
 
-/** One request as the sandbox received it: method, path below `/v1/{store_id}`, and the query string. */
+/** One request as the sandbox received it: method, path below `/{version}/{store_id}`, the query string and the version. */
 export interface Received {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** The path's API version (`v1`, `2025-03`: docs/platform.md §12); undefined outside the API. */
+  version?: string;
 }
 
 /**
@@ -214,7 +216,9 @@ export function requestRecorder() {
     received,
     onRequest({ method, url }: { method: string; url: string }): void {
       const parsed = new URL(url, 'http://sandbox');
-      received.push({ method, path: parsed.pathname.replace(/^\/v1\/\d+/, ''), query: parsed.searchParams });
+      const versioned = /^\/(v\d+|\d{4}-\d{2})\/\d+(\/.*)?$/.exec(parsed.pathname);
+      const path = versioned ? (versioned[2] ?? '') : parsed.pathname;
+      received.push({ method, path, query: parsed.searchParams, version: versioned?.[1] });
     },
     /** Forgets what was recorded so far; returns the recorded requests. */
     take(): Received[] {

@@ -6,7 +6,7 @@ export default class ConfigUnset extends BaseCommand<typeof ConfigUnset> {
   static examples = ['<%= config.bin %> config unset max-price-change'];
 
   static args = {
-    key: Args.string({ description: 'The setting: max-changes, max-price-change, max-zero-stock or max-deletes.', required: true }),
+    key: Args.string({ description: 'The setting: max-changes, max-price-change, max-zero-stock, max-deletes or api-version.', required: true }),
   };
 
   async run(): Promise<void> {

@@ -88,11 +88,14 @@ export async function runApiRequest(client: StoreClient, recorder: Recorder, req
   return { status: res.status, headers: res.headers, body: res.body };
 }
 
-/** Accepts `/orders`, `orders`, `/v1/123/orders` (kept as the store's own path) and full URLs. */
+/**
+ * Accepts `/orders`, `orders`, `/v1/123/orders` or `/2025-03/123/orders` (the store's own path, sent under the
+ * client's version: `--api-version` decides it, not a pasted prefix) and full URLs.
+ */
 function normalisePath(path: string): string {
   if (/^https?:\/\//i.test(path)) return path;
   const withSlash = path.startsWith('/') ? path : `/${path}`;
-  const versioned = withSlash.match(/^\/v1\/[^/]+(\/.*)?$/);
+  const versioned = withSlash.match(/^\/(?:v\d+|\d{4}-\d{2})\/[^/]+(\/.*)?$/);
   return versioned ? versioned[1] ?? '/' : withSlash;
 }
 

@@ -1,10 +1,11 @@
 import { profileSettings, readConfig, selectProfileName, setProfileSetting } from '../../auth/config.js';
 import { UsageError } from '../../errors.js';
 import { closestMatches, orList } from '../../util/suggest.js';
+import { API_VERSIONS } from '../../platform/api-versions.js';
 
 /**
  * `store config`: a profile's defaults, like `gh config` (docs/ledger.md "Profile settings"). The brakes of
- * unattended runs take their defaults from here; a flag on the command line wins over a setting.
+ * unattended runs and the API version take their defaults from here; a flag on the command line wins over a setting.
  */
 
 interface Setting {
@@ -23,6 +24,8 @@ export const SETTINGS: Record<string, Setting> = {
   'max-price-change': { flag: '--max-price-change', description: 'the most any one price may move', pattern: /^\d{1,4}(\.\d{1,2})?%$/, form: 'P% (such as 50%)' },
   'max-zero-stock': { flag: '--max-zero-stock', description: 'the most variants a run may set to stock 0', pattern: COUNT_OR_SHARE, form: 'N or P% (such as 20 or 5%)' },
   'max-deletes': { flag: '--max-deletes', description: 'the most records a run may delete', pattern: /^\d{1,9}$/, form: 'N (such as 0)' },
+  // docs/platform.md §12: the version every request of the profile names (--api-version wins).
+  'api-version': { flag: '--api-version', description: 'the platform API version requests name', pattern: new RegExp(`^(${API_VERSIONS.join('|')})$`), form: API_VERSIONS.join(' or ') },
 };
 
 /** The setting a name stands for; an unknown name is one sentence naming the known ones (and the closest). */

@@ -228,7 +228,7 @@ async function emitOnSandbox(
   event: WebhookEvent,
   id?: number | string,
 ): Promise<{ id?: number | string; [field: string]: unknown }> {
-  const match = /^(.*)\/v1\/(\d+)$/.exec(client.baseUrl);
+  const match = /^(.*)\/(?:v\d+|\d{4}-\d{2})\/(\d+)$/.exec(client.baseUrl);
   if (!match) throw new UsageError(`Cannot tell the sandbox's address from ${client.baseUrl}.`);
   const body = { event, store_id: Number(match[2]), ...(id === undefined ? {} : { id }) };
   const res = await client.request<{ id?: number | string }>({
