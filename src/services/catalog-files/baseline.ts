@@ -4,7 +4,7 @@ import { money, stockAt } from './export.js';
 import type { Catalog, ProductSpec, RowBaseline, VariantSpec } from './catalog-model.js';
 import type { ColumnField } from './dialects.js';
 import { type StoreSnapshot } from './plan-model.js';
-import { categoryPaths, textOf } from './store-index.js';
+import { categoryPaths, firstText, textOf } from './store-index.js';
 
 /**
  * Round trips that never revert the store (docs/csv.md, "Round trips"; docs/decisions.md). A file written by
@@ -40,9 +40,12 @@ export function keepStoreChanges(catalog: Catalog, snapshot: StoreSnapshot): Kep
       if (!baseline || baseline.unedited.length === 0) continue;
       const product = byId.get(baseline.product);
       const stored = product?.variants.find((v) => v.id === baseline.variant);
-      // The row still names the exported product (by its handle) and variant (by its SKU): a row copied to make
-      // another product or variant is no baseline, and neither is one whose product or SKU changed since.
+      // The row still names the exported product (by its handle) and variant (by its SKU and option values): a
+      // row copied to make another product or variant is no baseline — a copy with a new colour and no SKU would
+      // otherwise be created without the price and stock written on it — and neither is one whose product, SKU or
+      // options changed since.
       if (!product || !stored || !handlesOf(product).includes(spec.key) || (stored.sku ?? '') !== variant.sku) continue;
+      if (spec.optionsGiven && optionsKey(variant.values) !== optionsKey(stored.values.map((v) => textOf(v, main, main) || firstText(v)))) continue;
       for (const cell of baseline.unedited) {
         const now = currentCell(cell, product, stored, context);
         if (now === undefined || now === cell.exported) continue;
@@ -69,6 +72,11 @@ interface StoreContext {
   paths: Map<number, string[]> | undefined;
   /** The file has `stock:<location>` columns: its `stock` column then holds only totals of unknown splits (export.ts). */
   perLocation: boolean;
+}
+
+/** Option values as the planner matches them (planner.ts valuesKey): without case or surrounding spaces. */
+function optionsKey(values: string[]): string {
+  return values.map((v) => v.trim().toLowerCase()).join('\u0000');
 }
 
 function handlesOf(product: Product): string[] {
