@@ -10,7 +10,7 @@ export STORE_TOKEN STORE_ID STORE_API_URL
 DIR=${STORE_FEED_DIR:-/var/lib/store-feed}
 DAY=$(date +%F)
 
-# 1. The catalog: creates what is missing, updates what differs, never deletes.
+# 1. The catalog: creates what is missing, updates what differs, deletes only rows that say DELETE.
 #    An interrupted run of the same file (reboot, kill) is finished by --resume.
 store products import "$DIR/catalog.csv" --resume --quiet --report "$DIR/failed-$DAY.csv"
 catalog=$?

@@ -40,16 +40,19 @@ const ATTACH_VERBS = { would: 'Would attach', done: 'Attached', bare: 'attach' }
 
 function importSummaryLines(s: ImportSummary): string[] {
   const lines: string[] = [];
-  const written = s.created + s.updated + s.categoriesCreated;
+  const written = s.created + s.updated + s.deleted + s.categoriesCreated;
   lines.push(summaryHeadline(IMPORT_VERBS, s, { written, failed: s.failed }, ` (${dialectName(s.dialect)}): ${plural(s.rows, 'row')}, ${plural(s.products, 'product')}`));
   const counts = [
     `${s.created} created`,
     `${s.updated} updated`,
+    ...(s.deleted ? [`${s.deleted} deleted`] : []),
     `${s.unchanged} unchanged`,
     ...(s.skipped ? [`${s.skipped} skipped`] : []),
     `${s.failed} failed`,
   ];
   lines.push(`  products:   ${counts.join(', ')}${s.resumedProducts ? ` (${s.resumedProducts} finished by the interrupted run)` : ''}`);
+  if (s.variantsDeleted) lines.push(`  variants:   ${s.variantsDeleted} ${s.dryRun ? 'to delete' : 'deleted'}`);
+  if (s.ignoredRows) lines.push(`  ignored:    ${plural(s.ignoredRows, 'row')} (command IGNORE)`);
   if (s.replanned) lines.push(`  resumed:    ${plural(s.replanned, 'product')} the interrupted run finished differ in the store now: written again`);
   if (s.keptStoreChanges.length > 0) {
     const products = new Set(s.keptStoreChanges.map((k) => k.key)).size;
@@ -190,6 +193,7 @@ function invoicesSummaryLines(s: FileAttachResult): string[] {
 export const PLAN_LINES = 30;
 
 const GROUPS: { kind: PlannedChange['kind']; title: string }[] = [
+  { kind: 'deleted', title: 'To delete' },
   { kind: 'created', title: 'To create' },
   { kind: 'updated', title: 'To update' },
   { kind: 'kept', title: 'Kept as the store has them (changed there since the export; --overwrite-store-changes writes the file)' },
@@ -199,6 +203,7 @@ const GROUPS: { kind: PlannedChange['kind']; title: string }[] = [
 function changeText(c: ShownChange, kind: PlannedChange['kind']): string {
   const show = (v: string) => (v === '' ? '(none)' : v);
   if (kind === 'created') return `${c.field} ${show(c.new)}`;
+  if (kind === 'deleted') return `${c.field} ${c.old}`;
   return `${c.field} ${show(c.old)} → ${show(c.new)}`;
 }
 

@@ -6,10 +6,12 @@ import { bulkFileFlags, skipInvalidFlag } from '../../flags/bulk-file.js';
 import type { ImportSummary } from '../../services/catalog-files/import/run-import.js';
 
 export default class ProductsImport extends BulkCommand<typeof ProductsImport> {
-  static summary = 'Import a catalog CSV: create what is missing, update only what differs, never delete.';
+  static summary = 'Import a catalog CSV: create what is missing, update only what differs; delete only rows that say DELETE.';
   static description = `The whole file is read and checked first: every error is listed with its line and column, and nothing is sent while a row is invalid (unless --skip-invalid). The store's catalog is then fetched once, the changes are planned per product and per variant, and sent at the store's rate limit. Re-importing an unchanged file sends no write.
 
 A file written by \`store products export\` never reverts what the store changed since: a field whose cell still holds its exported value (its "baseline" column says what that was) is left alone when the store's value has changed (sold stock, a sync, an admin edit); a field you edited is written. The summary counts the store changes kept; --overwrite-store-changes writes the file as it is. A file without the baseline column (an ERP feed) is written as it is.
+
+A "command" column says what to do with each row (docs/csv.md, "What each row does"): NEW fails a row whose variant exists, UPDATE one whose product or variant does not, REPLACE clears the fields its blank cells name, DELETE deletes the product (a row without SKU) or the variant, IGNORE skips the row; blank is MERGE. Deletes are listed first by --dry-run, kept whole on the run ledger (store undo makes them again) and counted by --max-deletes.
 
 Reads the canonical columns (docs/csv.md), the platform's admin export (Spanish or Portuguese) and a Shopify product export; the format is recognised from the header row. Files are read as they come: UTF-8, UTF-16 with a byte order mark, or else Windows-1252 (said on stderr; --encoding forces one), "," ";" or tab separated, blank rows and trailing nameless columns skipped; --map renames an ERP's columns to ours.
 

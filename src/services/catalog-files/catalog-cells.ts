@@ -16,6 +16,7 @@ export function readCell(row: RowState, column: Column, field: ColumnField, valu
     case 'handle':
     case 'sku':
     case 'baseline':
+    case 'command':
       return;
     case 'name':
     case 'description':

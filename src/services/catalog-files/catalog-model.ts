@@ -1,6 +1,7 @@
 import type { BulkFile, BulkFileOptions } from '../bulk/bulk-file.js';
 import type { RowError } from '../bulk/row-error.js';
 import type { ColumnField, DecimalField, Dialect, TextField } from './dialects.js';
+import type { RowCommand } from './commands.js';
 
 /** What a catalog file reads as (catalog.ts): its products and their variants, checked and normalised. */
 
@@ -20,6 +21,19 @@ export interface VariantSpec {
   custom: Record<string, string>;
   /** The row's `baseline` cell, when it came from `products export` and still names this row (baseline.ts). */
   baseline?: RowBaseline;
+  /** The row's `command` cell (commands.ts); absent when blank (MERGE). Never DELETE or IGNORE here. */
+  command?: RowCommand;
+  /** REPLACE: the fields whose column the file has and the row leaves blank, which the variant loses. */
+  cleared?: (DecimalField | TextField)[];
+}
+
+/** A DELETE row (commands.ts): its product, or one of its variants (by SKU, else by option values). */
+export interface RowDelete {
+  line: number;
+  /** True for a row that names no variant (blank SKU and option values): the product goes. */
+  product: boolean;
+  sku: string;
+  values: string[];
 }
 
 /**
@@ -50,6 +64,8 @@ export interface ProductSpec {
   /** False when the file has no option columns: rows are variants known by SKU, options unknown. */
   optionsGiven: boolean;
   variants: VariantSpec[];
+  /** The product's DELETE rows. */
+  deletes: RowDelete[];
 }
 
 export interface Catalog {
@@ -68,6 +84,8 @@ export interface Catalog {
   /** The header row's cells, trimmed (what `--only` names). */
   headers: string[];
   rows: number;
+  /** Rows whose command is IGNORE: skipped unread. */
+  ignoredRows?: number;
   /** The file as read: what a report repeats rows of. Absent when it could not be opened. */
   source?: BulkFile;
   /** The header is unusable (a column unknown or twice, a required one missing): no row was read. */

@@ -12,7 +12,8 @@ export function readOptions(draft: Draft, row: RowState, columns: Column[], idx:
     values.length = 0;
   }
   const spec = draft.spec;
-  const first = spec.lines.length === 1;
+  // The product's first variant row (its DELETE rows and Shopify's image rows aside).
+  const first = draft.variantLines.length === 1;
   if (!optionNamesAgree(draft, names, values, idx, row.at)) return;
   if (spec.optionNames.length === 0) {
     if (!first && spec.optionsGiven) {

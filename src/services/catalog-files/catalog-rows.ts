@@ -26,6 +26,8 @@ export interface Draft {
 export interface RowContext {
   drafts: Map<string, Draft>;
   skus: Map<string, number>;
+  /** Rows the command column says to ignore. */
+  ignoredRows: number;
   ignoredWithData: Set<number>;
   fail: (e: Omit<RowError, 'file'>) => void;
 }
@@ -43,6 +45,7 @@ export function indexColumns(columns: Column[]) {
     optionNames: find('optionName'),
     optionValues: find('optionValue'),
     baseline: find('baseline')[0],
+    command: find('command')[0],
   };
 }
 

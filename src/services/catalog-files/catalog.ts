@@ -4,10 +4,11 @@ import { BulkFile, type FileHeader } from '../bulk/bulk-file.js';
 import type { RowError } from '../bulk/row-error.js';
 import { MAX_IMAGES, MAX_VARIANTS } from '../../platform/catalog.js';
 import { type Column, type Dialect, baselineDigest, detectDialect, mapColumns } from './dialects.js';
-import type { Catalog, ReadCatalogOptions, RowBaseline } from './catalog-model.js';
+import type { Catalog, ReadCatalogOptions, RowBaseline, VariantSpec } from './catalog-model.js';
 import { type ColumnIndex, type Draft, type Problem, type Row, type RowContext, type RowState, indexColumns } from './catalog-rows.js';
 import { cellValue, compactVariant, readCell, settleShopifyPrice } from './catalog-cells.js';
 import { readOptions } from './catalog-options.js';
+import { type RowCommand, readCommand } from './commands.js';
 
 /**
  * The catalog file read and validated (docs/csv.md, "Catalog"): rows grouped into products, every value checked and
@@ -36,6 +37,7 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
   const drafts = new Map<string, Draft>();
   const skus = new Map<string, number>();
   const ignoredWithData = new Set<number>();
+  const ctx: RowContext = { drafts, skus, ignoredRows: 0, ignoredWithData, fail: (e) => fail(e) };
   let headerBroken = false;
 
   const fail = (e: Omit<RowError, 'file'>): void => {
@@ -64,8 +66,9 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
     }
     if (headerBroken || !columns) continue;
     catalog.rows++;
-    readRow(event, columns!, byKind!, catalog.dialect, { drafts, skus, ignoredWithData, fail });
+    readRow(event, columns!, byKind!, catalog.dialect, ctx);
   }
+  catalog.ignoredRows = ctx.ignoredRows;
 
   if (!columns && errors.length === 0) fail({ line: 1, message: 'the file is empty; expected a header row' });
   if (columns && !headerBroken && catalog.rows === 0 && !errors.some((e) => e.line > headerLine)) {
@@ -84,6 +87,17 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
         line: draft.variantLines[MAX_VARIANTS]!,
         key,
         message: `product "${key}" has ${draft.variantLines.length} variants; a product holds at most ${MAX_VARIANTS}`,
+      });
+      draft.invalid = true;
+    }
+    // A product deleted is not written too: which of the two was meant is the user's to say.
+    const productDelete = draft.spec.deletes.find((d) => d.product);
+    const others = [...draft.variantLines, ...draft.spec.deletes.filter((d) => !d.product).map((d) => d.line)].sort((a, b) => a - b);
+    if (productDelete && others.length > 0) {
+      fail({
+        line: productDelete.line,
+        key,
+        message: `product "${key}" is deleted on this line but line ${others.join(', ')} also ${others.length === 1 ? 'names' : 'name'} it; keep only the DELETE row, or give the variants to delete their SKUs`,
       });
       draft.invalid = true;
     }
@@ -176,7 +190,13 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
   const problems: Problem[] = record.problems.map(({ file: _file, ...p }) => p);
   const at = (column: Column, message: string) => problems.push({ line, column: column.index + 1, header: column.header, message });
   const cell = (column: Column | undefined): string => (column ? cellValue(cells[column.index] ?? '', column.field) : '');
+  const command = readRowCommand(idx, cell, dialect, line, problems);
+  if (command === 'IGNORE') {
+    ctx.ignoredRows++;
+    return;
+  }
   const key = productKey(idx, cell, line, problems, at);
+  if (command === 'DELETE') return readDeleteRow(key, idx, cell, line, problems, ctx);
   // Shopify lists extra images of a product on rows of their own: handle and Image Src, nothing else.
   const sku = cell(idx.sku);
   const shopifyImageRow =
@@ -199,6 +219,8 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
     if (column.field && value !== '') readCell(row, column, column.field, value, ctx);
   }
   settleShopifyPrice(row);
+  if (command !== undefined && command !== 'MERGE') row.variant.command = command;
+  if (command === 'REPLACE') row.variant.cleared = blankFields(columns, cell);
   if (idx.baseline) row.variant.baseline = readBaseline(cell(idx.baseline), columns, cell);
 
   if (!shopifyImageRow) {
@@ -216,6 +238,62 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
   for (const p of problems) ctx.fail({ ...p, key: key || undefined });
   if (problems.length > 0 && draft) draft.invalid = true;
   if (!shopifyImageRow && draft && problems.length === 0) draft.spec.variants.push(compactVariant(row.variant));
+}
+
+/** The row's `command` cell (commands.ts): undefined when blank, or when invalid (then a problem says why). */
+function readRowCommand(
+  idx: ColumnIndex,
+  cell: (column: Column | undefined) => string,
+  dialect: Dialect,
+  line: number,
+  problems: Problem[],
+): RowCommand | undefined {
+  const text = cell(idx.command);
+  if (text === '') return undefined;
+  const command = readCommand(text, dialect);
+  if (typeof command === 'string') return command;
+  problems.push({ line, column: idx.command!.index + 1, header: idx.command!.header, message: command.error });
+  return undefined;
+}
+
+/**
+ * A DELETE row: only its product key, SKU and option values are read (its other cells say nothing about what
+ * goes). Without SKU and option values it deletes the product, otherwise the variant they name.
+ */
+function readDeleteRow(
+  key: string,
+  idx: ColumnIndex,
+  cell: (column: Column | undefined) => string,
+  line: number,
+  problems: Problem[],
+  ctx: RowContext,
+): void {
+  const sku = cell(idx.sku);
+  const values = idx.optionValues.map((c) => cell(c));
+  while (values.length > 0 && values[values.length - 1] === '') values.pop();
+  if (sku !== '') {
+    const earlier = ctx.skus.get(sku);
+    if (earlier !== undefined) problems.push({ line, column: idx.sku!.index + 1, header: idx.sku!.header, message: `SKU "${sku}" is already used on line ${earlier}; SKUs must be unique in the file` });
+    else ctx.skus.set(sku, line);
+  }
+  const draft = key ? draftOf(ctx.drafts, key, idx, line) : undefined;
+  for (const p of problems) ctx.fail({ ...p, key: key || undefined });
+  if (!draft) return;
+  draft.spec.lines.push(line);
+  if (problems.length > 0) draft.invalid = true;
+  else draft.spec.deletes.push({ line, product: sku === '' && values.length === 0, sku, values });
+}
+
+/** REPLACE: the variant fields whose column the file has and the row leaves blank (price and stock aside: a variant always has them). */
+function blankFields(columns: Column[], cell: (column: Column | undefined) => string): NonNullable<VariantSpec['cleared']> {
+  const cleared: NonNullable<VariantSpec['cleared']> = [];
+  for (const column of columns) {
+    const field = column.field;
+    if (field?.kind !== 'decimal' && field?.kind !== 'text') continue;
+    if (field.field === 'price' || cell(column) !== '' || cleared.includes(field.field)) continue;
+    cleared.push(field.field);
+  }
+  return cleared;
 }
 
 /**
@@ -289,6 +367,7 @@ function draftOf(drafts: Map<string, Draft>, key: string, idx: ColumnIndex, line
         optionNames: [],
         optionsGiven: idx.optionNames.length > 0,
         variants: [],
+        deletes: [],
       },
       invalid: false,
       firstSeen: new Map(),

@@ -35,7 +35,9 @@ export type ColumnField =
   /** A column of the dialect with no counterpart in the API. */
   | { kind: 'ignored' }
   /** `baseline`: what the store held when `products export` wrote the row (services/catalog-files/baseline.ts). */
-  | { kind: 'baseline' };
+  | { kind: 'baseline' }
+  /** `command`: what to do with the row (commands.ts). */
+  | { kind: 'command' };
 
 export interface Column {
   index: number;
@@ -67,6 +69,7 @@ const ADMIN_ES: Record<string, ColumnField> = {
   sexo: { kind: 'text', field: 'gender' },
   'rango de edad': { kind: 'text', field: 'age_group' },
   imagenes: { kind: 'images' },
+  comando: { kind: 'command' },
 };
 const ADMIN_ES_IGNORED = [
   'codigo de barras',
@@ -100,6 +103,7 @@ const ADMIN_PT: Record<string, ColumnField> = {
   sexo: { kind: 'text', field: 'gender' },
   'faixa etaria': { kind: 'text', field: 'age_group' },
   imagens: { kind: 'images' },
+  comando: { kind: 'command' },
 };
 const ADMIN_PT_IGNORED = [
   'codigo de barras',
@@ -138,6 +142,7 @@ const SHOPIFY: Record<string, ColumnField> = {
   'image src': { kind: 'images' },
   'product image url': { kind: 'images' },
   'cost per item': { kind: 'decimal', field: 'cost' },
+  command: { kind: 'command' },
 };
 
 export function detectDialect(headers: string[]): Dialect {
@@ -189,6 +194,8 @@ function canonicalField(header: string): ColumnField | undefined {
       return { kind: 'stock' };
     case BASELINE_HEADER:
       return { kind: 'baseline' };
+    case 'command':
+      return { kind: 'command' };
   }
   if ((DECIMAL_FIELDS as readonly string[]).includes(lower)) return { kind: 'decimal', field: lower as DecimalField };
   if ((TEXT_FIELDS as readonly string[]).includes(lower)) return { kind: 'text', field: lower as TextField };

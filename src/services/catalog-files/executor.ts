@@ -1,7 +1,7 @@
 import { createCategory, listCategories } from '../../api/categories.js';
 import { setVariantCustomFields } from '../../api/custom-fields.js';
-import { addProductImage, createProduct, findProductByHandle, getProduct, updateProduct, type Product, type ProductInput } from '../../api/products.js';
-import { createVariant } from '../../api/variants.js';
+import { addProductImage, createProduct, deleteProduct, findProductByHandle, getProduct, updateProduct, type Product, type ProductInput } from '../../api/products.js';
+import { createVariant, deleteVariant } from '../../api/variants.js';
 import { AuthError, NetworkError, ServerError } from '../../client/errors.js';
 import { StoreError } from '../../errors.js';
 import type { StoreClient } from '../../client/index.js';
@@ -14,8 +14,11 @@ import { variantWriteOf } from './planner.js';
 import { pickLocalized } from '../../api/read.js';
 import type { Variant } from '../../api/variants.js';
 import { localTexts } from '../catalog/catalog-input.js';
-import { created, fieldUpdates, type Subject } from '../../ledger/changes.js';
-import type { PendingWrite, Recorder } from '../../ledger/recorder.js';
+import { created, deleted, fieldUpdates, type Subject } from '../../ledger/changes.js';
+import type { PendingWrite } from '../../ledger/recorder.js';
+import { type ExecuteOptions, type ExecuteProgress, type ExecuteResult, type ImportJournalEntry, type ProductResult, plannedOutcome } from './execute-model.js';
+
+export { type ExecuteOptions, type ExecuteProgress, type ExecuteResult, type ImportJournalEntry, type Outcome, type ProductResult, plannedOutcome } from './execute-model.js';
 
 /**
  * Runs an import plan through the HTTP core. Products go through the bulk worker pool; the steps of one
@@ -26,53 +29,6 @@ import type { PendingWrite, Recorder } from '../../ledger/recorder.js';
  * (network error or 5xx after sending), the record is looked up — product by handle, variant by SKU, image
  * by URL, category by name and parent — before the create is sent again, so nothing is created twice.
  */
-
-export type Outcome = 'created' | 'updated' | 'unchanged' | 'skipped' | 'failed';
-
-/** What an import journals besides the begin, done and end of every bulk run: each write the store confirmed. */
-export type ImportJournalEntry =
-  | { t: 'category'; ref: string; id: number }
-  | { t: 'product'; key: string; id: number }
-  | { t: 'variant'; key: string; sku: string; id: number }
-  | { t: 'image'; key: string; src: string }
-  | { t: 'write'; key: string; what: string };
-
-export interface ProductResult {
-  key: string;
-  line: number;
-  outcome: Outcome;
-  productId?: number;
-  /** Why it failed or was skipped. */
-  reason?: string;
-  /** Rows that failed, with the reason (a product may have some rows done and some failed). */
-  failures: { line: number; key: string; reason: string; stage: 'plan' | 'request' }[];
-}
-
-export interface ExecuteProgress {
-  productsDone: number;
-  productsTotal: number;
-  writesDone: number;
-  writesTotal: number;
-}
-
-export interface ExecuteOptions {
-  /** The run ledger's recorder: every write is intended before its request (docs/ledger.md). */
-  recorder: Recorder;
-  /** The store's products the plan was made from: the ledger's before-values. */
-  products?: readonly Product[];
-  concurrency?: number;
-  journal?: Journal<ImportJournalEntry>;
-  signal?: AbortSignal;
-  onProgress?: (progress: ExecuteProgress) => void;
-  /** Attempts of a create whose answer keeps getting lost. */
-  createAttempts?: number;
-}
-
-export interface ExecuteResult {
-  products: ProductResult[];
-  categoriesCreated: number;
-  interrupted: boolean;
-}
 
 /** What the store's answers to one product's writes say about another writer (see concurrentWriterTraces). */
 interface ConcurrentWrites {
@@ -87,6 +43,7 @@ interface ProductRun {
   productId: number | undefined;
   variantIds: Map<string, number>;
   watch: ConcurrentWrites;
+  variantsDeleted: number;
 }
 
 /** A create whose answer may have been lost: the server may or may not have committed it. */
@@ -96,13 +53,6 @@ function outcomeUnknown(error: unknown): boolean {
 
 function reasonOf(error: unknown): string {
   return error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
-}
-
-const PLANNED_OUTCOME = { create: 'created', update: 'updated', unchanged: 'unchanged', skip: 'skipped', fail: 'failed' } as const;
-
-/** The outcome a product's plan promises, before any of its writes is sent (what a dry run reports). */
-export function plannedOutcome(action: ProductPlan['action']): Outcome {
-  return PLANNED_OUTCOME[action];
 }
 
 /**
@@ -335,6 +285,7 @@ class PlanRun {
       plan: p,
       productId: p.productId,
       variantIds: new Map(),
+      variantsDeleted: 0,
       watch: { nextImagePosition: (p.imagesBefore ?? 0) + 1, imagesMoved: false, handleTaken: undefined },
     };
     for (const step of p.steps) {
@@ -354,6 +305,7 @@ class PlanRun {
       }
     }
     result.productId = run.productId;
+    if (run.variantsDeleted > 0) result.variantsDeleted = run.variantsDeleted;
     if (result.failures.length === 0 && run.productId !== undefined) {
       for (const reason of await this.concurrentWriterTraces(p, run.productId, run.watch)) result.failures.push({ line: p.line, key: p.key, reason, stage: 'request' });
     }
@@ -397,7 +349,27 @@ class PlanRun {
         return this.addImage(step, run);
       case 'setCustomFields':
         return this.setCustomFields(step, run);
+      case 'deleteProduct':
+        return this.deleteProduct(step, run);
+      case 'deleteVariant':
+        return this.deleteVariant(step, run);
     }
+  }
+
+  /** A DELETE row's product: on the ledger whole (as the snapshot read it), so undo can make it again. */
+  private async deleteProduct(step: Step & { kind: 'deleteProduct' }, run: ProductRun): Promise<void> {
+    const id = step.record.id;
+    await deleteProduct(this.client, id, this.options.recorder.intend([deleted({ resource: 'product', id, key: run.plan.key }, step.record)]));
+    this.log({ t: 'write', key: run.plan.key, what: 'product deleted' });
+  }
+
+  /** A variant a DELETE or REPLACE row removes, on the ledger whole. */
+  private async deleteVariant(step: Step & { kind: 'deleteVariant' }, run: ProductRun): Promise<void> {
+    const productId = run.productId!;
+    const subject = { resource: 'variant', id: step.variantId, parent: productId, key: step.sku || null };
+    await deleteVariant(this.client, productId, step.variantId, this.options.recorder.intend([deleted(subject, step.record)]));
+    run.variantsDeleted++;
+    this.log({ t: 'write', key: run.plan.key, what: `variant ${step.sku || step.variantId} deleted` });
   }
 
   /** The step's body with its category refs replaced by the ids the store gave. */

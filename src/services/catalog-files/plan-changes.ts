@@ -27,7 +27,7 @@ export interface ShownChange {
 }
 
 export interface PlannedChange {
-  kind: 'created' | 'updated' | 'kept' | 'failed';
+  kind: 'deleted' | 'created' | 'updated' | 'kept' | 'failed';
   handle: string;
   /** '' for a product-level change or a variant without SKU. */
   sku: string;
@@ -120,6 +120,12 @@ export function describePlan(plan: Plan, snapshot: StoreSnapshot, kept: KeptChan
         case 'addImage':
           productLevel.push({ field: 'images', old: '', new: step.src });
           break;
+        case 'deleteProduct':
+          out.push({ kind: 'deleted', handle: p.key, sku: '', line: step.line, changes: [{ field: 'product', old: String(step.record.id), new: '' }] });
+          break;
+        case 'deleteVariant':
+          out.push({ kind: 'deleted', handle: p.key, sku: step.sku, line: step.line, changes: [{ field: 'variant', old: String(step.variantId), new: '' }] });
+          break;
         case 'setCustomFields': {
           const current = step.variantId !== undefined ? product?.variants.find((v) => v.id === step.variantId) : undefined;
           const changes = step.values.map(({ id, value }) => {
@@ -135,7 +141,8 @@ export function describePlan(plan: Plan, snapshot: StoreSnapshot, kept: KeptChan
     if (productLevel.length > 0) out.push({ kind, handle: p.key, sku: '', line: p.line, changes: productLevel });
   }
   for (const k of kept) out.push({ kind: 'kept', handle: k.key, sku: k.sku, line: k.line, changes: [{ field: k.column, old: k.exported, new: k.store }] });
-  return out;
+  // Deletes first: what cannot be taken back by editing the file again is what a dry run is read for.
+  return [...out.filter((c) => c.kind === 'deleted'), ...out.filter((c) => c.kind !== 'deleted')];
 }
 
 /** Names and descriptions of a product body, old → new, per language. */

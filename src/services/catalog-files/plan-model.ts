@@ -3,7 +3,7 @@ import type { CustomField } from '../../api/custom-fields.js';
 import type { Location } from '../../api/locations.js';
 import type { Product, ProductInput } from '../../api/products.js';
 import type { StoreInfo } from '../../api/store.js';
-import type { VariantInput } from '../../api/variants.js';
+import type { Variant, VariantInput } from '../../api/variants.js';
 import type { VariantSpec } from './catalog-model.js';
 import type { DecimalField, TextField } from './dialects.js';
 
@@ -54,7 +54,11 @@ export type Step =
   | { kind: 'updateProduct'; body: ProductBody; categories?: CategoryRef[] }
   | { kind: 'createVariant'; sku: string; line: number; body: VariantInput; options: string[] }
   | { kind: 'addImage'; src: string }
-  | { kind: 'setCustomFields'; sku: string; line: number; variantId?: number; options: string[]; values: { id: string; value: string }[] };
+  | { kind: 'setCustomFields'; sku: string; line: number; variantId?: number; options: string[]; values: { id: string; value: string }[] }
+  /** A DELETE row's product (plan-commands.ts), kept whole for the ledger: undo makes it again from there. */
+  | { kind: 'deleteProduct'; line: number; record: Product }
+  /** A DELETE row's variant, or one a product's REPLACE rows do not name, kept whole for the ledger. */
+  | { kind: 'deleteVariant'; sku: string; line: number; variantId: number; record: Variant };
 
 /**
  * How a variant the plan creates is known until the store gives it an id: its SKU, or for a variant without
@@ -108,7 +112,7 @@ export interface ProductPlan {
   key: string;
   line: number;
   lines: number[];
-  action: 'create' | 'update' | 'unchanged' | 'skip' | 'fail';
+  action: 'create' | 'update' | 'delete' | 'unchanged' | 'skip' | 'fail';
   /** The store's product, when it exists. */
   productId?: number;
   /** Why the product is skipped or failed. */

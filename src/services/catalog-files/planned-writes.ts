@@ -61,6 +61,12 @@ export function* importPlannedWrites(plan: Plan, snapshot: StoreSnapshot): Gener
         case 'addImage':
           yield { resource: 'image', parent: p.productId, key: p.key, action: 'create', field: '*', before: null, after: { src: step.src } };
           break;
+        case 'deleteProduct':
+          yield { ...subject, action: 'delete', field: '*', before: step.record, after: null };
+          break;
+        case 'deleteVariant':
+          yield { resource: 'variant', id: step.variantId, parent: p.productId, key: step.sku || p.key, action: 'delete', field: '*', before: step.record, after: null };
+          break;
         case 'setCustomFields':
           for (const { id, value } of step.values) {
             yield { resource: 'variant', ...(step.variantId !== undefined ? { id: step.variantId } : {}), parent: p.productId, key: step.sku || p.key, action: 'update', field: `custom:${id}`, before: null, after: value };

@@ -16,6 +16,7 @@ import type {
   PlanOptions,
 } from './plan-model.js';
 import { variantLabel, skuField, IMAGES_IN_CREATE } from './plan-model.js';
+import { type RowCommandsPlan, clearedFields, planRowCommands } from './plan-commands.js';
 import { type Indexes, pathKey, textOf, firstText, indexSnapshot } from './store-index.js';
 import {
   fieldChanges,
@@ -87,12 +88,12 @@ export function planImport(catalog: Catalog, snapshot: StoreSnapshot, options: P
     return refs;
   };
 
-  for (const spec of catalog.products) {
-    const existing = ix.byHandle.get(spec.key);
-    const product = existing
-      ? planUpdate(spec, existing, ix, mode, resolveCategories)
-      : planCreate(spec, ix, mode, resolveCategories);
-    plan.products.push(product);
+  for (const given of catalog.products) {
+    const existing = ix.byHandle.get(given.key);
+    const commands = planRowCommands(given, existing, ix);
+    plan.products.push(withRowCommands(commands, existing, (spec) =>
+      existing ? planUpdate(spec, existing, ix, mode, resolveCategories) : planCreate(spec, ix, mode, resolveCategories),
+    ));
   }
 
   // Only categories some product still needs (a failed product's categories are not created).
@@ -112,6 +113,30 @@ export function planImport(catalog: Catalog, snapshot: StoreSnapshot, options: P
   plan.categories = [...newCategories.values()].filter((c) => needed.has(c.ref)).sort((a, b) => a.depth - b.depth);
   plan.writes = planRequests(plan);
   return plan;
+}
+
+/**
+ * A product's plan with what its rows' commands add: the rows they fail, the deletes they make (the product's
+ * own, or its variants' after its other steps). Rows left to plan are planned by `plan`.
+ */
+function withRowCommands(commands: RowCommandsPlan, existing: Product | undefined, plan: (spec: ProductSpec) => ProductPlan): ProductPlan {
+  const { spec, rowFailures, productDelete, variantDeletes } = commands;
+  const base = { key: spec.key, line: spec.line, lines: spec.lines, productId: existing?.id, variantUpdates: [] as VariantUpdate[] };
+  if (productDelete) return { ...base, action: 'delete', steps: [productDelete], rowFailures };
+  let product: ProductPlan;
+  if (spec.variants.length > 0) product = plan(spec);
+  else product = { ...base, action: 'unchanged', steps: [], rowFailures: [] };
+  if (rowFailures.length === 0 && variantDeletes.length === 0) return product;
+  // A product failed whole keeps its reason as a failed row beside the rows its commands failed, and loses no variant.
+  const failedWhole = product.action === 'fail' && product.steps.length === 0;
+  if (failedWhole && product.rowFailures.length === 0) product.rowFailures.push({ line: product.line, key: product.key, reason: product.reason ?? 'failed' });
+  product.rowFailures.push(...rowFailures);
+  product.rowFailures.sort((a, b) => a.line - b.line);
+  if (!failedWhole) product.steps.push(...variantDeletes);
+  if (product.steps.length > 0 || product.variantUpdates.length > 0) product.action = 'update';
+  else if (product.rowFailures.length > 0) product.action = 'fail';
+  product.reason ??= product.rowFailures[0]?.reason;
+  return product;
 }
 
 /** The write requests a plan sends: categories, each product's steps, and the variant updates' batches. */
@@ -303,7 +328,7 @@ function planVariants(
       toCreate.push(v);
       continue;
     }
-    const diff = variantDiff(v, current, ix);
+    const diff = { ...variantDiff(v, current, ix), ...clearedFields(v, current) };
     if (sku !== undefined) diff.sku = sku;
     if (Object.keys(diff).length > 0) updates.push({ sku: v.sku, line: v.line, variantId: current.id, body: diff, changes: fieldChanges(diff, current, ix) });
     const custom = customValues(v, ix, current);

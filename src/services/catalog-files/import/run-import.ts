@@ -40,6 +40,11 @@ export interface ImportSummary extends BulkRunSummary {
   products: number;
   created: number;
   updated: number;
+  /** Products deleted by their DELETE rows; `variantsDeleted` the variants DELETE and REPLACE rows removed. */
+  deleted: number;
+  variantsDeleted: number;
+  /** Rows whose command is IGNORE. */
+  ignoredRows: number;
   unchanged: number;
   skipped: number;
   failed: number;
@@ -167,6 +172,7 @@ function withProductLines(catalog: Catalog, failures: ReportRow[]): ReportRow[] 
 function count(summary: ImportSummary, results: ProductResult[]): void {
   for (const r of results) {
     summary[r.outcome]++;
+    summary.variantsDeleted += r.variantsDeleted ?? 0;
     summary.failures.push(...r.failures);
   }
 }
@@ -199,7 +205,10 @@ function skipResumed(plan: Plan, earlier: EarlierRun): { resumed: ProductResult[
 /** A dry run's results: what each product's plan would do, nothing sent. */
 function plannedResults(plan: Plan, summary: ImportSummary): ProductResult[] {
   summary.categoriesCreated = plan.categories.length;
-  return plan.products.map((p) => ({ key: p.key, line: p.line, outcome: plannedOutcome(p.action), failures: failuresOf(p) }));
+  return plan.products.map((p) => {
+    const variantsDeleted = p.steps.filter((s) => s.kind === 'deleteVariant').length;
+    return { key: p.key, line: p.line, outcome: plannedOutcome(p.action), failures: failuresOf(p), ...(variantsDeleted ? { variantsDeleted } : {}) };
+  });
 }
 
 function failuresOf(p: Plan['products'][number]): ProductResult['failures'] {
@@ -222,6 +231,9 @@ function baseSummary(catalog: Catalog, plan: Plan, options: ImportOptions): Impo
     products: catalog.products.length + catalog.invalidProducts.length,
     created: 0,
     updated: 0,
+    deleted: 0,
+    variantsDeleted: 0,
+    ignoredRows: catalog.ignoredRows ?? 0,
     unchanged: 0,
     skipped: 0,
     // Products left out by --skip-invalid count as failed.
