@@ -195,9 +195,16 @@ export async function closeOrReopenOrder(client: StoreClient, orderId: number, a
   return parseReply(OrderSchema, res.body, 'order record');
 }
 
+/** The fields of an address `POST /orders` takes as an object (docs/platform.md §12, the platform's own Postman body). */
+export const ORDER_ADDRESS_FIELDS = ['first_name', 'last_name', 'address', 'number', 'floor', 'locality', 'city', 'province', 'zipcode', 'country', 'phone'] as const;
+
+export type OrderAddress = Partial<Record<(typeof ORDER_ADDRESS_FIELDS)[number], string>>;
+
 export interface NewOrder {
   customer: CustomerDetails;
   products: { variant_id: number; quantity: number }[];
+  billing_address?: OrderAddress;
+  shipping_address?: OrderAddress;
 }
 
 export async function createOrder(client: StoreClient, order: NewOrder, record: WriteRecord): Promise<Order> {

@@ -30,9 +30,9 @@ export interface RequestOptions {
 
 export interface TestSandbox {
   sandbox: RunningSandbox;
-  /** `{api_url}/v1/{store_id}` */
+  /** `{api_url}/{version}/{store_id}` */
   base: string;
-  /** Path relative to `/v1/{store_id}` (starting with `/`), or an absolute URL. */
+  /** Path relative to `/{version}/{store_id}` (starting with `/`), or an absolute URL. */
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
   get<T = any>(path: string, opts?: RequestOptions): Promise<ApiResponse<T>>;
   post<T = any>(path: string, body?: unknown, opts?: RequestOptions): Promise<ApiResponse<T>>;
@@ -50,8 +50,9 @@ export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestS
   return clientFor(sandbox);
 }
 
-export function clientFor(sandbox: RunningSandbox): TestSandbox {
-  const base = `${sandbox.apiUrl}/v1/${sandbox.storeId}`;
+/** A client of the sandbox's API under one version's paths (docs/platform.md §12: `v1`, the default, or `2025-03`). */
+export function clientFor(sandbox: RunningSandbox, version = 'v1'): TestSandbox {
+  const base = `${sandbox.apiUrl}/${version}/${sandbox.storeId}`;
   const request = async <T>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const url = new URL(/^https?:\/\//.test(path) ? path : base + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));

@@ -7,7 +7,10 @@ import {
   createOrder,
   type CustomerDetails,
   getOrder,
+  type NewOrder,
   type Order,
+  type OrderAddress,
+  ORDER_ADDRESS_FIELDS,
   type OrderUpdate,
   updateOrder,
 } from '../../api/orders.js';
@@ -167,12 +170,39 @@ export function orderItems(items: string[]): { variant_id: number; quantity: num
   });
 }
 
-/** `orders create`: checks the customer and the items, then creates the order. */
-export async function createOrderFromFlags(client: StoreClient, recorder: Recorder, flags: CustomerFlags & { items: string[] }): Promise<Order> {
+/**
+ * `--shipping-address KEY=VALUE` (repeated) as the address object `POST /orders` takes (docs/platform.md §12);
+ * undefined when the flag was not given. An unknown key, or one given twice, is one sentence naming the flag.
+ */
+export function orderAddress(pairs: string[] | undefined, flag: string): OrderAddress | undefined {
+  if (!pairs || pairs.length === 0) return undefined;
+  const address: OrderAddress = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    const key = (eq > 0 ? pair.slice(0, eq) : '').trim() as keyof OrderAddress;
+    if (!(ORDER_ADDRESS_FIELDS as readonly string[]).includes(key)) {
+      throw new UsageError(`${flag} "${pair}" is not KEY=VALUE with a key of ${ORDER_ADDRESS_FIELDS.join(', ')}.`);
+    }
+    if (address[key] !== undefined) throw new UsageError(`${flag} gives ${key} twice.`);
+    address[key] = pair.slice(eq + 1).trim();
+  }
+  return address;
+}
+
+export interface NewOrderFlags extends CustomerFlags {
+  items: string[];
+  shippingAddress?: string[];
+  billingAddress?: string[];
+}
+
+/** `orders create`: checks the customer, the items and the addresses, then creates the order. */
+export async function createOrderFromFlags(client: StoreClient, recorder: Recorder, flags: NewOrderFlags): Promise<Order> {
   if (flags.name === undefined) throw new UsageError('--customer-name is required: the store needs the name the order is for.');
   const customer = customerDetails(flags)!;
   const products = orderItems(flags.items);
-  const body = { customer, products };
+  const shipping = orderAddress(flags.shippingAddress, '--shipping-address');
+  const billing = orderAddress(flags.billingAddress, '--billing-address');
+  const body: NewOrder = { customer, products, ...(shipping ? { shipping_address: shipping } : {}), ...(billing ? { billing_address: billing } : {}) };
   const irreversible = 'a new order takes stock and may have notified the customer; deleting it is not offered by the API';
   return recordCreate(recorder, { ...created({ resource: 'order' }, body), irreversible }, (write) => createOrder(client, body, write));
 }
