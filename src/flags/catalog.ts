@@ -9,18 +9,21 @@ import type { PriceStockFields, VariantFields } from '../services/catalog/varian
  * values become the services' field objects, so the command files stay thin and the two verbs cannot drift apart.
  */
 
-export const productIdArg = Args.string({ description: 'Product id.', required: true });
+/** PRODUCT: how every command names a product (services/catalog/product-ref.ts). */
+export const productRefArg = Args.string({ description: "Product id, handle, or a variant's SKU.", required: true });
+/** CATEGORY: an id or a path like "Ropa > Buzos" (services/catalog/categories.ts `resolveCategory`). */
+export const categoryRefArg = Args.string({ description: 'Category id, or its name path ("Ropa > Buzos"; "Buzos" when only one is so named).', required: true });
 export const locationArg = Args.string({ description: 'Location id or name.', required: true });
 
-/** PRODUCT_ID VARIANT_ID of the commands on one variant. */
+/** PRODUCT VARIANT_ID of the commands on one variant. */
 export const variantArgs = {
-  product_id: productIdArg,
+  product: productRefArg,
   variant_id: Args.string({ description: 'Variant id.', required: true }),
 };
 
-/** SKU, or PRODUCT_ID VARIANT_ID: how `variants get|update|delete` name a variant (services/catalog/variants.ts `variantTarget`). */
+/** SKU, or PRODUCT VARIANT_ID: how `variants get|update|delete` name a variant (services/catalog/variants.ts `variantTarget`). */
 export const variantRefArgs = {
-  product_id_or_sku: Args.string({ description: "The variant's SKU alone, or its product's id followed by VARIANT_ID.", required: true }),
+  product_or_sku: Args.string({ description: "The variant's SKU alone, or its product (id, handle or SKU) followed by VARIANT_ID.", required: true }),
   variant_id: Args.string({ description: 'Variant id (left out when the first argument is a SKU).' }),
 };
 

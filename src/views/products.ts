@@ -13,9 +13,14 @@ function productStock(p: Product): string {
   return String(p.variants.reduce((sum, v) => sum + (v.stock ?? 0), 0));
 }
 
+/** One variant's stock, or "∞" when it does not track stock. */
+function variantStock(v: Product['variants'][number]): string {
+  return tracksStock(v) ? String(v.stock ?? 0) : '∞';
+}
+
 /**
  * The columns of a product list. A row's SKU and price are its first variant's; with `sku` (`products list
- * --sku`), the variant that carries that SKU, so the row shows what was asked for.
+ * --sku`), the variant that carries that SKU, with its own stock, so the row shows what was asked for.
  */
 export function productColumnsFor(sku?: string): Column<Product>[] {
   const shown = (p: Product) => (sku !== undefined ? p.variants.find((v) => v.sku === sku) : undefined) ?? p.variants[0];
@@ -25,7 +30,8 @@ export function productColumnsFor(sku?: string): Column<Product>[] {
     { header: 'handle', get: (p) => pickLocalized(p.handle), kind: 'text', priority: 2 },
     { header: 'sku', get: (p) => shown(p)?.sku ?? '', kind: 'id' },
     { header: 'price', get: (p) => shown(p)?.price ?? '', kind: 'money' },
-    { header: 'stock', get: productStock, kind: 'count' },
+    // With --sku the row is that variant's: its own stock, not the product's total.
+    { header: 'stock', get: (p) => (sku !== undefined && shown(p) ? variantStock(shown(p)!) : productStock(p)), kind: 'count' },
     { header: 'variants', get: (p) => p.variants.length, kind: 'count', priority: 1 },
   ];
 }

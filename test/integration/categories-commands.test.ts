@@ -40,7 +40,7 @@ describe('store categories', () => {
     expect(rows.find((r) => r.id === 7)).toMatchObject({ parent: 6, path: 'Accesorios > Gorras', name: { pt: 'Bonés' } });
   });
 
-  it('gets one category with its path; an unknown id is not found (exit 1)', async () => {
+  it('gets one category with its path; an unknown id or path is not found (exit 1)', async () => {
     const [one, missing, bad] = await Promise.all([
       store('categories', 'get', '2', '--json'),
       store('categories', 'get', '999'),
@@ -50,8 +50,9 @@ describe('store categories', () => {
     expect(JSON.parse(one.stdout)).toMatchObject({ id: 2, parent: 1, path: 'Ropa > Camisas' });
     expect(missing.code).toBe(1);
     expect(missing.stderr.trim()).toBe('Error: Category 999 not found.');
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('ID "abc" is not a category id');
+    // Text is a name path (issue 30): no category is named "abc".
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('No category matches the path "abc"');
   });
 
   it('creates under a parent given by path, with texts per language', async () => {

@@ -195,7 +195,7 @@ describe('store products', () => {
       store('products', 'list', '--per-page', '500'),
     ]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('Product 999 not found');
+    expect(missing.stderr).toContain('No product has the id, handle or SKU "999"');
     expect(tooMany.code).toBe(2);
     expect(tooMany.stderr).toContain('per-page');
     expect(noYes.code).toBe(2);

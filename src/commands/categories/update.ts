@@ -1,16 +1,16 @@
-import { Args, Flags } from '@oclif/core';
+import { Flags } from '@oclif/core';
 import type { Category } from '../../api/categories.js';
 import { BaseCommand } from '../../cli/base-command.js';
-import { categoryFieldsFrom, categorySeoFlags, localizedFlag } from '../../flags/catalog.js';
+import { categoryFieldsFrom, categoryRefArg, categorySeoFlags, localizedFlag } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdate> {
   static summary = 'Change a category: texts, or move it under another parent.';
-  static description = `Only the fields given change; on a multilingual store the languages not given keep their text. --parent takes an id or a path such as "Ropa > Camisas"; --parent none makes it a top-level category.`;
+  static description = `CATEGORY is its id or its name path ("Ropa > Buzos"). Only the fields given change; on a multilingual store the languages not given keep their text. --parent takes an id or a path such as "Ropa > Camisas"; --parent none makes it a top-level category.`;
 
   static examples = [
     '<%= config.bin %> categories update 12 --name Remeras',
-    '<%= config.bin %> categories update 12 --parent "Ropa > Camisas"',
+    '<%= config.bin %> categories update "Ropa > Remeras" --parent "Ropa > Camisas"',
     '<%= config.bin %> categories update 12 --parent none --json',
   ];
 
@@ -19,7 +19,7 @@ export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdat
   static jsonFields = jsonFields.category;
 
   static args = {
-    id: Args.string({ description: 'Category id.', required: true }),
+    category: categoryRefArg,
   };
 
   static flags = {
@@ -31,10 +31,9 @@ export default class CategoriesUpdate extends BaseCommand<typeof CategoriesUpdat
   };
 
   async run(): Promise<Category> {
-    const { parseIntegerId } = await import('../../services/common/validate.js');
-    const id = parseIntegerId(this.args.id, 'ID', 'category');
     const client = await this.client();
-    const { getCategoryWithPath, updateCategoryFrom } = await import('../../services/catalog/categories.js');
+    const { categoryIdFor, getCategoryWithPath, updateCategoryFrom } = await import('../../services/catalog/categories.js');
+    const id = await categoryIdFor(client, this.args.category);
     const category = await updateCategoryFrom(client, await this.recorder(), id, categoryFieldsFrom(this.flags));
     if (!this.jsonEnabled()) {
       const { categoryFields } = await import('../../views/categories.js');

@@ -6,7 +6,7 @@ import { jsonFields } from '../../api/json-fields.js';
 
 export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
   static summary = 'Create a product.';
-  static description = `With --price, --sku or stock flags the product has no variation: one variant holds them. Without them the product waits for variants (\`store variants create PRODUCT_ID --option Size=M …\`). Prices are decimals with "." or "," (19.90 or 19,90); stock is a whole number, per location with --stock-at LOCATION=N (location by name or id) or at the default location with --stock N. Categories are ids or paths ("Ropa > Camisas"). Images (--image URL) are added after the product is created, in the order given. On a multilingual store give texts per language (--name es=Camisa --name pt=Camisa); a plain value goes to the main language.`;
+  static description = `With --price, --sku or stock flags the product has no variation: one variant holds them. Without them the product waits for variants (\`store variants create PRODUCT --option Size=M …\`). Prices are decimals with "." or "," (19.90 or 19,90); stock is a whole number, per location with --stock-at LOCATION=N (location by name or id) or at the default location with --stock N. Categories are ids or paths ("Ropa > Camisas"). Images (--image URL) are added after the product is created, in the order given. On a multilingual store give texts per language (--name es=Camisa --name pt=Camisa); a plain value goes to the main language.`;
 
   static examples = [
     '<%= config.bin %> products create --name "Gorra" --price 4500 --sku GOR-001 --stock 20',

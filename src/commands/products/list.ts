@@ -21,7 +21,7 @@ export default class ProductsList extends PagedListCommand<typeof ProductsList> 
   static flags = {
     ...pagingFlags('product'),
     handle: Flags.string({ description: 'Only the product with this handle.' }),
-    sku: Flags.string({ description: 'Only the product that has a variant with this SKU (one lookup, GET /products/sku/{sku}); its row shows that variant\'s SKU and price.' }),
+    sku: Flags.string({ description: 'Only the product that has a variant with this SKU (one lookup, GET /products/sku/{sku}); its row shows that variant\'s SKU, price and stock.' }),
     q: Flags.string({ description: "Search the products' name, description and SKU for this text (the store's own search)." }),
     category: Flags.string({ description: 'Only products in this category: an id or a path like "Ropa > Camisas".' }),
     csv: csvFlag,

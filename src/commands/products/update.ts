@@ -1,16 +1,16 @@
 import { Flags } from '@oclif/core';
 import type { Product } from '../../api/products.js';
 import { BaseCommand } from '../../cli/base-command.js';
-import { localizedFlag, priceStockFlags, productFieldsFrom, productIdArg } from '../../flags/catalog.js';
+import { localizedFlag, priceStockFlags, productFieldsFrom, productRefArg } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
   static summary = 'Change a product: texts, categories, or the price and stock of a product without variation.';
-  static description = `Only the fields given change; on a multilingual store the languages not given keep their text. Price, SKU and stock flags apply to a product without variation (its one variant); a product with options refuses them: use \`store variants update\` for each variant. --category replaces the product's categories. The product is read first (one GET), so the run ledger (docs/ledger.md) keeps the values the update replaces.`;
+  static description = `Only the fields given change; on a multilingual store the languages not given keep their text. Price, SKU and stock flags apply to a product without variation (its one variant); a product with options refuses them: use \`store variants update\` for each variant. --category replaces the product's categories. PRODUCT is its id, handle or a variant's SKU. The product is read first (one GET, or the one lookup of the handle or SKU), so the run ledger (docs/ledger.md) keeps the values the update replaces.`;
 
   static examples = [
     '<%= config.bin %> products update 1234 --price 5200',
-    '<%= config.bin %> products update 1234 --name pt="Boné" --category Accesorios',
+    '<%= config.bin %> products update gorra-lisa --name pt="Boné" --category Accesorios',
     '<%= config.bin %> products update 1234 --stock-at "Local Palermo=8" --json',
   ];
 
@@ -19,7 +19,7 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
   static jsonFields = jsonFields.product;
 
   static args = {
-    id: productIdArg,
+    product: productRefArg,
   };
 
   static flags = {
@@ -35,11 +35,9 @@ export default class ProductsUpdate extends BaseCommand<typeof ProductsUpdate> {
   };
 
   async run(): Promise<Product> {
-    const { parseIntegerId } = await import('../../services/common/validate.js');
-    const id = parseIntegerId(this.args.id, 'ID', 'product');
     const client = await this.client();
     const { updateProductWithChanges } = await import('../../services/catalog/products.js');
-    const { product, variant } = await updateProductWithChanges(client, await this.recorder(), id, productFieldsFrom(this.flags));
+    const { product, variant } = await updateProductWithChanges(client, await this.recorder(), this.args.product, productFieldsFrom(this.flags));
     const { productFields, productSections } = await import('../../views/products.js');
     const { changedVariantFields } = await import('../../views/variants.js');
     // A product without options: its price, SKU and stock changes said old → new, stock per location.

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../cli/base-command.js';
-import { priceStockFlags, productIdArg, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
+import { priceStockFlags, productRefArg, variantFieldsFrom, variantOnlyFlags } from '../../flags/catalog.js';
 import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
@@ -17,7 +17,7 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.variant;
 
-  static args = { product_id: productIdArg };
+  static args = { product: productRefArg };
 
   static flags = {
     option: Flags.string({ description: 'Option value NAME=VALUE (e.g. Size=M); repeatable, in option order.', multiple: true, multipleNonGreedy: true }),
@@ -26,11 +26,12 @@ export default class VariantsCreate extends BaseCommand<typeof VariantsCreate> {
   };
 
   async run(): Promise<Variant> {
-    const { parseIntegerId } = await import('../../services/common/validate.js');
-    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
     const { createVariantFrom } = await import('../../services/catalog/variants.js');
-    const variant = await createVariantFrom(client, await this.recorder(), productId, { ...variantFieldsFrom(this.flags), options: this.flags.option });
+    const { onProduct } = await import('../../services/catalog/product-ref.js');
+    const recorder = await this.recorder();
+    const fields = { ...variantFieldsFrom(this.flags), options: this.flags.option };
+    const variant = await onProduct(client, this.args.product, (productId) => createVariantFrom(client, recorder, productId, fields));
     if (!this.jsonEnabled()) {
       const { variantFields } = await import('../../views/variants.js');
       await this.renderDetail(variantFields(variant));

@@ -5,7 +5,7 @@ import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
   static summary = 'Delete a variant of a product.';
-  static description = 'The variant is named by its SKU alone or by PRODUCT_ID VARIANT_ID. Asks for confirmation on a terminal, naming the variant, its SKU and its product; pass --yes otherwise. The variant is always read before it is deleted (with ids and --yes too, one GET of its product): the run ledger keeps it whole.';
+  static description = 'The variant is named by its SKU alone or by PRODUCT VARIANT_ID. Asks for confirmation on a terminal, naming the variant, its SKU and its product; pass --yes otherwise. The variant is always read before it is deleted (with ids and --yes too, one GET of its product): the run ledger keeps it whole.';
   static examples = ['<%= config.bin %> variants delete REM-BAS-M-BLANCO', '<%= config.bin %> variants delete 1234 5678 --yes'];
 
   static enableJsonFlag = true;
@@ -19,12 +19,13 @@ export default class VariantsDelete extends BaseCommand<typeof VariantsDelete> {
   async run(): Promise<{ product_id: number; id: number; deleted: boolean }> {
     const { confirmThenAct } = await import('../../cli/confirm.js');
     const { describeVariant, findVariantTarget, variantTarget } = await import('../../services/catalog/variants.js');
-    const target = variantTarget(this.args.product_id_or_sku, this.args.variant_id);
+    const target = variantTarget(this.args.product_or_sku, this.args.variant_id);
     // Looked up once: to name the variant in the question, and before deleting it (after --yes is checked).
     let found: Awaited<ReturnType<typeof findVariantTarget>> | undefined;
     const lookUp = async () => (found ??= await findVariantTarget(await this.client(), target));
-    const productId = () => found?.product.id ?? (target as { productId: number }).productId;
-    const variantId = () => found?.variant.id ?? (target as { variantId: number }).variantId;
+    // Declined only after the question, which looked the variant up.
+    const productId = () => found!.product.id;
+    const variantId = () => found!.variant.id;
     return confirmThenAct({
       message: async () => {
         const { product, variant } = await lookUp();

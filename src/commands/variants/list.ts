@@ -1,14 +1,14 @@
 import { Flags } from '@oclif/core';
 import type { Variant } from '../../api/variants.js';
 import { BaseCommand } from '../../cli/base-command.js';
-import { productIdArg } from '../../flags/catalog.js';
+import { productRefArg } from '../../flags/catalog.js';
 import { csvFlag } from '../../flags/common.js';
 
 export default class VariantsList extends BaseCommand<typeof VariantsList> {
   static summary = "List a product's variants with their options, prices and stock.";
   static examples = [
     '<%= config.bin %> variants list 1234',
-    '<%= config.bin %> variants list 1234 --by-location',
+    '<%= config.bin %> variants list remera-basica --by-location',
     '<%= config.bin %> variants list 1234 --csv',
     '<%= config.bin %> variants list 1234 --json',
   ];
@@ -16,7 +16,7 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
 
-  static args = { product_id: productIdArg };
+  static args = { product: productRefArg };
 
   static flags = {
     csv: csvFlag,
@@ -24,12 +24,11 @@ export default class VariantsList extends BaseCommand<typeof VariantsList> {
   };
 
   async run(): Promise<Variant[]> {
-    const { parseIntegerId } = await import('../../services/common/validate.js');
-    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const client = await this.client();
     const { listVariantsOf } = await import('../../services/catalog/variants.js');
+    const { onProduct } = await import('../../services/catalog/product-ref.js');
     const { variantColumns, variantStockColumns } = await import('../../views/variants.js');
-    const variants = await listVariantsOf(client, productId);
+    const { productId, variants } = await onProduct(client, this.args.product, async (id) => ({ productId: id, variants: await listVariantsOf(client, id) }));
     let columns = variantColumns;
     if (this.flags['by-location'] && !this.jsonEnabled()) {
       const { locationsByPriority } = await import('../../services/catalog/locations.js');

@@ -5,7 +5,7 @@ import { jsonFields } from '../../api/json-fields.js';
 
 export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
   static summary = "Change a variant's price, stock, SKU or measures.";
-  static description = `The variant is named by its SKU alone or by PRODUCT_ID VARIANT_ID (a SKU held by several variants is refused, naming them). Only the fields given change; what changed is shown old → new, stock per location with the new total. --stock N sets the stock at the default location; --stock-at LOCATION=N (location by name or id, repeatable) sets it at each location named. --promotional-price none removes the promotional price.`;
+  static description = `The variant is named by its SKU alone or by PRODUCT VARIANT_ID (a SKU held by several variants is refused, naming them). Only the fields given change; what changed is shown old → new, stock per location with the new total. --stock N sets the stock at the default location; --stock-at LOCATION=N (location by name or id, repeatable) sets it at each location named. --promotional-price none removes the promotional price.`;
 
   static examples = [
     '<%= config.bin %> variants update ACC-MED --stock 40',
@@ -27,7 +27,7 @@ export default class VariantsUpdate extends BaseCommand<typeof VariantsUpdate> {
 
   async run(): Promise<Variant> {
     const { updateVariantTarget, variantTarget } = await import('../../services/catalog/variants.js');
-    const target = variantTarget(this.args.product_id_or_sku, this.args.variant_id);
+    const target = variantTarget(this.args.product_or_sku, this.args.variant_id);
     const client = await this.client();
     const update = await updateVariantTarget(client, await this.recorder(), target, variantFieldsFrom(this.flags));
     if (!this.jsonEnabled()) {

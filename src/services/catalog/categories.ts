@@ -14,6 +14,7 @@ import { getStore, type StoreInfo } from '../../api/store.js';
 import { created, deleted, fieldUpdates, recordCreate } from '../../ledger/changes.js';
 import type { Recorder } from '../../ledger/recorder.js';
 import { localText, localTexts, mergeLocalized, parseLocalized, withDescription } from './catalog-input.js';
+import { parseIntegerId } from '../common/validate.js';
 
 const PATH_SEPARATOR = ' > ';
 
@@ -131,11 +132,26 @@ export interface CategoryFields {
   allowDuplicate?: boolean;
 }
 
-export async function getCategoryWithPath(client: StoreClient, id: number): Promise<CategoryRow> {
-  const [category, categories, store] = await Promise.all([getCategory(client, id), listCategories(client), getStore(client)]);
-  const row = categoryRows(categories, store.main_language).find((r) => r.id === id);
+/**
+ * The id a CATEGORY argument names (`categories get|update|delete`): a number as it is (no request), else a
+ * name path resolved in the store's categories (one read of them), an ambiguous one refused naming each match.
+ */
+export async function categoryIdFor(client: StoreClient, ref: string): Promise<number> {
+  const text = ref.trim();
+  if (text === '') throw new UsageError('Give a category id or its name path, like "Ropa > Buzos".');
+  if (/^\d+$/.test(text)) return parseIntegerId(text, 'CATEGORY', 'category');
+  return resolveCategory(await listCategories(client), text).id;
+}
+
+/** A category by id, or by path (`categoryIdFor`): then found in the one read of the categories its path needs anyway. */
+export async function getCategoryWithPath(client: StoreClient, ref: number | string): Promise<CategoryRow> {
+  const byPath = typeof ref === 'string' && !/^\d+$/.test(ref.trim());
+  const id = byPath ? undefined : typeof ref === 'number' ? ref : await categoryIdFor(client, ref);
+  const [listed, categories, store] = await Promise.all([id === undefined ? undefined : getCategory(client, id), listCategories(client), getStore(client)]);
+  const category = listed ?? resolveCategory(categories, ref as string);
+  const row = categoryRows(categories, store.main_language).find((r) => r.id === category.id);
   const name = localText(category.name, store.main_language);
-  return { id, name, path: row?.path ?? name, depth: row?.depth ?? 0, parent: category.parent, category };
+  return { id: category.id, name, path: row?.path ?? name, depth: row?.depth ?? 0, parent: category.parent, category };
 }
 
 export async function createCategoryFrom(client: StoreClient, recorder: Recorder, fields: CategoryFields): Promise<Category> {

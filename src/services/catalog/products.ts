@@ -1,6 +1,4 @@
-import { NotFoundError } from '../../client/errors.js';
 import { PartialFailureError, UsageError } from '../../errors.js';
-import { slug } from '../../platform/slug.js';
 import { plural } from '../../output/format.js';
 import type { StoreClient } from '../../client/index.js';
 import { listCategories } from '../../api/categories.js';
@@ -9,7 +7,6 @@ import {
   categoryIdOf,
   createProduct,
   deleteProduct,
-  findProductByHandle,
   findProductBySku,
   getProduct,
   listProducts,
@@ -31,6 +28,7 @@ import { created, deleted, fieldUpdates } from '../../ledger/changes.js';
 import type { Recorder } from '../../ledger/recorder.js';
 import type { ChangeIntent } from '../../ledger/types.js';
 import { variantChanges, variantSubject } from './variant-changes.js';
+import { findProduct } from './product-ref.js';
 
 /** Product fields as the commands take them: raw flag values, checked here before anything is sent. */
 export interface ProductFields extends PriceStockFields {
@@ -93,33 +91,8 @@ async function productBySku(client: StoreClient, sku: string, filters: ProductFi
   return products;
 }
 
-/**
- * `products get REF`: REF is a product id, a handle or a variant's SKU. A number is tried as an id first (a SKU
- * may be all digits); text that could be a handle (a URL slug) as a handle; then as a SKU. Not found: one
- * sentence naming the three.
- */
-export async function getProductByRef(client: StoreClient, ref: string): Promise<Product> {
-  const text = ref.trim();
-  if (text === '') throw new UsageError('Give a product id, handle or SKU.');
-  if (/^[1-9]\d{0,15}$/.test(text)) {
-    try {
-      return await getProduct(client, Number(text));
-    } catch (error) {
-      if (!(error instanceof NotFoundError)) throw error;
-    }
-  }
-  if (slug(text) === text) {
-    const byHandle = await findProductByHandle(client, text);
-    if (byHandle) return byHandle;
-  }
-  const bySku = await findProductBySku(client, text);
-  if (bySku) return bySku;
-  throw new NotFoundError(`No product has the id, handle or SKU "${text}".`);
-}
-
 /** A product as a delete prompt names it: `"Remera Básica" (remera-basica, SKU REM-BAS-S-BLANCO…, id 4, 12 variants, 3 images)`. */
-export async function describeProduct(client: StoreClient, id: number): Promise<string> {
-  const p = await getProduct(client, id);
+export function describeProduct(p: Product): string {
   const handle = localText(p.handle);
   const skus = p.variants.map((v) => v.sku).filter(Boolean);
   const sku = skus.length === 0 ? '' : `, SKU ${skus[0]}${skus.length > 1 ? ` and ${skus.length - 1} more` : ''}`;
@@ -142,13 +115,15 @@ export async function createProductFrom(client: StoreClient, recorder: Recorder,
  * The update, and the product as it was before. It is always read first (one GET): for the run ledger's
  * before-values, and to merge localized texts and check a variant field is not sent to a product with options.
  */
-async function updateProductAndRead(client: StoreClient, recorder: Recorder, id: number, fields: ProductFields): Promise<{ product: Product; before: Product }> {
+async function updateProductAndRead(client: StoreClient, recorder: Recorder, ref: string, fields: ProductFields): Promise<{ product: Product; before: Product }> {
   const touchesVariant = [fields.price, fields.promotionalPrice, fields.cost, fields.sku, fields.stock, fields.weight].some(
     (v) => v !== undefined,
   ) || Boolean(fields.stockAt?.length);
   const input = await productInput(client, fields);
   if (Object.keys(input).length === 0) throw new UsageError('Nothing to update: give at least one field flag (see --help).');
-  const current = await getProduct(client, id);
+  // Found after the flags are checked: the lookup by id, handle or SKU is the read the update makes anyway.
+  const current = await findProduct(client, ref);
+  const id = current.id;
   if (current && touchesVariant && current.attributes.length > 0) {
     throw new UsageError(
       `Product ${id} has options (${current.attributes.map((a) => localText(a)).join(', ')}); set price, SKU and stock per variant with \`store variants update ${id} VARIANT_ID\`.`,
@@ -181,10 +156,10 @@ function productChanges(current: Product, input: ProductInput): ChangeIntent[] {
 export async function updateProductWithChanges(
   client: StoreClient,
   recorder: Recorder,
-  id: number,
+  ref: string,
   fields: ProductFields,
 ): Promise<{ product: Product; variant?: VariantUpdate }> {
-  const { product, before } = await updateProductAndRead(client, recorder, id, fields);
+  const { product, before } = await updateProductAndRead(client, recorder, ref, fields);
   const [old] = before.variants;
   const [now] = product.variants;
   if (!old || !now || product.variants.length !== 1 || old.id !== now.id) return { product };
@@ -193,11 +168,11 @@ export async function updateProductWithChanges(
 }
 
 /**
- * Deletes a product, read first (one GET) so the run ledger keeps it whole with its variants and images: undo
- * recreates it from there (with new ids).
+ * Deletes a product, as read by `findProduct` (one GET, or the handle or SKU lookup): the run ledger keeps it
+ * whole with its variants and images, and undo recreates it from there (with new ids).
  */
-export async function deleteProductById(client: StoreClient, recorder: Recorder, id: number): Promise<void> {
-  const product = await getProduct(client, id);
+export async function deleteFoundProduct(client: StoreClient, recorder: Recorder, product: Product): Promise<void> {
+  const id = product.id;
   const write = recorder.intend([deleted({ resource: 'product', id, key: localText(product.handle) || null }, product)]);
   await deleteProduct(client, id, write);
 }

@@ -14,7 +14,7 @@ import {
   updateCustomField,
 } from '../../api/custom-fields.js';
 import { listLocations } from '../../api/locations.js';
-import { findProductBySku, getProduct, listProducts, type Product } from '../../api/products.js';
+import { findProductBySku, listProducts, type Product } from '../../api/products.js';
 import { MAX_PER_PAGE } from '../../platform/pagination.js';
 import { MAX_OPTIONS } from '../../platform/catalog.js';
 import {
@@ -34,6 +34,7 @@ import { calendarDay, notOneOf, parseIntegerId } from '../common/validate.js';
 import { created, deleted, fieldUpdates, recordCreate } from '../../ledger/changes.js';
 import type { Recorder } from '../../ledger/recorder.js';
 import { variantChanges, variantSubject } from './variant-changes.js';
+import { findProduct, productIdFor } from './product-ref.js';
 
 /** The money, SKU, stock and weight flags products and variants share, as raw flag values. */
 export interface PriceStockFields {
@@ -73,14 +74,16 @@ export interface StockLevel {
  * How a command names one variant: `SKU` alone, or `PRODUCT_ID VARIANT_ID` (`variants get|update|delete`).
  * Checked before any request; ids must be whole numbers, a SKU any non-blank text.
  */
-export type VariantTarget = { sku: string } | { productId: number; variantId: number };
+/** A variant named by its SKU alone, or by its product (id, handle or SKU: product-ref.ts) and its id. */
+export type VariantTarget = { sku: string } | { product: string; variantId: number };
 
 export function variantTarget(first: string, second: string | undefined): VariantTarget {
   if (second === undefined) {
-    if (first.trim() === '') throw new UsageError('Give a variant\'s SKU, or its product id and variant id.');
+    if (first.trim() === '') throw new UsageError('Give a variant\'s SKU, or its product and variant id.');
     return { sku: first };
   }
-  return { productId: parseIntegerId(first, 'PRODUCT_ID', 'product'), variantId: parseIntegerId(second, 'VARIANT_ID', 'variant') };
+  if (first.trim() === '') throw new UsageError('Give the product as its id, handle or SKU, then VARIANT_ID.');
+  return { product: first, variantId: parseIntegerId(second, 'VARIANT_ID', 'variant') };
 }
 
 /** A variant found by SKU, with the product that holds it. */
@@ -117,8 +120,8 @@ export function describeVariant(product: Product, variant: Variant): string {
 /** The variant a target names, with its product, for a prompt or a message that must say what it is. */
 export async function findVariantTarget(client: StoreClient, target: VariantTarget): Promise<VariantHolder> {
   if ('sku' in target) return findVariantBySkuOnly(client, target.sku);
-  const product = await getProduct(client, target.productId);
-  const variant = product.variants.find((v) => v.id === target.variantId) ?? (await getVariant(client, target.productId, target.variantId));
+  const product = await findProduct(client, target.product);
+  const variant = product.variants.find((v) => v.id === target.variantId) ?? (await getVariant(client, product.id, target.variantId));
   return { product, variant };
 }
 
@@ -128,7 +131,7 @@ export async function findVariantBySkuOnly(client: StoreClient, sku: string): Pr
   if (holders.length === 0) throw new NotFoundError(`No variant has SKU ${sku}.`);
   if (holders.length > 1) {
     const named = holders.map((h) => describeVariant(h.product, h.variant)).join(' and ');
-    throw new UsageError(`SKU ${sku} is held by ${holders.length} variants: ${named}; name the one you mean by PRODUCT_ID VARIANT_ID.`);
+    throw new UsageError(`SKU ${sku} is held by ${holders.length} variants: ${named}; name the one you mean by PRODUCT VARIANT_ID.`);
   }
   return holders[0]!;
 }
@@ -138,7 +141,8 @@ export async function resolveVariantTarget(
   client: StoreClient,
   target: VariantTarget,
 ): Promise<{ productId: number; variantId: number; holder?: VariantHolder }> {
-  if (!('sku' in target)) return target;
+  // A product id costs no request; a handle or SKU one lookup.
+  if (!('sku' in target)) return { productId: await productIdFor(client, target.product), variantId: target.variantId };
   const holder = await findVariantBySkuOnly(client, target.sku);
   return { productId: holder.product.id, variantId: holder.variant.id, holder };
 }

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import type { ProductImage } from '../../../api/products.js';
 import { BaseCommand } from '../../../cli/base-command.js';
-import { productIdArg } from '../../../flags/catalog.js';
+import { productRefArg } from '../../../flags/catalog.js';
 import { csvFlag } from '../../../flags/common.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
@@ -20,7 +20,7 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
   static jsonFields = jsonFields.productImage;
 
   static args = {
-    product_id: productIdArg,
+    product: productRefArg,
     url: Args.string({ description: 'Image URLs (http or https), one or more.', required: true }),
   };
 
@@ -30,13 +30,13 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
 
   async run(): Promise<ProductImage[]> {
     const { argv } = await this.parse(ProductsImagesAdd);
-    const { parseIntegerId } = await import('../../../services/common/validate.js');
-    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const urls = (argv as string[]).slice(1);
     const client = await this.client();
     const { addImages } = await import('../../../services/catalog/products.js');
+    const { onProduct } = await import('../../../services/catalog/product-ref.js');
     const { imageColumns } = await import('../../../views/products.js');
-    const images = await addImages(client, await this.recorder(), productId, urls);
+    const recorder = await this.recorder();
+    const images = await onProduct(client, this.args.product, (productId) => addImages(client, recorder, productId, urls));
     await this.renderList(images, imageColumns, { csv: this.flags.csv });
     return images;
   }

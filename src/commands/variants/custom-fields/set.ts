@@ -29,9 +29,10 @@ export default class CustomFieldsSet extends BaseCommand<typeof CustomFieldsSet>
   async run(): Promise<VariantFieldValue[]> {
     const { argv } = await this.parse(CustomFieldsSet);
     const { parseIntegerId } = await import('../../../services/common/validate.js');
-    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
+    const { productIdFor } = await import('../../../services/catalog/product-ref.js');
+    const productId = await productIdFor(client, this.args.product);
     const { setVariantFieldValues } = await import('../../../services/catalog/variants.js');
     const { fieldValueColumns } = await import('../../../views/variants.js');
     const values = await setVariantFieldValues(client, await this.recorder(), productId, variantId, (argv as string[]).slice(2));

@@ -28,9 +28,10 @@ export default class CustomFieldsUnset extends BaseCommand<typeof CustomFieldsUn
   async run(): Promise<VariantFieldValue[]> {
     const { argv } = await this.parse(CustomFieldsUnset);
     const { parseIntegerId } = await import('../../../services/common/validate.js');
-    const productId = parseIntegerId(this.args.product_id, 'PRODUCT_ID', 'product');
     const variantId = parseIntegerId(this.args.variant_id, 'VARIANT_ID', 'variant');
     const client = await this.client();
+    const { productIdFor } = await import('../../../services/catalog/product-ref.js');
+    const productId = await productIdFor(client, this.args.product);
     const { unsetVariantFieldValues } = await import('../../../services/catalog/variants.js');
     const { fieldValueColumns } = await import('../../../views/variants.js');
     const values = await unsetVariantFieldValues(client, await this.recorder(), productId, variantId, (argv as string[]).slice(2));
