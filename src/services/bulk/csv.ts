@@ -30,6 +30,14 @@ export type Delimiter = ',' | ';' | '\t';
 const SNIFF_BYTES = 64 * 1024;
 
 /**
+ * The most characters one record may hold (a row, with the line breaks inside its quoted cells): 8 MiB, far past
+ * any real row (a cell holds at most 65,535: bulk-file.ts), and what a record costs in memory before it is
+ * refused (docs/csv.md, "Limits"). A 300 MB line took the job to 3.4 GB; a 600 MB one was past what V8 can hold
+ * in one string.
+ */
+export const MAX_RECORD_CHARS = 8 * 1024 * 1024;
+
+/**
  * Decodes the text (streamed: a character split between chunks waits for the next; the BOM is dropped by
  * TextDecoder) and turns the CRLF and lone CR that end records into LF,
  * so that csv-parse counts lines the way an editor shows them. Line breaks inside a quoted cell are the cell's
@@ -50,37 +58,73 @@ class DecodedLines extends Transform {
   private line = 1;
   private column = 1;
 
-  /** `onNul` hears of the first NUL byte (anywhere, not only in the sniffed head); NULs are dropped from the text. */
+  /**
+   * The text of the record being read, held until its record break so that a record past MAX_RECORD_CHARS is
+   * refused before csv-parse holds it whole; `pendingLine` is the line it starts on.
+   */
+  private pending = '';
+  private pendingLine = 1;
+  /** In `recordBreaks`' result, the index just past its last record break (-1: none). */
+  private lastBreak = -1;
+  /** A record was too long: the rest of the file is dropped unread. */
+  private stopped = false;
+
+  /**
+   * `onNul` hears of the first NUL byte (anywhere, not only in the sniffed head); NULs are dropped from the text.
+   * `onTooLong` hears of a record longer than `maxRecord` characters (with the line it starts on); the text ends
+   * before it.
+   */
   constructor(
     encoding: TextEncoding,
     private readonly delimiter: Delimiter,
     private readonly onNul: (line: number, column: number) => void,
+    private readonly onTooLong: (line: number) => void,
+    private readonly maxRecord = MAX_RECORD_CHARS,
   ) {
     super({ readableObjectMode: false, decodeStrings: true, encoding: 'utf8' });
     this.decoder = textDecoder(encoding);
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    this.emitText(this.decoder.decode(chunk, { stream: true }));
+    if (!this.stopped) this.emitText(this.decoder.decode(chunk, { stream: true }));
     done();
   }
 
   override _flush(done: TransformCallback): void {
-    this.emitText(this.decoder.decode());
+    if (!this.stopped) {
+      this.emitText(this.decoder.decode());
+      if (this.pending !== '') this.push(this.pending);
+      this.pending = '';
+    }
     done();
   }
 
   private emitText(text: string): void {
     if (text === '') return;
     let lines = this.recordBreaks(text);
+    let cut = this.lastBreak;
     const nul = lines.indexOf('\u0000');
     if (nul !== -1) {
-      const at = this.position(lines.slice(0, nul));
+      const at = this.position(this.pending + lines.slice(0, nul));
       this.onNul(at.line, at.column);
+      if (cut !== -1) cut -= lines.slice(0, cut).split('\u0000').length - 1;
       lines = lines.replaceAll('\u0000', '');
     }
-    this.position(lines, true);
-    if (lines !== '') this.push(lines);
+    if (cut !== -1) {
+      // Whole records go on to csv-parse; the one still open waits for its end here.
+      const complete = this.pending + lines.slice(0, cut);
+      this.position(complete, true);
+      this.pending = lines.slice(cut);
+      this.pendingLine = this.line;
+      if (complete !== '') this.push(complete);
+    } else {
+      this.pending += lines;
+    }
+    if (this.pending.length > this.maxRecord) {
+      this.stopped = true;
+      this.pending = '';
+      this.onTooLong(this.pendingLine);
+    }
   }
 
   /** The text with every record break outside quotes as one LF; what is inside quotes as it is. */
@@ -88,8 +132,11 @@ class DecodedLines extends Transform {
     // Fast path: no quote and no CR, nothing to follow or change.
     if (!this.quoted && !this.skipLF && !text.includes('"') && !text.includes('\r')) {
       this.atCellStart = text.endsWith('\n') || text.endsWith(this.delimiter);
+      const last = text.lastIndexOf('\n');
+      this.lastBreak = last === -1 ? -1 : last + 1;
       return text;
     }
+    this.lastBreak = -1;
     let out = '';
     let from = 0;
     for (let i = 0; i < text.length; i++) {
@@ -117,6 +164,7 @@ class DecodedLines extends Transform {
         this.atCellStart = false;
       } else if (ch === '\r') {
         out += `${text.slice(from, i)}\n`;
+        this.lastBreak = out.length;
         from = i + 1;
         if (text[i + 1] === '\n') {
           from++;
@@ -125,6 +173,7 @@ class DecodedLines extends Transform {
         this.atCellStart = true;
       } else {
         this.atCellStart = ch === '\n' || ch === this.delimiter;
+        if (ch === '\n') this.lastBreak = out.length + i - from + 1;
       }
     }
     return out + text.slice(from);
@@ -179,6 +228,12 @@ function describeParseError(code: string | undefined, message: string): { text: 
     default:
       return { text: message.replace(/\.$/, ''), stops: false };
   }
+}
+
+/** A record past the limit, in words: how long it may be and what usually makes one that long. */
+export function tooLongMessage(max: number): string {
+  const mib = max / (1024 * 1024);
+  return `the row is longer than ${Number.isInteger(mib) ? `${mib} MiB` : `${max} characters`} (${max.toLocaleString('en-US')} characters), the most one row may hold (a quote left open swallows the lines after it: look for a missing "); the rest of the file was not read`;
 }
 
 export interface CsvOptions {
@@ -241,7 +296,18 @@ export async function* readCsv(path: string, options: CsvOptions = {}): AsyncGen
     nulReported = true;
     problems.push({ kind: 'problem', line: nulLine, message: `the file holds binary data (a NUL byte at character ${column}), not CSV text` });
   };
-  const source = createReadStream(path).pipe(new DecodedLines(encoding, delimiter, onNul));
+  const file = createReadStream(path);
+  const onTooLong = (tooLongLine: number) => {
+    problems.push({ kind: 'problem', line: tooLongLine, message: tooLongMessage(MAX_RECORD_CHARS) });
+    stopLine = tooLongLine;
+    // The rest of the file is not read: a 6 GB line costs no more than its first 8 MiB.
+    file.unpipe(source);
+    file.destroy();
+    source.end();
+  };
+  const source = new DecodedLines(encoding, delimiter, onNul, onTooLong);
+  file.pipe(source);
+  file.on('error', (err) => parser.destroy(err));
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser);
 
