@@ -6,8 +6,9 @@
  * (`settledByCaller`), change by change. The run is opened on the first intent and ended by the command kit
  * with the exit code, so a command that writes nothing leaves nothing in the ledger.
  */
+import { type HeldJudgement, settleInterrupted } from './jobs.js';
 import type { Ledger } from './store.js';
-import type { ChangeIntent, RunStart, SettledOutcome } from './types.js';
+import type { ChangeIntent, ChangeRecord, RunStart, SettledOutcome } from './types.js';
 
 /** One change's outcome in `settleEach`: an outcome, or with the reason and the id the store gave a created record. */
 export type Settlement = SettledOutcome | { outcome: SettledOutcome; reason?: string; id?: string | number };
@@ -19,6 +20,11 @@ export interface Recorder {
    * result to the request (`record`); with `settledByCaller`, settle it yourself from the reply.
    */
   intend(changes: readonly ChangeIntent[], options?: { settledByCaller?: boolean }): PendingWrite;
+  /**
+   * `--resume` of a bulk job: settles what the job's interrupted runs left unsettled, by what the store holds now
+   * (ledger/jobs.ts). Returns how many changes were settled.
+   */
+  settleInterrupted?(judge: (change: ChangeRecord) => HeldJudgement): number;
 }
 
 /**
@@ -112,6 +118,11 @@ export class RunRecorder implements Recorder {
       changes,
       options.settledByCaller ?? false,
     );
+  }
+
+  settleInterrupted(judge: (change: ChangeRecord) => HeldJudgement): number {
+    this.ledger ??= this.openLedger();
+    return settleInterrupted(this.ledger, this.start, judge);
   }
 
   /** Ends the run, if one was started, and closes the ledger. Never throws: the command's own outcome stands. */

@@ -1,7 +1,9 @@
 import type { StoreClient } from '../../client/index.js';
 import { StoppedBeforeWriting } from '../../errors.js';
 import { type BrakePopulation, type BrakeSettings, type PlannedWrite, type TrippedBrake, checkBrakes, hasBrakes } from './brakes.js';
+import type { HeldJudgement } from '../../ledger/jobs.js';
 import type { Recorder } from '../../ledger/recorder.js';
+import type { ChangeRecord } from '../../ledger/types.js';
 import { type EarlierRun, Journal, type RunEntry, findEarlierRun } from './journal.js';
 import { type BulkTarget, lockStore } from './lock.js';
 import { type BulkProgress, type ProgressStep, progressEmitter } from './progress.js';
@@ -116,6 +118,11 @@ export interface BulkJob<Input, Snapshot, Plan, Summary extends BulkRunSummary, 
   plannedWrites?(plan: Plan, snapshot: Snapshot): Iterable<PlannedWrite>;
   /** What the brakes' percentages are of. */
   population?(snapshot: Snapshot): BrakePopulation;
+  /**
+   * Whether the snapshot holds a change an interrupted run of the job sent without a reply (applied, not applied,
+   * or not known), by which `--resume` settles it on the record before writing anything (ledger/jobs.ts).
+   */
+  judgeInterrupted?(snapshot: Snapshot, change: ChangeRecord): HeldJudgement;
   /** `--plan-out`: the plan as entries of a plan file. */
   savePlan?(plan: Plan, snapshot: Snapshot, summary: Summary): SavedPlan;
   /** `--verify`, after writing: reads back what the store confirmed and adds what it does not hold to the failed rows. */
@@ -136,6 +143,7 @@ export async function runBulkJob<Input, Snapshot, Plan, Summary extends BulkRunS
   try {
     const earlier = options.dryRun && job.earlierRunInDryRun === false ? undefined : await findEarlierRun({ ...options, kind: job.journalKind });
     const snapshot = await job.fetchSnapshot(input, emit);
+    if (earlier?.resumed && !options.dryRun && job.judgeInterrupted) options.recorder.settleInterrupted?.((change) => job.judgeInterrupted!(snapshot, change));
     job.keepStoreChanges?.(input, snapshot);
     const plan = job.plan(input, snapshot);
     const summary = job.summarize(input, plan);

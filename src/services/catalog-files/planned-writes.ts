@@ -1,6 +1,9 @@
 import type { Product } from '../../api/products.js';
+import type { HeldJudgement } from '../../ledger/jobs.js';
+import type { ChangeRecord } from '../../ledger/types.js';
 import type { BrakePopulation, PlannedWrite } from '../bulk/brakes.js';
 import type { FieldChange, Plan, StoreSnapshot } from './plan-model.js';
+import { judgeHeld } from './record-values.js';
 import { indexSnapshot } from './store-index.js';
 import { fieldChanges } from './variant-diff.js';
 import type { SyncPlan } from './sync-types.js';
@@ -91,4 +94,9 @@ export function catalogPopulation(snapshot: StoreSnapshot): BrakePopulation {
     for (const v of p.variants) if (v.stock !== null && v.stock !== undefined) stockVariants++;
   }
   return { records: snapshot.products.length + variants, products: snapshot.products.length, stockVariants };
+}
+
+/** `--resume`: whether the snapshot holds a write an interrupted run of the job sent without a reply. */
+export function judgeInterruptedIn(snapshot: StoreSnapshot, change: ChangeRecord): HeldJudgement {
+  return judgeHeld(snapshot.products, change, (snapshot.locations.find((l) => l.is_default) ?? snapshot.locations[0])?.id);
 }

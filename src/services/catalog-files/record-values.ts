@@ -1,5 +1,7 @@
 import { type Product, categoryIdOf } from '../../api/products.js';
 import type { Variant } from '../../api/variants.js';
+import type { HeldJudgement } from '../../ledger/jobs.js';
+import type { ChangeRecord } from '../../ledger/types.js';
 
 /**
  * A field of a product or variant as the store holds it now, in the form the run ledger records a change's
@@ -94,4 +96,25 @@ export function shownValue(value: unknown, field = ''): string {
   if (value === null || value === '') return (field === 'stock' || field.startsWith('stock:')) ? '∞' : '(none)';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
+}
+
+/**
+ * Whether a catalog read (a job's snapshot) holds a product or variant field a run sent without a reply: `--resume`
+ * settles such a write on the record by it (ledger/jobs.ts). A record not in the catalog, or a field holding
+ * neither value, is not known.
+ */
+export function judgeHeld(products: readonly Product[], change: ChangeRecord, defaultLocation: string | undefined): HeldJudgement {
+  if (change.kind !== 'update' || change.id === null) return undefined;
+  let now: unknown;
+  if (change.resource === 'variant') {
+    const variant = products.find((p) => String(p.id) === change.parent)?.variants.find((v) => String(v.id) === change.id);
+    if (!variant) return undefined;
+    now = variantValue(variant, change.field, change.location, defaultLocation);
+  } else if (change.resource === 'product') {
+    const product = products.find((p) => String(p.id) === change.id);
+    if (!product || !(change.field in product)) return undefined;
+    now = productValue(product, change.field);
+  } else return undefined;
+  if (sameValue(now, change.after, change.field)) return 'applied';
+  return change.before !== undefined && sameValue(now, change.before, change.field) ? 'not-applied' : undefined;
 }

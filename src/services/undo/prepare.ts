@@ -3,6 +3,7 @@ import type { Ledger } from '../../ledger/store.js';
 import type { RunRecord } from '../../ledger/types.js';
 import { pidAlive } from '../../util/process.js';
 import type { PlannedWrite } from '../bulk/brakes.js';
+import { jobRuns } from '../../ledger/jobs.js';
 import { type Slot, byProduct, collectSlots, markEarlierUndo } from './slots.js';
 
 /**
@@ -14,6 +15,13 @@ import { type Slot, byProduct, collectSlots, markEarlierUndo } from './slots.js'
 
 export interface PreparedUndo {
   run: RunRecord;
+  /**
+   * The runs undone together, oldest first: the run, and the runs of the same job that `--resume` continued it
+   * with (or that it continued). A job killed and resumed is one job to undo: its runs may each have sent the same
+   * write (the killed run's never answered, the resumed run's again), and undone one by one a stock difference
+   * would be taken off twice.
+   */
+  job: RunRecord[];
   /** Earlier undo runs of the same run (`--resume`). */
   earlier: RunRecord[];
   slots: Slot[];
@@ -35,7 +43,10 @@ export function prepareUndo(ledger: Ledger, runId: string, options: PrepareOptio
   if (run.ended_at === null && pidAlive(run.pid ?? undefined) && run.pid !== process.pid) {
     throw new UsageError(`Run ${run.id} (${run.command}) is still running (pid ${run.pid}): undo it once it has ended.`);
   }
-  const earlier = ledger.runs().filter((r) => r.undoes === run.id);
+  const all = ledger.runs();
+  const job = jobRuns(all, run);
+  const ids = new Set(job.map((r) => r.id));
+  const earlier = all.filter((r) => r.undoes !== null && ids.has(r.undoes));
   for (const e of earlier) {
     if (e.ended_at === null && e.pid !== process.pid && pidAlive(e.pid ?? undefined)) throw new UsageError(`An undo of run ${run.id} is running (run ${e.id}, pid ${e.pid}): wait for it to end.`);
   }
@@ -49,11 +60,12 @@ export function prepareUndo(ledger: Ledger, runId: string, options: PrepareOptio
     );
   }
   if (options.resume && earlier.length === 0) throw new UsageError(`Run ${run.id} has no interrupted undo to resume: run \`store undo ${run.id}\`. Nothing was sent.`);
-  const collected = collectSlots(ledger.changes(run.id));
-  for (const e of earlier) markEarlierUndo(collected, ledger.changes(e.id));
+  const collected = collectSlots(job.flatMap((r) => [...ledger.changes(r.id)]));
+  // Oldest first: the first undo's before-value, the last one's write.
+  for (const e of [...earlier].reverse()) markEarlierUndo(collected, ledger.changes(e.id));
   const slots = [...collected.values()].filter((s) => !options.only || options.only.has(s.field) || (s.field.startsWith('stock') && options.only.has('stock')) || s.field === '*');
   const { products, others } = byProduct(slots);
-  return { run, earlier, slots, products, others };
+  return { run, job, earlier, slots, products, others };
 }
 
 /**

@@ -48,6 +48,7 @@ export async function runUndo(client: StoreClient, ledger: Ledger, recorder: Run
   const prepared = prepareUndo(ledger, options.runId, { resume: options.resume, only: options.only });
   const preview: UndoPreview = { run: prepared.run, fields: prepared.slots.length, records: recordCount(prepared), resumes: prepared.earlier.map((r) => r.id) };
   const summary = emptySummary(prepared, preview, options);
+  if (prepared.job.length > 1) summary.notes.push(`runs ${prepared.job.map((r) => r.id).join(', ')} are one job (an interrupted run and its --resume): undone together`);
   checkUndoBrakes(prepared, options.brakes, summary);
   if (!options.dryRun && options.confirm && prepared.slots.length > 0 && !(await options.confirm(preview))) {
     summary.cancelled = true;
@@ -60,7 +61,7 @@ export async function runUndo(client: StoreClient, ledger: Ledger, recorder: Run
   const fields = readFields(prepared);
   let done = 0;
   const total = prepared.products.size;
-  for await (const page of readTouched(client, productsToRead(prepared), { fields, since: prepared.run.started_at, concurrency: options.concurrency })) {
+  for await (const page of readTouched(client, productsToRead(prepared), { fields, since: prepared.job[0]!.started_at, concurrency: options.concurrency })) {
     const undos: ProductUndo[] = [];
     for (const product of page.products) undos.push(planProductUndo(product.id, prepared.products.get(product.id)!, product, context));
     for (const id of page.gone) undos.push(planProductUndo(id, prepared.products.get(id)!, undefined, context));

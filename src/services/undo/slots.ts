@@ -15,6 +15,8 @@ export interface Slot extends ChangeTarget {
   /** The last value the run sent. */
   after: unknown;
   applied: Applied;
+  /** The run of its last change (a job killed and resumed is undone as one, prepare.ts). */
+  run: string;
   irreversible: string | null;
   /** What an interrupted undo of the same run already did to this slot (`--resume`). */
   earlier?: { before: unknown; after: unknown; applied: Applied };
@@ -38,12 +40,14 @@ export function collectSlots(changes: Iterable<ChangeRecord>): Map<string, Slot>
         before: c.before,
         after: c.after,
         applied,
+        run: c.run,
         irreversible: c.irreversible,
       });
       continue;
     }
     // Written twice in one run (a create then an update of it, a batch sent again): the last value counts.
     slot.after = c.after;
+    slot.run = c.run;
     if (applied === 'yes') slot.applied = 'yes';
     slot.irreversible ??= c.irreversible;
     slot.key ??= c.key;

@@ -15,7 +15,7 @@ import { type ImportJournalEntry, type ProductResult, executePlan, plannedOutcom
 import { type Mode, type Plan, type StoreSnapshot } from '../plan-model.js';
 import { planImport, planRequests } from '../planner.js';
 import { fetchSnapshot } from '../snapshot.js';
-import { catalogPopulation, importPlannedWrites } from '../planned-writes.js';
+import { catalogPopulation, judgeInterruptedIn, importPlannedWrites } from '../planned-writes.js';
 import { importPlanEntries } from '../saved-plans.js';
 import { verifyJob } from '../verify.js';
 
@@ -139,6 +139,7 @@ export function importJob(client: StoreClient, options: ImportOptions): BulkJob<
     source: (catalog) => catalog.source,
     plannedWrites: importPlannedWrites,
     population: catalogPopulation,
+    judgeInterrupted: judgeInterruptedIn,
     savePlan: (plan, snapshot, summary) => ({
       entries: importPlanEntries(plan, snapshot),
       options: { mode: options.mode ?? 'upsert', only: options.only ?? null, overwriteStoreChanges: Boolean(options.overwriteStoreChanges) },

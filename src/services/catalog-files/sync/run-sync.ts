@@ -15,7 +15,7 @@ import { type SyncFeed } from '../sync-types.js';
 import { readSyncFile } from './feed.js';
 import { type SyncPlan, type SyncWrite } from '../sync-types.js';
 import { planSync } from './planner.js';
-import { catalogPopulation, syncPlannedWrites } from '../planned-writes.js';
+import { catalogPopulation, judgeInterruptedIn, syncPlannedWrites } from '../planned-writes.js';
 import { verifyJob } from '../verify.js';
 import { syncPlanEntries } from '../saved-plans.js';
 
@@ -100,6 +100,7 @@ export function syncJob(client: StoreClient, options: SyncOptions): BulkJob<Sync
     failures: (summary) => summary.failures,
     plannedWrites: syncPlannedWrites,
     population: catalogPopulation,
+    judgeInterrupted: judgeInterruptedIn,
     savePlan: (plan, snapshot, summary) => ({
       entries: syncPlanEntries(plan, snapshot),
       options: { zeroMissing: Boolean(options.zeroMissing), force: Boolean(options.force), only: options.only ?? null },

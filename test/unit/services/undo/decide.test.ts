@@ -6,7 +6,7 @@ import { type Slot, collectSlots, markEarlierUndo } from '../../../../src/servic
 /** Issue 28's rules for one field: back when untouched since, left when changed by others, stock by difference. */
 
 const slot = (field: string, before: unknown, after: unknown, applied: Slot['applied'] = 'yes'): Slot => ({
-  resource: 'variant', id: '7', parent: '1', key: 'SKU-7', field, location: null, kind: 'update', before, after, applied, irreversible: null,
+  resource: 'variant', id: '7', parent: '1', key: 'SKU-7', field, location: null, kind: 'update', before, after, applied, run: 'R1', irreversible: null,
 });
 
 describe('decideField', () => {
