@@ -180,6 +180,7 @@ describe('architecture', () => {
    * most), and each folder imports only the folders below it (the table of docs/architecture.md).
    */
   const SERVICE_FOLDERS: Record<string, string[]> = {
+    mcp: ['undo', 'invoices', 'shipping', 'catalog-files', 'orders', 'customers', 'catalog', 'bulk', 'runs', 'common'],
     status: ['orders', 'common'],
     invoices: ['orders', 'bulk', 'common'],
     webhooks: ['orders', 'common'],
