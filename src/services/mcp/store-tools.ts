@@ -5,7 +5,7 @@ import { listProducts, type Product } from '../../api/products.js';
 import { NotFoundError } from '../../client/errors.js';
 import { MAX_PER_PAGE } from '../../platform/pagination.js';
 import { localText } from '../catalog/catalog-input.js';
-import { getProductByRef } from '../catalog/products.js';
+import { findProduct } from '../catalog/product-ref.js';
 import { customerWithOrders, parseCustomerRef } from '../customers/customers.js';
 import { shownOrder } from './order-tools.js';
 import { makeCursor, readCursor, untrusted, type UntrustedPolicy } from './reply.js';
@@ -58,7 +58,7 @@ export const findProducts = tool({
       for (const l of list) locations.set(String(l.id), localText(l.name) || String(l.id));
     }).catch(() => undefined);
     if (args.ref !== undefined && args.ref.trim() !== '') {
-      const [product] = await Promise.all([getProductByRef(store.client, args.ref), names]);
+      const [product] = await Promise.all([findProduct(store.client, args.ref), names]);
       return { summary: `Product ${product.id}, ${product.variants.length} variant(s).`, data: { products: [shownProduct(product, options, locations, args.description ?? true)] }, list: 'products' };
     }
     const start = readCursor(args.cursor, isPageCursor) ?? { page: 1 };
