@@ -16,7 +16,18 @@ export interface StoreContext {
   token: string;
   clientSecret?: string;
   tokenSource: 'keychain' | 'file' | 'env';
+  /** The variable the token came from, when it is a profile's own (`STORE_TOKEN_<PROFILE>`). */
+  tokenVariable?: string;
   sandbox: boolean;
+}
+
+/**
+ * The variable that gives one profile its token without a keychain or credentials file (a fleet on a CI runner or
+ * a Kubernetes pod: one Secret entry per store): `STORE_TOKEN_` and the profile's name in capitals, every character
+ * other than a letter or digit as `_` ("shop-ar" → STORE_TOKEN_SHOP_AR).
+ */
+export function profileTokenVariable(profile: string): string {
+  return `STORE_TOKEN_${profile.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
 
 export interface ResolveOptions {
@@ -98,6 +109,12 @@ async function fromProfile(
   env: Env,
   keychain: KeychainOptions | undefined,
 ): Promise<StoreContext> {
+  const variable = profileTokenVariable(name);
+  const fromVariable = env[variable];
+  if (fromVariable) {
+    // The profile's own variable wins over the stored login, and spares the keychain (which a pod does not have).
+    return { ...profileFields(name, profile), token: fromVariable, clientSecret: undefined, tokenSource: 'env', tokenVariable: variable };
+  }
   let secrets;
   try {
     secrets = await loadSecrets(name, profile.secrets_store, { env, keychain });
@@ -113,6 +130,10 @@ async function fromProfile(
     const where = profile.secrets_store === 'keychain' ? 'the OS keychain' : 'the credentials file';
     throw new AuthError(`Profile "${name}" has no token in ${where}; run \`store auth login --profile ${name}\`.`);
   }
+  return { ...profileFields(name, profile), token: secrets.token, clientSecret: secrets.clientSecret, tokenSource: profile.secrets_store };
+}
+
+function profileFields(name: string, profile: Profile): Omit<StoreContext, 'token' | 'clientSecret' | 'tokenSource'> {
   return {
     profile: name,
     storeId: profile.store_id,
@@ -120,9 +141,6 @@ async function fromProfile(
     authUrl: optionalUrl(profile.auth_url),
     appName: profile.app_name,
     appId: profile.app_id,
-    token: secrets.token,
-    clientSecret: secrets.clientSecret,
-    tokenSource: profile.secrets_store,
     sandbox: false,
   };
 }

@@ -6,6 +6,7 @@ import { GLOBAL_FLAGS, RECORD_FLAGS } from '../flags/common.js';
 import type { Column } from '../output/format.js';
 import { chooseFormat } from '../output/format.js';
 import { asksForJson, type ErrorReport, writeError } from './error-output.js';
+import { countRows, fleetMember, withStoreColumn, writeMemberResult } from './fleet-member.js';
 import type { DetailSection } from './record-view.js';
 import { io, type IOStreams } from '../output/io.js';
 import { addSecret, guardOutput } from '../output/secrets.js';
@@ -81,6 +82,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** A retry because the store could not be reached was said (once is all --quiet says). */
   private toldUnreachable = false;
   private runRecorder?: Promise<RunRecorder>;
+  /** The sentence the command failed with (a fleet's store reports it to the fleet's summary). */
+  private failure?: string;
 
   public async init(): Promise<void> {
     // Printing the token is `store auth token`'s job; every other command has known secrets scrubbed from its output.
@@ -151,16 +154,39 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     let result: R | undefined;
     try {
       await this.init();
-      result = (await this.run()) as R;
-      if (result !== undefined && this.jsonEnabled()) await this.printJson(result);
+      if (this.asksForFleet()) await this.runFleet();
+      else {
+        result = (await this.run()) as R;
+        if (result !== undefined && this.jsonEnabled()) await this.printJson(result);
+      }
     } catch (error) {
       err = error as Error;
       await this.catch(error as Error);
     } finally {
       await this.endRun();
+      if (fleetMember()) {
+        const stats = this.cachedClient ? (await this.cachedClient.catch(() => undefined))?.stats() : undefined;
+        await writeMemberResult({ exitCode: Number(process.exitCode ?? 0), error: this.failure, result, stats });
+      }
       await this.finally(err);
     }
     return result as R;
+  }
+
+  /** A fleet flag was given (docs/fleet.md), and this is not already one store of a fleet. */
+  private asksForFleet(): boolean {
+    const f = this.flags as Record<string, unknown>;
+    const named = ['profiles', 'all-profiles', 'fleet', 'shard', 'results-dir', 'output-dir', 'concurrency'].some((k) => f[k] !== undefined && f[k] !== false);
+    return named && !fleetMember();
+  }
+
+  /** The command over every store of the fleet, each in its own process (cli/fleet.ts). */
+  private async runFleet(): Promise<void> {
+    const { runAsFleet } = await import('./fleet.js');
+    // takeJsonFields took `--json FIELDS` apart; each store's run gets it back whole.
+    const argv = this.jsonFieldList ? this.argv.map((a) => (a === '--json' ? `--json=${this.jsonFieldList!.join(',')}` : a)) : this.argv;
+    const ctor = this.ctor as unknown as typeof BaseCommand;
+    await runAsFleet({ id: this.id ?? '', argv, flags: this.flags, definitions: { ...ctor.baseFlags, ...this.ctor.flags }, json: this.jsonEnabled() });
   }
 
   /**
@@ -208,6 +234,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       }
       value = Array.isArray(value) ? value.map((record) => this.pickJsonFields(record)) : this.pickJsonFields(value);
     }
+    if (fleetMember()) countRows(Array.isArray(value) ? value.length : 1);
     const expression = this.flags.jq;
     if (expression === undefined) {
       this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -275,7 +302,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
         appName: ctx.appName,
         appId: ctx.appId,
         profile: ctx.profile,
-        tokenFromEnv: ctx.tokenSource === 'env',
+        tokenFromEnv: ctx.tokenSource === 'env' && (ctx.tokenVariable ?? true),
         retries: options.retries,
         timeoutMs: attemptTimeoutMs(process.env.STORE_HTTP_TIMEOUT),
         debug: this.flags.debug ? (line: string) => this.io.stderr.write(`${line}\n`) : undefined,
@@ -301,6 +328,11 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected async renderList<Row>(rows: Row[], columns: Column<Row>[], opts: { csv?: boolean; header?: boolean } = {}): Promise<void> {
     const format = chooseFormat({ json: this.jsonEnabled(), csv: opts.csv }, isTTY());
     if (format === 'json') return;
+    const member = fleetMember();
+    if (member) {
+      columns = withStoreColumn(columns, member);
+      countRows(rows.length);
+    }
     const { renderRows } = await import('../output/render.js');
     const width = terminalWidth();
     const { hidden } = await renderRows(rows, columns, format, (text) => this.io.stdout.write(text), {
@@ -394,6 +426,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const { describeError } = await import('../errors.js');
     const report = describeError(err, `${this.config.bin} ${(this.id ?? '').replaceAll(':', ' ')}`.trim());
     writeError(report, asksForJson(this.argv));
+    this.failure = report.message;
     // Anything unexpected is a bug or an unexpected failure: the stack only with --debug.
     if (report.unexpected && this.argv.includes('--debug') && err.stack) this.io.stderr.write(`${err.stack}\n`);
     process.exitCode = report.exitCode;

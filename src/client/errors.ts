@@ -241,8 +241,11 @@ export function errorFromResponse(
   body: unknown,
   options: {
     profile?: string;
-    /** The token came from STORE_TOKEN, not from a profile: a 401 says so instead of sending the user to log in. */
-    tokenFromEnv?: boolean;
+    /**
+     * The token came from STORE_TOKEN (true) or from a profile's own variable (its name, STORE_TOKEN_<PROFILE>), not
+     * from a stored login: a 401 says so instead of sending the user to log in.
+     */
+    tokenFromEnv?: boolean | string;
     retryAfterSeconds?: number;
     headers?: Record<string, string | string[] | undefined>;
   } = {},
@@ -267,6 +270,13 @@ export function errorFromResponse(
   const login = `store auth login${named ? ` --profile ${named}` : ''}`;
 
   if (status === 401) {
+    if (typeof options.tokenFromEnv === 'string') {
+      const variable = options.tokenFromEnv;
+      return new AuthError(
+        `The store rejected the token of profile ${options.profile} from the environment (${variable}); set a valid token in ${variable}, or unset it to use the profile's stored login.`,
+        details,
+      );
+    }
     if (options.tokenFromEnv) {
       return new AuthError(
         'The store rejected the token from the environment (STORE_TOKEN); set a valid token, or unset STORE_TOKEN and STORE_ID to use a profile.',
@@ -278,7 +288,7 @@ export function errorFromResponse(
   if (status === 403) {
     // Scopes are granted to the app's installation in the store, not to a login: logging in again grants nothing.
     const scope = description?.match(/\b(?:read|write)_[a-z_]+\b/)?.[0];
-    const app = `the app${options.tokenFromEnv ? ' of STORE_TOKEN' : ofProfile ? ` of profile ${named}` : ''}`;
+    const app = `the app${options.tokenFromEnv ? ` of ${typeof options.tokenFromEnv === 'string' ? options.tokenFromEnv : 'STORE_TOKEN'}` : ofProfile ? ` of profile ${named}` : ''}`;
     if (scope) {
       return new AuthError(
         `The store refused ${where}: ${app} lacks the scope ${scope}; scopes belong to the app's installation, so the store's admin must grant ${scope} to the app (reinstall or update it), then the token works.`,

@@ -61,8 +61,8 @@ export interface ClientConfig {
   appId: string;
   /** Named in the 401 and 403 messages. */
   profile?: string;
-  /** The token is STORE_TOKEN's: a 401 says the environment's token was rejected. */
-  tokenFromEnv?: boolean;
+  /** The token is STORE_TOKEN's (true) or a profile's STORE_TOKEN_<PROFILE> (its name): a 401 says the environment's token was rejected. */
+  tokenFromEnv?: boolean | string;
   /** Receives one line per request, response and retry (token redacted); the caller prints it on stderr. */
   debug?: (line: string) => void;
   /**
@@ -119,6 +119,8 @@ export interface ClientStats {
   retries: number;
   /** 429 responses met. */
   rateLimited: number;
+  /** Attempts that write (not GET or HEAD), retries included: a fleet's summary counts them per store. */
+  writes: number;
 }
 
 export interface StoreClient {
@@ -197,7 +199,7 @@ export function createClient(config: ClientConfig): StoreClient {
  */
 class HttpCore {
   readonly baseUrl: string;
-  readonly counters: ClientStats = { requests: 0, retries: 0, rateLimited: 0 };
+  readonly counters: ClientStats = { requests: 0, retries: 0, rateLimited: 0, writes: 0 };
   private readonly origin: string;
   private readonly scheduler: RateScheduler;
   private readonly policy: RetryPolicy;
@@ -346,6 +348,7 @@ class HttpCore {
     state.awaitingOutcome = true;
     state.attempts += 1;
     this.counters.requests += 1;
+    if (options.method !== 'GET' && options.method !== 'HEAD') this.counters.writes += 1;
     if (this.debug) {
       // got has already turned `json` into the string `body` by now.
       const body = typeof options.body === 'string' && options.body !== '' ? ` ${bodyPreview(options.body)}` : '';

@@ -6,8 +6,59 @@ import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
  * specs live here (src/commands/ would take any file for a command); BaseCommand and the commands use them.
  */
 
+/**
+ * The fleet flags (docs/fleet.md): the same command over several profiles, each store its own process. Every
+ * command has them (a command that reaches no store refuses them in one sentence).
+ */
+export const FLEET_FLAGS = {
+  profiles: Flags.string({
+    description: 'Run over these profiles (comma-separated), each store on its own, side by side: a fleet (docs/fleet.md).',
+    helpGroup: 'FLEET',
+    helpValue: 'A,B,…',
+    exclusive: ['all-profiles', 'fleet', 'profile'],
+  }),
+  'all-profiles': Flags.boolean({
+    description: 'Run over every profile, each store on its own.',
+    helpGroup: 'FLEET',
+    exclusive: ['fleet', 'profile'],
+  }),
+  fleet: Flags.string({
+    description: 'Run over the stores of this file (JSON, CSV or TSV: profile, then values its {column} arguments take).',
+    helpGroup: 'FLEET',
+    helpValue: 'FILE',
+    exclusive: ['profile'],
+  }),
+  concurrency: Flags.integer({
+    description: 'Stores run at once in a fleet (default: the stores, at most 8).',
+    helpGroup: 'FLEET',
+    min: 1,
+    max: 256,
+  }),
+  'output-dir': Flags.string({
+    description: "A fleet's output, reports and exports, in one folder per store (DIR/PROFILE/).",
+    helpGroup: 'FLEET',
+    helpValue: 'DIR',
+  }),
+  shard: Flags.string({
+    description: "Run only this machine's part of the fleet: i/N, or auto (JOB_COMPLETION_INDEX or STORE_SHARD_INDEX, with STORE_SHARD_COUNT).",
+    helpGroup: 'FLEET',
+    helpValue: 'i/N|auto',
+  }),
+  'results-dir': Flags.string({
+    description: 'Write one JSON result per store here (`store fleet merge DIR` sums up the shards).',
+    helpGroup: 'FLEET',
+    helpValue: 'DIR',
+  }),
+  yes: Flags.boolean({
+    char: 'y',
+    description: 'Write to every store of a fleet without asking (needed when not on a terminal).',
+    helpGroup: 'FLEET',
+  }),
+};
+
 /** Flags of every command. */
 export const GLOBAL_FLAGS = {
+  ...FLEET_FLAGS,
   profile: Flags.string({
     description: 'Profile to use (default: the one chosen with `store auth switch`).',
     env: 'STORE_PROFILE',

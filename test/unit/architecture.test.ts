@@ -195,6 +195,7 @@ describe('architecture', () => {
     'local-sandbox': ['common'],
     'raw-api': ['common'],
     runs: ['common'],
+    fleet: [],
     common: [],
   };
   const LOOSE_SERVICE_FILES = new Set(['index.ts']);
