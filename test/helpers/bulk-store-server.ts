@@ -19,7 +19,7 @@
  *   PATCH  /products/{id}/variants (all or nothing; 422 "Variants cannot be repeated" on a duplicate id or one of
  *          another product); /products/stock-price (≤ 50 variants, price a JSON number, stock ≥ 0, location_id
  *          required on a store with several locations; answers per variant: a variant of `failVariants`
- *          answers success false and is left as it was)
+ *          answers success false and is left as it was, one of `dropVariants` success true and is left as it was)
  * With `olderStore`, PATCH /products/stock-price answers 405 and PATCH /products/{id}/variants 404, as a store
  * without the batch endpoints.
  */
@@ -81,6 +81,11 @@ export interface BulkStore {
   categories: { id: number; name: Localized; parent: number | null }[];
   /** Variant ids whose stock-price changes answer `success: false` (the others of the batch go ahead). */
   failVariants: Set<number>;
+  /**
+   * Variant ids whose stock-price changes answer `success: true` and are not applied: a store acknowledging
+   * writes it drops (TiendaNube/api-docs issue #44), for `--verify`.
+   */
+  dropVariants: Set<number>;
   /** Variant ids that make a whole stock-price or PATCH variants batch answer 422 "Validation error". */
   rejectVariants: Set<number>;
   /** Called for each write once it is applied, before it is answered (to interrupt a client mid-run). */
@@ -120,6 +125,7 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
     locations,
     categories: [],
     failVariants: new Set(),
+    dropVariants: new Set(),
     rejectVariants: new Set(),
     writes: () => store.requests.filter((r) => r.method !== 'GET'),
     variantBySku: (sku) => store.products.flatMap((p) => p.variants).find((v) => v.sku === sku),
@@ -300,6 +306,7 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
         const product = byId.get(Number(p.id));
         const variant = product?.variants.find((v) => v.id === Number(input.id));
         if (!variant || store.failVariants.has(variant.id)) return { id: input.id, success: false };
+        if (store.dropVariants.has(variant.id)) return { id: input.id, success: true };
         // The number as written in the body's text: a float on the way would show here as 19.899999.
         if ('price' in input) variant.price = priceText(input.price as number);
         if (input.inventory_levels) setLevels(variant, input.inventory_levels, true);
