@@ -47,7 +47,7 @@ export default class Api extends BaseCommand<typeof Api> {
   };
 
   async run(): Promise<void> {
-    const { runApiRequest, requestLine } = await import('../services/raw-api/api-request.js');
+    const { MAX_INPUT_BYTES, inputTooLarge, runApiRequest, requestLine } = await import('../services/raw-api/api-request.js');
     const rawFields = this.flags['raw-field'] ?? [];
     const typedFields = this.flags.field ?? [];
     const { method, path } = requestLine(this.args.method, this.args.path, {
@@ -65,7 +65,7 @@ export default class Api extends BaseCommand<typeof Api> {
         input: this.flags.input,
         paginate: this.flags.paginate,
         slurp: this.flags.slurp,
-        readStdin,
+        readStdin: (flag) => readStdin(MAX_INPUT_BYTES, () => inputTooLarge('-', flag)),
       });
       if (this.flags.include) await this.printHead(result.status, result.headers);
       if (result.body === undefined || result.body === '') return;

@@ -53,9 +53,17 @@ export function canPrompt(): boolean {
   return Boolean(active.stdin.isTTY && active.stderr.isTTY);
 }
 
-/** All of standard input, as text. */
-export async function readStdin(): Promise<string> {
+/**
+ * All of standard input, as text. Past `maxBytes` the reading stops (nothing more is held) with the error
+ * `tooLarge` makes: what stdin feeds is held in memory whole, so each reader says how much it takes.
+ */
+export async function readStdin(maxBytes = Number.POSITIVE_INFINITY, tooLarge: (maxBytes: number) => Error = (max) => new Error(`standard input is larger than ${max} bytes`)): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of active.stdin) chunks.push(chunk as Buffer);
+  let bytes = 0;
+  for await (const chunk of active.stdin) {
+    bytes += (chunk as Buffer).length;
+    if (bytes > maxBytes) throw tooLarge(maxBytes);
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

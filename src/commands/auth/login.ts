@@ -66,7 +66,8 @@ The token and client secret go to the OS keychain; where none answers (or with -
     const token = flags['with-token']
       ? async () => {
           if (this.io.stdin.isTTY) this.note('Paste the token, then press Ctrl-D:');
-          const read = await readStdin();
+          // A token is one line: a stream that goes on (a file piped by mistake) is not held in memory.
+          const read = await readStdin(64 * 1024, () => new UsageError('--with-token: standard input is larger than 64 KiB; give the token alone, on one line.'));
           addSecret(read.trim());
           return read;
         }

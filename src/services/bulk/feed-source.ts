@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type DownloadResult, checkFeedUrl, download, shownUrl } from '../../client/download.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
 import { xdgDir } from '../../util/files.js';
-import type { InputFile } from '../common/input-file.js';
+import { type InputFile, privateTempDir } from '../common/input-file.js';
 import { storeKey } from './journal.js';
 
 /**
@@ -75,9 +74,9 @@ export async function fetchFeed(request: FeedRequest): Promise<FeedFetch> {
   const name = feedName(url);
   const statePath = feedStatePath(request);
   const kept = await readState(statePath);
-  const dir = await mkdtemp(join(tmpdir(), 'store-feed-'));
+  // Removed on every exit, Ctrl-C and SIGTERM included (input-file.ts).
+  const { dir, dispose } = await privateTempDir('store-feed-');
   const path = join(dir, name);
-  const dispose = () => rm(dir, { recursive: true, force: true });
   let result: DownloadResult;
   try {
     result = await download({

@@ -1,11 +1,20 @@
-import { constants, createWriteStream, fstatSync, openSync } from 'node:fs';
+import { constants, createWriteStream, fstatSync, openSync, rmSync } from 'node:fs';
 import { Socket } from 'node:net';
 import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { unreadableFile } from '../../errors.js';
+import { UsageError, unreadableFile } from '../../errors.js';
 import { io } from '../../output/io.js';
+import { SIGNAL_EXIT_CODES, type StopSignal } from '../../util/process.js';
+
+/**
+ * The most standard input (or any pipe) is copied: 512 MiB, as much as a feed at a URL may be (feed-source.ts);
+ * past it the copy is removed and the command ends in one sentence (docs/csv.md). An unbounded copy filled /tmp
+ * with 6 GB, and an interrupted one stayed there.
+ */
+export const MAX_INPUT_COPY_BYTES = 512 * 1024 * 1024;
 
 /** An input file the readers may open, stat, seek and read more than once. */
 export interface InputFile {
@@ -85,15 +94,78 @@ function inheritedPipe(path: string): number | undefined {
   }
 }
 
-async function spool(source: NodeJS.ReadableStream, name: string): Promise<InputFile> {
-  const dir = await mkdtemp(join(tmpdir(), 'store-input-'));
+/** `source` copied whole into a private temporary file named `name` (removed on every exit), refused past `maxBytes`. */
+export async function spool(source: NodeJS.ReadableStream, name: string, maxBytes = MAX_INPUT_COPY_BYTES): Promise<InputFile> {
+  const { dir, dispose } = await privateTempDir('store-input-');
   const path = join(dir, name);
-  const dispose = () => rm(dir, { recursive: true, force: true });
+  let bytes = 0;
+  const bounded = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) done(tooLarge(name, maxBytes));
+      else done(null, chunk);
+    },
+  });
   try {
-    await pipeline(source, createWriteStream(path, { mode: 0o600 }));
+    await pipeline(source, bounded, createWriteStream(path, { mode: 0o600 }));
   } catch (error) {
     await dispose();
     throw error;
   }
   return { path, dispose };
 }
+
+function tooLarge(name: string, maxBytes: number): UsageError {
+  const what = name === 'stdin' ? 'Standard input' : `The pipe ${name}`;
+  return new UsageError(`${what} is larger than ${maxBytes / (1024 * 1024)} MiB, the most store copies from a pipe; save it to a file and give the file's path.`);
+}
+
+/**
+ * A private temporary directory (mode 0700) that does not outlive the process: `dispose` removes it, and so does
+ * any exit before that — an error, process.exit (a second Ctrl-C), and a SIGINT or SIGTERM that no one else
+ * handles (then the process exits 130 or 143 as it would have). A command that handles the stop signals itself
+ * (a bulk job stopping after its requests in flight) keeps doing so: its dispose, or its exit, removes the copy.
+ */
+export async function privateTempDir(prefix: string): Promise<{ dir: string; dispose(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  if (liveDirs.size === 0) {
+    process.on('exit', removeLiveDirs);
+    for (const [signal, handler] of stopHandlers) process.on(signal, handler);
+  }
+  liveDirs.add(dir);
+  let disposed = false;
+  return {
+    dir,
+    dispose: async () => {
+      if (disposed) return;
+      disposed = true;
+      await rm(dir, { recursive: true, force: true });
+      liveDirs.delete(dir);
+      if (liveDirs.size > 0) return;
+      process.off('exit', removeLiveDirs);
+      for (const [signal, handler] of stopHandlers) process.off(signal, handler);
+    },
+  };
+}
+
+const liveDirs = new Set<string>();
+
+function removeLiveDirs(): void {
+  for (const dir of liveDirs) {
+    try {
+      // Synchronous: the process ends right after.
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // nothing more can be done on the way out
+    }
+  }
+}
+
+/** Node's own reaction to a stop signal (exit at once), unless another handler is there to decide: then 'exit' cleans up. */
+const stopHandlers = (Object.entries(SIGNAL_EXIT_CODES) as [StopSignal, number][]).map(([signal, code]) => {
+  const handler = () => {
+    if (process.listenerCount(signal) > 1) return;
+    process.exit(code);
+  };
+  return [signal, handler] as const;
+});

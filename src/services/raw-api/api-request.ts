@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { UsageError, unreadableFile } from '../../errors.js';
 import type { StoreClient } from '../../client/index.js';
 import type { Recorder } from '../../ledger/recorder.js';
@@ -17,7 +17,8 @@ export interface ApiRequestInput {
   paginate: boolean;
   /** With paginate: an array of the pages (gh's --slurp) instead of one array of their records. */
   slurp?: boolean;
-  readStdin: () => Promise<string>;
+  /** Standard input whole, for `flag` (`--input -`, `--field k=@-`); at most MAX_INPUT_BYTES. */
+  readStdin: (flag: string) => Promise<string>;
 }
 
 export interface ApiRequestResult {
@@ -115,12 +116,12 @@ function setField(target: Record<string, unknown>, field: string, flag: string, 
   assign(target, parts, convert(raw), field, flag);
 }
 
-async function setTypedField(target: Record<string, unknown>, field: string, readStdin: () => Promise<string>): Promise<void> {
+async function setTypedField(target: Record<string, unknown>, field: string, readStdin: (flag: string) => Promise<string>): Promise<void> {
   const [parts, raw] = splitField(field, '--field');
   let value: unknown;
   if (raw.startsWith('@')) {
     const file = raw.slice(1);
-    value = file === '-' ? await readStdin() : await readFileOrExplain(file, '--field');
+    value = file === '-' ? await readStdin('--field') : await readFileOrExplain(file, '--field');
   } else if (raw === 'true' || raw === 'false') value = raw === 'true';
   else if (raw === 'null') value = null;
   else if (/^-?\d+$/.test(raw) && Number.isSafeInteger(Number(raw))) value = Number(raw);
@@ -170,7 +171,25 @@ function toQuery(fields: Record<string, unknown>): Record<string, string> {
   return query;
 }
 
+/**
+ * The most a body given with --input or --field @FILE may be (a file, or standard input, which is read whole
+ * into memory): 32 MiB, as much as the CLI reads of one reply (client/errors.ts MAX_REPLY_BYTES).
+ */
+export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
+
+/** An --input or @FILE past MAX_INPUT_BYTES, in one sentence. */
+export function inputTooLarge(source: string, flag: string): UsageError {
+  return new UsageError(`${flag} ${source} is larger than ${MAX_INPUT_BYTES / (1024 * 1024)} MiB, the most store sends as one request body.`);
+}
+
 async function readFileOrExplain(file: string, flag: string): Promise<string> {
+  let size: number;
+  try {
+    size = (await stat(file)).size;
+  } catch (error) {
+    throw unreadableFile(file, error, flag);
+  }
+  if (size > MAX_INPUT_BYTES) throw inputTooLarge(file, flag);
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
@@ -178,8 +197,8 @@ async function readFileOrExplain(file: string, flag: string): Promise<string> {
   }
 }
 
-async function readJsonInput(input: string, readStdin: () => Promise<string>): Promise<unknown> {
-  const text = input === '-' ? await readStdin() : await readFileOrExplain(input, '--input');
+async function readJsonInput(input: string, readStdin: (flag: string) => Promise<string>): Promise<unknown> {
+  const text = input === '-' ? await readStdin('--input') : await readFileOrExplain(input, '--input');
   const source = input === '-' ? 'standard input' : input;
   if (text.trim() === '') return undefined;
   try {
