@@ -136,7 +136,7 @@ export type VariantPatch = Omit<VariantInput, 'attributes'> & { id: number; valu
  * must not warn about data nobody asked for).
  */
 export async function patchVariants(client: StoreClient, productId: number, variants: VariantPatch[], record: WriteRecord): Promise<void> {
-  await client.request({ method: 'PATCH', path: `/products/${productId}/variants`, body: variants, record });
+  await client.request({ method: 'PATCH', path: `/products/${productId}/variants`, body: variants, record, halveOn429: variants.length > 1 });
 }
 
 /** One variant's new price and/or stock in PATCH /products/stock-price. */
@@ -184,7 +184,8 @@ export async function updateStockPrice(client: StoreClient, changes: StockPriceC
     byProduct.set(c.productId, list);
   }
   const body = [...byProduct].map(([id, variants]) => ({ id, variants }));
-  const res = await client.request({ method: 'PATCH', path: '/products/stock-price', body, record });
+  // A 429 of more than one variant is the caller's to halve (docs/platform.md §12, the weighted limit).
+  const res = await client.request({ method: 'PATCH', path: '/products/stock-price', body, record, halveOn429: changes.length > 1 });
   const answered = new Map<string, boolean>();
   for (const answer of Array.isArray(res.body) ? (res.body as unknown[]) : []) {
     const product = StockPriceAnswer.safeParse(answer);

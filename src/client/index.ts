@@ -104,6 +104,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** The ledger's record of what this write changes: every method but GET and HEAD carries one. */
   record?: WriteRecord;
+  /** A 429 is not waited out but thrown (RateLimitError): the caller halves its batch (retry.ts `halveOn429`). */
+  halveOn429?: boolean;
 }
 
 export interface ApiResponse<T> {
@@ -259,7 +261,7 @@ class HttpCore {
     if (options.body !== undefined && (method === 'GET' || method === 'HEAD')) {
       throw new UsageError(`A ${method} request cannot carry a body; send the fields as query parameters.`);
     }
-    const state = newRequestState();
+    const state = { ...newRequestState(), halveOn429: options.halveOn429 };
     const maxBytes = this.config.maxReplyBytes ?? MAX_REPLY_BYTES;
     let tooLarge = false;
     let response: Response<string>;

@@ -52,6 +52,11 @@ export interface RequestState {
    * a write that then fails is not known to have failed (the ledger's "unknown").
    */
   lostReplies: number;
+  /**
+   * A 429 ends the request instead of waiting its turn: the caller sends a smaller batch (a variant write's weighted
+   * limit, docs/platform.md §12: the remedy is fewer variants per request, not only a longer wait).
+   */
+  halveOn429?: boolean;
 }
 
 export interface RetryPolicy {
@@ -101,7 +106,7 @@ export function isUnreachable(error: RequestError): boolean {
 export function retryDelay(state: RequestState, error: RequestError, retryAfterMs: number | undefined, policy: RetryPolicy): number {
   const status = error.response?.statusCode;
   if (state.refusedWait !== undefined) return 0;
-  if (status === 429) return state.rateLimited < MAX_RATE_LIMITED_ATTEMPTS ? 1 : 0; // the scheduler holds it
+  if (status === 429) return !state.halveOn429 && state.rateLimited < MAX_RATE_LIMITED_ATTEMPTS ? 1 : 0; // the scheduler holds it
   const method = error.options.method.toUpperCase();
   if (isUnreachable(error)) {
     if (state.unreachable >= UNREACHABLE_RETRIES || (method === 'POST' && !isConnectError(error))) return 0;

@@ -48,15 +48,19 @@ export class LeakyBucket {
     return this.drain() / this.perRequest;
   }
 
-  /** Tries to admit one request. */
-  take(): BucketDecision {
+  /**
+   * Tries to admit one request, or one of `cost` units (the weighted bucket of variant writes, weighted.ts). One that
+   * costs more than the whole capacity is never admitted; its Retry-After is the time to empty the bucket.
+   */
+  take(cost = 1): BucketDecision {
     const units = this.drain();
     const full = this.config.capacity * this.perRequest;
-    if (units + this.perRequest > full) {
-      const msUntilSlot = (units + this.perRequest - full) / this.perMs;
+    const needed = this.perRequest * cost;
+    if (units + needed > full) {
+      const msUntilSlot = Math.min(units + needed - full, units) / this.perMs;
       return { allowed: false, ...this.headersFor(units), retryAfterSeconds: Math.max(1, Math.ceil(msUntilSlot / 1000)) };
     }
-    this.units = units + this.perRequest;
+    this.units = units + needed;
     return { allowed: true, ...this.headersFor(this.units) };
   }
 

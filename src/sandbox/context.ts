@@ -43,6 +43,11 @@ export interface SandboxOptions {
   plan?: string;
   /** Bucket capacity and leak rate (×10 on plans next/evolution), or 'off'. Default 40 and 2/s. */
   rate?: BucketConfig | 'off';
+  /**
+   * The weighted bucket of variant writes (weighted.ts, docs/platform.md §12): capacity and leak in weight units,
+   * or 'off'. Default: WEIGHTED_RATE (×10 on plans next/evolution) when `rate` is on, off when `rate` is 'off'.
+   */
+  weightedRate?: BucketConfig | 'off';
   /** Fault injection spec (faults.ts). */
   faults?: string;
   /** Approve OAuth requests without showing the approve page. */

@@ -80,3 +80,44 @@ describe('POST /orders with address objects (§12: the platform\'s own Postman b
     expect(res.body.errors).toHaveProperty('billing_address');
   });
 });
+
+describe('the weighted bucket of variant writes (§12; weights ours: docs/sandbox.md)', () => {
+  let w: TestSandbox;
+  let product: { id: number; variants: { id: number }[] };
+
+  beforeAll(async () => {
+    // 24 units, draining one every 10 s: a test's few requests see it as it was left.
+    w = await startTestSandbox({ seed: 'demo', weightedRate: { capacity: 24, leakPerSecond: 0.1 } });
+    const products = (await w.get('/products', { query: { per_page: 200 } })).body as (typeof product)[];
+    product = products.find((p) => p.variants.length >= 3)!;
+  });
+  afterAll(() => w?.close());
+
+  /** A stock-price body of `n` variants (the product's, repeated: the weight is charged before validation), one level each. */
+  const stockPrice = (n: number) => [{ id: product.id, variants: Array.from({ length: n }, (_, i) => ({ id: product.variants[i % product.variants.length]!.id, inventory_levels: [{ stock: 5 }] })) }];
+
+  it('a request heavier than the bucket is the weighted 429 of the fixture, with Retry-After and the weighted headers; a light one passes', async () => {
+    const heavy = await w.patch('/products/stock-price', stockPrice(15));
+    expect(heavy.status).toBe(429);
+    expect(heavy.body).toEqual(fixture('error-429-weighted.json'));
+    expect(Number(heavy.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(heavy.headers.get('x-rate-limit-weighted-limit')).toBe('24');
+
+    const light = await w.patch('/products/stock-price', stockPrice(3));
+    expect(light.status, light.text).toBe(200);
+    expect(Number(light.headers.get('x-rate-limit-weighted-remaining'))).toBeLessThanOrEqual(18);
+  });
+
+  it('PATCH /products/{id}/variants draws from the same bucket; translations weigh too; once full, a 429 that asks for fewer variants', async () => {
+    const body = [0, 1, 2, 0].map((i) => ({ id: product.variants[i]!.id, values: [{ es: 'X', pt: 'X', en: 'X', fr: 'X' }] }));
+    // 4 variants × (1 + 4 translations) = 20: within the bucket, but over the 18 the light request above left.
+    const res = await w.patch(`/products/${product.id}/variants`, body);
+    expect(res.status).toBe(429);
+    expect(res.body.description).toBe('Weighted rate limit exceeded: this request weighs 20 (variants, translations and inventory levels); send fewer variants per request');
+    expect(res.headers.get('x-rate-limit-weighted-remaining')).not.toBeNull();
+  });
+
+  it('reads and other writes do not draw from it', async () => {
+    expect((await w.get(`/products/${product.id}`)).headers.get('x-rate-limit-weighted-limit')).toBeNull();
+  });
+});

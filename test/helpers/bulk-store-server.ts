@@ -20,6 +20,8 @@
  *          another product); /products/stock-price (≤ 50 variants, price a JSON number, stock ≥ 0, location_id
  *          required on a store with several locations; answers per variant: a variant of `failVariants`
  *          answers success false and is left as it was, one of `dropVariants` success true and is left as it was)
+ * With `weightedLimit` N, a PATCH /products/stock-price or /products/{id}/variants of more than N variants answers
+ * 429 (§12, the weighted limit: "send fewer variants per request"; Retry-After 0) and writes nothing.
  * With `olderStore`, PATCH /products/stock-price answers 405 and PATCH /products/{id}/variants 404, as a store
  * without the batch endpoints.
  */
@@ -88,6 +90,8 @@ export interface BulkStore {
   dropVariants: Set<number>;
   /** Variant ids that make a whole stock-price or PATCH variants batch answer 422 "Validation error". */
   rejectVariants: Set<number>;
+  /** The most variants a batch write may carry before the weighted limit answers 429 (§12); undefined: no limit. */
+  weightedLimit?: number;
   /** Called for each write once it is applied, before it is answered (to interrupt a client mid-run). */
   onWrite?: (request: BulkRequest, writesSoFar: number) => void;
   /** The write requests (POST, PUT, PATCH, DELETE) received. */
@@ -102,6 +106,7 @@ class Refusal {
   constructor(
     readonly status: number,
     readonly body: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
   ) {}
 }
 
@@ -315,6 +320,12 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
     }));
   }
 
+  /** §12: a batch heavier than the weighted limit is refused whole, with a 429 that asks for fewer variants. */
+  function weighted(variants: number): void {
+    if (store.weightedLimit === undefined || variants <= store.weightedLimit) return;
+    throw new Refusal(429, { code: 429, message: 'Too Many Requests', description: 'Too many variants for the weighted rate limit; send fewer variants per request' }, { 'retry-after': '0' });
+  }
+
   function route(method: string, parts: string[], query: Record<string, string>, body: unknown, res: ServerResponse, request: BulkRequest): void {
     const b = (body ?? {}) as Record<string, unknown>;
     const [head, id, sub, subId] = parts;
@@ -348,6 +359,7 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
     }
     if (id === 'stock-price' && method === 'PATCH') {
       if (options.olderStore) throw envelope(405, 'Method Not Allowed');
+      weighted(Array.isArray(body) ? (body as { variants?: unknown[] }[]).reduce((n, p) => n + (p.variants?.length ?? 0), 0) : 0);
       return send(res, request, 200, stockPrice(body));
     }
     const product = findProduct(id!);
@@ -364,6 +376,7 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
     if (sub === 'variants') {
       if (!subId && method === 'PATCH') {
         if (options.olderStore) throw envelope(404, 'Not Found');
+        weighted(Array.isArray(body) ? body.length : 0);
         return send(res, request, 200, patchVariants(product, body));
       }
       if (!subId && method === 'POST') {
@@ -407,7 +420,7 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
         if (parts[0] !== 'v1' || parts[1] !== String(storeId)) throw envelope(404, 'Not Found');
         route(request.method, parts.slice(2), request.query, request.body, res, request);
       } catch (error) {
-        if (error instanceof Refusal) send(res, request, error.status, error.body);
+        if (error instanceof Refusal) send(res, request, error.status, error.body, error.headers);
         else send(res, request, 500, { code: 500, message: 'Internal Server Error', description: String(error) });
       }
     });

@@ -33,6 +33,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
       options: [...PLANS],
     }),
     rate: Flags.string({ description: 'Leaky bucket as CAPACITY:LEAK_PER_SECOND (default 40:2), or "off".' }),
+    'weighted-rate': Flags.string({ description: 'The weighted bucket of variant writes as CAPACITY:LEAK_PER_SECOND in weight units (default 5000:500; off with --rate off), or "off". Weights: docs/sandbox.md.' }),
     faults: Flags.string({ description: 'Inject faults, e.g. 5xx=0.1,reset=0.05,lost=0.05,latency=50-200,seed=42.' }),
     'auto-approve': Flags.boolean({ description: 'Approve OAuth authorizations without showing the approve page.' }),
     'code-ttl': Flags.integer({ description: 'Lifetime of OAuth codes in seconds (default 300).', min: 1 }),
@@ -47,6 +48,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
     const { flags } = this;
     const { UsageError, StoreError } = await import('../../errors.js');
     const rate = parseRate(flags.rate, UsageError);
+    const weightedRate = parseRate(flags['weighted-rate'], UsageError, '--weighted-rate');
     if (flags.faults !== undefined) {
       const { parseFaults, FaultSpecError } = await import('../../sandbox/faults.js');
       try {
@@ -89,6 +91,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
           orders: flags.orders,
           plan: flags.plan,
           rate,
+          weightedRate,
           faults: flags.faults,
           autoApprove: flags['auto-approve'],
           codeTtlSeconds: flags['code-ttl'],
@@ -146,6 +149,7 @@ State is kept in --state (default $XDG_DATA_HOME/store/sandbox): every change is
 function parseRate(
   value: string | undefined,
   UsageError: new (message: string) => Error,
+  flag = '--rate',
 ): { capacity: number; leakPerSecond: number } | 'off' | undefined {
   if (value === undefined) return undefined;
   if (value.trim().toLowerCase() === 'off') return 'off';
@@ -153,7 +157,7 @@ function parseRate(
   const capacity = match ? Number(match[1]) : NaN;
   const leakPerSecond = match ? Number(match[2]) : NaN;
   if (!(capacity >= 1) || !(leakPerSecond > 0)) {
-    throw new UsageError(`Invalid --rate "${value}": use CAPACITY:LEAK_PER_SECOND such as 40:2, or off.`);
+    throw new UsageError(`Invalid ${flag} "${value}": use CAPACITY:LEAK_PER_SECOND such as ${flag === '--rate' ? '40:2' : '5000:500'}, or off.`);
   }
   return { capacity, leakPerSecond };
 }

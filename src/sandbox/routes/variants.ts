@@ -20,6 +20,7 @@ import {
 import { applyStockPrice, checkStockPriceBody, planStockPrice } from '../store/stock-price.js';
 import { applyRelativeStock, checkRelativeStock } from '../store/relative-stock.js';
 import { AckDrops, parseFaults, VariantFaults } from '../faults.js';
+import { batchWeight, chargeVariantWrite } from '../weighted.js';
 
 /**
  * The variant routes (docs/api-rules.md §5.12; records and operations: store/variants.ts), the request schema of a
@@ -162,9 +163,10 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     api.route({
       method,
       url: '/products/:product_id/variants',
-      handler: async (req) => {
+      handler: async (req, reply) => {
         const store = req.store;
         const product = getProduct(store, (req.params as Params).product_id);
+        chargeVariantWrite(ctx, req, reply, batchWeight(req.body));
         const body = parseBody(variantBatchSchema, req.body);
         const batch = checkVariantBatch(store, product, body, replace);
         const present = () => product.variants.map((v) => presentVariant(store, v, product.compact_offset));
@@ -177,8 +179,9 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
 
   // Price and stock of up to 50 variants across products, answered per variant (docs/platform.md §8).
   const variantFaults = new VariantFaults(parseFaults(ctx.options.faults));
-  api.patch('/products/stock-price', async (req) => {
+  api.patch('/products/stock-price', async (req, reply) => {
     const store = req.store;
+    chargeVariantWrite(ctx, req, reply, batchWeight(req.body, true));
     const body = checkStockPriceBody(req.body);
     const plan = planStockPrice(store, body, (variant) => variantFaults.fails(variant.sku));
     // ack-drop: a variant answered `success: true` whose change is left out of what is written.
@@ -234,9 +237,11 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
    * Relative stock (docs/platform.md §12): `{action: replace|variation, value, id?}` sets or moves the stock of one
    * variant, or of every variant of the product without `id`; answers the variants it updated (store/relative-stock.ts).
    */
-  api.post('/products/:product_id/variants/stock', async (req) => {
+  api.post('/products/:product_id/variants/stock', async (req, reply) => {
     const store = req.store;
     const product = getProduct(store, (req.params as Params).product_id);
+    const one = (req.body as { id?: unknown } | undefined)?.id;
+    chargeVariantWrite(ctx, req, reply, one === undefined || one === null ? Math.max(1, product.variants.length) : 1);
     const change = checkRelativeStock(product, req.body);
     let updated: VariantRecord[] = [];
     return writeProduct(

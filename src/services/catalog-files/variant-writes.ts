@@ -6,7 +6,7 @@ import {
   updateStockPrice,
   updateVariant,
 } from '../../api/variants.js';
-import { ApiError, AuthError, ValidationError } from '../../client/errors.js';
+import { ApiError, AuthError, RateLimitError, ValidationError } from '../../client/errors.js';
 import type { Location } from '../../api/locations.js';
 import type { StoreClient } from '../../client/index.js';
 import { MAX_STOCK_PRICE_VARIANTS } from '../../platform/catalog.js';
@@ -23,7 +23,9 @@ import { variantChanges, variantSubject } from '../catalog/variant-changes.js';
  * - every other price/stock change rides in PATCH /products/stock-price, 50 variants per request across
  *   products.
  * Every variant's outcome is its own: a `success: false` of stock-price fails that row only; a 422 on a
- * batch is bisected until the bad rows are alone, the others sent. A store that answers a batch endpoint
+ * batch is bisected until the bad rows are alone, the others sent; a 429 on a batch of several variants (the weighted
+ * limit of docs/platform.md §12: "send fewer variants per request") halves it before it is sent again, down to one
+ * variant, which waits its turn like any request: no variant is dropped. A store that answers a batch endpoint
  * with 404 or 405 (an older store) gets one PUT per variant for the rest of the run, said once through
  * `onFallback`. Every value sent is absolute, so a batch whose answer was lost is safe to send again.
  * Each request's changes go on the run ledger (docs/ledger.md) before it is sent, one transaction per request,
@@ -186,11 +188,13 @@ export class VariantWriter {
         return;
       }
       if (error instanceof ValidationError && batch.writes.length > 1) return this.bisect(batch, recorded);
+      // The halves are parts of the changes intended for the whole batch: each settles its own on the ledger.
+      if (error instanceof RateLimitError && batch.writes.length > 1) return this.bisect(batch, recorded);
       for (const w of batch.writes) this.options.onFailed?.(w, reasonOf(error));
     }
   }
 
-  /** A 422 refuses the whole batch: each half is sent on its own until the bad rows stand alone. */
+  /** A 422 or a 429 refuses the whole batch: each half is sent on its own (until the bad rows stand alone). */
   private async bisect(batch: WriteBatch, recorded: RecordedWrites): Promise<void> {
     const half = Math.ceil(batch.writes.length / 2);
     for (const writes of [batch.writes.slice(0, half), batch.writes.slice(half)]) {
