@@ -73,6 +73,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    */
   static jsonFields?: () => Promise<readonly string[]>;
 
+  /** Flags whose values are credentials (`--header`): kept out of the run ledger's command line whole. */
+  static secretFlags?: readonly string[];
+
   protected flags!: CommandFlags<T>;
   protected args!: CommandArgs<T>;
   /** `--json id,status`: the fields to print; undefined prints every field. */
@@ -196,14 +199,14 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected recorder(start: { undoes?: string } = {}): Promise<RunRecorder> {
     this.runRecorder ??= (async () => {
       const ctx = await this.context();
-      const [{ RunRecorder }, { openLedger }, { scrub }] = await Promise.all([
+      const [{ RunRecorder }, { openLedger }, { scrubArgv }] = await Promise.all([
         import('../ledger/recorder.js'),
         import('../ledger/store.js'),
         import('../output/secrets.js'),
       ]);
       return new RunRecorder(() => openLedger(), {
         command: (this.id ?? '').replaceAll(':', ' '),
-        argv: this.argv.map(scrub),
+        argv: scrubArgv(this.argv, (this.ctor as unknown as typeof BaseCommand).secretFlags),
         profile: ctx.profile,
         storeId: ctx.storeId,
         apiHost: new URL(ctx.apiUrl).host,

@@ -8,6 +8,9 @@ import type { BulkProgress } from '../services/bulk/progress.js';
 import type { BulkRunSummary } from '../services/bulk/summary.js';
 import type { ColumnMapping } from '../services/bulk/column-map.js';
 import type { EncodingChoice } from '../services/bulk/encoding.js';
+import type { FeedHost, FeedSpec, UnchangedFeed } from './bulk-feed.js';
+
+export type { UnchangedFeed } from './bulk-feed.js';
 
 /** What a bulk command's service call gets from the scaffolding around it. */
 export interface BulkRun extends BulkTarget {
@@ -49,6 +52,13 @@ export interface BulkSpec<S extends BulkRunSummary> {
   interruptedHint: string;
   /** `--encoding`, `--map` and `--map-file`, when the command takes them. */
   fileFlags?: BulkFileFlags;
+  /**
+   * When the command reads a feed at a URL: its flags, which reader it is ("import", "sync": each keeps its own
+   * validators) and the flags that change what a run writes (another --only is another feed's state).
+   */
+  feed?: FeedSpec;
+  /** A dry run (`--dry-run`, `--plan-out`): a feed's validators are kept only after a run that wrote. */
+  dryRun?: boolean;
   run(run: BulkRun): Promise<S>;
   /**
    * Prints the summary (the command knows its flags: --quiet, --json). It may throw the error the run ends
@@ -77,7 +87,10 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     else super.noteWait(line);
   }
 
-  protected async runBulk<S extends BulkRunSummary>(spec: BulkSpec<S>): Promise<S> {
+  /** A command that takes a feed URL (`feed`) may end with an unchanged feed; any other ends with its summary. */
+  protected async runBulk<S extends BulkRunSummary>(spec: BulkSpec<S> & { feed: NonNullable<BulkSpec<S>['feed']> }): Promise<S | UnchangedFeed>;
+  protected async runBulk<S extends BulkRunSummary>(spec: BulkSpec<S>): Promise<S>;
+  protected async runBulk<S extends BulkRunSummary>(spec: BulkSpec<S>): Promise<S | UnchangedFeed> {
     // A --report that cannot be written is said before any work, not after it (when the summary would be lost).
     if (spec.report) {
       const { CannotWriteError, checkWritable } = await import('../util/atomic-file.js');
@@ -87,6 +100,15 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
       });
     }
     const reading = await this.fileReading(spec.fileFlags);
+    if (spec.feed) {
+      const { isFeedUrl } = await import('../client/download.js');
+      if (isFeedUrl(spec.file)) {
+        const { runFeed } = await import('./bulk-feed.js');
+        return runFeed(this.feedHost(), spec, spec.feed, (path) => this.runOn(path, spec, reading));
+      }
+      const given = spec.feed.flags.header?.length ? '--header' : spec.feed.flags.refetch ? '--refetch' : undefined;
+      if (given) throw new (await import('../errors.js')).UsageError(`${given} is for a feed at a URL (https://…); ${spec.file} is a file.`);
+    }
     const { seekableInput } = await import('../services/common/input-file.js');
     const input = await seekableInput(spec.file, spec.flag);
     try {
@@ -94,6 +116,11 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     } finally {
       await input.dispose();
     }
+  }
+
+  /** What `runFeed` needs of the command: its profile and streams, never a store client. */
+  private feedHost(): FeedHost {
+    return { context: () => this.context(), stderr: this.io.stderr, warn: (message) => this.warnUser(message) };
   }
 
   /** `--encoding`, `--map` and `--map-file`, checked before any work (a map file that cannot be read is exit 2). */

@@ -20,3 +20,16 @@ export const bulkFileFlags = {
 export function skipInvalidFlag(what: string) {
   return Flags.boolean({ description: `Send the valid ${what} and report the invalid ones (exit 3), instead of refusing the whole file (exit 2).` });
 }
+
+/**
+ * The flags of a bulk file given as a URL (`products import URL`, `variants sync URL`; docs/csv.md "Feeds at a
+ * URL"). A command that takes them lists `header` in its `secretFlags`: the run ledger never keeps its value.
+ */
+export const feedFlags = {
+  header: Flags.string({
+    description: "With a feed URL: send this header with the download, 'Name: value' (repeatable). The only way to give the feed's credentials; never shown, logged or recorded.",
+    multiple: true,
+    multipleNonGreedy: true,
+  }),
+  refetch: Flags.boolean({ description: 'With a feed URL: download it whole and run it even when it has not changed since the last clean run.' }),
+};

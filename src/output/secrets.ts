@@ -43,6 +43,34 @@ export function scrub(text: string): string {
 }
 
 /**
+ * The command line as the run ledger keeps it: the value of each of `secretFlags` (`--header`, which carries a
+ * feed's credentials, whatever their length) replaced after its "Name:", then every known secret scrubbed.
+ */
+export function scrubArgv(argv: readonly string[], secretFlags: readonly string[] = []): string[] {
+  const hidden = (value: string) => {
+    const colon = value.indexOf(':');
+    return colon > 0 ? `${value.slice(0, colon)}: ${REDACTED}` : REDACTED;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const flag = secretFlags.find((name) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+    if (flag !== undefined && arg.startsWith(`--${flag}=`)) {
+      out.push(`--${flag}=${hidden(arg.slice(flag.length + 3))}`);
+    } else if (flag !== undefined && i + 1 < argv.length) {
+      out.push(arg, hidden(argv[++i]!));
+    } else {
+      out.push(arg);
+    }
+  }
+  return out.map(scrub);
+}
+
+/**
  * Forgets every secret: a test process that runs many commands (test/helpers/run-in-process.ts) starts each
  * run knowing only its own, as a new process would.
  */

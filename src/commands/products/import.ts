@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { BulkCommand } from '../../cli/bulk-command.js';
+import { BulkCommand, type UnchangedFeed } from '../../cli/bulk-command.js';
 import { BRAKE_FLAGS, PLAN_OUT_FLAG, VERIFY_FLAG, brakesFrom } from '../../flags/brakes.js';
-import { bulkFileFlags, skipInvalidFlag } from '../../flags/bulk-file.js';
+import { bulkFileFlags, feedFlags, skipInvalidFlag } from '../../flags/bulk-file.js';
 import type { ImportSummary } from '../../services/catalog-files/import/run-import.js';
 
 export default class ProductsImport extends BulkCommand<typeof ProductsImport> {
@@ -15,7 +15,7 @@ A "command" column says what to do with each row (docs/csv.md, "What each row do
 
 Reads the canonical columns (docs/csv.md), the platform's admin export (Spanish or Portuguese) and a Shopify product export; the format is recognised from the header row. Files are read as they come: UTF-8, UTF-16 with a byte order mark, or else Windows-1252 (said on stderr; --encoding forces one), "," ";" or tab separated, blank rows and trailing nameless columns skipped; --map renames an ERP's columns to ours.
 
-Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after an interruption (Ctrl-C, a crash), run the same command with --resume to finish without creating anything twice. A named pipe or other special file is refused (the file is read more than once); save it to a file first, or pipe it to "-" (standard input, copied once). Exit codes: 2 when the file is invalid, 3 when some products failed (see --report) or another writer left duplicates, 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
+Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after an interruption (Ctrl-C, a crash), run the same command with --resume to finish without creating anything twice. FILE may be the https:// URL of a feed (http:// only on this machine): it is downloaded with a conditional GET (at most 512 MiB, redirects only to https, credentials only with --header) and read as a file. A feed that has not changed since the last run of it that finished with nothing failed is said on stderr and exits 0 without asking the store anything (docs/csv.md, "Feeds at a URL"). A named pipe or other special file is refused (the file is read more than once); save it to a file first, or pipe it to "-" (standard input, copied once). Exit codes: 2 when the file is invalid, 3 when some products failed (see --report) or another writer left duplicates, 130 when interrupted by Ctrl-C, 143 by SIGTERM.`;
 
   static examples = [
     '<%= config.bin %> products import catalog.csv --dry-run',
@@ -26,13 +26,15 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     '<%= config.bin %> products import catalog.csv --plan-out tonight.plan   # then: store apply tonight.plan',
     '<%= config.bin %> products import erp.csv --quiet --max-changes 5% --max-price-change 50% --verify',
     "<%= config.bin %> products import erp.csv --map 'Código=sku,Descripción=name,Existencia=stock'",
+    "<%= config.bin %> products import https://erp.example.com/export/catalog.csv --header 'Authorization: Bearer …' --quiet",
   ];
 
   static enableJsonFlag = true;
   static baseFlags = BaseCommand.recordFlags;
+  static secretFlags = ['header'];
 
   static args = {
-    file: Args.string({ description: 'CSV file to import ("-" for standard input).', required: true }),
+    file: Args.string({ description: 'CSV file to import ("-" for standard input), or the https:// URL of a feed.', required: true }),
   };
 
   static flags = {
@@ -44,6 +46,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     }),
     'skip-invalid': skipInvalidFlag('products (a product with an invalid row is left out whole)'),
     ...bulkFileFlags,
+    ...feedFlags,
     'ignore-unknown-columns': Flags.boolean({ description: 'Report unknown columns once and ignore them instead of failing.' }),
     report: Flags.string({ description: "Write the rows not done to this CSV file: their own columns, then line, error and stage (fixed, it is the next input)." }),
     resume: Flags.boolean({ description: 'Continue an interrupted import of the same file from its journal.' }),
@@ -59,7 +62,7 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
     ...BRAKE_FLAGS,
   };
 
-  async run(): Promise<ImportSummary> {
+  async run(): Promise<ImportSummary | UnchangedFeed> {
     const { runImport } = await import('../../services/catalog-files/import/run-import.js');
     const { importSummaryView, printBulkSummary } = await import('../../views/bulk.js');
     const { quiet, report } = this.flags;
@@ -69,6 +72,22 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
       quiet,
       report,
       fileFlags: this.flags,
+      feed: {
+        flags: this.flags,
+        reader: 'import',
+        // What changes the writes of a run: another of these is another run of the feed, not an unchanged one.
+        settings: {
+          mode: this.flags.mode,
+          only: this.flags.only,
+          overwrite: this.flags['overwrite-store-changes'],
+          ignoreUnknown: this.flags['ignore-unknown-columns'],
+          skipInvalid: this.flags['skip-invalid'],
+          encoding: this.flags.encoding,
+          map: this.flags.map,
+          mapFile: this.flags['map-file'],
+        },
+      },
+      dryRun: this.flags['dry-run'] || this.flags['plan-out'] !== undefined,
       interruptedHint: 'Interrupted; the work done is journaled. Run the same command with --resume to finish.',
       run: async ({ client, ...run }) =>
         runImport(client, {

@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { type DownloadResult, checkFeedUrl, download, shownUrl } from '../../client/download.js';
 import { writeFileAtomic } from '../../util/atomic-file.js';
 import { xdgDir } from '../../util/files.js';
-import { type InputFile, privateTempDir } from '../common/input-file.js';
 import { storeKey } from './journal.js';
 
 /**
  * A bulk file published at a URL (`products import URL`, `variants sync URL`; docs/csv.md, "Feeds at a URL").
  * Downloaded to a private copy with a conditional GET; the validators (ETag, Last-Modified) and the digest of
- * what was downloaded are kept per feed, store and command under `$XDG_STATE_HOME/store/feeds/`, and only once
- * a run of it has finished with nothing failed: a feed that has not changed since then is answered "unchanged"
- * before the store is asked anything. What is kept names the URL without its query and holds no header.
+ * what was downloaded are kept per feed, profile, store, command and settings under
+ * `$XDG_STATE_HOME/store/feeds/`, and only once a run of it has finished with nothing failed: a feed that has
+ * not changed since then is answered "unchanged" before the store is asked anything. What is kept names the URL
+ * without its query and holds no header.
  */
 
 /** The most a feed may be, decompressed: 100,000 products with long descriptions fit well under it. */
@@ -25,8 +25,15 @@ export interface FeedRequest {
   headers: Record<string, string>;
   /** What reads it ("import", "sync"): each keeps its own validators. */
   command: string;
+  /** The flags that change what a run of it writes (--only, --mode, --map…): other flags, other validators. */
+  settings: string;
+  profile: string;
   apiUrl: string;
   storeId: string | number;
+  /** A private directory the caller made and removes (on every exit, signals too): the copy is written there. */
+  dir: string;
+  /** Download it whole and run it even when it has not changed (`--refetch`): no validators are sent. */
+  refetch?: boolean;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   maxBytes?: number;
@@ -57,8 +64,9 @@ export type FeedFetch =
       status: 'downloaded';
       name: string;
       url: string;
-      /** The private copy, readable as often as the readers need. */
-      input: InputFile;
+      /** The private copy in the caller's directory, readable as often as the readers need. */
+      path: string;
+      bytes: number;
       /** Keeps the feed's validators: call once the run that read it finished with nothing failed. */
       remember(): Promise<void>;
     };
@@ -73,47 +81,35 @@ export async function fetchFeed(request: FeedRequest): Promise<FeedFetch> {
   const url = checkFeedUrl(request.url);
   const name = feedName(url);
   const statePath = feedStatePath(request);
-  const kept = await readState(statePath);
-  // Removed on every exit, Ctrl-C and SIGTERM included (input-file.ts).
-  const { dir, dispose } = await privateTempDir('store-feed-');
-  const path = join(dir, name);
-  let result: DownloadResult;
-  try {
-    result = await download({
-      url: request.url,
-      headers: request.headers,
-      etag: kept?.etag,
-      lastModified: kept?.lastModified,
-      maxBytes: request.maxBytes ?? MAX_FEED_BYTES,
-      to: path,
-      signal: request.signal,
-    });
-  } catch (error) {
-    await dispose();
-    throw error;
-  }
-  if (result.status === 'unchanged') {
-    await dispose();
-    return { status: 'unchanged', name, url: shownUrl(url), since: kept!.at, by: 'not-modified' };
-  }
+  const kept = request.refetch ? undefined : await readState(statePath);
+  const path = join(request.dir, name);
+  const result: DownloadResult = await download({
+    url: request.url,
+    headers: request.headers,
+    etag: kept?.etag,
+    lastModified: kept?.lastModified,
+    maxBytes: request.maxBytes ?? MAX_FEED_BYTES,
+    to: path,
+    signal: request.signal,
+  });
+  if (result.status === 'unchanged') return { status: 'unchanged', name, url: shownUrl(url), since: kept!.at, by: 'not-modified' };
   const sha256 = await digest(path);
-  if (kept && kept.sha256 === sha256) {
-    await dispose();
-    return { status: 'unchanged', name, url: shownUrl(url), since: kept.at, by: 'same-content' };
-  }
+  // A server without validators (or one that changes its ETag for the same bytes) is still known by its bytes.
+  if (kept && kept.sha256 === sha256) return { status: 'unchanged', name, url: shownUrl(url), since: kept.at, by: 'same-content' };
   const state: Omit<FeedState, 'at'> = { url: shownUrl(url), etag: result.etag, lastModified: result.lastModified, sha256 };
   return {
     status: 'downloaded',
     name,
     url: shownUrl(url),
-    input: { path, dispose },
+    path,
+    bytes: result.bytes,
     remember: () => writeFileAtomic(statePath, `${JSON.stringify({ ...state, at: new Date().toISOString() })}\n`),
   };
 }
 
-/** One file per feed, store and command; the URL is hashed whole (its query too), never written out. */
+/** One file per feed, profile, store, command and settings; the URL is hashed whole (its query too), never written out. */
 function feedStatePath(request: FeedRequest): string {
-  const key = createHash('sha256').update(`${request.command}\n${request.url}`).digest('hex').slice(0, 16);
+  const key = createHash('sha256').update(`${request.command}\n${request.profile}\n${request.settings}\n${request.url}`).digest('hex').slice(0, 16);
   return join(xdgDir('state', request.env), 'feeds', `${request.command}-${storeKey(request.apiUrl, request.storeId)}-${key}.json`);
 }
 
