@@ -208,6 +208,9 @@ export class Ledger {
           // auto_vacuum must be set before the first table: prune gives the space back to the disk.
           db.pragma('auto_vacuum = INCREMENTAL');
           db.transaction(() => {
+            // Another process may have made it between the read above and this lock (a fleet's stores open the
+            // ledger at once): only the first one to hold the lock creates the tables.
+            if ((db.pragma('user_version', { simple: true }) as number) !== 0) return;
             db.exec(SCHEMA);
             db.pragma(`user_version = ${SCHEMA_VERSION}`);
           }).immediate();

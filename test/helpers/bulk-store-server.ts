@@ -71,6 +71,8 @@ export interface BulkStoreOptions {
   /** The batch endpoints answer 404/405 (a store that predates them). */
   olderStore?: boolean;
   language?: string;
+  /** The store's id (default 4321): stores of one fleet have their own. */
+  storeId?: number;
 }
 
 export interface BulkStore {
@@ -97,6 +99,10 @@ export interface BulkStore {
   /** The write requests (POST, PUT, PATCH, DELETE) received. */
   writes(): BulkRequest[];
   variantBySku(sku: string): StoreVariant | undefined;
+  /** The store goes down: its port closed and every open connection cut (a client's next request is refused). */
+  goDown(): void;
+  /** Back on the same port, holding what it held. */
+  comeBack(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -117,7 +123,7 @@ function envelope(status: number, description: string, extra: Record<string, unk
 
 export async function startBulkStore(options: BulkStoreOptions = {}): Promise<BulkStore> {
   const lang = options.language ?? 'es';
-  const storeId = 4321;
+  const storeId = options.storeId ?? 4321;
   const token = `bulk-${Math.random().toString(36).slice(2)}`;
   let nextId = 1000;
   const locations = (options.locations ?? ['Depósito']).map((name, i) => ({ id: `loc-${i + 1}`, name: { [lang]: name }, is_default: i === 0 }));
@@ -134,7 +140,12 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
     rejectVariants: new Set(),
     writes: () => store.requests.filter((r) => r.method !== 'GET'),
     variantBySku: (sku) => store.products.flatMap((p) => p.variants).find((v) => v.sku === sku),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    goDown: () => {
+      server.close();
+      server.closeAllConnections();
+    },
+    comeBack: () => new Promise<void>((resolve) => server.listen(Number(new URL(store.url).port), '127.0.0.1', resolve)),
+    close: () => new Promise((resolve) => (server.listening ? server.close(() => resolve()) : resolve())),
   };
   const multi = () => locations.length > 1;
 
