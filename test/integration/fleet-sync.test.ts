@@ -99,7 +99,7 @@ describe('variants sync over a fleet file', () => {
       wentDown = true;
       setImmediate(() => stores[1]!.goDown());
     };
-    const run = await runCli(['variants', 'sync', '{feed}', '--fleet', join(dir, 'stores.csv'), '--yes', '--report', 'failed-{profile}.csv'], { env, timeoutMs: 170_000 });
+    const run = await runCli(['variants', 'sync', '{feed}', '--fleet', join(dir, 'stores.csv'), '--yes', '--report', join(dir, 'failed-{profile}.csv')], { env, timeoutMs: 170_000 });
     stores[1]!.onWrite = undefined;
     expect(run.code, run.stderr).toBe(4);
     expectFeedIn(stores[0]!, 0);
