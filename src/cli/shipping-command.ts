@@ -1,14 +1,15 @@
 import type { Command } from '@oclif/core';
-import { BaseCommand } from './base-command.js';
+import { BulkCommand } from './bulk-command.js';
 import type { ShippingFlags } from '../services/shipping/moves.js';
 import type { MovedShipment, ShippingResult } from '../services/shipping/ship-order.js';
 
 /**
- * The base of `orders pack|ship|deliver` and `fulfillment-orders update` (docs/platform.md §10): each is its flags
+ * The base of `orders pack|ship|deliver` and `fulfillment-orders update` (docs/platform.md §10; a BulkCommand, for
+ * `orders ship --file`): each is its flags
  * and one call of `moveShipments`, which checks the input before any request, moves the order's shipments and says
  * on stderr what moved and what was skipped (stdout stays for `--json`).
  */
-export abstract class ShippingCommand<T extends typeof Command> extends BaseCommand<T> {
+export abstract class ShippingCommand<T extends typeof Command> extends BulkCommand<T> {
   protected async moveShipments(flags: ShippingFlags, order: string, selection: string[] | undefined, verb: string): Promise<ShippingResult> {
     const { parseFulfillmentOrderRef, parseOrderId } = await import('../services/common/validate.js');
     const { shippingRequest } = await import('../services/shipping/moves.js');

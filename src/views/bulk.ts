@@ -1,5 +1,6 @@
 import type { ImportSummary } from '../services/catalog-files/import/run-import.js';
 import type { FileAttachResult } from '../services/invoices/invoice-file.js';
+import type { ShipFileResult, ShipmentMove } from '../services/shipping/shipment-file.js';
 import type { ReportRow } from '../services/bulk/report.js';
 import type { SyncSummary } from '../services/catalog-files/sync/run-sync.js';
 import { plural, terminalSafe, truncateToWidth } from '../output/format.js';
@@ -37,6 +38,7 @@ function summaryHeadline(
 const IMPORT_VERBS = { would: 'Would import', done: 'Imported', bare: 'import' };
 const SYNC_VERBS = { would: 'Would sync', done: 'Synced', bare: 'sync' };
 const ATTACH_VERBS = { would: 'Would attach', done: 'Attached', bare: 'attach' };
+const SHIP_VERBS = { would: 'Would ship', done: 'Shipped', bare: 'ship' };
 
 function importSummaryLines(s: ImportSummary): string[] {
   const lines: string[] = [];
@@ -135,6 +137,37 @@ export function invoicesSummaryView(s: FileAttachResult, report?: string): BulkS
       : undefined,
     failures: { file: s.file, rows: s.failed, report },
   };
+}
+
+/** `orders ship --file`: its counts, a dry run's moves one per line, and its failed rows. */
+export function shipmentsSummaryView(s: ShipFileResult, report?: string): BulkSummaryView {
+  return {
+    lines: [...shipmentsSummaryLines(s), ...(s.moves && s.moves.length > 0 ? ['Moves:', ...s.moves.map(moveLine)] : [])],
+    note: s.earlierRunUnfinished
+      ? 'Note: an earlier run of this file was interrupted; the shipments it dispatched were found dispatched and not sent again (--resume also keeps its counts).'
+      : undefined,
+    failures: { file: s.file, rows: s.failed, report },
+  };
+}
+
+function shipmentsSummaryLines(s: ShipFileResult): string[] {
+  const failed = failedRows(s.failed);
+  const resumed = s.resumedRows ? ` (${s.resumedRows} finished by the interrupted run)` : '';
+  const reads = s.reads.listPages > 0 ? `${plural(s.reads.listPages, 'page')} of open orders, ${s.reads.singleReads} read one by one` : `${s.reads.singleReads} read one by one`;
+  return [
+    summaryHeadline(SHIP_VERBS, s, { written: s.shipments, failed }, `: ${plural(s.rows, 'row')}`),
+    `  rows:     ${s.shipped} ${s.dryRun ? 'to ship' : 'shipped'}, ${s.unchanged} already shipped, ${failed} failed${resumed}`,
+    `  orders:   ${reads}`,
+    `  writes:   ${plural(s.shipments, 'shipment')} ${s.dryRun ? 'would be dispatched, one PATCH each' : 'dispatched'}`,
+    requestsLine(s, ' '),
+  ];
+}
+
+/** "  line 2: order #191, shipment 191-1 PACKED → DISPATCHED, tracking BR123 https://… (customer notified)" */
+function moveLine(m: ShipmentMove): string {
+  const order = m.order_number !== undefined ? `#${m.order_number}` : String(m.order_id);
+  const tracking = [m.tracking_code, m.tracking_url].filter(Boolean).join(' ');
+  return terminalSafe(`  line ${m.line}: order ${order}, shipment ${m.shipment} ${m.from} → ${m.to}, tracking ${tracking}${m.notify ? ' (customer notified)' : ''}`);
 }
 
 /**

@@ -186,7 +186,7 @@ describe('architecture', () => {
     webhooks: ['orders', 'common'],
     undo: ['catalog-files', 'bulk', 'common'],
     'catalog-files': ['catalog', 'bulk', 'common'],
-    shipping: ['orders', 'common'],
+    shipping: ['orders', 'bulk', 'common'],
     orders: ['customers', 'catalog', 'common'],
     customers: ['common'],
     catalog: ['common'],
