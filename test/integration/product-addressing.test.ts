@@ -118,6 +118,23 @@ describe('a PRODUCT argument is an id, a handle or a SKU', () => {
     expect(res.sent[0]).toBe('GET /products?handle=camisa-oxford');
   });
 
+  it('variants update and custom-fields set|unset take PRODUCT VARIANT_ID with the product by handle or SKU', async () => {
+    const variant = (await product(1)).variants[1]!;
+    const updated = await store('variants', 'update', 'camisa-oxford', String(variant.id), '--price', '33000', '--json');
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(updated.sent[0]).toBe('GET /products?handle=camisa-oxford');
+    expect(updated.sent).toContain(`PUT /products/1/variants/${variant.id}`);
+    expect((await product(1)).variants[1]!.price).toBe('33000.00');
+
+    const set = await store('variants', 'custom-fields', 'set', 'CAM-OXF-M-BLANCO', String(variant.id), 'Material=Lana', '--json');
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.sent[0]).toBe('GET /products/sku/CAM-OXF-M-BLANCO');
+    expect((JSON.parse(set.stdout) as { name: string; value: string }[]).map((v) => [v.name, v.value])).toContainEqual(['Material', 'Lana']);
+    const unset = await store('variants', 'custom-fields', 'unset', 'camisa-oxford', String(variant.id), 'Material', '--json');
+    expect(unset.code, unset.stderr).toBe(0);
+    expect((JSON.parse(unset.stdout) as { name: string }[]).map((v) => v.name)).not.toContain('Material');
+  });
+
   it("products list --sku shows the matched variant's own stock and price, not the product's total", async () => {
     const variant = (await product(1)).variants.find((v) => v.sku === 'CAM-OXF-M-BLANCO')!;
     const total = (await product(1)).variants.reduce((sum, v) => sum + (v.stock ?? 0), 0);
