@@ -1,5 +1,5 @@
 import { type WriteStream, createWriteStream, renameSync, rmSync } from 'node:fs';
-import { type FileHandle, mkdir, open, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readlink, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { diskErrorReason } from './disk-error.js';
@@ -106,7 +106,7 @@ function removePendingAtExit(): void {
 
 /** Fails with one sentence when `target` cannot be written: its directory is missing or is not one, or it is a directory. */
 export async function checkWritable(target: string): Promise<void> {
-  const path = resolve(target);
+  const path = await writtenPath(target);
   const dir = dirname(path);
   const dirStat = await stat(dir).catch(() => undefined);
   if (!dirStat) throw new CannotWriteError(`Cannot write ${target}: the directory ${dir} does not exist.`);
@@ -115,11 +115,27 @@ export async function checkWritable(target: string): Promise<void> {
 }
 
 /**
- * Opens `target` for an all-or-nothing write. A target that exists and is not a regular file (/dev/stdout,
+ * The file writing `target` replaces: the file its symbolic link points to (through every link of a chain, a
+ * dangling one too), so that the rename lands on the target and the link stays a link (issue 31: `--report`
+ * and exports replaced a link with a new file). A path that is no link is itself.
+ */
+export async function writtenPath(target: string): Promise<string> {
+  let path = resolve(target);
+  for (let hops = 0; hops < 40; hops++) {
+    const link = await readlink(path).catch(() => undefined);
+    if (link === undefined) return path;
+    path = resolve(dirname(path), link);
+  }
+  throw new CannotWriteError(`Cannot write ${target}: too many levels of symbolic links.`);
+}
+
+/**
+ * Opens `target` for an all-or-nothing write. A symbolic link is written through (writtenPath): the temporary
+ * file goes next to the file it points to, and replaces that file. A target that exists and is not a regular file (/dev/stdout,
  * a pipe) is written directly: there is nothing to keep and it cannot be renamed over.
  */
 export async function openAtomic(target: string, options: AtomicOptions = {}): Promise<AtomicFile> {
-  const path = resolve(target);
+  const path = await writtenPath(target);
   const dir = dirname(path);
   if (options.createDir) {
     await mkdir(dir, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
