@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
@@ -104,4 +107,79 @@ describe('orders list over a fleet', () => {
     expect(local.code).toBe(2);
     expect(local.stderr).toContain('reaches no store');
   }, 60_000);
+});
+
+describe('orders export over a fleet', () => {
+  it('--output-dir: each store its own export file, the same as the store alone exports', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'store-fleet-export-'));
+    const fleet = await runCli(['orders', 'export', 'orders.csv', '--profiles', 'north,west', '--status', 'open', '--output-dir', out], { env });
+    expect(fleet.code, fleet.stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['north', 'west']);
+    for (const [i, profile] of [[0, 'north'], [2, 'west']] as const) {
+      const aloneFile = join(mkdtempSync(join(tmpdir(), 'store-alone-export-')), 'orders.csv');
+      const alone = await runCli(['orders', 'export', aloneFile, '--status', 'open'], { env: aloneEnv(sandboxes[i]!) });
+      expect(alone.code, alone.stderr).toBe(0);
+      expect(readFileSync(join(out, profile, 'orders.csv'), 'utf8')).toBe(readFileSync(aloneFile, 'utf8'));
+    }
+    expect(existsSync(join(out, 'south'))).toBe(false);
+  }, 90_000);
+
+  it('--ndjson to stdout: every line carries store and store_id, and each store\'s lines are its own export', async () => {
+    const fleet = await runCli(['orders', 'export', '--profiles', 'south,west', '--status', 'open', '--ndjson'], { env });
+    expect(fleet.code, fleet.stderr).toBe(0);
+    const lines = fleet.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    for (const [i, profile] of [[1, 'south'], [2, 'west']] as const) {
+      const alone = await runCli(['orders', 'export', '--status', 'open', '--ndjson'], { env: aloneEnv(sandboxes[i]!) });
+      const expected = alone.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      const mine = lines.filter((l) => l.store === profile);
+      expect(mine.every((l) => l.store_id === stores[i]!.storeId)).toBe(true);
+      expect(mine.map(({ store: _s, store_id: _id, ...rest }) => rest)).toEqual(expected);
+    }
+  }, 90_000);
+});
+
+describe('a sharded fleet', () => {
+  it('--shard i/4 on four machines: every store exactly once, and fleet merge of the shards equals the unsharded run', async () => {
+    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const more = await Promise.all(Array.from({ length: 5 }, () => startSandbox({ seed: 'demo', rate: 'off', host: '127.0.0.1', port: 0 })));
+    try {
+      const eight = [...stores, ...more.map((s, i) => sandboxStore(`extra-${i}`, s))];
+      const shardEnv = fleetEnv(eight, 'fleet-shards');
+      const sharded = mkdtempSync(join(tmpdir(), 'store-fleet-shards-'));
+      const whole = mkdtempSync(join(tmpdir(), 'store-fleet-whole-'));
+      const args = ['orders', 'list', '--all-profiles', '--status', 'open', '--limit', '7'];
+      const ran: string[] = [];
+      for (let i = 1; i <= 4; i++) {
+        // The shard's index the way a Kubernetes Indexed Job gives it (from 0), for two of them.
+        const how = i % 2 === 0 ? ['--shard', `${i}/4`] : ['--shard', 'auto'];
+        const shard = await runCli([...args, ...how, '--results-dir', sharded], { env: { ...shardEnv, JOB_COMPLETION_INDEX: String(i - 1), STORE_SHARD_COUNT: '4' } });
+        expect(shard.code, shard.stderr).toBe(0);
+        ran.push(...shard.stdout.split('\n').filter((l) => l && !l.startsWith('store\t')).map((l) => l.split('\t')[0]!));
+      }
+      expect(new Set(ran)).toEqual(new Set(eight.map((s) => s.profile)));
+      const unsharded = await runCli([...args, '--results-dir', whole], { env: shardEnv });
+      expect(unsharded.code, unsharded.stderr).toBe(0);
+      expect(readdirSync(sharded).filter((f) => f.endsWith('.json'))).toHaveLength(8);
+
+      const merged = await runCli(['fleet', 'merge', sharded, '--json'], { env: shardEnv });
+      const mergedWhole = await runCli(['fleet', 'merge', whole, '--json'], { env: shardEnv });
+      expect(merged.code, merged.stderr).toBe(0);
+      expect(mergedWhole.code).toBe(0);
+      const comparable = (text: string) =>
+        (JSON.parse(text) as Record<string, unknown>[]).map(({ seconds: _t, shard: _s, ...rest }) => rest);
+      expect(comparable(merged.stdout)).toEqual(comparable(mergedWhole.stdout));
+      expect(comparable(merged.stdout).map((r) => r.store)).toEqual(eight.map((s) => s.profile).sort());
+      expect(merged.stderr).toContain('Fleet: 8 stores, 8 succeeded. Exit 0.');
+
+      // A shard that left nothing is named, and the merge is not a success.
+      const manifest = readdirSync(sharded).find((f) => f.startsWith('shard-2-of-4'))!;
+      const { rmSync } = await import('node:fs');
+      rmSync(join(sharded, manifest));
+      const missing = await runCli(['fleet', 'merge', sharded], { env: shardEnv });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain('Shard 2/4 left no results.');
+    } finally {
+      for (const s of more) await s.close();
+    }
+  }, 240_000);
 });
