@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { clientFor, cliEnv, requestRecorder } from '../helpers/sandbox.js';
+import { startBulkStore } from '../helpers/bulk-store-server.js';
 
 /**
  * Feeds at a URL (issue 30): `products import URL` and `variants sync URL` download the feed with a conditional
@@ -200,5 +201,35 @@ describe('a feed at a URL', () => {
     expect(local.code).toBe(2);
     expect(local.stderr).toContain('--header is for a feed at a URL');
     expect(existsSync(join(state, 'nothing.csv'))).toBe(false);
+  });
+});
+
+describe('a feed at a URL, against the independent store of platform.md', () => {
+  it('imports the feed, and the second run of it sends 0 requests to the store', async () => {
+    const independent = await startBulkStore();
+    try {
+      const bulkEnv = {
+        STORE_TOKEN: independent.token,
+        STORE_ID: String(independent.storeId),
+        STORE_API_URL: independent.url,
+        XDG_CONFIG_HOME: join(state, 'independent', 'config'),
+        XDG_STATE_HOME: join(state, 'independent', 'state'),
+        XDG_DATA_HOME: join(state, 'independent', 'data'),
+      };
+      feeds.set('/independent.csv', 'handle,name,sku,price,stock\ntaza-del-feed,Taza del Feed,FEED-TAZA,2500,9\ntaza-grande,Taza Grande,FEED-TAZA-G,3100,4\n');
+      const first = await runInProcess(['products', 'import', `${base}/independent.csv`], { env: bulkEnv });
+      expect(first.code, first.stderr).toBe(0);
+      expect(independent.products.flatMap((p) => p.variants.map((v) => [v.sku, v.price, v.stock]))).toEqual([
+        ['FEED-TAZA', '2500.00', 9],
+        ['FEED-TAZA-G', '3100.00', 4],
+      ]);
+      const before = independent.requests.length;
+      const second = await runInProcess(['products', 'import', `${base}/independent.csv`], { env: bulkEnv });
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stderr).toContain('has not changed since the last clean run');
+      expect(independent.requests.length - before).toBe(0);
+    } finally {
+      await independent.close();
+    }
   });
 });
