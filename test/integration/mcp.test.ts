@@ -13,6 +13,7 @@ import { cliEnv } from '../helpers/sandbox.js';
  * within the reply budget, walked to its end by the cursor, and a hostile note returned as delimited data.
  */
 
+const WRITE_TOOLS = ['apply_plan', 'plan_catalog_rows', 'plan_order_action', 'plan_stock_price', 'undo_run'];
 const READ_TOOLS = ['api_get', 'api_paths', 'find_products', 'get_customer', 'get_order', 'list_runs', 'search_customers', 'search_orders', 'show_run'];
 /** docs/mcp.md "Replies": the budget of one reply, in characters of the serialized result. */
 const BUDGET = 60_000;
@@ -24,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => sandbox?.close());
 
 describe('tools/list', () => {
-  it('serves only read tools without --write, each with explicit annotations', async () => {
+  it('serves only read tools without --write, each with explicit annotations; --write adds the plan tools and apply_plan', async () => {
     const env = cliEnv(sandbox, 'mcp-list');
     const readOnly = await startMcp([], env);
     const listed = (await readOnly.client.listTools()).tools;
@@ -36,6 +37,16 @@ describe('tools/list', () => {
       expect(t.outputSchema, t.name).toBeDefined();
     }
 
+    const writing = await startMcp(['--write'], env);
+    const all = (await writing.client.listTools()).tools;
+    await writing.close();
+    expect(all.map((t) => t.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+    const apply = all.find((t) => t.name === 'apply_plan')!;
+    expect(apply.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+    for (const name of WRITE_TOOLS.filter((n) => n !== 'apply_plan')) {
+      // A plan writes nothing to the store: only apply_plan does.
+      expect(all.find((t) => t.name === name)!.annotations, name).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    }
   });
 
   it('--toolsets serves only those (and the core tools)', async () => {

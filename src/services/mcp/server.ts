@@ -22,9 +22,12 @@ export const ALL_TOOLS: readonly ToolSpec[] = [...ORDER_TOOLS, ...STORE_TOOLS, .
 /** The tools this session serves. */
 export function servedTools(session: Pick<Session, 'options'>): ToolSpec[] {
   const { options } = session;
-  return ALL_TOOLS.filter(
+  const served = ALL_TOOLS.filter(
     (t) => (t.toolset === 'core' || options.toolsets.includes(t.toolset)) && (!t.write || options.write) && scopesAllow(options.scopes, t.scopes),
   );
+  // apply_plan applies what a plan tool made: without one (no write scope, or toolsets without any), it is not served.
+  const plans = served.some((t) => t.write && t.toolset !== 'core');
+  return served.filter((t) => plans || !(t.write && t.toolset === 'core'));
 }
 
 function failure(error: unknown): CallResult {

@@ -1,4 +1,207 @@
-import type { ToolSpec } from './session.js';
+import { writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { UsageError } from '../../errors.js';
+import { CANCEL_REASONS } from '../../platform/orders.js';
+import { readPlanFile } from '../bulk/plan-file.js';
+import { runImport } from '../catalog-files/import/run-import.js';
+import { runSync } from '../catalog-files/sync/run-sync.js';
+import { orderToCancel, orderToCloseOrReopen } from '../orders/orders.js';
+import { applyPlanTool, recorderFor, undoChanges, undoFingerprint, undoPreview } from './apply.js';
+import { newPlanId, type PlannedChange, planPath, savePlan, type StoredPlan } from './plan-store.js';
+import type { ToolReply } from './reply.js';
+import { type CallContext, type Session, tool, type ToolAnnotations, type ToolSpec } from './session.js';
 
-/** The write tools (`--write`): plan → apply. */
-export const WRITE_TOOLS: ToolSpec[] = [];
+/**
+ * The write tools of `store mcp --write`: each plan_* tool (and undo_run) reads the store, writes nothing, and keeps
+ * a plan — what would change, old → new — under an id; `apply_plan(id)` (apply.ts) writes exactly that plan, once.
+ * The catalog plans are the saved plans of `--plan-out` (the sync and import planners, sealed, checked by `store
+ * apply`'s stale-plan refusal); order actions and undos keep what they were planned against and are checked again.
+ */
+
+/** A plan tool changes nothing: it reads the store and keeps a plan on this machine. */
+const PLANS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+
+function storeOf(session: Session): StoredPlan['store'] {
+  return { store_id: session.store.storeId, api_host: new URL(session.store.apiUrl).host };
+}
+
+function planReply(plan: StoredPlan, extra: Record<string, unknown> = {}): ToolReply {
+  return {
+    summary: `${plan.summary} Plan ${plan.id}: nothing is written until apply_plan("${plan.id}"), and only if the store still holds the values shown as before.`,
+    data: { plan_id: plan.id, changes: plan.changes, ...extra },
+    list: 'changes',
+    // Every change is in the plan; a reply cut to fit shows the first ones.
+    cursorAfter: () => undefined,
+  };
+}
+
+/** A CSV cell, quoted. */
+function cell(value: unknown): string {
+  const text = value === null || value === undefined ? '' : String(value);
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/** A dry run of sync or import with `--plan-out`, kept as a plan. */
+async function planCatalog(session: Session, call: CallContext, toolName: string, csv: string, job: 'sync' | 'import'): Promise<ToolReply> {
+  const { store, options } = session;
+  const id = newPlanId();
+  const feed = planPath(options.env, id, '.csv');
+  const planFile = planPath(options.env, id, '.plan');
+  await writeFile(feed, csv, { mode: 0o600 });
+  const common = {
+    file: feed,
+    name: toolName,
+    recorder: recorderFor(session, call, id),
+    apiUrl: store.apiUrl,
+    storeId: store.storeId,
+    appId: store.appId,
+    env: options.env,
+    dryRun: true,
+    planOut: planFile,
+    signal: call.signal,
+  };
+  const summary = job === 'sync' ? await runSync(store.client, common) : await runImport(store.client, common);
+  const saved = await readPlanFile(planFile, options.env);
+  const changes: PlannedChange[] = saved.entries
+    .filter((e) => e.t === 'write')
+    .map((e) => ({ resource: String(e.resource), key: String(e.key), field: String(e.field), before: e.before ?? null, after: e.after ?? null }));
+  const problems = ((summary as { failures?: { line?: number; key?: string; error?: string; reason?: string }[] }).failures ?? []).map((f) => ({
+    line: f.line ?? null,
+    key: f.key ?? null,
+    problem: f.error ?? f.reason ?? null,
+  }));
+  const plan: StoredPlan = {
+    id,
+    kind: 'catalog',
+    created_at: new Date().toISOString(),
+    tool: toolName,
+    client: call.clientName,
+    store: storeOf(session),
+    summary: `${changes.length} field${changes.length === 1 ? '' : 's'} would change${problems.length ? `; ${problems.length} row(s) cannot be written (problems)` : ''}.`,
+    changes,
+    detail: { file: planFile, command: saved.header.command },
+  };
+  if (changes.length === 0) {
+    return { summary: `Nothing would change${problems.length ? `; ${problems.length} row(s) cannot be written (problems)` : ''}: no plan was kept.`, data: { plan_id: null, changes: [], problems } };
+  }
+  await savePlan(options.env, plan);
+  return planReply(plan, { problems });
+}
+
+const stockRow = z.object({
+  sku: z.string().min(1),
+  stock: z.number().int().min(0).nullable().optional().describe('null: not tracked (unlimited).'),
+  price: z.string().optional().describe('Decimal text, e.g. "19.90".'),
+  promotional_price: z.string().optional(),
+  cost: z.string().optional(),
+});
+
+export const planStockPrice = tool({
+  name: 'plan_stock_price',
+  toolset: 'catalog',
+  write: true,
+  scopes: ['write_products'],
+  title: 'Plan stock and price changes',
+  description: 'Plan new stock (default location) and prices by SKU, like variants sync: returns a plan id and each field old → new. Writes nothing; apply_plan writes it.',
+  input: z.object({ rows: z.array(stockRow).min(1).max(2000).describe('Every row gives the same fields.') }),
+  output: z.looseObject({ plan_id: z.string().nullable(), changes: z.array(z.looseObject({})) }),
+  annotations: PLANS,
+  async run(args, session, call) {
+    const columns = ['sku', ...(['stock', 'price', 'promotional_price', 'cost'] as const).filter((c) => args.rows[0]![c] !== undefined)];
+    args.rows.forEach((row, i) => {
+      const given = Object.keys(row).filter((k) => row[k as keyof typeof row] !== undefined).sort();
+      if (given.join(',') !== [...columns].sort().join(',')) {
+        throw new UsageError(`rows[${i}] (${row.sku}) gives ${given.join(', ')}; every row must give the same fields as the first: ${columns.join(', ')}.`);
+      }
+    });
+    const csv = [columns.join(','), ...args.rows.map((row) => columns.map((c) => cell(c === 'stock' && row.stock === null ? '' : row[c as keyof typeof row])).join(','))].join('\n');
+    return planCatalog(session, call, 'plan_stock_price', `${csv}\n`, 'sync');
+  },
+});
+
+export const planCatalogRows = tool({
+  name: 'plan_catalog_rows',
+  toolset: 'catalog',
+  write: true,
+  scopes: ['write_products'],
+  title: 'Plan catalog changes from rows',
+  description: 'Plan products and variants from catalog CSV text (the columns of products import: handle, name, sku, price, stock…): returns a plan id and each field old → new. Writes nothing.',
+  input: z.object({ csv: z.string().min(1).max(500_000).describe('CSV with a header row, as products import reads.') }),
+  output: z.looseObject({ plan_id: z.string().nullable(), changes: z.array(z.looseObject({})) }),
+  annotations: PLANS,
+  async run(args, session, call) {
+    return planCatalog(session, call, 'plan_catalog_rows', args.csv.endsWith('\n') ? args.csv : `${args.csv}\n`, 'import');
+  },
+});
+
+export const planOrderAction = tool({
+  name: 'plan_order_action',
+  toolset: 'orders',
+  write: true,
+  scopes: ['write_orders'],
+  title: 'Plan an order action',
+  description: 'Plan cancelling, closing (archiving) or reopening one order by id or number: returns a plan id and its status old → new. Writes nothing.',
+  input: z.object({
+    order: z.union([z.number().int().positive(), z.string().regex(/^\d+$/)]).describe('Order id or number.'),
+    action: z.enum(['cancel', 'close', 'reopen']),
+    reason: z.enum(CANCEL_REASONS).optional().describe('Cancel only.'),
+    restock: z.boolean().optional().describe('Cancel only: return the items to stock (default true).'),
+  }),
+  output: z.looseObject({ plan_id: z.string(), changes: z.array(z.looseObject({})) }),
+  annotations: PLANS,
+  async run(args, session, call) {
+    const ref = Number(args.order);
+    const found = args.action === 'cancel' ? await orderToCancel(session.store.client, ref) : await orderToCloseOrReopen(session.store.client, ref, args.action === 'close' ? 'close' : 'open');
+    const order = found.value;
+    const after = args.action === 'cancel' ? 'cancelled' : args.action === 'close' ? 'closed' : 'open';
+    const restock = args.restock ?? true;
+    const plan: StoredPlan = {
+      id: newPlanId(),
+      kind: 'order',
+      created_at: new Date().toISOString(),
+      tool: 'plan_order_action',
+      client: call.clientName,
+      store: storeOf(session),
+      summary: `Order ${order.number ?? ''} (id ${order.id}) would be ${after === 'open' ? 'reopened' : after}${args.action === 'cancel' ? (restock ? ', its items returned to stock, the customer told' : ', the customer told') : ''}.${found.notice ? ` ${found.notice}` : ''}`,
+      changes: [{ resource: 'order', key: String(order.number ?? order.id), field: 'status', before: order.status, after }],
+      detail: { orderId: order.id, action: args.action, reason: args.reason ?? null, restock, before: { status: order.status, updated_at: order.updated_at ?? null } },
+    };
+    await savePlan(session.options.env, plan);
+    return planReply(plan, { irreversible: args.action === 'cancel' ? 'A cancel is announced to the customer; reopening does not take it back.' : null });
+  },
+});
+
+export const undoRun = tool({
+  name: 'undo_run',
+  toolset: 'runs',
+  write: true,
+  scopes: ['write_products', 'write_orders'],
+  title: 'Plan the undo of a run',
+  description: 'Plan putting back what a run of the ledger changed (list_runs): each field old → new, and what would be left and why. Writes nothing; apply_plan applies it.',
+  input: z.object({ run: z.string().min(4).describe('Run id (or a unique start of it).') }),
+  output: z.looseObject({ plan_id: z.string().nullable(), changes: z.array(z.looseObject({})), left: z.array(z.looseObject({})) }),
+  annotations: PLANS,
+  async run(args, session, call) {
+    const summary = await undoPreview(session, call, args.run);
+    const changes = undoChanges(summary);
+    const left = summary.left.map((l) => ({ key: l.key, field: l.field, why: l.why }));
+    if (changes.length === 0) {
+      return { summary: `Undoing run ${summary.run.id} would change nothing; ${left.length} field(s) left (see left).`, data: { plan_id: null, changes: [], left } };
+    }
+    const plan: StoredPlan = {
+      id: newPlanId(),
+      kind: 'undo',
+      created_at: new Date().toISOString(),
+      tool: 'undo_run',
+      client: call.clientName,
+      store: storeOf(session),
+      summary: `Undoing run ${summary.run.id} (${summary.run.command}) would change ${changes.length} field(s)${left.length ? `, and leave ${left.length} (see left)` : ''}.`,
+      changes,
+      detail: { run: summary.run.id, fingerprint: undoFingerprint(summary) },
+    };
+    await savePlan(session.options.env, plan);
+    return planReply(plan, { left });
+  },
+});
+
+export const WRITE_TOOLS: ToolSpec[] = [planStockPrice, planCatalogRows, planOrderAction, undoRun, applyPlanTool];
