@@ -9,20 +9,21 @@
 // 3. `store runs show RUN` of a 100,000-change run: when its first line and its last arrive.
 //
 // BENCH_BULK_PRODUCTS (default 20,000 × 5 variants), BENCH_LEDGER_CHANGES (default 10,000,000) change the sizes;
-// BENCH_LEDGER_ONLY=sync|history|show runs one part.
+// BENCH_LEDGER_ONLY=sync|history|show|undo runs one part (undo only when asked: 4. below).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import ts from 'typescript';
 
 const dist = new URL('../../dist/', import.meta.url);
 const { createClient } = await import(new URL('client/index.js', dist).href);
-const { runImport } = await import(new URL('services/catalog-files/import/run-import.js', dist).href);
 const { RunRecorder } = await import(new URL('ledger/recorder.js', dist).href);
 const { Ledger } = await import(new URL('ledger/store.js', dist).href);
 
+const Database = createRequire(import.meta.url)('better-sqlite3');
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
 const SYNC = fileURLToPath(new URL('./ledger-sync.js', import.meta.url));
 const PRODUCTS = Number(process.env.BENCH_BULK_PRODUCTS ?? 20_000);
@@ -44,29 +45,40 @@ function run(command, args, env = {}) {
   });
 }
 
-async function syncCost() {
+/** The independent bench store, seeded with BENCH_BULK_PRODUCTS × 5 variants through the real import. */
+async function seededStore() {
   const source = readFileSync(new URL('../helpers/bulk-store-server.ts', import.meta.url), 'utf8');
   const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
   writeFileSync(join(work, 'bulk-store-server.mjs'), js);
   const { startBulkStore } = await import(join(work, 'bulk-store-server.mjs'));
   const store = await startBulkStore();
-  const lines = ['handle,name,option1_name,option1_value,sku,price,stock'];
   const skus = [];
+  const bodies = [];
   for (let p = 1; p <= PRODUCTS; p++) {
-    for (const [i, size] of SIZES.entries()) {
-      lines.push(`${i === 0 ? `shirt-${p},Shirt ${p}` : `shirt-${p},`},Size,${size},SH-${p}-${size},${1000 + (p % 500)}.00,${(p + i) % 50}`);
-      skus.push(`SH-${p}-${size}`);
-    }
+    const variants = SIZES.map((size, i) => ({ values: [{ es: size }], sku: `SH-${p}-${size}`, price: `${1000 + (p % 500)}.00`, stock: (p + i) % 50 }));
+    skus.push(...variants.map((v) => v.sku));
+    bodies.push({ name: { es: `Shirt ${p}` }, handle: { es: `shirt-${p}` }, attributes: [{ es: 'Size' }], variants });
   }
-  writeFileSync(join(work, 'catalog.csv'), `${lines.join('\n')}\n`);
   writeFileSync(join(work, 'skus.json'), JSON.stringify(skus));
-  const client = createClient({ apiUrl: store.url, storeId: store.storeId, token: store.token, appName: 'bench', appId: 'bench' });
-  const seedLedger = join(work, 'seed-ledger.db');
-  const recorder = new RunRecorder(() => Ledger.open(seedLedger), { command: 'products import', argv: [] });
+  // Straight POSTs (16 at a time): the seed is not what is measured, and the import's own work would take most of
+  // the bench's time at 20,000 products.
   const started = performance.now();
-  await runImport(client, { apiUrl: store.url, storeId: store.storeId, file: join(work, 'catalog.csv'), recorder, env: { ...process.env, XDG_STATE_HOME: join(work, 'seed-state') } });
-  recorder.finish(0);
+  let next = 0;
+  const post = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++];
+      const res = await fetch(`${store.url}/v1/${store.storeId}/products`, { method: 'POST', headers: { authentication: `bearer ${store.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (res.status !== 201) throw new Error(`seed: ${res.status} ${await res.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, post));
+  store.requests.length = 0;
   console.log(`store seeded: ${PRODUCTS} products, ${skus.length} variants (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  return { store, skus };
+}
+
+async function syncCost() {
+  const { store, skus } = await seededStore();
   // Every run is its own sync of every variant; the store's log of requests is not what is measured.
   store.requests.length = 0;
   const args = (mode) => [SYNC, store.url, String(store.storeId), store.token, work, mode];
@@ -92,28 +104,36 @@ async function syncCost() {
   await store.close();
 }
 
-/** A ledger of `total` changes: runs of 100,000 variant changes (price and stock of 50,000 SKUs), as a sync records them. */
+/**
+ * A ledger of `total` changes: runs of 100,000 variant changes (price and stock of 50,000 SKUs), as a sync records
+ * them. The schema is the ledger's own (Ledger.open makes it); the rows go in through better-sqlite3 in one
+ * transaction, which builds 10 million in minutes where a commit per request, as a sync makes them, takes an hour.
+ */
 function bigLedger(path, total) {
-  const ledger = Ledger.open(path);
+  Ledger.open(path).close();
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
   const perRun = 100_000;
   const started = performance.now();
   let runId;
-  for (let made = 0, r = 0; made < total; r++) {
-    const run = ledger.startRun({ command: 'variants sync', argv: [`feed-${r}.csv`] }, new Date(Date.UTC(2026, 0, 1) + r * 3_600_000));
-    runId ??= run.id;
-    for (let batch = 0; batch < perRun && made < total; batch += 100) {
-      const changes = [];
-      for (let i = 0; i < 100; i++) {
-        const n = (batch + i) >> 1;
-        changes.push({ resource: 'variant', id: 1_000_000 + n, parent: 10_000 + (n >> 2), key: `SH-${n}`, field: i % 2 ? 'stock' : 'price', kind: 'update', before: i % 2 ? r : `${r}.00`, after: i % 2 ? r + 1 : `${r + 1}.00` });
+  const addRun = db.prepare(`INSERT INTO runs (id, command, argv, started_at, ended_at, exit_code, pid, changes, confirmed, failed, unknown) VALUES (?, 'variants sync', ?, ?, ?, 0, 1, ?, ?, 0, 0)`);
+  const addChange = db.prepare(`INSERT INTO changes (run, resource, id, parent, key, field, kind, before, after, outcome) VALUES (?, 'variant', ?, ?, ?, ?, 'update', ?, ?, 'confirmed')`);
+  db.transaction(() => {
+    for (let made = 0, r = 0; made < total; r++) {
+      const at = new Date(Date.UTC(2026, 0, 1) + r * 3_600_000);
+      const count = Math.min(perRun, total - made);
+      const id = `01K${String(r).padStart(23, '0')}`;
+      const n = addRun.run(id, JSON.stringify([`feed-${r}.csv`]), at.toISOString(), new Date(at.getTime() + 60_000).toISOString(), count, count).lastInsertRowid;
+      runId ??= id;
+      for (let i = 0; i < count; i++) {
+        const v = i >> 1;
+        const stock = i % 2 === 1;
+        addChange.run(n, String(1_000_000 + v), String(10_000 + (v >> 2)), `SH-${v}`, stock ? 'stock' : 'price', stock ? String(r) : `"${r}.00"`, stock ? String(r + 1) : `"${r + 1}.00"`);
       }
-      const first = ledger.intend(run.n, changes);
-      ledger.settleRange(first, first + changes.length - 1, 'confirmed');
-      made += changes.length;
+      made += count;
     }
-    ledger.endRun(run.n, 0);
-  }
-  ledger.close();
+  })();
+  db.close();
   const size = statSync(path).size + (() => { try { return statSync(`${path}-wal`).size; } catch { return 0; } })();
   console.log(`ledger of ${total.toLocaleString('en')} changes built in ${((performance.now() - started) / 1000).toFixed(0)} s: ${(size / 1e6).toFixed(0)} MB`);
   return runId;
@@ -167,7 +187,43 @@ async function showCost() {
   }
 }
 
+/**
+ * 4. Undo of a 100 %-changed sync (price and stock of every variant): the requests it sends against the sync's
+ *    (issue 28: at most 1.05 ×), both through the real services with the ledger, against the bench store.
+ */
+async function undoCost() {
+  const { store, skus } = await seededStore();
+  const { runSync } = await import(new URL('services/catalog-files/sync/run-sync.js', dist).href);
+  const { runUndo } = await import(new URL('services/undo/run-undo.js', dist).href);
+  const path = join(work, 'undo-ledger.db');
+  const feed = join(work, 'undo-feed.csv');
+  writeFileSync(feed, `sku,price,stock\n${skus.map((sku, i) => `${sku},${2000 + (i % 700)}.50,${100 + (i % 89)}`).join('\n')}\n`);
+  const client = () => createClient({ apiUrl: store.url, storeId: store.storeId, token: store.token, appName: 'bench', appId: 'bench' });
+  const count = () => ({ reads: store.requests.filter((r) => r.method === 'GET').length, writes: store.requests.filter((r) => r.method !== 'GET').length });
+  store.requests.length = 0;
+  const syncRecorder = new RunRecorder(() => Ledger.open(path), { command: 'variants sync', argv: [feed] });
+  let t = performance.now();
+  const synced = await runSync(client(), { apiUrl: store.url, storeId: store.storeId, file: feed, recorder: syncRecorder, env: { ...process.env, XDG_STATE_HOME: join(work, 'undo-state') } });
+  syncRecorder.finish(0);
+  const syncSeconds = (performance.now() - t) / 1000;
+  const sync = count();
+  store.requests.length = 0;
+  const ledger = Ledger.open(path);
+  const undoRecorder = new RunRecorder(() => Ledger.open(path), { command: 'undo', argv: [syncRecorder.runId], undoes: syncRecorder.runId });
+  t = performance.now();
+  const undone = await runUndo(client(), ledger, undoRecorder, { runId: syncRecorder.runId });
+  undoRecorder.finish(0);
+  ledger.close();
+  const undo = count();
+  const total = (c) => c.reads + c.writes;
+  console.log(`sync of ${skus.length} variants (price and stock, ${synced.updated} updated): ${total(sync)} requests (${sync.reads} reads, ${sync.writes} writes), ${syncSeconds.toFixed(0)} s`);
+  console.log(`undo of it (${undone.reverted.length} fields back, ${undone.failures.length} failed): ${total(undo)} requests (${undo.reads} reads, ${undo.writes} writes), ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  console.log(`undo / sync: requests ${(total(undo) / total(sync)).toFixed(3)}, writes ${(undo.writes / sync.writes).toFixed(3)}`);
+  await store.close();
+}
+
 try {
+  if (ONLY === 'undo') await undoCost();
   if (!ONLY || ONLY === 'show') await showCost();
   if (!ONLY || ONLY === 'history') await historyCost();
   if (!ONLY || ONLY === 'sync') await syncCost();
