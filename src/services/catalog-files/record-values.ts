@@ -28,6 +28,8 @@ export function stockAt(variant: Variant, location: string | null | undefined, d
 export function variantValue(variant: Variant, field: string, location: string | null | undefined, defaultLocation: string | undefined): unknown {
   if (field === 'stock') return stockAt(variant, location, defaultLocation);
   if (field.startsWith('stock:')) return stockAt(variant, field.slice('stock:'.length), defaultLocation);
+  // A custom field's value (`variants custom-fields set`): null when the variant holds none.
+  if (field.startsWith('custom_fields.')) return variant.custom_fields?.find((cf) => String(cf.id) === field.slice('custom_fields.'.length))?.value ?? null;
   const value = (variant as Record<string, unknown>)[field];
   return value === undefined ? null : value;
 }

@@ -1,10 +1,12 @@
 import { closeOrReopenOrder, getOrder, type Order, updateOrder } from '../../api/orders.js';
 import { createWebhook, deleteWebhook, listWebhooks, updateWebhook, type Webhook } from '../../api/webhooks.js';
-import { AuthError, NotFoundError } from '../../client/errors.js';
+import { NotFoundError } from '../../client/errors.js';
 import type { StoreClient } from '../../client/index.js';
 import type { Recorder } from '../../ledger/recorder.js';
 import type { ChangeIntent } from '../../ledger/types.js';
 import { sameValue } from '../catalog-files/record-values.js';
+import { Actor } from './actor.js';
+import { undoCategories, undoCustomFields, undoLocations } from './catalog-settings.js';
 import { type DecideOptions, decideField } from './decide.js';
 import { left } from './plan-product.js';
 import type { UndoSummary } from './summary.js';
@@ -14,51 +16,29 @@ import type { Slot } from './slots.js';
  * The undo of what a run did outside the catalog: orders closed or reopened (the opposite action), order fields
  * (`owner_note`, `status`) written back, webhooks (a created one deleted, a deleted one registered again, a
  * changed one changed back). Anything else — an order cancelled, a new order, an invoice attached, a raw
- * `store api` request — is listed with why it stays. Each record is read first (one GET per order, one list of
+ * `store api` request — is listed with why it stays. Categories, locations and custom field definitions:
+ * catalog-settings.ts. Each record is read first (one GET per order, one list of
  * webhooks), so what someone changed since is left.
  */
 
 export async function undoOthers(client: StoreClient, recorder: Recorder, slots: Slot[], summary: UndoSummary, options: DecideOptions & { dryRun?: boolean }): Promise<void> {
   const orders = new Map<string, Slot[]>();
   const webhooks: Slot[] = [];
+  const settings = { category: [] as Slot[], location: [] as Slot[], 'custom-field': [] as Slot[] };
   for (const slot of slots) {
     if (slot.irreversible) summary.left.push(left(slot, undefined, slot.irreversible, 'irreversible'));
     else if (slot.resource === 'order' && slot.id !== null && (slot.kind === 'update' || slot.kind === 'action')) orders.set(slot.id, [...(orders.get(slot.id) ?? []), slot]);
     else if (slot.resource === 'webhook') webhooks.push(slot);
+    else if (slot.resource in settings) settings[slot.resource as keyof typeof settings].push(slot);
     else summary.left.push(left(slot, undefined, `undo does not take back a ${slot.kind === 'request' ? 'raw request' : `${slot.kind} of ${slot.resource}`}`, 'irreversible'));
   }
   const act = new Actor(client, recorder, summary, options);
   for (const [id, list] of orders) await undoOrder(act, Number(id), list);
   if (webhooks.length > 0) await undoWebhooks(act, webhooks);
+  if (settings.category.length > 0) await undoCategories(act, settings.category);
+  if (settings.location.length > 0) await undoLocations(act, settings.location);
+  if (settings['custom-field'].length > 0) await undoCustomFields(act, settings['custom-field']);
 }
-
-/** Sends (or, on a dry run, counts) one write on the record. */
-class Actor {
-  constructor(
-    readonly client: StoreClient,
-    private readonly recorder: Recorder,
-    readonly summary: UndoSummary,
-    readonly options: DecideOptions & { dryRun?: boolean },
-  ) {}
-
-  async write(changes: ChangeIntent[], request: (record: ReturnType<Recorder['intend']>) => Promise<unknown>): Promise<void> {
-    if (!this.options.dryRun) {
-      const record = this.recorder.intend(changes);
-      try {
-        await request(record);
-      } catch (error) {
-        if (error instanceof AuthError) throw error;
-        for (const c of changes) this.summary.failures.push({ key: c.key ?? String(c.id ?? ''), field: c.field, reason: error instanceof Error ? error.message.replace(/\.$/, '') : String(error) });
-        return;
-      }
-    }
-    for (const c of changes) {
-      const id = c.id === undefined || c.id === null ? null : String(c.id);
-      this.summary.reverted.push({ resource: c.resource, id, parent: null, key: c.key ?? id ?? '', field: c.field, location: null, from: c.before, to: c.after });
-    }
-  }
-}
-
 
 const subjectOf = (slot: Slot) => ({ resource: slot.resource, id: slot.id, parent: slot.parent, key: slot.key });
 

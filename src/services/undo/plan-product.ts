@@ -62,8 +62,18 @@ export interface LeftField {
   why: string;
 }
 
+/** A custom field's value of a variant put back (`PUT …/custom-fields`), or removed when it had none (`DELETE`). */
+export interface CustomFieldValueUndo {
+  productId: number;
+  variantId: number;
+  fieldId: string;
+  value: string | null;
+  change: ChangeIntent;
+}
+
 export interface ProductUndo {
   variantWrites: VariantUndo[];
+  customFieldValues: CustomFieldValueUndo[];
   /** Stock made unlimited again (no batch endpoint takes a null stock: the relative stock endpoint does). */
   unlimited: SingleUndo[];
   productUpdate?: { productId: number; key: string; body: ProductInput; changes: ChangeIntent[] };
@@ -88,7 +98,7 @@ const PRODUCT_FIELDS = new Set(['name', 'description', 'handle', 'categories', '
 const keyOf = (slot: Slot) => slot.key ?? slot.id ?? '';
 
 export function emptyUndo(): ProductUndo {
-  return { variantWrites: [], unlimited: [], deletes: [], recreates: [], left: [], already: 0, notApplied: 0, doneEarlier: 0, notes: [] };
+  return { variantWrites: [], customFieldValues: [], unlimited: [], deletes: [], recreates: [], left: [], already: 0, notApplied: 0, doneEarlier: 0, notes: [] };
 }
 
 const fieldFilter = (only: ReadonlySet<string> | undefined) => (slot: Slot) =>
@@ -195,6 +205,11 @@ function planVariant(productId: number, variantId: number, slots: Slot[], produc
     const decision = decideField(slot, now, ctx);
     if (!apply(decision, slot, now, undo)) continue;
     const change = intent(slot, now, decision.value);
+    if (slot.field.startsWith('custom_fields.')) {
+      const value = decision.value === null || decision.value === undefined ? null : String(decision.value);
+      undo.customFieldValues.push({ productId, variantId, fieldId: slot.field.slice('custom_fields.'.length), value, change });
+      continue;
+    }
     if (slot.field === 'stock' && decision.value === null) {
       undo.unlimited.push({ resource: 'variant', productId, id: variantId, key: keyOf(slot), change });
       continue;

@@ -1,5 +1,6 @@
 import type { Location } from '../../api/locations.js';
 import { type ProductInput, createProduct, deleteProduct, deleteProductImage, updateProduct } from '../../api/products.js';
+import { setVariantCustomFields, unsetVariantCustomField } from '../../api/custom-fields.js';
 import { changeStock, createVariant, deleteVariant, type VariantInput } from '../../api/variants.js';
 import { AuthError } from '../../client/errors.js';
 import type { StoreClient } from '../../client/index.js';
@@ -98,6 +99,15 @@ export class UndoWriter {
       for (const u of undo.unlimited) {
         work.push(async () => void (await this.send([u.change], (record) => changeStock(this.client, u.productId, { action: 'replace', value: null, variantId: u.id }, record))));
       }
+      for (const v of undo.customFieldValues) {
+        work.push(async () =>
+          void (await this.send([v.change], (record) =>
+            v.value === null
+              ? unsetVariantCustomField(this.client, v.productId, v.variantId, v.fieldId, record)
+              : setVariantCustomFields(this.client, v.productId, v.variantId, [{ id: v.fieldId, value: v.value }], record),
+          )),
+        );
+      }
       for (const d of undo.deletes) work.push(() => this.delete(d));
       for (const r of undo.recreates) work.push(() => this.recreate(r));
     }
@@ -114,6 +124,7 @@ export class UndoWriter {
   private countPlanned(undo: ProductUndo): void {
     if (undo.productUpdate) this.reverted(undo.productUpdate.changes);
     for (const u of undo.unlimited) this.reverted([u.change]);
+    for (const v of undo.customFieldValues) this.reverted([v.change]);
     for (const d of undo.deletes) this.summary.deleted.push({ resource: d.resource, id: d.change.id === undefined || d.change.id === null ? null : String(d.change.id), key: d.key });
     for (const r of undo.recreates) this.summary.recreated.push({ resource: r.resource, key: r.key, lost: r.lost });
   }
