@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AuthError } from '../../client/errors.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, AuthError } from '../../client/errors.js';
+import { StoreError, UsageError, stripPeriod } from '../../errors.js';
 import { refuseInsecureHttp } from '../../client/transport.js';
 import {
   checkProfileName,
@@ -26,7 +26,7 @@ import type { Env } from '../../util/files.js';
 import type { StoreClient } from '../../client/index.js';
 import { DEFAULT_CALLBACK_PORT, listenForCallback } from '../../auth/loopback.js';
 import { authorizeUrl, exchangeCode, parseScopes, type TokenResponse } from '../../auth/oauth.js';
-import { withoutTrailingSlash } from '../../util/url.js';
+import { apiHostRoot, withoutTrailingSlash } from '../../util/url.js';
 import { PLATFORM_HOSTS, platformHost } from '../../platform/hosts.js';
 
 /** A value the login needs and no flag gave: the command asks for it on a TTY, else fails naming the flag. */
@@ -115,7 +115,7 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
 
   // A profile logged in before keeps its addresses and app, so logging in again needs no flags.
   const previous = existing && !existing.sandbox ? existing : undefined;
-  const apiUrl = await required(options.apiUrl ?? previous?.api_url, options.ask, {
+  const given = await required(options.apiUrl ?? previous?.api_url, options.ask, {
     flag: 'api-url',
     message: 'API URL (the host root, without /v1)',
     // "sandbox", picked from the menu (or typed), is the local sandbox's login.
@@ -128,11 +128,15 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
       ],
     },
   });
-  if (apiUrl === SANDBOX_CHOICE) {
+  if (given === SANDBOX_CHOICE) {
     const sandboxName = options.profile || SANDBOX_PROFILE;
     checkProfileName(sandboxName);
     return loginSandbox(sandboxName, config.profiles[sandboxName], options, env);
   }
+  // The documented base URL pasted whole (…/v1/123456) is the host root: the client adds the version and store.
+  const root = apiHostRoot(given);
+  const apiUrl = root.url;
+  const pasted: string[] = root.removed ? [`The API URL is the host root: ${root.removed} was left out of ${given} (store adds it to every request).`] : [];
   refuseInsecureHttp(apiUrl, '--api-url', options.allowInsecureHttp);
 
   let secrets: Secrets;
@@ -144,7 +148,7 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
 
   let appName = options.appName ?? previous?.app_name;
   if (options.token !== undefined) {
-    storeId = await required(options.storeId ?? previous?.store_id, options.ask, {
+    storeId = await required(options.storeId ?? root.storeId ?? previous?.store_id, options.ask, {
       flag: 'store-id',
       message: 'Store id',
       validate: (v) => (/^\d+$/.test(v) ? undefined : 'must be the store\'s number'),
@@ -159,7 +163,7 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
     if (!token) {
       throw new UsageError('No token was read from stdin; pipe it in, e.g. `store auth login --with-token --store-id ID < token.txt`.');
     }
-    await checkToken({ apiUrl, storeId, token, appName, appId, debug: options.debug });
+    await checkStore({ apiUrl, storeId, token, appName, appId, debug: options.debug });
     const clientSecret =
       options.clientSecret ??
       (previous?.app_id === appId ? (await previousSecrets(name, previous, env, options.keychain)).clientSecret : undefined);
@@ -188,6 +192,8 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
     secrets = { token: granted.access_token, clientSecret };
     storeId = granted.user_id;
     scopes = parseScopes(granted.scope);
+    // The grant names a store; "Logged in" only once the API URL answers for it with the new token.
+    await checkStore({ apiUrl, storeId, token: granted.access_token, appName: appName ?? DEFAULT_APP_NAME, appId, debug: options.debug });
   }
 
   const fields = {
@@ -198,7 +204,8 @@ async function loginProfile(options: LoginOptions): Promise<LoginResult> {
     app_id: appId,
     scopes,
   };
-  return finish(name, existing, secrets, fields, options, env);
+  const result = await finish(name, existing, secrets, fields, options, env);
+  return { ...result, warnings: [...pasted, ...result.warnings] };
 }
 
 async function browserFlow(options: LoginOptions & {
@@ -267,6 +274,7 @@ async function loginSandbox(name: string, existing: Profile | undefined, options
     });
   }
   const profile = sandboxProfile(info);
+  await checkStore({ apiUrl: profile.api_url, storeId: profile.store_id, token: info.access_token, appName: profile.app_name, appId: profile.app_id, debug: options.debug });
   await saveProfile(name, profile, { env, makeDefault: true });
   return {
     profile: name,
@@ -305,10 +313,11 @@ function urlProblem(value: string): string | undefined {
 }
 
 /**
- * `--with-token`: the token must open the store before it is saved (GET /store), so a mistyped or revoked
- * token fails the login (exit 4) instead of the next command.
+ * Every login flow (a token, an OAuth grant, the sandbox) opens the store before anything is saved (GET /store),
+ * so a mistyped or revoked token, a wrong API URL or store id fails the login in one sentence instead of the
+ * next command (which blamed the token for a `/v1/v1/…` URL).
  */
-async function checkToken(target: { apiUrl: string; storeId: string; token: string; appName: string; appId: string; debug?: (line: string) => void }): Promise<void> {
+async function checkStore(target: { apiUrl: string; storeId: string; token: string; appName: string; appId: string; debug?: (line: string) => void }): Promise<void> {
   const { createClient } = await import('../../client/index.js');
   const { getStore } = await import('../../api/store.js');
   const client = createClient({ ...target, apiUrl: withoutTrailingSlash(target.apiUrl), retries: 1 });
@@ -318,6 +327,10 @@ async function checkToken(target: { apiUrl: string; storeId: string; token: stri
     if (error instanceof AuthError) {
       throw new AuthError(`The store rejected the token (${error.status === 403 ? 'it may not read the store' : `${error.status} on GET /store`}); nothing was saved.`);
     }
+    if (error instanceof ApiError && error.status === 404) {
+      throw new StoreError(`${target.apiUrl} has no store ${target.storeId} (404 on GET /store); check the API URL (the host root, e.g. https://api.tiendanube.com) and the store id; nothing was saved.`, 1);
+    }
+    if (error instanceof StoreError) throw new StoreError(`${stripPeriod(error.message)}; nothing was saved.`, error.exitCode);
     throw error;
   }
 }
