@@ -62,7 +62,7 @@ export interface ProductInput
   attributes?: Localized[];
   variants?: NewVariant[];
   /** On create: the first images (the platform recommends at most 9 here; the rest through addProductImage). */
-  images?: { src: string }[];
+  images?: { src: string; alt?: string[] }[];
   published?: boolean;
 }
 
@@ -173,9 +173,16 @@ export async function deleteProduct(client: StoreClient, id: number, record: Wri
   await client.request({ method: 'DELETE', path: `/products/${id}`, record });
 }
 
-/** Adds one image (an http(s) URL) at the end of the product's images. */
-export async function addProductImage(client: StoreClient, productId: number, src: string, record: WriteRecord): Promise<ProductImage> {
-  const res = await client.request({ method: 'POST', path: `/products/${productId}/images`, body: { src }, record });
+/**
+ * An image to add (docs/platform.md §12): a URL the platform downloads, or a file as base64 `attachment` with its
+ * `filename`; `position` (1 = first; default last) and `alt`.
+ */
+export type ImageInput = ({ src: string } | { attachment: string; filename: string }) & { position?: number; alt?: string[] };
+
+/** Adds one image (a URL, or a file as its base64 `attachment`), by default at the end of the product's images. */
+export async function addProductImage(client: StoreClient, productId: number, image: string | ImageInput, record: WriteRecord): Promise<ProductImage> {
+  const body = typeof image === 'string' ? { src: image } : image;
+  const res = await client.request({ method: 'POST', path: `/products/${productId}/images`, body, record });
   return parseReply(ProductImageSchema, res.body, 'product image');
 }
 

@@ -71,9 +71,10 @@ describe('spec §4 Products', () => {
   it('platform.md §8 (replaces §5.11): images given at creation are the product\'s, in order; a src that is not http(s) → 422', async () => {
     const res = await t.post('/products', { name: 'Pictured', images: [{ src: 'https://example.com/a.jpg' }, { src: 'https://example.com/b.jpg' }] });
     expectCreated(res);
+    // The platform keeps its own copy under a CDN URL named after the file (platform.md §12), never the URL given.
     expect(res.body.images.map((i: any) => [i.src, i.position, i.product_id])).toEqual([
-      ['https://example.com/a.jpg', 1, res.body.id],
-      ['https://example.com/b.jpg', 2, res.body.id],
+      [expect.stringMatching(/^https:\/\/.+\/products\/a-640-0\.jpg$/), 1, res.body.id],
+      [expect.stringMatching(/^https:\/\/.+\/products\/b-640-0\.jpg$/), 2, res.body.id],
     ]);
     const bad = await t.post('/products', { name: 'Pictured', images: [{ src: 'ftp://example.com/a.jpg' }] });
     expect(bad.status).toBe(422);
@@ -224,14 +225,36 @@ describe('spec §4 Products', () => {
     const { product } = await createSimpleProduct(t);
     const res = await t.post(`/products/${product.id}/images`, { src: 'https://cdn.example.com/hammer.jpg' });
     expectCreated(res);
-    expect(res.body).toMatchObject({ product_id: product.id, src: 'https://cdn.example.com/hammer.jpg', position: expect.any(Number), alt: [] });
+    expect(res.body).toMatchObject({ product_id: product.id, src: expect.stringMatching(/\/products\/hammer-640-0\.jpg$/), position: expect.any(Number), alt: [] });
     expect(res.body.created_at).toMatch(ISO_WITH_OFFSET);
     expect(res.body.updated_at).toMatch(ISO_WITH_OFFSET);
     expect(res.body.id).toBeDefined();
     const second = await t.post(`/products/${product.id}/images`, { src: 'https://cdn.example.com/hammer-2.jpg' });
     expect(second.body.position).toBeGreaterThan(res.body.position);
     const after = (await t.get(`/products/${product.id}`)).body;
-    expect(after.images.map((i: any) => i.src)).toEqual(['https://cdn.example.com/hammer.jpg', 'https://cdn.example.com/hammer-2.jpg']);
+    expect(after.images.map((i: any) => i.src.split('/').pop())).toEqual(['hammer-640-0.jpg', 'hammer-2-640-0.jpg']);
+  });
+
+  it('platform.md §12: a file as base64 attachment + filename (gif/jpg/png/webp under 10 MB), stored under a CDN URL named after the file', async () => {
+    const { product } = await createSimpleProduct(t);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32)]).toString('base64');
+    const res = await t.post(`/products/${product.id}/images`, { attachment: png, filename: 'Foto Frente.png', position: 1 });
+    expectCreated(res);
+    expect(res.body).toMatchObject({ product_id: product.id, position: 1, src: expect.stringMatching(/^https:\/\/.+\/products\/foto-frente-640-0\.png$/) });
+    // The same name again is another image, numbered by the CDN; so is a URL ending in that name.
+    const again = await t.post(`/products/${product.id}/images`, { src: 'https://example.com/x/Foto%20Frente.png' });
+    expect(again.body.src).toMatch(/\/products\/foto-frente-640-1\.png$/);
+    for (const [body, field] of [
+      [{ attachment: png }, 'filename'],
+      [{ attachment: Buffer.from('not an image at all').toString('base64'), filename: 'a.png' }, 'attachment'],
+      [{ attachment: '***', filename: 'a.png' }, 'attachment'],
+      [{ attachment: Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(10_000_000)]).toString('base64'), filename: 'big.gif' }, 'attachment'],
+      [{}, 'src'],
+    ] as const) {
+      const bad = await t.post(`/products/${product.id}/images`, body);
+      expect(bad.status, JSON.stringify(field)).toBe(422);
+      expect(bad.body.errors[field]).toBeDefined();
+    }
   });
 
   it('§5.11: image src must be an http(s) URL → 422', async () => {

@@ -267,16 +267,33 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
       for (const f of ['sku', 'stock', 'inventory_levels', ...VARIANT_TEXT]) if (body[f] !== undefined) single[f] = body[f];
       product.variants.push(newVariant(product, single));
     }
-    for (const image of images) addImage(product, String(image.src ?? ''));
+    for (const image of images) addImage(product, { src: image.src });
     store.products.push(product);
     byId.set(product.id, product);
     return product;
   }
 
-  function addImage(product: StoreProduct, src: string) {
-    if (!/^https?:\/\//.test(src)) throw new Refusal(422, { src: ['must be an http(s) URL'] });
+  /**
+   * platform.md §12: a URL or a base64 `attachment` + `filename`, kept under the store's own CDN URL named after the
+   * file (this server's CDN sizes its copies 480 wide and numbers them by id; the client may count on the name only).
+   */
+  function addImage(product: StoreProduct, body: { src?: unknown; attachment?: unknown; filename?: unknown }) {
+    let name: string;
+    if (typeof body.attachment === 'string') {
+      if (typeof body.filename !== 'string' || body.filename === '') throw new Refusal(422, { filename: ['is required'] });
+      if (Buffer.from(body.attachment, 'base64').length >= 10_000_000) throw new Refusal(422, { attachment: ['must be under 10 MB'] });
+      name = body.filename;
+    } else {
+      const src = String(body.src ?? '');
+      if (!/^https?:\/\//.test(src)) throw new Refusal(422, { src: ['must be an http(s) URL'] });
+      name = decodeURIComponent(new URL(src).pathname.split('/').pop() ?? '');
+    }
     if (product.images.length >= 250) throw envelope(422, 'Product is not allowed to have more than 250 images');
-    const image = { id: nextId++, product_id: product.id, src, position: product.images.length + 1 };
+    const dot = name.lastIndexOf('.');
+    const stem = (dot > 0 ? name.slice(0, dot) : name).toLowerCase().replace(/[^a-z0-9]+/g, '-') || 'image';
+    const id = nextId++;
+    const src = `https://d2r9epyceweg5n.cloudfront.net/stores/001/products/${stem}-480-${id}.${dot > 0 ? name.slice(dot + 1).toLowerCase() : 'jpg'}`;
+    const image = { id, product_id: product.id, src, position: product.images.length + 1 };
     product.images.push(image);
     return image;
   }
@@ -383,7 +400,7 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
         return send(res, request, 200, product);
       }
     }
-    if (sub === 'images' && method === 'POST') return send(res, request, 201, addImage(product, String(b.src ?? '')));
+    if (sub === 'images' && method === 'POST') return send(res, request, 201, addImage(product, b));
     if (sub === 'variants') {
       if (!subId && method === 'PATCH') {
         if (options.olderStore) throw envelope(404, 'Not Found');

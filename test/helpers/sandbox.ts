@@ -1,3 +1,4 @@
+import { storedStems } from '../../src/platform/images.js';
 import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -229,3 +230,12 @@ export function requestRecorder() {
 }
 
 export const writesOf = (requests: Received[]): Received[] => requests.filter((r) => r.method !== 'GET');
+
+/**
+ * Images as the store names them: the sandbox keeps each under a CDN URL named after its file
+ * (`https://img.example.com/a.jpg` → `…/products/a-640-0.jpg`, docs/platform.md §12), so tests compare the
+ * file names' stems (`a`) of what was sent and what is stored.
+ */
+export function imageNames(srcs: readonly (string | null | undefined)[]): string[] {
+  return srcs.map((s) => storedStems(s ?? '').at(-1)!);
+}

@@ -6,7 +6,7 @@ import { jsonFields } from '../../api/json-fields.js';
 
 export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
   static summary = 'Create a product.';
-  static description = `With --price, --sku or stock flags the product has no variation: one variant holds them. Without them the product waits for variants (\`store variants create PRODUCT --option Size=M …\`). Prices are decimals with "." or "," (19.90 or 19,90); stock is a whole number, per location with --stock-at LOCATION=N (location by name or id) or at the default location with --stock N. Categories are ids or paths ("Ropa > Camisas"). Images (--image URL) are added after the product is created, in the order given. On a multilingual store give texts per language (--name es=Camisa --name pt=Camisa); a plain value goes to the main language.`;
+  static description = `With --price, --sku or stock flags the product has no variation: one variant holds them. Without them the product waits for variants (\`store variants create PRODUCT --option Size=M …\`). Prices are decimals with "." or "," (19.90 or 19,90); stock is a whole number, per location with --stock-at LOCATION=N (location by name or id) or at the default location with --stock N. Categories are ids or paths ("Ropa > Camisas"). Images (--image URL or a local gif, jpg, png or webp file) are checked first and added after the product is created, in the order given. On a multilingual store give texts per language (--name es=Camisa --name pt=Camisa); a plain value goes to the main language.`;
 
   static examples = [
     '<%= config.bin %> products create --name "Gorra" --price 4500 --sku GOR-001 --stock 20',
@@ -24,7 +24,7 @@ export default class ProductsCreate extends BaseCommand<typeof ProductsCreate> {
     handle: localizedFlag('URL handle (generated from the name when omitted; unique in the store)'),
     category: Flags.string({ description: 'Category id or path ("Ropa > Camisas"); repeatable.', multiple: true, multipleNonGreedy: true }),
     ...priceStockFlags,
-    image: Flags.string({ description: 'Image URL (http or https) to add after creation; repeatable.', multiple: true, multipleNonGreedy: true }),
+    image: Flags.string({ description: 'Image to add after creation: an http(s) URL or a local file (gif, jpg, png, webp under 10 MB); repeatable.', multiple: true, multipleNonGreedy: true }),
     published: Flags.boolean({ description: 'Show the product in the store (--no-published hides it).', allowNo: true }),
   };
 

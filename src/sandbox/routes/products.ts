@@ -6,9 +6,9 @@ import { variantStock } from '../stock.js';
 import { type ImageRecord, type Localized, type ProductRecord } from '../records.js';
 import { type StoreData } from '../state.js';
 import { MAX_IMAGES } from '../../platform/catalog.js';
+import { checkImageUpload } from '../store/images.js';
 import {
   addImage,
-  checkImageSource,
   checkNewProduct,
   checkProductChange,
   createProduct,
@@ -30,6 +30,8 @@ const imageSchema = z.object({
   position: z.number().int().min(1).optional(),
   alt: z.union([z.array(z.string()), z.string()]).optional(),
 });
+/** POST /products/{id}/images also takes a file: base64 `attachment` and its `filename` (docs/platform.md §12). */
+const imageUploadSchema = imageSchema.extend({ src: z.string().optional(), attachment: z.string().optional(), filename: z.string().optional() });
 /** POST /products (docs/platform.md §8): the product, its option names, its variants and its images in one body. */
 const productSchema = variantFieldsSchema.extend({
   name: localizedInput,
@@ -217,8 +219,8 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
   api.post('/products/:product_id/images', async (req, reply) => {
     const store = req.store;
     const product = getProduct(store, (req.params as Params).product_id);
-    const body = parseBody(imageSchema, req.body);
-    checkImageSource(body.src);
+    const body = parseBody(imageUploadSchema, req.body);
+    checkImageUpload(body);
     if (product.images.length >= MAX_IMAGES) throw platform422(`Product is not allowed to have more than ${MAX_IMAGES} images`);
     const image = state.mutate('product.image.create', (tx) => addImage(tx, store, product, body));
     ctx.emit('product/updated', store.id, product.id);

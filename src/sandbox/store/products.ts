@@ -3,6 +3,7 @@ import type { ImageRecord, Localized, ProductRecord } from '../records.js';
 import type { StoreData, Tx } from '../state.js';
 import { slug } from '../../platform/slug.js';
 import { MAX_IMAGES, MAX_OPTIONS, MAX_VARIANTS } from '../../platform/catalog.js';
+import { cdnUrl, checkImageSource, checkImageUpload } from './images.js';
 import {
   applyVariantFields,
   checkStockInput,
@@ -65,9 +66,12 @@ function generateHandles(store: StoreData, name: Localized, given: Localized, pr
 
 type LocalizedInput = string | Record<string, string>;
 
-/** An image as a request gives it (POST /products/{id}/images, or inside POST /products). */
+/** An image as a request gives it (POST /products/{id}/images, or inside POST /products), checked (images.ts). */
 export interface ImageInput {
-  src: string;
+  /** A URL, or with `attachment` none: the image is stored under a CDN URL named after `filename` (images.ts). */
+  src?: string;
+  attachment?: string;
+  filename?: string;
   position?: number;
   alt?: string | string[];
 }
@@ -105,20 +109,6 @@ export interface NewProduct {
   variants: { options: OptionValues; fields: VariantFields }[];
 }
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-/** An image's `src` must be an http(s) URL the platform can download. */
-export function checkImageSource(src: string, field = 'src'): void {
-  if (!isHttpUrl(src)) throw invalid(field, 'must be an http(s) URL');
-}
-
 /**
  * Checks a new product before any change (so the mutation cannot fail midway): its texts, categories, option
  * names, every variant (values, money, measures, stock per location, unique combinations) and every image. The
@@ -133,7 +123,7 @@ export function checkNewProduct(store: StoreData, input: ProductInput): NewProdu
   if (input.images !== undefined && input.images.length > MAX_IMAGES) {
     throw platform422(`Product is not allowed to have more than ${MAX_IMAGES} images`);
   }
-  input.images?.forEach((image, i) => checkImageSource(image.src, `images.${i}.src`));
+  input.images?.forEach((image, i) => checkImageSource(image.src ?? '', `images.${i}.src`));
   checkCategories(store, input.categories);
   const description = input.description === undefined ? {} : toLocalized(store, input.description, 'description');
   const handle = input.handle === undefined ? {} : toLocalized(store, input.handle, 'handle');
@@ -292,7 +282,10 @@ function newImage(tx: Tx, store: StoreData, product: ProductRecord, input: Image
   const position = Math.min(input.position ?? product.images.length + 1, product.images.length + 1);
   const now = tx.now();
   const alt = input.alt === undefined ? [] : Array.isArray(input.alt) ? input.alt : [input.alt];
-  const image: ImageRecord = { id: tx.nextId(store, 'image'), product_id: product.id, src: input.src, position, alt, created_at: now, updated_at: now };
+  // The platform keeps its own copy, named after the file: never the URL it was given (docs/platform.md §12).
+  const { name, type } = checkImageUpload(input);
+  const src = cdnUrl(store.id, product, name, type);
+  const image: ImageRecord = { id: tx.nextId(store, 'image'), product_id: product.id, src, position, alt, created_at: now, updated_at: now };
   product.images.splice(position - 1, 0, image);
   product.images.forEach((img, i) => (img.position = i + 1));
   return image;

@@ -4,6 +4,7 @@ import { type NumberProblem, readDecimal, readStock, shiftDecimal } from '../com
 import { type Column, type ColumnField, type DecimalField, categorySeparator } from './dialects.js';
 import type { VariantSpec } from './catalog-model.js';
 import type { Draft, RowContext, RowState } from './catalog-rows.js';
+import { readImageCell } from './catalog-images.js';
 
 /** The cells of a catalog row: each value checked and normalised into the row's product or variant. */
 
@@ -22,7 +23,13 @@ export function readCell(row: RowState, column: Column, field: ColumnField, valu
     case 'description':
     case 'categories':
     case 'images':
-      return readProductCell(row, column, field, value);
+      return readProductCell(row, column, field, value, ctx.imagesBase);
+    case 'imageAlt':
+      row.imageAlts = { column, value };
+      return;
+    case 'imagePosition':
+      row.imagePositions = { column, value };
+      return;
     case 'optionName':
       row.optionNames[field.index] = value;
       return;
@@ -35,7 +42,13 @@ export function readCell(row: RowState, column: Column, field: ColumnField, valu
 }
 
 /** A product-level cell: names, descriptions, categories and images are the product's, given on any of its rows. */
-function readProductCell(row: RowState, column: Column, field: ColumnField & { kind: 'name' | 'description' | 'categories' | 'images' }, value: string): void {
+function readProductCell(
+  row: RowState,
+  column: Column,
+  field: ColumnField & { kind: 'name' | 'description' | 'categories' | 'images' },
+  value: string,
+  imagesBase: string,
+): void {
   const { draft, at, line } = row;
   switch (field.kind) {
     case 'name':
@@ -52,13 +65,13 @@ function readProductCell(row: RowState, column: Column, field: ColumnField & { k
       return;
     }
     case 'images': {
-      const urls = value.split('|').map((u) => u.trim()).filter(Boolean);
-      const bad = urls.find((u) => !/^https?:\/\/[^\s]+$/i.test(u));
-      if (bad) at(column, `"${bad}" is not an http(s) URL`);
-      else if (!draft) return;
-      // Shopify gives one image per row: they add up.
-      else if (row.dialect === 'shopify') draft.spec.images.push(...urls.filter((u, i) => !draft.spec.images.includes(u) && urls.indexOf(u) === i));
-      else productValue(draft, 'images', value, column, line, at, () => (draft.spec.images = urls));
+      const images = readImageCell(row, column, value, imagesBase);
+      if (!images || !draft) return;
+      if (row.dialect === 'shopify') {
+        // Shopify gives one image per row: they add up.
+        row.images = images.filter((image, i) => !draft.spec.images.some((known) => known.src === image.src) && images.findIndex((x) => x.src === image.src) === i);
+        draft.spec.images.push(...row.images);
+      } else productValue(draft, 'images', value, column, line, at, () => (draft.spec.images = row.images = images));
     }
   }
 }

@@ -2,6 +2,14 @@ import type { BulkFile, BulkFileOptions } from '../bulk/bulk-file.js';
 import type { RowError } from '../bulk/row-error.js';
 import type { ColumnField, DecimalField, Dialect, TextField } from './dialects.js';
 import type { RowCommand } from './commands.js';
+import type { ImageSource } from '../common/image-files.js';
+
+/** An image of a product: a URL or a local file (checked as the file is read), with its alt text and position. */
+export interface ImageSpec extends ImageSource {
+  alt?: string;
+  /** 1 = first; absent: after the product's images. */
+  position?: number;
+}
 
 /** What a catalog file reads as (catalog.ts): its products and their variants, checked and normalised. */
 
@@ -58,7 +66,7 @@ export interface ProductSpec {
   description: Record<string, string>;
   /** Category paths (levels from the root), when the cell is not blank. */
   categories?: string[][];
-  images: string[];
+  images: ImageSpec[];
   /** Option names; empty for a product without variations. */
   optionNames: string[];
   /** False when the file has no option columns: rows are variants known by SKU, options unknown. */
@@ -96,4 +104,6 @@ export interface ReadCatalogOptions extends BulkFileOptions {
   ignoreUnknownColumns?: boolean;
   /** How messages name the file (a feed downloaded from a URL is named after it); the file's base name by default. */
   name?: string;
+  /** Where image files named by a relative path are; the file's directory by default (docs/csv.md "Images"). */
+  imagesDir?: string;
 }

@@ -1,6 +1,6 @@
 import type { RowError } from '../bulk/row-error.js';
 import type { Column, ColumnField, Dialect } from './dialects.js';
-import type { ProductSpec, VariantSpec } from './catalog-model.js';
+import type { ImageSpec, ProductSpec, VariantSpec } from './catalog-model.js';
 
 /** The state of reading a catalog file, row by row (catalog.ts, and the cells and options of a row). */
 
@@ -28,6 +28,8 @@ export interface RowContext {
   skus: Map<string, number>;
   /** Rows the command column says to ignore. */
   ignoredRows: number;
+  /** Where relative image paths start (the file's directory, or --images-dir). */
+  imagesBase: string;
   ignoredWithData: Set<number>;
   fail: (e: Omit<RowError, 'file'>) => void;
 }
@@ -60,5 +62,9 @@ export interface RowState {
   compareAt?: string;
   optionNames: string[];
   optionValues: string[];
+  /** The images this row's image cell gave, and its `image_alt` and `image_position` cells (catalog-images.ts). */
+  images?: ImageSpec[];
+  imageAlts?: { column: Column; value: string };
+  imagePositions?: { column: Column; value: string };
   at: (column: Column, message: string) => void;
 }

@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { slug } from '../../platform/slug.js';
 import { BulkFile, type FileHeader } from '../bulk/bulk-file.js';
 import type { RowError } from '../bulk/row-error.js';
@@ -8,6 +8,7 @@ import type { Catalog, ReadCatalogOptions, RowBaseline, VariantSpec } from './ca
 import { type ColumnIndex, type Draft, type Problem, type Row, type RowContext, type RowState, indexColumns } from './catalog-rows.js';
 import { cellValue, compactVariant, readCell, settleShopifyPrice } from './catalog-cells.js';
 import { readOptions } from './catalog-options.js';
+import { settleImageDetails } from './catalog-images.js';
 import { type RowCommand, readCommand } from './commands.js';
 
 /**
@@ -37,7 +38,8 @@ export async function readCatalog(path: string, options: ReadCatalogOptions = {}
   const drafts = new Map<string, Draft>();
   const skus = new Map<string, number>();
   const ignoredWithData = new Set<number>();
-  const ctx: RowContext = { drafts, skus, ignoredRows: 0, ignoredWithData, fail: (e) => fail(e) };
+  const imagesBase = options.imagesDir !== undefined ? resolve(options.imagesDir) : path === '-' ? process.cwd() : dirname(resolve(path));
+  const ctx: RowContext = { drafts, skus, ignoredRows: 0, imagesBase, ignoredWithData, fail: (e) => fail(e) };
   let headerBroken = false;
 
   const fail = (e: Omit<RowError, 'file'>): void => {
@@ -219,6 +221,7 @@ function readRow(record: Row, columns: Column[], idx: ColumnIndex, dialect: Dial
     if (column.field && value !== '') readCell(row, column, column.field, value, ctx);
   }
   settleShopifyPrice(row);
+  settleImageDetails(row);
   if (command !== undefined && command !== 'MERGE') row.variant.command = command;
   if (command === 'REPLACE') row.variant.cleared = blankFields(columns, cell);
   if (idx.baseline) row.variant.baseline = readBaseline(cell(idx.baseline), columns, cell);

@@ -20,6 +20,9 @@ export type ColumnField =
   | { kind: 'description'; lang: string }
   | { kind: 'categories' }
   | { kind: 'images' }
+  /** `image_alt`, `image_position`: of the images given on the same row, in their order (catalog-images.ts). */
+  | { kind: 'imageAlt' }
+  | { kind: 'imagePosition' }
   | { kind: 'optionName'; index: number }
   | { kind: 'optionValue'; index: number }
   | { kind: 'sku' }
@@ -141,6 +144,8 @@ const SHOPIFY: Record<string, ColumnField> = {
   'weight value (grams)': { kind: 'grams' },
   'image src': { kind: 'images' },
   'product image url': { kind: 'images' },
+  'image alt text': { kind: 'imageAlt' },
+  'image position': { kind: 'imagePosition' },
   'cost per item': { kind: 'decimal', field: 'cost' },
   command: { kind: 'command' },
 };
@@ -188,6 +193,10 @@ function canonicalField(header: string): ColumnField | undefined {
       return { kind: 'categories' };
     case 'images':
       return { kind: 'images' };
+    case 'image_alt':
+      return { kind: 'imageAlt' };
+    case 'image_position':
+      return { kind: 'imagePosition' };
     case 'sku':
       return { kind: 'sku' };
     case 'stock':

@@ -11,6 +11,8 @@ import { Interrupted, checkAbort, runPool } from '../bulk/pool.js';
 import { type VariantWrite, VariantWriter } from './variant-writes.js';
 import { type CategoryCreate, type CategoryRef, type Plan, type ProductPlan, type Step, variantKey } from './plan-model.js';
 import { variantWriteOf } from './planner.js';
+import { missingImages } from './image-identity.js';
+import { imageInput, imageRecord } from '../common/image-files.js';
 import { pickLocalized } from '../../api/read.js';
 import type { Variant } from '../../api/variants.js';
 import { localTexts } from '../catalog/catalog-input.js';
@@ -325,13 +327,12 @@ class PlanRun {
       traces.push(`the store named the new product "${watch.handleTaken}", not "${p.key}": another product took that handle meanwhile (a concurrent import?); check for a duplicate product`);
     }
     if (watch.imagesMoved) {
-      const wanted = new Set(p.steps.flatMap((s) => (s.kind === 'addImage' ? [s.src] : [])));
-      const counts = new Map<string, number>();
-      for (const image of (await getProduct(this.client, productId)).images) {
-        if (image.src && wanted.has(image.src)) counts.set(image.src, (counts.get(image.src) ?? 0) + 1);
-      }
-      for (const [src, n] of counts) {
-        if (n > 1) traces.push(`image ${src} is on product ${productId} ${n} times: another import added it at the same time; delete the extra copies`);
+      // Each image sent once should be on the product once, known as the planner knows it (image-identity.ts).
+      const { images } = await getProduct(this.client, productId);
+      for (const step of p.steps) {
+        if (step.kind !== 'addImage') continue;
+        const n = images.filter((i) => missingImages([step], [i]).length === 0).length;
+        if (n > 1) traces.push(`image ${step.src} is on product ${productId} ${n} times: another import added it at the same time; delete the extra copies`);
       }
     }
     return traces;
@@ -427,16 +428,21 @@ class PlanRun {
 
   private async addImage(step: Step & { kind: 'addImage' }, run: ProductRun): Promise<void> {
     const productId = run.productId!;
+    const body = await imageInput(step, { ...(step.position !== undefined ? { position: step.position } : {}), ...(step.alt !== undefined ? { alt: [step.alt] } : {}) });
     const image = await this.create(
       { resource: 'image', parent: productId, key: step.src },
-      { src: step.src },
-      (write) => addProductImage(this.client, productId, step.src, write),
-      async () => (await getProduct(this.client, productId)).images.find((i) => i.src === step.src),
+      imageRecord(step),
+      (write) => addProductImage(this.client, productId, body, write),
+      // Looked for as the planner matches images: the store names its copy after the file (image-identity.ts).
+      async () => {
+        const { images } = await getProduct(this.client, productId);
+        return images.find((i) => missingImages([step], [i]).length === 0);
+      },
     );
     this.log({ t: 'image', key: run.plan.key, src: step.src });
     // Appended images take the next position; a later one means someone else added images meanwhile.
     const position = typeof image.position === 'number' ? image.position : 0;
-    if (position > run.watch.nextImagePosition) run.watch.imagesMoved = true;
+    if (step.position === undefined && position > run.watch.nextImagePosition) run.watch.imagesMoved = true;
     run.watch.nextImagePosition = Math.max(run.watch.nextImagePosition, position) + 1;
   }
 

@@ -4,7 +4,7 @@ import type { Location } from '../../api/locations.js';
 import type { Product, ProductInput } from '../../api/products.js';
 import type { StoreInfo } from '../../api/store.js';
 import type { Variant, VariantInput } from '../../api/variants.js';
-import type { VariantSpec } from './catalog-model.js';
+import type { ImageSpec, VariantSpec } from './catalog-model.js';
 import type { DecimalField, TextField } from './dialects.js';
 
 /** The import plan's shapes (planner.ts): the store's snapshot it reads, and the steps and writes it makes. */
@@ -53,7 +53,8 @@ export type Step =
   | { kind: 'createProduct'; body: ProductBody; categories?: CategoryRef[]; variants?: NestedVariant[] }
   | { kind: 'updateProduct'; body: ProductBody; categories?: CategoryRef[] }
   | { kind: 'createVariant'; sku: string; line: number; body: VariantInput; options: string[] }
-  | { kind: 'addImage'; src: string }
+  /** One image: a URL sent as `src`, or a local file sent as its content (docs/platform.md §12). */
+  | ({ kind: 'addImage' } & ImageSpec)
   | { kind: 'setCustomFields'; sku: string; line: number; variantId?: number; options: string[]; values: { id: string; value: string }[] }
   /** A DELETE row's product (plan-commands.ts), kept whole for the ledger: undo makes it again from there. */
   | { kind: 'deleteProduct'; line: number; record: Product }

@@ -16,6 +16,7 @@ import type {
   PlanOptions,
 } from './plan-model.js';
 import { variantLabel, skuField, IMAGES_IN_CREATE } from './plan-model.js';
+import { missingImages } from './image-identity.js';
 import { type RowCommandsPlan, clearedFields, planRowCommands } from './plan-commands.js';
 import { type Indexes, pathKey, textOf, firstText, indexSnapshot } from './store-index.js';
 import {
@@ -172,8 +173,12 @@ function planCreate(
   if (Object.keys(spec.description).length > 0) body.description = localizedBody(spec.description, ix);
   const categories = resolveCategories(spec);
   const steps: Step[] = [];
-  // One POST carries the product, all its variants and its first images (docs/platform.md §8).
-  if (spec.images.length > 0) body.images = spec.images.slice(0, IMAGES_IN_CREATE).map((src) => ({ src }));
+  // One POST carries the product, all its variants and its first images (docs/platform.md §8): URLs only, up to the
+  // first file or placed image, which go after it one by one (a file as its content, §12), so the order holds.
+  const nested = spec.images.slice(0, IMAGES_IN_CREATE);
+  const cut = nested.findIndex((image, i) => image.file !== undefined || (image.position !== undefined && image.position !== i + 1));
+  const inCreate = cut === -1 ? nested : nested.slice(0, cut);
+  if (inCreate.length > 0) body.images = inCreate.map((i) => ({ src: i.src, ...(i.alt !== undefined ? { alt: [i.alt] } : {}) }));
   const withoutVariations = spec.optionNames.length === 0;
   if (withoutVariations) {
     const v = spec.variants[0]!;
@@ -192,7 +197,7 @@ function planCreate(
     const custom = customValues(v, ix);
     if (custom.length > 0) steps.push({ kind: 'setCustomFields', sku: v.sku, line: v.line, options: v.values, values: custom });
   }
-  for (const src of spec.images.slice(IMAGES_IN_CREATE)) steps.push({ kind: 'addImage', src });
+  for (const image of spec.images.slice(inCreate.length)) steps.push({ kind: 'addImage', ...image });
   return { ...base, action: 'create', steps };
 }
 
@@ -241,8 +246,7 @@ function planUpdate(
   if (update) steps.push(update);
   const variants = planVariants(spec, product, storeOptions, ix);
   steps.push(...variants.steps);
-  const srcs = new Set(product.images.map((i) => i.src));
-  for (const src of spec.images) if (!srcs.has(src)) steps.push({ kind: 'addImage', src });
+  for (const image of missingImages(spec.images, product.images)) steps.push({ kind: 'addImage', ...image });
 
   const { rowFailures, updates } = variants;
   const action = steps.length > 0 || updates.length > 0 ? 'update' : rowFailures.length > 0 ? 'fail' : 'unchanged';

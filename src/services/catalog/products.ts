@@ -22,9 +22,9 @@ import { localText, localTexts, mergeLocalized, parseDecimal, parseLocalized, pa
 import { resolveCategory } from './categories.js';
 import { stockInput } from './locations.js';
 import { type ListPage, listPages, type Paging } from '../common/paging.js';
-import { parseHttpUrl } from '../common/validate.js';
+import { type ImageSource, imageInput, imageRecord, readImageSource } from '../common/image-files.js';
 import { type PriceStockFields, type VariantUpdate, levelChanges } from './variants.js';
-import { created, deleted, fieldUpdates } from '../../ledger/changes.js';
+import { created, deleted, fieldUpdates, recordCreate } from '../../ledger/changes.js';
 import type { Recorder } from '../../ledger/recorder.js';
 import type { ChangeIntent } from '../../ledger/types.js';
 import { variantChanges, variantSubject } from './variant-changes.js';
@@ -101,7 +101,9 @@ export function describeProduct(p: Product): string {
 
 export async function createProductFrom(client: StoreClient, recorder: Recorder, fields: ProductFields): Promise<Product> {
   if (!fields.name?.length) throw new UsageError('--name is required to create a product.');
-  const images = (fields.images ?? []).map((url) => parseHttpUrl('--image', url, 'https://example.com/photos/shirt.jpg'));
+  const images = fields.images ?? [];
+  // Checked before the product is made: a missing file must not leave a product without its images.
+  checkImageSources(images, '--image');
   const input = await productInput(client, fields);
   const write = recorder.intend([created({ resource: 'product', key: localText(input.handle) || null }, input)]);
   const product = await createProduct(client, input, write);
@@ -178,27 +180,38 @@ export async function deleteFoundProduct(client: StoreClient, recorder: Recorder
 }
 
 /**
- * Adds images in the order given. URLs are all checked before the first is sent; if the store refuses one
- * after others were added, the error says which were added (exit 3).
+ * Adds images in the order given: each an http(s) URL, or a local file (relative to `base`, the working directory by
+ * default) sent as its base64 `attachment`. Every one is checked (a URL's form; a file's existence, size under 10 MB
+ * and type by content) before the first is sent; if the store refuses one after others were added, the error says
+ * which were added (exit 3).
  */
-export async function addImages(client: StoreClient, recorder: Recorder, productId: number, urls: string[]): Promise<ProductImage[]> {
-  const checked = urls.map((url) => parseHttpUrl('URL', url, 'https://example.com/photos/shirt.jpg'));
+export async function addImages(client: StoreClient, recorder: Recorder, productId: number, sources: string[], base = process.cwd()): Promise<ProductImage[]> {
+  const checked = checkImageSources(sources, 'IMAGE', base);
   const added: ProductImage[] = [];
-  for (const url of checked) {
+  for (const source of checked) {
     try {
-      const write = recorder.intend([created({ resource: 'image', parent: productId, key: url }, { src: url })]);
-      const image = await addProductImage(client, productId, url, write);
-      write.identify(image.id);
+      const image = await recordCreate(recorder, created({ resource: 'image', parent: productId, key: source.src }, imageRecord(source)), async (write) =>
+        addProductImage(client, productId, await imageInput(source), write),
+      );
       added.push(image);
     } catch (error) {
       if (added.length === 0) throw error;
       throw new PartialFailureError(
-        `Added ${added.length} of ${plural(checked.length, 'image')} to product ${productId}; ${url} failed: ${(error as Error).message}`,
-        [{ url, error: (error as Error).message }],
+        `Added ${added.length} of ${plural(checked.length, 'image')} to product ${productId}; ${source.src} failed: ${(error as Error).message}`,
+        [{ url: source.src, error: (error as Error).message }],
       );
     }
   }
   return added;
+}
+
+/** Image arguments read as URLs or files, every one checked; the first that cannot be sent is a usage error naming it. */
+function checkImageSources(sources: string[], name: string, base = process.cwd()): ImageSource[] {
+  return sources.map((text) => {
+    const source = readImageSource(text.trim(), base);
+    if ('error' in source) throw new UsageError(`${name}: ${source.error}; give an http(s) URL such as https://example.com/photos/shirt.jpg or a gif, jpg, png or webp file.`);
+    return source;
+  });
 }
 
 async function productInput(client: StoreClient, fields: ProductFields): Promise<ProductInput> {

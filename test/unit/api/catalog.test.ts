@@ -64,8 +64,9 @@ describe('catalog API modules', () => {
 
   it('adds, lists and deletes product images', async () => {
     const image = await addProductImage(client, 2, 'https://example.com/back.jpg', ledger.record('POST', '/products/2/images'));
-    expect(image).toMatchObject({ product_id: 2, position: 2 });
-    expect((await listProductImages(client, 2)).map((i) => i.src)).toContain('https://example.com/back.jpg');
+    // Stored under the store's CDN URL named after the file (docs/platform.md §12).
+    expect(image).toMatchObject({ product_id: 2, position: 2, src: expect.stringMatching(/\/products\/back-640-0\.jpg$/) });
+    expect((await listProductImages(client, 2)).map((i) => i.src)).toContain(image.src);
     await deleteProductImage(client, 2, image.id, ledger.record('DELETE', '/products/2/images'));
     expect((await listProductImages(client, 2)).map((i) => i.id)).not.toContain(image.id);
     await expect(addProductImage(client, 999, 'https://example.com/x.jpg', ledger.record('POST', '/products/999/images'))).rejects.toBeInstanceOf(NotFoundError);

@@ -6,12 +6,13 @@ import { csvFlag } from '../../../flags/common.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
 export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImagesAdd> {
-  static summary = 'Add images to a product from their URLs.';
-  static description = `Images are added in the order given, after the product's current images. Every URL is checked (http or https) before the first is sent; if the store refuses one after others were added, the command says which were added and exits 3.`;
+  static summary = 'Add images to a product from their URLs or from files.';
+  static description = `Images are added in the order given, after the product's current images. An image is an http(s) URL (the store downloads it) or a local file, relative to the working directory, sent as its content (a gif, jpg, png or webp under 10 MB). Every one is checked before the first is sent; if the store refuses one after others were added, the command says which were added and exits 3.`;
 
   static examples = [
     '<%= config.bin %> products images add 1234 https://example.com/front.jpg https://example.com/back.jpg',
     '<%= config.bin %> products images add 1234 https://example.com/front.jpg --json',
+    '<%= config.bin %> products images add 1234 ./fotos/frente.jpg',
   ];
 
   static strict = false;
@@ -21,7 +22,7 @@ export default class ProductsImagesAdd extends BaseCommand<typeof ProductsImages
 
   static args = {
     product: productRefArg,
-    url: Args.string({ description: 'Image URLs (http or https), one or more.', required: true }),
+    url: Args.string({ description: 'Images, one or more: http(s) URLs or local files (gif, jpg, png, webp).', required: true }),
   };
 
   static flags = {

@@ -27,6 +27,8 @@ import { verifyJob } from '../verify.js';
 export interface ImportOptions extends BulkJobOptions<ImportProgress> {
   mode?: Mode;
   ignoreUnknownColumns?: boolean;
+  /** Where image files named by a relative path are (the file's directory by default). */
+  imagesDir?: string;
   /** Write the file as it is, even fields it holds as exported that the store changed since (baseline.ts). */
   overwriteStoreChanges?: boolean;
 }
@@ -73,8 +75,8 @@ class PlanRefusedError extends StoreError {
 }
 
 async function readAndValidate(options: ImportOptions): Promise<Catalog> {
-  const { ignoreUnknownColumns, encoding, map, onNotice, name } = options;
-  const catalog = await readCatalog(options.file, { ignoreUnknownColumns, encoding, map, onNotice, name });
+  const { ignoreUnknownColumns, encoding, map, onNotice, name, imagesDir } = options;
+  const catalog = await readCatalog(options.file, { ignoreUnknownColumns, encoding, map, onNotice, name, imagesDir });
   // --skip-invalid leaves out products with a bad row; a bad header (unknown or duplicate column) spoils every row.
   refuseInvalidFile(catalog, catalog.products.length, { skipInvalid: options.skipInvalid, verb: 'import', unit: 'product' });
   return catalog;

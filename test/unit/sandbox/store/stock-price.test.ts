@@ -58,7 +58,8 @@ describe('checkNewProduct / createProduct', () => {
     expect(p.attributes).toEqual([{ es: 'Talle' }]);
     expect(p.variants).toHaveLength(1);
     expect(variantStock(p.variants[0]!)).toBe(5);
-    expect(p.images.map((i) => [i.src, i.position])).toEqual([['https://x.example/a.jpg', 1]]);
+    // Kept under the CDN's URL named after the file, never the URL given (docs/platform.md §12).
+    expect(p.images.map((i) => [i.src, i.position])).toEqual([[`https://cdn.sandbox.invalid/stores/${store.id}/products/a-640-0.jpg`, 1]]);
     expect(store.productIndex.variantToProduct.get(p.variants[0]!.id)).toBe(p.id);
   });
 

@@ -122,7 +122,7 @@ describe('dialects', () => {
     expect(catalog.products.map((p) => p.key)).toEqual(['remera-lisa', 'taza-ceramica']);
     const [remera, taza] = catalog.products;
     expect(remera!.categories).toEqual([['Ropa', 'Remeras'], ['Ofertas']]);
-    expect(remera!.images).toEqual(['https://img.example.com/remera-1.jpg', 'https://img.example.com/remera-2.jpg']);
+    expect(remera!.images).toEqual([{ src: 'https://img.example.com/remera-1.jpg' }, { src: 'https://img.example.com/remera-2.jpg' }]);
     expect(remera!.optionNames).toEqual(['Talle', 'Color']);
     expect(remera!.variants.map((v) => v.values)).toEqual([['S', 'Blanco'], ['M', 'Blanco'], ['M', 'Negro']]);
     expect(remera!.variants[2]!.decimals).toEqual({ price: '12000.00', promotional_price: '10500.00', weight: '0.20' });
@@ -162,7 +162,8 @@ describe('dialects', () => {
       expect(summary(catalog).map((p) => ({ ...p, categories: undefined }))).toEqual(
         summary(canonical).map((p) => ({ ...p, categories: undefined })),
       );
-      expect(catalog.products[0]!.images).toEqual(['https://img.example.com/remera-1.jpg', 'https://img.example.com/remera-2.jpg']);
+      // Image Position is read with its Image Src.
+      expect(catalog.products[0]!.images).toEqual([{ src: 'https://img.example.com/remera-1.jpg', position: 1 }, { src: 'https://img.example.com/remera-2.jpg', position: 2 }]);
       expect(catalog.ignoredColumns).toContain('Vendor');
       // Present but always empty: not worth a mention.
       expect(catalog.ignoredColumns).not.toContain(name === 'shopify.csv' ? 'Variant Barcode' : 'Barcode');
