@@ -57,7 +57,7 @@ export function buildServer(session: Session, version: string): McpServer {
   for (const spec of servedTools(session)) {
     server.registerTool(
       spec.name,
-      { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: { title: spec.title, ...spec.annotations } },
+      { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: { ...spec.annotations } },
       (async (args: unknown, ctx: { mcpReq: { signal: AbortSignal; envelope?: Record<string, unknown> } }) => {
         const call: CallContext = { clientName: clientNameOf(server, ctx.mcpReq.envelope), signal: ctx.mcpReq.signal };
         try {
