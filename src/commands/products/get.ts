@@ -11,13 +11,13 @@ export default class ProductsGet extends BaseCommand<typeof ProductsGet> {
   static baseFlags = BaseCommand.recordFlags;
 
   static args = {
-    ref: productRefArg,
+    product: productRefArg,
   };
 
   async run(): Promise<Product> {
     const client = await this.client();
     const { findProduct } = await import('../../services/catalog/product-ref.js');
-    const product = await findProduct(client, this.args.ref);
+    const product = await findProduct(client, this.args.product);
     const { productFields, productSections } = await import('../../views/products.js');
     await this.renderDetail(productFields(product), productSections(product));
     return product;
