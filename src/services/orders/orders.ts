@@ -42,14 +42,21 @@ export interface OrderDetails {
   invoices: ShownInvoice[];
 }
 
-/** The order with its fulfillment orders and attached invoices, fetched side by side. */
+/**
+ * The order with its fulfillment orders inside (`aggregates=fulfillment_orders`, docs/platform.md §10) and its
+ * attached invoices, fetched side by side: two requests; a third, the shipments' own list, only where the store
+ * leaves them out of the order.
+ */
 async function orderDetails(client: StoreClient, orderId: number): Promise<OrderDetails> {
-  const [order, fulfillmentOrders, invoices] = await Promise.all([
-    getOrder(client, orderId),
-    listFulfillmentOrders(client, orderId),
+  const [withShipments, invoices] = await Promise.all([
+    getOrder(client, orderId, { withShipments: true }),
     readInvoices(client, orderId, { checkOrder: false }).then((r) => r.invoices),
   ]);
-  return { order, fulfillment_orders: fulfillmentOrders, invoices };
+  const inside = withShipments.fulfillment_orders;
+  // Shown once, beside the order (as before), not inside it too.
+  const order = { ...withShipments };
+  delete (order as Record<string, unknown>).fulfillment_orders;
+  return { order, fulfillment_orders: inside ?? (await listFulfillmentOrders(client, orderId)), invoices };
 }
 
 /** `orders get ID`: the details of the order with that id or, when there is none, with that number. */
