@@ -28,6 +28,7 @@ import {
   retryNotice,
   UNREACHABLE_RETRIES,
   type RequestState,
+  type RetryOptions,
   type RetryPolicy,
 } from './retry.js';
 import { ANNOUNCED_WAIT_MS, MAX_WAIT_MS, RateScheduler, keepAliveClock, type ResponseHeaders } from './scheduler.js';
@@ -94,7 +95,7 @@ export interface ClientConfig {
   maxReplyBytes?: number;
 }
 
-export interface RequestOptions {
+export interface RequestOptions extends RetryOptions {
   method: string;
   /** Relative to /{version}/{store_id} (e.g. /orders/123), or an absolute URL on the same host. */
   path: string;
@@ -104,8 +105,6 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** The ledger's record of what this write changes: every method but GET and HEAD carries one. */
   record?: WriteRecord;
-  /** A 429 is not waited out but thrown (RateLimitError): the caller halves its batch (retry.ts `halveOn429`). */
-  halveOn429?: boolean;
 }
 
 export interface ApiResponse<T> {

@@ -59,6 +59,12 @@ export interface RequestState {
   halveOn429?: boolean;
 }
 
+/** What one request may ask of the retry policy (RequestOptions of client/index.ts). */
+export interface RetryOptions {
+  /** A 429 is not waited out but thrown (RateLimitError): the caller halves its batch (RequestState.halveOn429). */
+  halveOn429?: boolean;
+}
+
 export interface RetryPolicy {
   /** Retries of transient failures per request. */
   maxRetries: number;
