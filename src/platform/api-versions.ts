@@ -16,6 +16,3 @@ export function isApiVersion(value: string): value is ApiVersion {
 
 /** A path segment that names a version, known or not: `v1`, `v2`, `2025-03` (a pasted URL's, a raw path's). */
 export const VERSION_SEGMENT = /^(v\d+|\d{4}-\d{2})$/;
-
-/** The order actions `2025-03` no longer serves (§10, §12). */
-export const V1_ONLY_ORDER_ACTIONS = ['pack', 'fulfill'] as const;

@@ -23,7 +23,9 @@ import * as fulfillmentOrders from './routes/fulfillment-orders.js';
 import * as locations from './routes/locations.js';
 import * as metafields from './routes/metafields.js';
 import * as orders from './routes/orders.js';
+import * as orderV1Actions from './routes/order-v1-actions.js';
 import * as products from './routes/products.js';
+import * as productImages from './routes/product-images.js';
 import * as storeRoutes from './routes/store.js';
 import * as variants from './routes/variants.js';
 import * as webhooks from './routes/webhooks.js';
@@ -37,9 +39,11 @@ const ROUTE_MODULES: RouteModule[] = [
   locations,
   categories,
   products,
+  productImages,
   variants,
   customFields,
   orders,
+  orderV1Actions,
   fulfillmentOrders,
   metafields,
   customers,

@@ -43,6 +43,27 @@ describe('versions (§12): /v1 and /2025-03 serve the same routes and shapes', (
     expect(page.headers.get('link')).toContain(`/2025-03/${t.sandbox.storeId}/orders?`);
   });
 
+  it('the deprecated POST /orders/{id}/pack and /fulfill (§10) act on the first shipment under v1 only; 2025-03 dropped them', async () => {
+    const orders = (await t.get('/orders', { query: { per_page: 200, aggregates: 'fulfillment_orders' } })).body as any[];
+    const order = orders.find((o) => o.status === 'open' && o.fulfillment_orders?.[0]?.status === 'UNPACKED');
+    expect(order, 'an open demo order with an unpacked first shipment').toBeDefined();
+    const dropped = await dated.post(`/orders/${order.id}/pack`, {});
+    expect(dropped.status).toBe(404);
+    expect(dropped.body.description).toMatch(/^No route POST .*2025-03 dropped the deprecated \/pack/);
+    const packed = await t.post(`/orders/${order.id}/pack`, {});
+    expect(packed.status, packed.text).toBe(200);
+    expect(packed.body.id).toBe(order.id);
+    expect((await t.get(`/orders/${order.id}/fulfillment-orders`)).body[0].status).toBe('PACKED');
+    const fulfilled = await t.post(`/orders/${order.id}/fulfill`, { shipping_tracking_number: 'BR1', shipping_tracking_url: 'https://track.example/BR1', notify_customer: false });
+    expect(fulfilled.status, fulfilled.text).toBe(200);
+    const fo = (await t.get(`/orders/${order.id}/fulfillment-orders`)).body[0];
+    expect([fo.status, fo.tracking_info?.code]).toEqual(['DISPATCHED', 'BR1']);
+    // Packing again is refused in a sentence naming the shipment's status.
+    const again = await t.post(`/orders/${order.id}/pack`, {});
+    expect(again.status).toBe(422);
+    expect(again.body.description).toMatch(/its first shipment is DISPATCHED/);
+  });
+
   it('a version the platform does not have is a 404 with the error body, not a route of the API', async () => {
     const res = await clientFor(t.sandbox, 'v2').get('/store');
     expect(res.status).toBe(404);

@@ -27,7 +27,7 @@ function time(order: OrderRecord, ms: number | null): string | null {
 }
 
 /** The order record of docs/platform.md §4; `customer` only for a token that may read customers (§11). */
-function presentOrder(order: OrderRecord, req: FastifyRequest) {
+export function presentOrder(order: OrderRecord, req: FastifyRequest) {
   const storeId = req.store.id;
   const asText = order.sent_as?.string_line_numbers === true;
   const num = (n: number) => (asText ? String(n) : n);

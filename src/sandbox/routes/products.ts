@@ -47,7 +47,7 @@ const productSchema = variantFieldsSchema.extend({
 });
 
 /** An image (docs/platform.md §3): id, product_id, src, position, alt and timestamps. */
-function presentImage(i: ImageRecord, product?: ProductRecord) {
+export function presentImage(i: ImageRecord, product?: ProductRecord) {
   const compact = product?.compact_offset;
   return {
     id: i.id,
