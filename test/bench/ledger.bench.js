@@ -84,8 +84,8 @@ async function syncCost() {
   const args = (mode) => [SYNC, store.url, String(store.storeId), store.token, work, mode];
   if (hasFarmBench) {
     const none = ['node', ...args('none')].map((a) => `'${a}'`).join(' ');
-    console.log(`$ farm-bench -n 5 --timeout 3600 --vs "node ledger-sync.js … none" -- node ledger-sync.js … ledger`);
-    const { out } = await run('farm-bench', ['-n', '5', '--timeout', '3600', '--vs', none, '--', 'node', ...args('ledger')]);
+    console.log(`$ farm-bench -n ${process.env.BENCH_PAIRS ?? 5} --timeout 3600 --vs "node ledger-sync.js … none" -- node ledger-sync.js … ledger`);
+    const { out } = await run('farm-bench', ['-n', String(process.env.BENCH_PAIRS ?? 5), '--timeout', '3600', '--vs', none, '--', 'node', ...args('ledger')]);
     console.log(out.trim());
   } else {
     const times = { ledger: [], none: [] };
@@ -166,19 +166,36 @@ async function historyCost() {
 async function showCost() {
   const path = join(work, 'show-ledger.db');
   const runId = bigLedger(path, 100_000);
-  for (const format of [[], ['--csv'], ['--json']]) {
-    const t = performance.now();
-    let first;
-    let bytes = 0;
-    await new Promise((resolve) => {
-      const child = spawn(process.execPath, [BIN, 'runs', 'show', runId, ...format], { env: { ...process.env, STORE_LEDGER: path } });
+  // A run of one change beside it: its first bytes are start-up alone, what the big run's are compared with.
+  const ledger = Ledger.open(path);
+  const tiny = ledger.startRun({ command: 'variants update', argv: [] });
+  ledger.intend(tiny.n, [{ resource: 'variant', id: 1, parent: 1, key: 'T-1', field: 'price', kind: 'update', before: '1.00', after: '2.00' }]);
+  ledger.endRun(tiny.n, 0);
+  ledger.close();
+  const show = (id, format) =>
+    new Promise((resolve) => {
+      const t = performance.now();
+      let first;
+      let bytes = 0;
+      const child = spawn(process.execPath, [BIN, 'runs', 'show', id, ...format], { env: { ...process.env, STORE_LEDGER: path } });
       child.stdout.on('data', (d) => {
         first ??= performance.now() - t;
         bytes += d.length;
       });
-      child.on('close', resolve);
+      child.on('close', () => resolve({ first, bytes, all: performance.now() - t }));
     });
-    console.log(`runs show of a 100,000-change run ${format[0] ?? '(text)'}: first bytes after ${first.toFixed(0)} ms, all ${(bytes / 1e6).toFixed(1)} MB after ${(performance.now() - t).toFixed(0)} ms`);
+  for (const format of [[], ['--csv'], ['--json']]) {
+    // Alternated, three of each, so the machine's load weighs on both alike.
+    const big = [];
+    const small = [];
+    for (let i = 0; i < 3; i++) {
+      big.push(await show(runId, format));
+      small.push(await show(tiny.id, format));
+    }
+    const m = (list, key) => median(list.map((x) => x[key]));
+    console.log(
+      `runs show ${format[0] ?? '(text)'}: 100,000-change run first bytes after ${m(big, 'first').toFixed(0)} ms (all ${(big[0].bytes / 1e6).toFixed(1)} MB after ${m(big, 'all').toFixed(0)} ms); 1-change run first bytes after ${m(small, 'first').toFixed(0)} ms (medians of 3, alternated)`,
+    );
   }
   if (hasFarmBench) {
     console.log(`$ STORE_LEDGER=… farm-bench -n 5 -- node bin/run.js runs show RUN --json (peak memory of a streamed 100,000-change run)`);
