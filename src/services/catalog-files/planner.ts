@@ -18,7 +18,7 @@ import type {
 import { variantLabel, skuField, IMAGES_IN_CREATE } from './plan-model.js';
 import { missingImages } from './image-identity.js';
 import { type RowCommandsPlan, clearedFields, planRowCommands } from './plan-commands.js';
-import { type Indexes, pathKey, textOf, firstText, indexSnapshot } from './store-index.js';
+import { type Indexes, pathKey, textOf, firstText, indexSnapshot, locationColumnProblems } from './store-index.js';
 import {
   fieldChanges,
   localizedBody,
@@ -37,13 +37,10 @@ import {
  */
 
 /** Column-level checks against the store: languages, locations and custom fields the file names must exist. */
-function checkColumns(catalog: Catalog, ix: Indexes): string[] {
+function checkColumns(catalog: Catalog, ix: Indexes, locations: StoreSnapshot['locations']): string[] {
   const fatal: string[] = [];
-  for (const location of catalog.locationColumns) {
-    if (!ix.locationByKey.has(location.trim().toLowerCase())) {
-      fatal.push(`${catalog.file}: column "stock:${location}" names no location of the store (use a location's name or id; see \`store locations list\`).`);
-    }
-  }
+  // The `stock` column is not compared: beside `stock:` columns, an export writes there only the totals of variants whose split is unknown.
+  fatal.push(...locationColumnProblems(catalog.file, catalog.locationColumns, locations));
   for (const name of catalog.customColumns) {
     if (!ix.customByName.has(name.trim().toLowerCase())) {
       fatal.push(`${catalog.file}: column "custom:${name}" names no custom field of the store (create it with \`store variants custom-fields create\`).`);
@@ -62,7 +59,7 @@ function checkColumns(catalog: Catalog, ix: Indexes): string[] {
 export function planImport(catalog: Catalog, snapshot: StoreSnapshot, options: PlanOptions = {}): Plan {
   const mode = options.mode ?? 'upsert';
   const ix = indexSnapshot(snapshot);
-  const fatal = checkColumns(catalog, ix);
+  const fatal = checkColumns(catalog, ix, snapshot.locations);
   const plan: Plan = { categories: [], products: [], fatal, writes: 0, locations: snapshot.locations };
   if (fatal.length > 0) return plan;
 

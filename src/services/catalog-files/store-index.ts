@@ -70,6 +70,39 @@ export function locationKeys(location: Location): string[] {
   return [location.id, ...names.filter((n): n is string => Boolean(n))].map((k) => k.trim().toLowerCase());
 }
 
+/**
+ * What is wrong with the `stock:<location>` columns of `file` (headers as written after `stock:`): a name no
+ * location has, a name two locations share (which one is meant cannot be told: each is named with its id), and
+ * two columns for one location (by its name and its id, or names differing only in case: which value wins cannot
+ * be told). `plainStock` is the header of a `stock` column when it stands for the default location (a sync feed's).
+ */
+export function locationColumnProblems(file: string, columns: string[], locations: Location[], plainStock?: string): string[] {
+  const problems: string[] = [];
+  const byKey = new Map<string, Location[]>();
+  for (const location of locations) {
+    for (const key of new Set(locationKeys(location))) byKey.set(key, [...(byKey.get(key) ?? []), location]);
+  }
+  const shown = (l: Location) => `"${firstText(l.name) || l.id}" (id ${l.id})`;
+  const columnOf = new Map<string, string>();
+  const defaultLocation = locations.find((l) => l.is_default) ?? locations[0];
+  if (plainStock !== undefined && defaultLocation) columnOf.set(defaultLocation.id, plainStock);
+  for (const location of columns) {
+    const header = `stock:${location}`;
+    const found = byKey.get(location.trim().toLowerCase()) ?? [];
+    if (found.length === 0) {
+      problems.push(`${file}: column "${header}" names no location of the store (use a location's name or id; see \`store locations list\`).`);
+    } else if (found.length > 1) {
+      problems.push(`${file}: column "${header}" names ${found.length} locations of the store, ${found.map(shown).join(' and ')}; name one by its id.`);
+    } else {
+      const other = columnOf.get(found[0]!.id);
+      if (other !== undefined) {
+        problems.push(`${file}: columns "${other}" and "${header}" both name the location ${shown(found[0]!)}; keep one.`);
+      } else columnOf.set(found[0]!.id, header);
+    }
+  }
+  return problems;
+}
+
 export function indexSnapshot(snapshot: StoreSnapshot): Indexes {
   const main = snapshot.store.main_language;
   const byHandle = new Map<string, Product>();

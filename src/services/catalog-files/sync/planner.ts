@@ -4,7 +4,7 @@ import { UsageError } from '../../../errors.js';
 import { plural } from '../../../output/format.js';
 import { type StoreSnapshot } from '../plan-model.js';
 import { ambiguousSku, variantDiff } from '../variant-diff.js';
-import { indexSnapshot } from '../store-index.js';
+import { indexSnapshot, locationColumnProblems } from '../store-index.js';
 import { looseSku, nearSkuReason } from '../sku-match.js';
 import type { SyncFeed, SyncPlan, SyncWrite } from '../sync-types.js';
 
@@ -22,11 +22,10 @@ export function planSync(
   options: { zeroMissing?: boolean; force?: boolean } = {},
 ): SyncPlan {
   const ix = indexSnapshot(snapshot);
-  for (const location of feed.locationColumns) {
-    if (!ix.locationByKey.has(location.toLowerCase())) {
-      throw new UsageError(`${file}: column "stock:${location}" names no location of the store (use a location's name or id). Nothing was sent.`);
-    }
-  }
+  // A `stock` column is the default location's: beside a `stock:` column naming that location, one value would be lost.
+  const plainStock = feed.canonical.indexOf('stock');
+  const [problem] = locationColumnProblems(file, feed.locationColumns, snapshot.locations, plainStock === -1 ? undefined : feed.headers[plainStock]);
+  if (problem) throw new UsageError(`${problem} Nothing was sent.`);
   const plan: SyncPlan = { writes: [], unchanged: 0, notFoundSkus: [], failures: [] };
   for (const row of feed.rows) {
     const holders = ix.bySku.get(row.sku) ?? [];
