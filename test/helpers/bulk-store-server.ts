@@ -99,6 +99,13 @@ export interface BulkStore {
   /** The write requests (POST, PUT, PATCH, DELETE) received. */
   writes(): BulkRequest[];
   variantBySku(sku: string): StoreVariant | undefined;
+  /**
+   * The platform's leaky bucket (docs/platform.md: 40 leaking 2/s), off unless set (set it after seeding): a request
+   * that would overflow it answers 429; every answer carries x-rate-limit-limit, -remaining and -reset (ms to empty).
+   */
+  rate?: { capacity: number; leakPerSecond: number };
+  /** 429s answered. */
+  rateLimited: number;
   /** The store goes down: its port closed and every open connection cut (a client's next request is refused). */
   goDown(): void;
   /** Back on the same port, holding what it held. */
@@ -138,6 +145,7 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
     failVariants: new Set(),
     dropVariants: new Set(),
     rejectVariants: new Set(),
+    rateLimited: 0,
     writes: () => store.requests.filter((r) => r.method !== 'GET'),
     variantBySku: (sku) => store.products.flatMap((p) => p.variants).find((v) => v.sku === sku),
     goDown: () => {
@@ -432,6 +440,22 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
     res.end(JSON.stringify(body));
   }
 
+  const bucket = { level: 0, at: Date.now() };
+  /** Drips the bucket, then takes one request's drop: false (a 429) when it would overflow. */
+  function takeDrop(res: ServerResponse): boolean {
+    const rate = store.rate;
+    if (!rate) return true;
+    const now = Date.now();
+    bucket.level = Math.max(0, bucket.level - ((now - bucket.at) / 1000) * rate.leakPerSecond);
+    bucket.at = now;
+    const allowed = bucket.level + 1 <= rate.capacity;
+    if (allowed) bucket.level += 1;
+    res.setHeader('x-rate-limit-limit', String(rate.capacity));
+    res.setHeader('x-rate-limit-remaining', String(Math.max(0, Math.floor(rate.capacity - bucket.level))));
+    res.setHeader('x-rate-limit-reset', String(Math.ceil((bucket.level / rate.leakPerSecond) * 1000)));
+    return allowed;
+  }
+
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -440,6 +464,10 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
       const url = new URL(req.url ?? '/', 'http://x');
       const request: BulkRequest = { method: req.method ?? 'GET', path: url.pathname, query: Object.fromEntries(url.searchParams), raw, body: undefined, status: 0 };
       store.requests.push(request);
+      if (!takeDrop(res)) {
+        store.rateLimited += 1;
+        return send(res, request, 429, { code: 429, message: 'Too Many Requests', description: 'Too Many Requests' });
+      }
       try {
         const auth = String(req.headers.authentication ?? req.headers.authorization ?? '');
         if (auth.toLowerCase() !== `bearer ${token}`) throw envelope(401, 'Invalid access token');
