@@ -115,7 +115,7 @@ export class FleetOutput {
 }
 
 /** Columns a merged table never cuts (a name or a note may be cut to fit; an id never). */
-const ID_LIKE = /^(store|id|number|sku|status|total|price|stock|.*_id)$/;
+const ID_LIKE = /^(store|id|number|sku|status|total|price|stock|currency|.*_id|.*_at|.*_status)$/;
 
 function tagged(member: FleetMember, record: unknown): unknown {
   if (!record || typeof record !== 'object' || Array.isArray(record)) return { store: member.profile, store_id: member.storeId, value: record };

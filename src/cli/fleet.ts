@@ -9,6 +9,7 @@ import { worstExitCode, writeResult, writeShardManifest, type StoreResult } from
 import { runFleet } from '../services/fleet/runner.js';
 import { memberArgv, readArgv, readsStdin, type FlagDefinition } from './fleet-argv.js';
 import { FleetOutput, type FleetOutputMode } from './fleet-output.js';
+import { FleetProgress } from '../output/fleet-progress.js';
 import { printFleetSummary, storeLine } from './fleet-summary.js';
 
 /** What the fleet takes from the command it was given with (base-command.ts). */
@@ -25,7 +26,7 @@ export interface FleetHost {
 }
 
 /** Commands that reach no store, or manage the fleet itself: a fleet of them means nothing. */
-const NOT_A_STORE_COMMAND = /^(auth|sandbox|fleet|config|runs)(:|$)|^(history|help|autocomplete)$/;
+const NOT_A_STORE_COMMAND = /^(auth|sandbox|fleet|config|runs)(:|$)|^(history|help|autocomplete|mcp)$/;
 
 /** Stores run at once unless --concurrency: the stores, at most this many (each is a process of ~60 MB). */
 const DEFAULT_CONCURRENCY = 8;
@@ -128,6 +129,8 @@ async function runMembers(members: FleetMember[], plan: FleetPlan & { extra: str
       await renderRows(rows, columns, 'table', (text) => stdout.write(text), { color: colorEnabled(), width: terminalWidth() });
     },
   });
+  // On a terminal, a status line per store drawn in place; else each line as it comes, led by the store.
+  const progress = new FleetProgress(io().stderr, isTTY(io().stderr) && !plan.quiet && plan.mode === 'lines');
   const argvOf = new Map<FleetMember, string[]>();
   for (const member of members) {
     const storeDir = plan.outputDir ? join(plan.outputDir, member.profile) : undefined;
@@ -155,12 +158,16 @@ async function runMembers(members: FleetMember[], plan: FleetPlan & { extra: str
         env,
         stdoutFile: plan.outputDir ? join(plan.outputDir, member.profile, `output.${outputExtension(plan, csv)}`) : undefined,
       }),
-      onLine: (member, stream, line) => output.line(member, stream, line),
+      onStart: (member) => progress.start(member.profile),
+      onLine: (member, stream, line) => (stream === 'stderr' && plan.mode === 'lines' ? progress.line(member.profile, line) : output.line(member, stream, line)),
       onDone: (member, result) => {
         output.done(member);
-        if (!plan.quiet || result.exit_code !== 0) io().stderr.write(`${storeLine(result)}\n`);
+        if (!plan.quiet || result.exit_code !== 0) progress.done(member.profile, storeLine(result));
       },
-    }).finally(() => output.finish());
+    }).finally(async () => {
+      progress.stop();
+      await output.finish();
+    });
   } finally {
     process.off('SIGTERM', onTerm);
     process.off('SIGINT', onInt);

@@ -29,6 +29,7 @@ const ONLY = process.env.BENCH_FLEET_ONLY;
 const SIZES = ['XS', 'S', 'M', 'L', 'XL'];
 const PRODUCTS = Math.ceil(VARIANTS / SIZES.length);
 const work = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
+const cores = (await import('node:os')).availableParallelism();
 
 // The store is TypeScript (a test helper): transpiled on the fly, it imports only node:http and node:net.
 const source = readFileSync(new URL('../helpers/bulk-store-server.ts', import.meta.url), 'utf8');
@@ -45,8 +46,9 @@ function run(args, env) {
     let err = '';
     let peakSum = 0;
     let peakOne = 0;
+    const cpu = new Map();
     const sample = setInterval(() => {
-      const rss = treeRss(child.pid);
+      const rss = treeRss(child.pid, cpu);
       peakSum = Math.max(peakSum, rss.sum);
       peakOne = Math.max(peakOne, rss.max);
     }, 250);
@@ -54,21 +56,26 @@ function run(args, env) {
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => {
       clearInterval(sample);
-      resolve({ code, out, err, seconds: (performance.now() - started) / 1000, peakSumMb: peakSum / 1024, peakOneMb: peakOne / 1024 });
+      // CPU seconds of the whole tree, as last seen per process (clock ticks of 1/100 s).
+      const cpuSeconds = [...cpu.values()].reduce((n, t) => n + t, 0) / 100;
+      resolve({ code, out, err, seconds: (performance.now() - started) / 1000, peakSumMb: peakSum / 1024, peakOneMb: peakOne / 1024, cpuSeconds });
     });
   });
 }
 
-/** The resident memory (kB) of a process and every descendant: their sum and the largest. */
-function treeRss(root) {
+/** The resident memory (kB) of a process and every descendant: their sum and the largest; their CPU ticks into `cpu`. */
+function treeRss(root, cpu) {
   const parent = new Map();
   const rss = new Map();
+  const ticks = new Map();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const status = readFileSync(`/proc/${name}/status`, 'utf8');
       parent.set(Number(name), Number(/PPid:\s+(\d+)/.exec(status)?.[1]));
       rss.set(Number(name), Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks.set(Number(name), Number(fields[11]) + Number(fields[12]));
     } catch {
       // gone meanwhile
     }
@@ -79,6 +86,7 @@ function treeRss(root) {
     let p = pid;
     while (p && p !== root && p !== 1) p = parent.get(p);
     if (p !== root) continue;
+    cpu.set(pid, Math.max(cpu.get(pid) ?? 0, ticks.get(pid) ?? 0));
     sum += kb;
     max = Math.max(max, kb);
   }
@@ -146,7 +154,7 @@ async function syncBench() {
   await alone.close();
   if (one.code !== 0) throw new Error(`one store alone: exit ${one.code}\n${one.err.slice(-2000)}`);
   const oneSummary = JSON.parse(one.out);
-  console.log(`one store alone:  ${one.seconds.toFixed(1)} s wall, ${oneSummary.requests} requests, ${alone.rateLimited} × 429 answered, peak ${one.peakOneMb.toFixed(0)} MB`);
+  console.log(`one store alone:  ${one.seconds.toFixed(1)} s wall, ${one.cpuSeconds.toFixed(1)} s CPU, ${oneSummary.requests} requests (${oneSummary.retries} retries), ${alone.rateLimited} × 429 answered, peak ${one.peakOneMb.toFixed(0)} MB`);
 
   const stores = await Promise.all(Array.from({ length: STORES }, (_, i) => seededStore(i)));
   const env = fleetEnvOf(stores, 'fleet');
@@ -164,10 +172,10 @@ async function syncBench() {
   const requests = per.reduce((n, r) => n + r.requests, 0);
   const slowest = Math.max(...per.map((r) => r.seconds));
   console.log(
-    `${STORES} stores at once: ${fleet.seconds.toFixed(1)} s wall (exit ${fleet.code}; slowest store ${slowest.toFixed(1)} s), ${requests} requests, ${limited} × 429 answered, ` +
+    `${STORES} stores at once: ${fleet.seconds.toFixed(1)} s wall (exit ${fleet.code}; slowest store ${slowest.toFixed(1)} s), ${fleet.cpuSeconds.toFixed(1)} s CPU, ${requests} requests, ${limited} × 429 answered, ` +
       `peak ${fleet.peakSumMb.toFixed(0)} MB summed over the fleet's processes (largest one ${fleet.peakOneMb.toFixed(0)} MB)`,
   );
-  console.log(`ratio: ${(fleet.seconds / one.seconds).toFixed(2)} × one store alone (target ≤ 1.2)`);
+  console.log(`ratio: ${(fleet.seconds / one.seconds).toFixed(2)} × one store alone (target ≤ 1.2); the fleet's CPU over ${cores} cores alone takes ${(fleet.cpuSeconds / cores).toFixed(1)} s`);
   if (fleet.code !== 0) console.log(fleet.err.slice(-3000));
 }
 
