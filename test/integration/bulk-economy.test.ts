@@ -76,6 +76,26 @@ describe('products import at the documented minimum', () => {
     expect(list.query.fields).not.toMatch(/seo|created_at/);
   });
 
+  it('images renamed by the store (platform.md §12): a re-import sends no image request, also for a local file', async () => {
+    store = await startBulkStore();
+    const s = store;
+    const photo = join(dir, 'frente.jpg');
+    writeFileSync(photo, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(32)]));
+    const rows = catalog(3);
+    rows[0]!.images = `${rows[0]!.images}|frente.jpg`;
+    const path = join(dir, 'renamed.csv');
+    writeFileSync(path, csvOf(rows));
+    const first = await counted(s, () => runInProcess(['products', 'import', path], { env: env(s) }));
+    expect(first.code, first.stderr).toBe(0);
+    // The file went as its content; every stored src is the store's own CDN URL.
+    const upload = first.writes.find((w) => (w.body as { filename?: string }).filename === 'frente.jpg');
+    expect(upload && route(upload)).toBe('POST /products/{id}/images');
+    expect(s.products.flatMap((p) => p.images.map((i) => i.src)).every((src) => src.includes('cloudfront.net'))).toBe(true);
+    const again = await counted(s, () => runInProcess(['products', 'import', path], { env: env(s) }));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.writes).toHaveLength(0);
+  });
+
   it('a re-import with changes: prices and stock 50 per stock-price across products, cost one PATCH per product, a new variant one POST', async () => {
     store = await startBulkStore();
     const s = store;

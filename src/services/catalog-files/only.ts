@@ -10,8 +10,8 @@ import { type ColumnField, type Dialect, mapColumns } from './dialects.js';
  * is"), before the planner runs. Names are the file's own headers, case ignored.
  */
 
-/** Column kinds that say which product or variant a row is: read whatever --only says. */
-const KEYS = new Set<ColumnField['kind']>(['handle', 'sku', 'optionName', 'optionValue', 'baseline', 'ignored']);
+/** Column kinds that say which product or variant a row is, or what to do with it: read whatever --only says. */
+const KEYS = new Set<ColumnField['kind']>(['handle', 'sku', 'optionName', 'optionValue', 'baseline', 'ignored', 'command']);
 
 const PRODUCT_FIELDS = new Set<ColumnField['kind']>(['name', 'description', 'categories', 'images']);
 
