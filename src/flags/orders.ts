@@ -39,9 +39,21 @@ export const trackingEventArgs = {
   event_id: Args.string({ description: 'Tracking event id (see `store fulfillment-orders get`).', required: true }),
 };
 
+/**
+ * `--status` of a tracking event: the documented statuses or a carrier's own `custom_NAME` (docs/platform.md §10),
+ * so the values are listed in the description, not as oclif options (which would refuse every custom one); the
+ * orders service checks the value before any request.
+ */
+export function trackingStatusFlag(required = false) {
+  return Flags.string({
+    description: `Tracking status: ${TRACKING_STATUSES.join(', ')}; or custom_NAME, a carrier's own (custom_at_customs).`,
+    ...(required ? { required: true as const } : {}),
+  });
+}
+
 /** The event's fields, shared by `tracking add` and `update`; values are checked by the orders service before sending. */
 export const trackingFlags = {
-  status: Flags.string({ description: 'Tracking status.', options: [...TRACKING_STATUSES] }),
+  status: trackingStatusFlag(),
   description: Flags.string({ description: 'What happened, as the customer will read it.' }),
   address: Flags.string({ description: 'Where it happened.' }),
   lat: Flags.string({ description: 'Latitude of where it happened (-90 to 90); needs --lon.' }),

@@ -215,14 +215,14 @@ describe('store fulfillment-orders tracking', () => {
     expect(unknownFo.stderr).toMatch(/Fulfillment order 01ARZ3NDEKTSV4RRFFQ69G5FAV .*not found\./);
   });
 
-  it('offers the eleven documented tracking statuses and sends the new ones', async () => {
+  it('offers the eleven documented tracking statuses and custom_NAME, and sends them', async () => {
     const help = await store('fulfillment-orders', 'tracking', 'add', '--help');
     // Help wraps the list anywhere, inside names too.
-    const offered = help.stdout.replace(/\s+/g, '').match(/<options:([^>]+)>/)![1]!.split(',');
+    const offered = help.stdout.replace(/\s+/g, '').match(/Trackingstatus:([^;]+);orcustom_NAME/)![1]!.split(',');
     expect(offered).toEqual(TRACKING_STATUSES);
     const added: string[] = [];
     const runs = await Promise.all(
-      ['received_by_post_office', 'ready_for_pickup'].map((status) =>
+      ['received_by_post_office', 'ready_for_pickup', 'custom_at_customs'].map((status) =>
         store('fulfillment-orders', 'tracking', 'add', String(orderId), fo.id, '--status', status, '--json'),
       ),
     );
@@ -231,14 +231,15 @@ describe('store fulfillment-orders tracking', () => {
       added.push((JSON.parse(r.stdout) as EventJson).id);
     }
     const events = (await foNow()).tracking_events.filter((e) => added.includes(e.id));
-    expect(events.map((e) => e.status).sort()).toEqual(['ready_for_pickup', 'received_by_post_office']);
+    expect(events.map((e) => e.status).sort()).toEqual(['custom_at_customs', 'ready_for_pickup', 'received_by_post_office']);
     await Promise.all(added.map((id) => api.del(`/orders/${orderId}/fulfillment-orders/${fo.id}/tracking-events/${id}`)));
   });
 
   it('checks every field before sending, naming the flag', async () => {
     const cases: [string[], RegExp][] = [
-      [['--status', 'returned'], /--status returned is not valid \(see `store fulfillment-orders tracking add --help` for the values\)\./],
-      [['--status', 'dispached'], /--status dispached is not valid; did you mean dispatched\?/],
+      [['--status', 'returned'], /--status "returned" is not a tracking status; use one of dispatched, .*, failure, or custom_NAME for a carrier's own\./],
+      [['--status', 'dispached'], /--status "dispached" is not valid; did you mean dispatched\?/],
+      [['--status', 'custom at customs'], /--status "custom at customs" is not a custom status; write custom_ and a lower-case name/],
       [['--status', 'dispatched', '--lat', '91', '--lon', '0'], /--lat 91 is out of range; a latitude lies between -90 and 90\./],
       [['--status', 'dispatched', '--lat', '0', '--lon', '-180.5'], /--lon -180\.5 is out of range; a longitude lies between -180 and 180\./],
       [['--status', 'dispatched', '--lat', 'north', '--lon', '0'], /--lat "north" is not a latitude/],

@@ -24,9 +24,9 @@ import {
   TRACKING_STATUSES,
   type TrackingEvent,
   type TrackingEventInput,
-  type TrackingStatus,
   updateTrackingEvent,
 } from '../../api/fulfillment-orders.js';
+import { isTrackingStatus } from '../../platform/tracking-statuses.js';
 import { readInvoices, type ShownInvoice } from './order-invoices.js';
 import { byIdOrNumber, type FoundOrder } from './order-lookup.js';
 import { fulfillmentOrderIdOf, trackingEventRefusal } from './fulfillment-orders.js';
@@ -246,13 +246,24 @@ export interface TrackingFields {
 }
 
 /** Checks the tracking flags and builds the event body; `now` fills `happened_at` when a new event has none. */
+/**
+ * A `--status` that is neither documented nor `custom_NAME`: the near documented one, or what a custom status
+ * looks like (docs/platform.md §10).
+ */
+function trackingStatusError(status: string): UsageError {
+  if (/^custom/i.test(status)) {
+    return new UsageError(`--status "${status}" is not a custom status; write custom_ and a lower-case name, words joined by _ (custom_at_customs).`);
+  }
+  const near = notOneOf('--status', status, TRACKING_STATUSES).message;
+  return new UsageError(near.includes('did you mean') ? near : `--status "${status}" is not a tracking status; use one of ${TRACKING_STATUSES.join(', ')}, or custom_NAME for a carrier's own.`);
+}
+
 function trackingInput(fields: TrackingFields, opts: { now?: Date } = {}): TrackingEventInput {
   const input: TrackingEventInput = {};
   if (fields.status !== undefined) {
-    if (!(TRACKING_STATUSES as readonly string[]).includes(fields.status)) {
-      throw notOneOf('--status', fields.status, TRACKING_STATUSES);
-    }
-    input.status = fields.status as TrackingStatus;
+    const status = fields.status.trim();
+    if (!isTrackingStatus(status)) throw trackingStatusError(status);
+    input.status = status as TrackingEventInput['status'];
   }
   if (fields.description !== undefined) input.description = fields.description;
   if (fields.address !== undefined) input.address = fields.address;
@@ -313,7 +324,7 @@ export async function changeTrackingEvent(
     const current = findEvent(await getFulfillmentOrder(client, orderId, foId), orderId, eventId);
     const geo = current.geolocation;
     const merged: TrackingEventInput = {
-      ...(current.status ? { status: current.status as TrackingStatus } : {}),
+      ...(current.status ? { status: current.status as TrackingEventInput['status'] } : {}),
       ...(current.happened_at ? { happened_at: current.happened_at } : {}),
       ...(current.description !== undefined ? { description: current.description } : {}),
       // An address the store sent as an object is left to the store (the PUT may omit it).

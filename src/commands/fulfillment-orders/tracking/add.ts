@@ -1,14 +1,13 @@
-import { Flags } from '@oclif/core';
 import type { TrackingEvent } from '../../../api/fulfillment-orders.js';
-import { TRACKING_STATUSES } from '../../../platform/tracking-statuses.js';
 import { BaseCommand } from '../../../cli/base-command.js';
-import { fulfillmentOrderArgs, trackingFieldsFrom, trackingFlags } from '../../../flags/orders.js';
+import { fulfillmentOrderArgs, trackingFieldsFrom, trackingFlags, trackingStatusFlag } from '../../../flags/orders.js';
 import { jsonFields } from '../../../api/json-fields.js';
 
 export default class TrackingAdd extends BaseCommand<typeof TrackingAdd> {
   static summary = 'Add a tracking event to a fulfillment order.';
   static examples = [
     '<%= config.bin %> fulfillment-orders tracking add 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X --status dispatched --description "Left the warehouse"',
+    '<%= config.bin %> fulfillment-orders tracking add 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X --status custom_at_customs --description "Held at customs"',
     '<%= config.bin %> fulfillment-orders tracking add 1000000123 01JD3Z6Q8R5M2K7N4P9T0V1W2X --status in_transit --address "Campinas, SP" --lat -22.9099 --lon -47.0626 --estimated-delivery-at 2026-11-25',
   ];
 
@@ -16,7 +15,7 @@ export default class TrackingAdd extends BaseCommand<typeof TrackingAdd> {
   static baseFlags = BaseCommand.recordFlags;
   static jsonFields = jsonFields.trackingEvent;
   static args = fulfillmentOrderArgs;
-  static flags = { ...trackingFlags, status: Flags.string({ description: 'Tracking status.', options: [...TRACKING_STATUSES], required: true }) };
+  static flags = { ...trackingFlags, status: trackingStatusFlag(true) };
 
   async run(): Promise<TrackingEvent> {
     const { parseOrderId, parseFulfillmentOrderRef } = await import('../../../services/common/validate.js');
