@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { startBulkStore } from '../helpers/bulk-store-server.js';
 import { catalog, csvOf, syncFeed } from '../helpers/bulk-catalog.js';
 import { BIN } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -15,8 +16,9 @@ import { cliEnv, clientFor } from '../helpers/sandbox.js';
  * record (`runs show --json`, compared with the store itself); the job's `--resume`, then `store undo RUN`
  * and its `--resume`, leave the store exact: every price as before the sync, stock as before minus what sold.
  *
- * A kill point is the k-th write request the sandbox receives, plus a few milliseconds (0 = while the store
- * handles it: applied, its reply never read). STORE_CRASH_SEED picks other points.
+ * A kill point is the k-th write request the store receives, plus a few milliseconds (0 = while the store
+ * handles it: applied, its reply never read). STORE_CRASH_SEED picks other points. Against the sandbox and
+ * against the independent store of platform.md (test/helpers/bulk-store-server.ts).
  */
 
 const SEED = Number(process.env.STORE_CRASH_SEED ?? 28);
@@ -50,13 +52,67 @@ interface RunJson {
   ended_at: string | null;
 }
 
-let sandbox: RunningSandbox | undefined;
+/** A store to crash against: the CLI's environment, its variants as held, a sale, and a hook on each write. */
+interface Target {
+  env: NodeJS.ProcessEnv;
+  held(): Map<string, { price: string | null; stock: number }>;
+  sell(sku: string, quantity: number): Promise<void>;
+  /** Set by the test: called as each write request arrives (sandbox) or is applied (independent store). */
+  onWrite?: () => void;
+  close(): Promise<void>;
+}
+
+const levelsSum = (levels: { stock: number }[]) => levels.reduce((n, l) => n + l.stock, 0);
+
+async function sandboxTarget(): Promise<Target> {
+  const target = {} as Target;
+  const sandbox = await startSandbox({
+    seed: 'empty',
+    rate: 'off',
+    host: '127.0.0.1',
+    port: 0,
+    onRequest: ({ method }) => {
+      if (method !== 'GET') target.onWrite?.();
+    },
+  });
+  const variants = () => sandbox.state.defaultStore()!.products.list().flatMap((p) => p.variants);
+  const api = clientFor(sandbox);
+  return Object.assign(target, {
+    env: cliEnv(sandbox, 'crash'),
+    held: () => new Map(variants().map((v) => [v.sku!, { price: v.price, stock: levelsSum(v.inventory_levels) }])),
+    async sell(sku: string, quantity: number) {
+      const v = variants().find((x) => x.sku === sku)!;
+      const res = await api.post('/orders', { customer: { name: 'Ana', email: 'ana@example.com' }, products: [{ variant_id: v.id, quantity }] });
+      expect(res.status, res.text).toBe(201);
+    },
+    close: () => sandbox.close(),
+  });
+}
+
+async function independentTarget(dir: string): Promise<Target> {
+  const target = {} as Target;
+  const bulk = await startBulkStore();
+  bulk.onWrite = () => target.onWrite?.();
+  return Object.assign(target, {
+    env: { STORE_TOKEN: bulk.token, STORE_ID: String(bulk.storeId), STORE_API_URL: bulk.url, XDG_CONFIG_HOME: join(dir, 'config'), XDG_STATE_HOME: join(dir, 'state'), XDG_DATA_HOME: join(dir, 'data') },
+    held: () => new Map(bulk.products.flatMap((p) => p.variants).map((v) => [v.sku!, { price: v.price, stock: levelsSum(v.inventory_levels) }])),
+    async sell(sku: string, quantity: number) {
+      // A sale as this store records one: the stock goes down (it has no orders).
+      const v = bulk.variantBySku(sku)!;
+      v.inventory_levels[0]!.stock -= quantity;
+      v.stock = levelsSum(v.inventory_levels);
+    },
+    close: () => bulk.close(),
+  });
+}
+
+let target: Target | undefined;
 afterEach(async () => {
-  await sandbox?.close();
-  sandbox = undefined;
+  await target?.close();
+  target = undefined;
 });
 
-/** Runs the binary and SIGKILLs it once the sandbox has received `atWrite` write requests, `delayMs` later. */
+/** Runs the binary and SIGKILLs it once the store has received `atWrite` write requests, `delayMs` later. */
 function killedRun(args: string[], env: NodeJS.ProcessEnv, arm: (kill: () => void) => void): Promise<{ signal: NodeJS.Signals | null; code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -67,7 +123,10 @@ function killedRun(args: string[], env: NodeJS.ProcessEnv, arm: (kill: () => voi
   });
 }
 
-describe('SIGKILL during a sync and during its undo (issue 28)', () => {
+describe.each([
+  ['the sandbox', (_dir: string) => sandboxTarget()],
+  ['the independent store', (dir: string) => independentTarget(dir)],
+] as const)('SIGKILL during a sync and during its undo (issue 28), against %s', (_name, start) => {
   const rng = random(SEED);
   const points = [0, 1, 2].map(() => ({
     sync: { atWrite: 1 + Math.floor(rng() * 4), delayMs: rng() < 0.4 ? 0 : Math.floor(rng() * 10) },
@@ -78,26 +137,13 @@ describe('SIGKILL during a sync and during its undo (issue 28)', () => {
     'kill point %i: every applied write on the record; resume, undo and its resume leave the store exact',
     async (_n, point) => {
       const dir = mkdtempSync(join(tmpdir(), 'crash-undo-'));
-      let onWrite: (() => void) | undefined;
-      sandbox = await startSandbox({
-        seed: 'empty',
-        rate: 'off',
-        host: '127.0.0.1',
-        port: 0,
-        onRequest: ({ method }) => {
-          if (method !== 'GET') onWrite?.();
-        },
-      });
-      const env = cliEnv(sandbox, 'crash');
+      target = await start(dir);
+      const { env, held } = target;
       const store = (...args: string[]) => runInProcess(args, { env });
       const seedCsv = join(dir, 'seed.csv');
       writeFileSync(seedCsv, csvOf(catalog(PRODUCTS, 3)));
       const seeded = await runInProcess(['products', 'import', seedCsv], { env: { ...env, XDG_STATE_HOME: join(dir, 'seed-state') } });
       expect(seeded.code, seeded.stderr).toBe(0);
-
-      const variants = () => sandbox!.state.defaultStore()!.products.list().flatMap((p) => p.variants);
-      const stockOf = (v: ReturnType<typeof variants>[number]) => v.inventory_levels.reduce((n, l) => n + l.stock, 0);
-      const held = () => new Map(variants().map((v) => [v.sku!, { price: v.price, stock: stockOf(v) }]));
       const original = held();
       const feedRows = [...original.keys()].map((sku, i) => ({ sku, stock: 40 + (i % 17), price: `${(i % 50) + 1}.75` }));
       const feed = join(dir, 'feed.csv');
@@ -105,9 +151,9 @@ describe('SIGKILL during a sync and during its undo (issue 28)', () => {
 
       const killAt = (p: { atWrite: number; delayMs: number }) => (kill: () => void) => {
         let writes = 0;
-        onWrite = () => {
+        target!.onWrite = () => {
           if (++writes !== p.atWrite) return;
-          onWrite = undefined;
+          target!.onWrite = undefined;
           if (p.delayMs === 0) kill();
           else setTimeout(kill, p.delayMs);
         };
@@ -166,12 +212,9 @@ describe('SIGKILL during a sync and during its undo (issue 28)', () => {
       }
 
       // A few variants sell.
-      const api = clientFor(sandbox);
       const sold = new Map<string, number>();
       for (const sku of [feedRows[3]!.sku, feedRows[77]!.sku, feedRows[200]!.sku]) {
-        const v = variants().find((x) => x.sku === sku)!;
-        const res = await api.post('/orders', { customer: { name: 'Ana', email: 'ana@example.com' }, products: [{ variant_id: v.id, quantity: 2 }] });
-        expect(res.status, res.text).toBe(201);
+        await target.sell(sku, 2);
         sold.set(sku, 2);
       }
 
