@@ -285,3 +285,30 @@ describe('the baseline column of an export', () => {
     expect(catalog.products.map((p) => p.variants[0]!.baseline)).toEqual([undefined, undefined, undefined]);
   });
 });
+
+describe('the command column', () => {
+  it('is read in the admin dialect as "Comando", with its Spanish words; DELETE and IGNORE rows are not read further', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'catalog-command-'));
+    const path = join(folder, 'admin.csv');
+    writeFileSync(
+      path,
+      [
+        'Identificador de URL;Nombre;SKU;Precio;Comando',
+        'remera;Remera;REM-1;10;Actualizar',
+        'buzo;;;;ELIMINAR',
+        'gorra;Gorra;GOR-1;no es un precio;ignorar',
+        'campera;Campera;CAM-1;20;',
+        '',
+      ].join('\n'),
+    );
+    const catalog = await readCatalog(path);
+    expect(catalog.errors).toEqual([]);
+    expect(catalog.dialect).toBe('admin-es');
+    expect(catalog.ignoredRows).toBe(1);
+    expect(catalog.products.map((p) => [p.key, p.variants.map((v) => v.command ?? 'MERGE'), p.deletes.map((d) => d.product)])).toEqual([
+      ['remera', ['UPDATE'], []],
+      ['buzo', [], [true]],
+      ['campera', ['MERGE'], []],
+    ]);
+  });
+});
