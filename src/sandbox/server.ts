@@ -103,6 +103,7 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
     );
   }
 
+  webhooks.deliverWebhooks(app, ctx);
   registerOAuth(app, ctx);
   registerAdmin(app, ctx);
 

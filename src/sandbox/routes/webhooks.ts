@@ -37,7 +37,11 @@ const Event = z.enum(WEBHOOK_EVENTS, { error: `must be one of ${WEBHOOK_EVENTS.j
 const CreateBody = z.object({ event: Event, url: Url, headers: Headers.nullish() });
 const UpdateBody = z.object({ event: Event.optional(), url: Url.optional(), headers: Headers.nullish() });
 
-export function register(api: FastifyInstance, ctx: SandboxContext): void {
+/**
+ * Delivers each event to the webhooks registered for it. Installed once on the root instance: the routes are
+ * registered once per API version (server.ts), and an event must still reach each webhook once.
+ */
+export function deliverWebhooks(app: FastifyInstance, ctx: SandboxContext): void {
   const { state } = ctx;
   const deliverer = new WebhookDeliverer({ clock: ctx.clock, retryBaseMs: ctx.options.webhookRetryBaseMs });
 
@@ -55,10 +59,14 @@ export function register(api: FastifyInstance, ctx: SandboxContext): void {
     }
   };
   ctx.events.on('webhook', onEvent);
-  api.addHook('onClose', async () => {
+  app.addHook('onClose', async () => {
     ctx.events.off('webhook', onEvent);
     deliverer.close();
   });
+}
+
+export function register(api: FastifyInstance, ctx: SandboxContext): void {
+  const { state } = ctx;
 
   /** Webhooks belong to the app that registered them: another app's are invisible. */
   const load = (store: StoreData, appId: string, idText: string | undefined) => {
