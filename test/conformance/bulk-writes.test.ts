@@ -76,10 +76,12 @@ describe('platform.md §8 POST /products with attributes, variants and images', 
         gender: 'female',
       });
     });
-    expect(p.images.map((i: any) => [i.src, i.position])).toEqual([
-      ['https://img.example.com/a.jpg', 1],
-      ['https://img.example.com/b.jpg', 2],
+    // Kept under the store's own CDN URL named after each file (platform.md §12), in the order sent.
+    expect(p.images.map((i: any) => [new URL(i.src).pathname.split('/').pop(), i.position])).toEqual([
+      [expect.stringMatching(/^a(-\d+-\d+)?\.jpg$/), 1],
+      [expect.stringMatching(/^b(-\d+-\d+)?\.jpg$/), 2],
     ]);
+    expect(p.images.every((i: any) => !i.src.startsWith('https://img.example.com/'))).toBe(true);
     // What was answered is what is stored.
     const read = (await t.get(`/products/${p.id}`)).body;
     expect(read.variants).toEqual(p.variants);
