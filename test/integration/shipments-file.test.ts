@@ -171,4 +171,36 @@ describe('store orders ship --file: 500 rows, a bad order number and a forbidden
     expect(after.every((fo) => fo.status === 'DISPATCHED')).toBe(true);
     expect(after.every((fo) => fo.status_history.filter((h) => h.to_status === 'DISPATCHED').length === 1)).toBe(true);
   }, 120_000);
+
+  it('checks every row before any request: each problem with its line and column; --skip-invalid ships the good rows; --map renames columns', async () => {
+    const [a, b] = await newOrders(2);
+    const env = cliEnv(sandbox, 'shipments-invalid');
+    const path = join(dir, 'invalid.csv');
+    writeFileSync(
+      path,
+      [
+        'Pedido,Rastreio,notify',
+        `${a!.id},BR1 AA,`,
+        `${b!.id},BR2AA,talvez`,
+        `${b!.id},BR3AA,`,
+        `x12,BR4AA,`,
+        `${a!.number},BR5AA,sim`,
+      ].join('\n') + '\n',
+    );
+    requests.take();
+    const refused = await runInProcess(['orders', 'ship', '--file', path, '--map', 'Pedido=order,Rastreio=tracking_code'], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('invalid.csv, line 2, column 2 (Rastreio): "BR1 AA" is not a tracking code: one word of at most 100 characters');
+    expect(refused.stderr).toContain('invalid.csv, line 3, column 3 (notify): "talvez" is not yes or no');
+    expect(refused.stderr).toContain(`invalid.csv, line 4, column 1 (Pedido): line 3 dispatches every shipment of order ${b!.id} already`);
+    expect(refused.stderr).toContain('invalid.csv, line 5, column 1 (Pedido): "x12" is not an order id');
+    expect(refused.stderr).toContain('nothing was sent (fix the file, or use --skip-invalid to ship the valid row)');
+    expect(requests.take()).toEqual([]);
+
+    const skipped = await runInProcess(['orders', 'ship', '--file', path, '--map', 'Pedido=order,Rastreio=tracking_code', '--skip-invalid'], { env });
+    expect(skipped.code, skipped.stderr).toBe(3);
+    expect(countsOf(requests.take())).toEqual({ lists: 0, singles: 2, patches: 1, others: 0 });
+    const [fo] = await shipmentsOf(a!);
+    expect(fo).toMatchObject({ status: 'DISPATCHED', tracking_info: { code: 'BR5AA' } });
+  });
 });
