@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { startMcp } from '../helpers/mcp-client.js';
-import { cliEnv, clientFor, requestRecorder, type TestSandbox } from '../helpers/sandbox.js';
+import { accessKey, cliEnv, clientFor, requestRecorder, type TestSandbox } from '../helpers/sandbox.js';
 
 /**
  * `store mcp --write`, the real process over stdio with the SDK's client: plan → apply → ledger → undo on the
@@ -151,6 +151,37 @@ describe('plan → apply → ledger → undo', () => {
       expect(refused.isError).toBe(true);
       expect(refused.text).toMatch(/changed since the plan was made/);
       expect(writes()).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('shipping and invoices by plan → apply', () => {
+  it('dispatches an order to ship with its tracking code, then attaches an invoice, each planned first', async () => {
+    const s = await startMcp(['--write'], cliEnv(sandbox, 'mcp-ship'));
+    try {
+      const toShip = await s.call('search_orders', { to_ship: true, limit: 1, fields: ['id', 'number'] });
+      const order = toShip.structured.orders[0] as { id: number; number: number };
+      recorder.take();
+      const ship = await s.call('plan_order_action', { order: order.number, action: 'ship', tracking: 'BR123456789AA' });
+      expect(ship.isError, ship.text).toBe(false);
+      expect(writes()).toEqual([]);
+      expect(ship.structured.changes[0]).toMatchObject({ resource: 'shipment', field: 'status', after: 'DISPATCHED' });
+      const shipped = await s.call('apply_plan', { plan_id: ship.structured.plan_id });
+      expect(shipped.isError, shipped.text).toBe(false);
+      const after = await s.call('get_order', { order: order.id });
+      expect(after.structured.shipments).toEqual(expect.arrayContaining([expect.objectContaining({ status: 'DISPATCHED', tracking_code: 'BR123456789AA' })]));
+
+      const key = accessKey();
+      recorder.take();
+      const invoice = await s.call('plan_order_action', { order: order.id, action: 'attach_invoice', invoice_key: key, invoice_link: 'https://nfe.example.com/1.pdf' });
+      expect(invoice.isError, invoice.text).toBe(false);
+      expect(writes()).toEqual([]);
+      const attached = await s.call('apply_plan', { plan_id: invoice.structured.plan_id });
+      expect(attached.isError, attached.text).toBe(false);
+      const withInvoice = await s.call('get_order', { order: order.id });
+      expect(withInvoice.structured.invoices.map((i: { key: string }) => i.key)).toContain(key);
     } finally {
       await s.close();
     }

@@ -8,6 +8,7 @@ import { lockStore } from '../bulk/lock.js';
 import { runApply } from '../catalog-files/apply/run-apply.js';
 import { cancelFoundOrder, closeOrReopenFoundOrder } from '../orders/orders.js';
 import { runUndo, type UndoSummary } from '../undo/run-undo.js';
+import { applyInvoice, applyShip } from './order-actions.js';
 import { type AppliedPlan, appliedResult, claimPlan, loadPlan, type PlannedChange, recordApplied, type StoredPlan } from './plan-store.js';
 import type { ToolReply } from './reply.js';
 import { type CallContext, type Session, tool } from './session.js';
@@ -68,6 +69,8 @@ function sameTime(a: unknown, b: unknown): boolean {
 
 async function applyOrder(session: Session, plan: StoredPlan, recorder: RunRecorder): Promise<Outcome> {
   const { client } = session.store;
+  if (plan.detail.action === 'ship') return { summary: await applyShip(client, recorder, plan.detail as never), result: {} };
+  if (plan.detail.action === 'attach_invoice') return { summary: await applyInvoice(client, recorder, plan.detail as never), result: {} };
   const detail = plan.detail as { orderId: number; action: 'cancel' | 'close' | 'reopen'; reason: string | null; restock: boolean; before: { status: string; updated_at: string | null } };
   const order = await getOrder(client, detail.orderId);
   if (order.status !== detail.before.status || !sameTime(order.updated_at ?? null, detail.before.updated_at)) {

@@ -7,6 +7,7 @@ import { runImport } from '../catalog-files/import/run-import.js';
 import { runSync } from '../catalog-files/sync/run-sync.js';
 import { orderToCancel, orderToCloseOrReopen } from '../orders/orders.js';
 import { applyPlanTool, recorderFor, undoChanges, undoFingerprint, undoPreview } from './apply.js';
+import { planInvoice, planShip } from './order-actions.js';
 import { newPlanId, type PlannedChange, planPath, savePlan, type StoredPlan } from './plan-store.js';
 import type { ToolReply } from './reply.js';
 import { type CallContext, type Session, tool, type ToolAnnotations, type ToolSpec } from './session.js';
@@ -140,17 +141,38 @@ export const planOrderAction = tool({
   write: true,
   scopes: ['write_orders'],
   title: 'Plan an order action',
-  description: 'Plan cancelling, closing (archiving) or reopening one order by id or number: returns a plan id and its status old → new. Writes nothing.',
+  description: 'Plan one action on an order by id or number — cancel, close (archive), reopen, ship (dispatch with a tracking code) or attach_invoice — : returns a plan id and what changes, old → new. Writes nothing.',
   input: z.object({
     order: z.union([z.number().int().positive(), z.string().regex(/^\d+$/)]).describe('Order id or number.'),
-    action: z.enum(['cancel', 'close', 'reopen']),
-    reason: z.enum(CANCEL_REASONS).optional().describe('Cancel only.'),
-    restock: z.boolean().optional().describe('Cancel only: return the items to stock (default true).'),
+    action: z.enum(['cancel', 'close', 'reopen', 'ship', 'attach_invoice']),
+    reason: z.enum(CANCEL_REASONS).optional().describe('cancel: why.'),
+    restock: z.boolean().optional().describe('cancel: return the items to stock (default true).'),
+    tracking: z.string().optional().describe('ship: the carrier\'s tracking code.'),
+    tracking_url: z.string().optional(),
+    notify: z.boolean().optional().describe('ship: tell the customer.'),
+    invoice_key: z.string().optional().describe('attach_invoice: the 44-digit access key.'),
+    invoice_link: z.string().optional(),
   }),
   output: z.looseObject({ plan_id: z.string(), changes: z.array(z.looseObject({})) }),
   annotations: PLANS,
   async run(args, session, call) {
     const ref = Number(args.order);
+    if (args.action === 'ship' || args.action === 'attach_invoice') {
+      const planned = args.action === 'ship' ? await planShip(session.store.client, ref, args) : await planInvoice(session.store.client, ref, args);
+      const plan: StoredPlan = {
+        id: newPlanId(),
+        kind: 'order',
+        created_at: new Date().toISOString(),
+        tool: 'plan_order_action',
+        client: call.clientName,
+        store: storeOf(session),
+        summary: planned.summary,
+        changes: planned.changes,
+        detail: planned.detail,
+      };
+      await savePlan(session.options.env, plan);
+      return planReply(plan, planned.extra);
+    }
     const found = args.action === 'cancel' ? await orderToCancel(session.store.client, ref) : await orderToCloseOrReopen(session.store.client, ref, args.action === 'close' ? 'close' : 'open');
     const order = found.value;
     const after = args.action === 'cancel' ? 'cancelled' : args.action === 'close' ? 'closed' : 'open';
