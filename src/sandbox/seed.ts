@@ -48,14 +48,31 @@ export function bootstrap(state: SandboxState, seed: SeedKind, plan: string): St
 export async function resetStore(state: SandboxState, storeId: number, seed: SeedKind): Promise<void> {
   const store = state.store(storeId);
   if (!store) throw new Error(`no store ${storeId}`);
+  // A reset gives back the same demo store (README's examples and docs/examples name its ids): the ids counted
+  // per store start again, and the demo's locations and custom fields keep the random ids they were made with.
+  const kept: DemoIds = {
+    locations: new Map(store.locations.list().map((l) => [pickName(l.name), l.id])),
+    customFields: new Map(store.customFields.list().map((f) => [f.name, f.id])),
+  };
   state.mutate('sandbox.reset', (tx) => {
     for (const collection of store.collections()) {
       for (const record of collection.list()) tx.delete(collection, collection.keyOf(record));
     }
+    tx.restartIds(store, ['order', 'order_short']);
     const languages = seed === 'demo' ? ['es', 'pt', 'en'] : ['es'];
     tx.put(state.storeRecords, { ...store.record, languages, main_language: 'es' });
   });
-  if (seed === 'demo') seedDemo(state, store);
+  if (seed === 'demo') seedDemo(state, store, kept);
+}
+
+/** Ids of the demo's records that are not counted (ULIDs, UUIDs), by name: what a reset makes again. */
+interface DemoIds {
+  locations: Map<string, string>;
+  customFields: Map<string, string>;
+}
+
+function pickName(name: LocationRecord['name']): string {
+  return typeof name === 'string' ? name : (Object.values(name).find(Boolean) ?? '');
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -133,14 +150,14 @@ function combinations(values: string[][]): string[][] {
   return values.reduce<string[][]>((acc, list) => acc.flatMap((prefix) => list.map((v) => [...prefix, v])), [[]]);
 }
 
-function seedDemo(state: SandboxState, store: StoreData): void {
+function seedDemo(state: SandboxState, store: StoreData, kept?: DemoIds): void {
   const rnd = seededRandom(42);
   const now = state.storeNow();
   const limit = locationLimit(store.record.plan);
   state.mutate('sandbox.seed.catalog', (tx) => {
     const locations: LocationRecord[] = DEMO_LOCATIONS.slice(0, Math.min(limit, DEMO_LOCATIONS.length)).map((l, i) =>
       tx.put(store.locations, {
-        id: ulid(now - 60 * DAY + i),
+        id: kept?.locations.get(l.name) ?? ulid(now - 60 * DAY + i),
         name: { es_AR: l.name },
         address: { ...blankAddress({ code: 'AR', name: 'Argentina' }), street: l.street, number: l.number, city: l.city, zipcode: l.zipcode },
         is_default: i === 0,
@@ -169,7 +186,7 @@ function seedDemo(state: SandboxState, store: StoreData): void {
       } satisfies CategoryRecord);
     }
 
-    const material = randomUUID();
+    const material = kept?.customFields.get('Material') ?? randomUUID();
     tx.put(store.customFields, {
       id: material,
       name: 'Material',
@@ -181,7 +198,7 @@ function seedDemo(state: SandboxState, store: StoreData): void {
       updated_at: now - 50 * DAY,
     });
     tx.put(store.customFields, {
-      id: randomUUID(),
+      id: kept?.customFields.get('Temporada') ?? randomUUID(),
       name: 'Temporada',
       description: 'Season of the collection',
       value_type: 'text',

@@ -256,6 +256,18 @@ export class Tx {
   }
 
   /**
+   * Counts a store's ids from the start again (a reset: the demo store is seeded with the same ids as before), and
+   * the `shared` kinds too when no other store could hold one of them (ids unique across stores stay unique).
+   */
+  restartIds(store: StoreData, shared: string[]): void {
+    store.counters = {};
+    this.dirtyCounters.add(store);
+    if (this.state.stores.size !== 1) return;
+    for (const kind of shared) delete this.state.meta[kind];
+    this.dirtyMeta = true;
+  }
+
+  /**
    * The next id of a kind that is unique across stores (orders: the platform's internal id is the one integrations
    * use, while the per-store `number` is for customers). A state written while such ids were counted per store
    * continues past the highest one any store handed out, so no id is given twice.

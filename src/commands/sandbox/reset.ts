@@ -4,7 +4,7 @@ import { yesFlag } from '../../flags/common.js';
 
 export default class SandboxReset extends BaseCommand<typeof SandboxReset> {
   static summary = 'Restore the demo data of the shared local sandbox.';
-  static description = `Deletes every location, category, product, order and webhook of the sandbox store and seeds the demo data again. The app, its credentials and its access token are kept, so the sandbox profile keeps working. Asks for confirmation on a terminal; needs --yes otherwise.`;
+  static description = `Deletes every location, category, product, order and webhook of the sandbox store and seeds the demo data again, with the same ids as before, on the same port. The app, its credentials and its access token are kept, so the sandbox profile keeps working. Asks for confirmation on a terminal; needs --yes otherwise.`;
 
   static examples = ['<%= config.bin %> sandbox reset', '<%= config.bin %> sandbox reset --yes', '<%= config.bin %> sandbox reset --yes --orders 12000'];
 

@@ -166,6 +166,12 @@ export async function resetSharedSandbox(opts: SharedOptions & { resetState: (da
     if (info) await stopProcess(info.pid);
     fs.rmSync(paths.infoFile, { force: true });
     await opts.resetState(paths.dataDir);
+    // The same port as before, so the profile's URL and README's examples keep working; a free one if it was taken meanwhile.
+    const port = info ? Number(new URL(info.api_url).port) || 0 : 0;
+    if (port) {
+      const again = await startShared(paths, env, deadline, port).catch(() => undefined);
+      if (again) return again;
+    }
     return await startShared(paths, env, deadline);
   } finally {
     lock.release();
@@ -200,7 +206,7 @@ async function acquireLock(paths: SharedPaths, deadline: number, check: () => Pr
   }
 }
 
-async function startShared(paths: SharedPaths, env: NodeJS.ProcessEnv, deadline: number): Promise<SandboxInfo> {
+async function startShared(paths: SharedPaths, env: NodeJS.ProcessEnv, deadline: number, port = 0): Promise<SandboxInfo> {
   fs.mkdirSync(paths.stateHome, { recursive: true, mode: 0o700 });
   const readyFile = path.join(paths.stateHome, `sandbox.ready.${randomBytes(6).toString('hex')}.json`);
   const log = fs.openSync(paths.logFile, 'a', 0o600);
@@ -223,6 +229,7 @@ async function startShared(paths: SharedPaths, env: NodeJS.ProcessEnv, deadline:
         paths.dataDir,
         '--ready-file',
         readyFile,
+        ...(port ? ['--port', String(port)] : []),
       ],
       { detached: true, stdio: ['ignore', 'ignore', log], env: { ...env, NO_COLOR: '1' } },
     );
