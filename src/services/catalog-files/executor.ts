@@ -327,12 +327,17 @@ class PlanRun {
       traces.push(`the store named the new product "${watch.handleTaken}", not "${p.key}": another product took that handle meanwhile (a concurrent import?); check for a duplicate product`);
     }
     if (watch.imagesMoved) {
-      // Each image sent once should be on the product once, known as the planner knows it (image-identity.ts).
+      // Each image should be on the product as many times as the file and the product before had it, known as the
+      // planner knows images (image-identity.ts): by name, so two images named alike are counted together.
       const { images } = await getProduct(this.client, productId);
+      const same = (image: { src: string; file?: string }) => (i: { src?: string | null }) => missingImages([image], [i]).length === 0;
+      const before = this.snapshotOf().products.get(productId)?.images ?? [];
+      const sent = p.steps.flatMap((s): { src: string }[] => (s.kind === 'addImage' ? [s] : s.kind === 'createProduct' ? (s.body.images ?? []) : []));
       for (const step of p.steps) {
         if (step.kind !== 'addImage') continue;
-        const n = images.filter((i) => missingImages([step], [i]).length === 0).length;
-        if (n > 1) traces.push(`image ${step.src} is on product ${productId} ${n} times: another import added it at the same time; delete the extra copies`);
+        const n = images.filter(same(step)).length;
+        const expected = sent.filter((s) => same(step)(s)).length + before.filter(same(step)).length;
+        if (n > expected) traces.push(`image ${step.src} is on product ${productId} ${n} times: another import added it at the same time; delete the extra copies`);
       }
     }
     return traces;
