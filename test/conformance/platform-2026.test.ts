@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from '../helpers/replay-server.js';
 import { clientFor, type TestSandbox, startTestSandbox } from '../helpers/sandbox.js';
@@ -140,5 +142,42 @@ describe('the weighted bucket of variant writes (§12; weights ours: docs/sandbo
 
   it('reads and other writes do not draw from it', async () => {
     expect((await w.get(`/products/${product.id}`)).headers.get('x-rate-limit-weighted-limit')).toBeNull();
+  });
+});
+
+describe('location/* webhook events (§12)', () => {
+  it('a location created, changed and deleted sends location/created|updated|deleted with the fields of the fixtures', async () => {
+    const received: any[] = [];
+    const server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (d) => (raw += d));
+      req.on('end', () => {
+        received.push(JSON.parse(raw));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const events = ['location/created', 'location/updated', 'location/deleted'];
+      for (const event of events) expect((await t.post('/webhooks', { event, url: `${url}/${event}` })).status).toBe(201);
+      const created = await t.post('/locations', { name: 'Depósito Norte', address: { zipcode: '1425', street: 'Av. Santa Fe', number: '1234', city: 'Buenos Aires', province: { code: 'C', name: 'CABA' }, country: { code: 'AR', name: 'Argentina' } } });
+      expect(created.status, created.text).toBe(201);
+      expect((await t.put(`/locations/${created.body.id}`, { name: 'Depósito Norte 2' })).status).toBe(200);
+      expect((await t.del(`/locations/${created.body.id}`)).status).toBe(200);
+      const deadline = Date.now() + 10_000;
+      while (events.some((e) => !received.some((b) => b.event === e && b.id === created.body.id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      for (const event of events) {
+        const body = received.find((b) => b.event === event && b.id === created.body.id);
+        expect(body, event).toBeDefined();
+        const expected = fixture(`webhook-${event.replace('/', '-')}.json`);
+        expect(Object.keys(body).sort(), event).toEqual(Object.keys(expected).sort());
+        expect([typeof body.store_id, body.event, typeof body.id], event).toEqual([typeof expected.store_id, expected.event, typeof expected.id]);
+        expect(body.store_id).toBe(t.sandbox.storeId);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
