@@ -28,12 +28,24 @@ export interface ToolResult {
 export async function startMcp(
   args: string[],
   env: NodeJS.ProcessEnv,
-  opts: { era?: '2025' | '2026'; clientName?: string } = {},
+  opts: {
+    era?: '2025' | '2026';
+    clientName?: string;
+    /** The host asks the user (MCP elicitation): the answer it gives to each question. */
+    elicit?: (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+  } = {},
 ): Promise<McpSession> {
   const client = new Client(
     { name: opts.clientName ?? 'store-tests', version: '1.0.0' },
-    opts.era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : undefined,
+    {
+      ...(opts.era === '2026' ? { versionNegotiation: { mode: { pin: '2026-07-28' as const } } } : {}),
+      ...(opts.elicit ? { capabilities: { elicitation: { form: {} } } } : {}),
+    },
   );
+  if (opts.elicit) {
+    const answer = opts.elicit;
+    client.setRequestHandler('elicitation/create', async (request: { params: { message: string } }) => answer(request.params.message));
+  }
   const fullEnv = Object.fromEntries(Object.entries({ ...process.env, NO_COLOR: '1', ...env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: fullEnv, stderr: 'pipe' });
   let stderr = '';

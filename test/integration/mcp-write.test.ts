@@ -157,6 +157,34 @@ describe('plan → apply → ledger → undo', () => {
   });
 });
 
+describe('a host that can ask the user (elicitation)', () => {
+  it('is asked before apply_plan writes, with the plan\'s old → new: a no sends nothing and leaves the plan to apply later', async () => {
+    const questions: string[] = [];
+    let answer: 'decline' | 'accept' = 'decline';
+    const s = await startMcp(['--write'], cliEnv(sandbox, 'mcp-elicit'), {
+      elicit: (message) => {
+        questions.push(message);
+        return answer === 'accept' ? { action: 'accept', content: { apply: true } } : { action: 'decline' };
+      },
+    });
+    try {
+      const before = await variant('CAM-LEN-M');
+      const plan = await s.call('plan_stock_price', { rows: [{ sku: 'CAM-LEN-M', price: '31000.00' }] });
+      recorder.take();
+      const declined = await s.call('apply_plan', { plan_id: plan.structured.plan_id });
+      expect(declined.structured).toMatchObject({ declined: true, run: null });
+      expect(writes()).toEqual([]);
+      expect(questions[0]).toContain(`CAM-LEN-M price: "${before.price}" → "31000.00"`);
+      answer = 'accept';
+      const applied = await s.call('apply_plan', { plan_id: plan.structured.plan_id });
+      expect(applied.isError, applied.text).toBe(false);
+      expect((await variant('CAM-LEN-M')).price).toBe('31000.00');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('shipping and invoices by plan → apply', () => {
   it('dispatches an order to ship with its tracking code, then attaches an invoice, each planned first', async () => {
     const s = await startMcp(['--write'], cliEnv(sandbox, 'mcp-ship'));

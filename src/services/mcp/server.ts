@@ -43,6 +43,30 @@ function clientNameOf(server: McpServer, envelope: Record<string, unknown> | und
   return server.server.getClientVersion()?.name ?? 'unknown client';
 }
 
+interface ToolContext {
+  mcpReq: {
+    signal: AbortSignal;
+    envelope?: Record<string, unknown>;
+    elicitInput(params: { mode?: 'form'; message: string; requestedSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[] } }): Promise<{ action: string; content?: Record<string, unknown> }>;
+  };
+}
+
+/** A yes/no asked through the host's elicitation, when it declared it; undefined when it cannot be asked. */
+async function confirmByHost(server: McpServer, ctx: ToolContext, message: string): Promise<boolean | undefined> {
+  if (!server.server.getClientCapabilities()?.elicitation) return undefined;
+  try {
+    const answer = await ctx.mcpReq.elicitInput({
+      mode: 'form',
+      message,
+      requestedSchema: { type: 'object', properties: { apply: { type: 'boolean', title: 'Apply this plan', default: false } }, required: ['apply'] },
+    });
+    return answer.action === 'accept' && answer.content?.apply === true;
+  } catch {
+    // The 2026 era has no push-style elicitation; a host that fails to ask is treated as one that cannot.
+    return undefined;
+  }
+}
+
 /** One McpServer with the session's tools registered. */
 export function buildServer(session: Session, version: string): McpServer {
   const server = new McpServer(
@@ -58,8 +82,8 @@ export function buildServer(session: Session, version: string): McpServer {
     server.registerTool(
       spec.name,
       { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: { ...spec.annotations } },
-      (async (args: unknown, ctx: { mcpReq: { signal: AbortSignal; envelope?: Record<string, unknown> } }) => {
-        const call: CallContext = { clientName: clientNameOf(server, ctx.mcpReq.envelope), signal: ctx.mcpReq.signal };
+      (async (args: unknown, ctx: ToolContext) => {
+        const call: CallContext = { clientName: clientNameOf(server, ctx.mcpReq.envelope), signal: ctx.mcpReq.signal, confirm: (message) => confirmByHost(server, ctx, message) };
         try {
           return fitReply(await spec.run(args as never, session, call));
         } catch (error) {

@@ -40,6 +40,11 @@ export interface CallContext {
   /** The MCP client's name (its clientInfo), which the ledger records an apply under. */
   clientName: string;
   signal: AbortSignal;
+  /**
+   * Asks the user through the host (MCP elicitation) when the host offers it: true or false as answered, undefined
+   * when it cannot ask (no elicitation, the 2026 era, an error). Never relied on: a plan is the safeguard.
+   */
+  confirm(message: string): Promise<boolean | undefined>;
 }
 
 export interface ToolAnnotations {
