@@ -135,3 +135,11 @@ describe('products images add', () => {
     expect(bad.stderr).toContain('image file "./fotos/otra.jpg" not found');
   });
 });
+
+describe('products import - (standard input)', () => {
+  it('reads relative image paths from the working directory', async () => {
+    const r = await runInProcess(['products', 'import', '-'], { env, cwd: dir, input: 'handle,name,sku,price,images\nvaso,Vaso,V-1,10,fotos/frente.jpg\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fileNames('vaso')).toEqual(['frente-640-0.jpg']);
+  });
+});

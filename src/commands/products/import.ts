@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { BulkCommand, type UnchangedFeed } from '../../cli/bulk-command.js';
@@ -96,7 +97,9 @@ Every confirmed write is journaled under $XDG_STATE_HOME/store/imports/: after a
           mode: this.flags.mode as 'upsert' | 'create' | 'update',
           skipInvalid: this.flags['skip-invalid'],
           ignoreUnknownColumns: this.flags['ignore-unknown-columns'],
-          imagesDir: this.flags['images-dir'],
+          // Relative image paths start at the file as the user named it: the run may read a private copy of it
+          // (standard input, a pipe, a feed at a URL), whose directory means nothing to them.
+          imagesDir: this.flags['images-dir'] ?? (this.args.file === '-' || /^https?:\/\//i.test(this.args.file) ? process.cwd() : dirname(resolve(this.args.file))),
           resume: this.flags.resume,
           overwriteStoreChanges: this.flags['overwrite-store-changes'],
           only: this.flags.only,
