@@ -136,13 +136,21 @@ export abstract class BulkCommand<T extends typeof Command> extends BaseCommand<
     const { bulkProgress } = await import('../output/bulk.js');
     const { BULK_RETRIES } = await import('../client/retry.js');
     const { limitHeapGrowth } = await import('./heap.js');
-    const { trapInterrupt } = await import('./signals.js');
+    const { stoppingAfterRequests, trapInterrupt } = await import('./signals.js');
     limitHeapGrowth();
     const client = await this.client({ retries: BULK_RETRIES });
     const progress = await bulkProgress(ctx, spec.label, spec.quiet, this.io.stderr, spec.unit, this.factory.clock);
     this.progressLog = (line) => progress.log(line);
     let writing = false;
-    const interrupt = trapInterrupt(() => writing);
+    // The notice of a stop goes below the bar, which is then drawn no more (no fragments in the summary).
+    const interrupt = trapInterrupt(
+      () => writing,
+      (signal) => {
+        progress.stop();
+        progress.log(stoppingAfterRequests(signal).trim());
+        return undefined;
+      },
+    );
     let summary: S;
     try {
       summary = await spec.run({

@@ -42,7 +42,7 @@ export function watchStopSignals(onSignal: (signal: StopSignal, count: number) =
 }
 
 /** What a bulk command says when asked to stop while it writes. */
-const stoppingAfterRequests = (signal: StopSignal) =>
+export const stoppingAfterRequests = (signal: StopSignal) =>
   `\nStopping after the requests in flight (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…\n`;
 
 /**

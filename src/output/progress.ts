@@ -75,7 +75,8 @@ export class ProgressView {
   }
 
   update(event: BulkProgress): void {
-    if (this.opts.quiet) return;
+    // After stop() (the end, or a stop signal) no bar is drawn again: it would land inside the lines that follow.
+    if (this.opts.quiet || this.stopped) return;
     if (this.opts.tty && this.opts.SingleBar) {
       this.drawBar(event);
       return;
@@ -127,7 +128,10 @@ export class ProgressView {
   }
 
   stop(): void {
+    this.stopped = true;
     this.bar?.stop();
     this.bar = undefined;
   }
+
+  private stopped = false;
 }

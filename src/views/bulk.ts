@@ -24,11 +24,13 @@ function requestsLine(s: { requests: number; retries: number; rateLimited: numbe
  */
 function summaryHeadline(
   verbs: { would: string; done: string; bare: string },
-  s: { dryRun: boolean; file: string; rows: number },
+  s: { dryRun: boolean; file: string; rows: number; interrupted?: boolean },
   counts: { written: number; failed: number },
   what: string,
 ): string {
   if (s.dryRun) return `${verbs.would} ${s.file}${what}.`;
+  // A stopped run never reads as a finished one: what it wrote is counted below and journaled for --resume.
+  if (s.interrupted) return `Interrupted: ${s.file}${what}; what was written before the stop is counted below and kept in the journal (--resume finishes the rest).`;
   if (counts.written > 0) return `${verbs.done} ${s.file}${what}.`;
   if (counts.failed > 0) return `Nothing ${verbs.done.toLowerCase()} from ${s.file}${what}.`;
   if (s.rows === 0) return `Nothing to ${verbs.bare} from ${s.file}${what}.`;
