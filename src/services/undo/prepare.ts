@@ -45,6 +45,11 @@ export function prepareUndo(ledger: Ledger, runId: string, options: PrepareOptio
   }
   const all = ledger.runs();
   const job = jobRuns(all, run);
+  for (const r of job) {
+    if (r.id !== run.id && r.ended_at === null && r.pid !== process.pid && pidAlive(r.pid ?? undefined)) {
+      throw new UsageError(`Run ${r.id}, which resumes the same job as run ${run.id}, is still running (pid ${r.pid}): undo the job once it has ended.`);
+    }
+  }
   const ids = new Set(job.map((r) => r.id));
   const earlier = all.filter((r) => r.undoes !== null && ids.has(r.undoes));
   for (const e of earlier) {
