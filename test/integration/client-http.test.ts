@@ -67,7 +67,7 @@ describe('createClient: requests', () => {
 
     await client.request({ method: 'DELETE', path: '/_echo', record: ledger.record('DELETE', '/_echo') });
     expect(server.requests[2]!.headers['content-type']).toBeUndefined();
-    expect(client.stats()).toEqual({ requests: 3, retries: 0, rateLimited: 0 });
+    expect(client.stats()).toEqual({ requests: 3, retries: 0, rateLimited: 0, writes: 2 });
   });
 
   it('answers a burst of 100 requests against a bucket of 10 (leak 50/s) without losing any', async () => {
@@ -241,7 +241,7 @@ describe('createClient: retries', () => {
     expect(server.requests.map((r) => r.status)).toEqual([500, 200]);
     await client.request({ method: 'PUT', path: '/_flaky/put-503', body: { a: 1 }, query: { status: 503, fail: 2 }, record: ledger.record('PUT', '/_flaky/put-503') });
     expect(server.requests.slice(2).map((r) => r.status)).toEqual([503, 503, 200]);
-    expect(client.stats()).toEqual({ requests: 5, retries: 3, rateLimited: 0 });
+    expect(client.stats()).toEqual({ requests: 5, retries: 3, rateLimited: 0, writes: 3 });
   });
 
   it('does not retry a POST after a 500 or a reset connection', async () => {
