@@ -37,7 +37,8 @@ const ARG_VALUES: Record<string, string> = {
 };
 
 /** Long-running or local-only commands: serve and listen never end by themselves; reset only touches the local sandbox. */
-const SKIPPED = new Set(['sandbox:serve', 'webhooks:listen', 'sandbox:reset', 'auth:token']);
+// The servers run until stopped: `store mcp` until its host closes stdin (test/integration/mcp*.test.ts drive it).
+const SKIPPED = new Set(['sandbox:serve', 'webhooks:listen', 'mcp', 'sandbox:reset', 'auth:token']);
 
 function echoRecord(req: IncomingMessage): Record<string, unknown> {
   const said = `the token was ${TOKEN}`;
