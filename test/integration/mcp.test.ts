@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
@@ -56,7 +56,7 @@ describe('tools/list', () => {
     expect(names).toEqual(['api_get', 'api_paths', 'get_customer', 'search_customers']);
   });
 
-  it('hides the tools the profile\'s OAuth scopes do not allow (a profile granted read_orders only)', async () => {
+  it('hides the tools the profile\'s OAuth scopes do not allow (a profile granted read_orders, then read_orders and write_orders)', async () => {
     const env = cliEnv(sandbox, 'mcp-scopes');
     const config = join(env.XDG_CONFIG_HOME!, 'store');
     mkdirSync(config, { recursive: true });
@@ -77,6 +77,16 @@ describe('tools/list', () => {
     expect(names).toEqual(['api_get', 'api_paths', 'get_order', 'list_runs', 'search_orders', 'show_run']);
     expect(orders.isError, orders.text).toBe(false);
     expect(orders.structured.orders).toHaveLength(2);
+
+    // Granted write_orders too: the order plans and apply_plan, still no catalog or customer tool.
+    const configFile = join(config, 'config.json');
+    const granted = JSON.parse(readFileSync(configFile, 'utf8'));
+    granted.profiles.shop.scopes = ['read_orders', 'write_orders'];
+    writeFileSync(configFile, JSON.stringify(granted));
+    const writing = await startMcp(['--write'], { ...profileEnv, STORE_TOKEN: undefined, STORE_ID: undefined });
+    const writeNames = (await writing.client.listTools()).tools.map((t) => t.name).sort();
+    await writing.close();
+    expect(writeNames).toEqual(['api_get', 'api_paths', 'apply_plan', 'get_order', 'list_runs', 'plan_order_action', 'search_orders', 'show_run', 'undo_run']);
   });
 });
 
