@@ -1,6 +1,6 @@
 /**
  * A store's orders and their shipments, served the way the platform documents them, written from
- * ../shared/spec/platform.md §1, §2, §4, §5 and §10 alone (node:http; it imports nothing of src/): an independent
+ * ../shared/spec/platform.md §1, §2, §4, §5, §10 and §11 alone (node:http; it imports nothing of src/): an independent
  * check that the shipping commands work against a store that is not the sandbox they were written beside.
  *
  *   const server = await startShippingStore();
@@ -25,6 +25,11 @@
  *   POST  /orders/{id}/fulfillment-orders/{fo}/tracking-events   §10: only a DISPATCHED FO (else 400); `delivered`
  *                                                      moves it to DELIVERED, fulfilled_at = the event's happened_at
  *   GET   /metafields/orders                          §1: 404 "Last page is 0" (no invoices)
+ *   GET   /customers                                  §11: q (name, email or identification, any part, case aside),
+ *                                                      email (2025-03: whole, case aside), page, per_page (≤ 200);
+ *                                                      newest first (the order is not documented); nothing → 404
+ *   GET   /customers/{id}                             §11: the customer; 404 envelope for another id
+ *   GET   /orders?customer_ids=1,2                    §11: a customer's orders (order.customer is each order's own)
  * The order's `shipping_status` follows its FOs (§10): unpacked, partially_packed, packed, partially_fulfilled,
  * fulfilled.
  */
@@ -47,8 +52,18 @@ export interface ShippingStoreFO {
   updated_at: string;
 }
 
+export interface ShippingStoreCustomer {
+  id: number;
+  name: string;
+  email: string;
+  identification: string | null;
+  phone: string | null;
+  created_at: string;
+}
+
 export interface ShippingStoreOrder {
   id: number;
+  customer_id: number;
   number: number;
   status: string;
   payment_status: string;
@@ -62,7 +77,10 @@ export interface ShippingStore {
   token: string;
   orders: ShippingStoreOrder[];
   requests: { method: string; path: string; query: URLSearchParams }[];
-  addOrder(options?: { shipments?: ShippingType[]; status?: string }): ShippingStoreOrder;
+  customers: ShippingStoreCustomer[];
+  addCustomer(customer: { name: string; email: string; identification?: string }): ShippingStoreCustomer;
+  /** `customerId` defaults to the first customer: Ana Souza, ana@example.com. */
+  addOrder(options?: { shipments?: ShippingType[]; status?: string; customerId?: number }): ShippingStoreOrder;
   close(): Promise<void>;
 }
 
@@ -98,6 +116,30 @@ export async function startShippingStore(options: { storeId?: number; token?: st
   const requests: ShippingStore['requests'] = [];
   let nextId = 871_300_000;
   let nextNumber = 500;
+  let nextCustomerId = 4_100_000;
+  const customers: ShippingStoreCustomer[] = [];
+  const addCustomer = (c: { name: string; email: string; identification?: string }): ShippingStoreCustomer => {
+    const customer = { id: nextCustomerId++, name: c.name, email: c.email, identification: c.identification ?? null, phone: null, created_at: now() };
+    customers.unshift(customer);
+    return customer;
+  };
+  addCustomer({ name: 'Ana Souza', email: 'ana@example.com', identification: '123.456.789-09' });
+  const presentCustomer = (c: ShippingStoreCustomer) => {
+    const ordered = orders.filter((o) => o.customer_id === c.id);
+    return {
+      ...c,
+      note: null,
+      default_address: { address: 'Rua A', number: '10', city: 'São Paulo', zipcode: '01000-000', country: 'BR' },
+      addresses: [],
+      total_spent: `${ordered.length * 100}.00`,
+      total_spent_currency: 'BRL',
+      last_order_id: ordered[0]?.id ?? null,
+      active: true,
+      accepts_marketing: false,
+      extra: {},
+      updated_at: c.created_at,
+    };
+  };
 
   const presentOrder = (order: ShippingStoreOrder, withFos: boolean) => ({
     id: order.id,
@@ -109,7 +151,7 @@ export async function startShippingStore(options: { storeId?: number; token?: st
     currency: 'BRL',
     subtotal: '100.00',
     total: '100.00',
-    customer: { id: 1, name: 'Ana Souza', email: 'ana@example.com' },
+    customer: (({ id, name, email }) => ({ id, name, email }))(customers.find((c) => c.id === order.customer_id) ?? customers[customers.length - 1]!),
     products: [{ id: 1, product_id: 10, variant_id: 100, name: 'Camiseta', quantity: String(order.fos.length), price: '50.00' }],
     created_at: order.created_at,
     updated_at: order.created_at,
@@ -134,6 +176,7 @@ export async function startShippingStore(options: { storeId?: number; token?: st
     const status = query.get('status') ?? 'any';
     const shipping = query.get('shipping_status') ?? 'any';
     const q = query.get('q')?.replace(/^#/, '');
+    const customerIds = query.get('customer_ids')?.split(',').map(Number);
     const perPage = Number(query.get('per_page') ?? 30);
     const page = Number(query.get('page') ?? 1);
     if (!(perPage >= 1 && perPage <= 200)) return envelope(res, 422, 'Unprocessable Entity', 'per_page must be at most 200');
@@ -143,12 +186,29 @@ export async function startShippingStore(options: { storeId?: number; token?: st
       if (shipping === 'unpacked' && derived !== 'unpacked') return false;
       if (shipping === 'unfulfilled' && !['partially_packed', 'packed', 'partially_fulfilled'].includes(derived)) return false;
       if (shipping === 'fulfilled' && derived !== 'fulfilled') return false;
+      if (customerIds && !customerIds.includes(o.customer_id)) return false;
       return !(q !== undefined && String(o.number) !== q);
     });
     const last = Math.ceil(matches.length / perPage);
     if (page > last) return envelope(res, 404, 'Not Found', `Last page is ${last}`);
     const items = matches.slice((page - 1) * perPage, page * perPage).map((o) => presentOrder(o, query.get('aggregates') === 'fulfillment_orders'));
     send(res, 200, items, { 'x-total-count': String(matches.length) });
+  }
+
+  function customerList(res: ServerResponse, query: URLSearchParams): void {
+    const q = query.get('q')?.toLowerCase();
+    const email = query.get('email')?.toLowerCase();
+    const perPage = Number(query.get('per_page') ?? 30);
+    const page = Number(query.get('page') ?? 1);
+    if (!(perPage >= 1 && perPage <= 200)) return envelope(res, 422, 'Unprocessable Entity', 'per_page must be at most 200');
+    const matches = customers.filter(
+      (c) =>
+        (email === undefined || c.email.toLowerCase() === email) &&
+        (q === undefined || [c.name, c.email, c.identification ?? ''].some((text) => text.toLowerCase().includes(q))),
+    );
+    const last = Math.ceil(matches.length / perPage);
+    if (page > last) return envelope(res, 404, 'Not Found', `Last page is ${last}`);
+    send(res, 200, matches.slice((page - 1) * perPage, page * perPage).map(presentCustomer), { 'x-total-count': String(matches.length) });
   }
 
   function move(res: ServerResponse, fo: ShippingStoreFO, input: Record<string, unknown>): void {
@@ -192,6 +252,11 @@ export async function startShippingStore(options: { storeId?: number; token?: st
       return send(res, 200, { id: storeId, name: { pt: 'Loja' }, main_language: 'pt', main_currency: 'BRL', languages: { pt: { currency: 'BRL', active: true } } }, { 'x-main-language': 'pt' });
     }
     if (method === 'GET' && path === '/metafields/orders') return envelope(res, 404, 'Not Found', 'Last page is 0');
+    if (parts[0] === 'customers' && method === 'GET') {
+      if (parts.length === 1) return customerList(res, url.searchParams);
+      const customer = customers.find((c) => String(c.id) === parts[1]);
+      return customer && parts.length === 2 ? send(res, 200, presentCustomer(customer)) : envelope(res, 404, 'Not Found', null);
+    }
     if (parts[0] !== 'orders') return envelope(res, 404, 'Not Found', `No route ${method} ${path}`);
     if (parts.length === 1 && method === 'GET') return list(res, url.searchParams);
     const order = orders.find((o) => String(o.id) === parts[1]);
@@ -218,8 +283,10 @@ export async function startShippingStore(options: { storeId?: number; token?: st
     token,
     orders,
     requests,
-    addOrder({ shipments = ['ship'], status = 'open' } = {}) {
-      const order: ShippingStoreOrder = { id: nextId++, number: nextNumber++, status, payment_status: 'paid', created_at: now(), fos: [] };
+    customers,
+    addCustomer,
+    addOrder({ shipments = ['ship'], status = 'open', customerId = customers[customers.length - 1]!.id } = {}) {
+      const order: ShippingStoreOrder = { id: nextId++, customer_id: customerId, number: nextNumber++, status, payment_status: 'paid', created_at: now(), fos: [] };
       shipments.forEach((type, i) => {
         const at = now();
         order.fos.push({

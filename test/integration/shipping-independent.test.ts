@@ -156,3 +156,39 @@ describe('a 500-row shipments file against an independent store', () => {
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 1)[0])).toEqual([String(pickup.id), '99999']);
   }, 120_000);
 });
+
+describe('the customer against an independent store (platform.md §11)', () => {
+  it('customers get ana@example.com shows her and only her orders, newest first, in two requests; customers list --search finds her', async () => {
+    const env = envFor('customers');
+    const other = store.addCustomer({ name: 'Bruno Lima', email: 'bruno@example.com' });
+    const ana = store.customers.find((c) => c.email === 'ana@example.com')!;
+    store.addOrder({ customerId: other.id });
+    const hers = [store.addOrder({ customerId: ana.id }), store.addOrder({ customerId: ana.id })];
+    taken();
+    // The email as a person types it: the lookup is whole and case-blind, whatever the store's q matches besides.
+    const r = await runInProcess(['customers', 'get', 'Ana@Example.com', '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const details = JSON.parse(r.stdout) as { customer: { id: number; name: string }; orders: { id: number }[]; orders_total: number };
+    expect(details.customer).toMatchObject({ id: ana.id, name: 'Ana Souza' });
+    const expected = store.orders.filter((o) => o.customer_id === ana.id).map((o) => o.id);
+    // Her newest 10 (the default of --orders), the two just added first; the file's other tests gave her more.
+    expect(details.orders.map((o) => o.id)).toEqual(expected.slice(0, 10));
+    expect(details.orders.slice(0, 2).map((o) => o.id)).toEqual(hers.map((o) => o.id).reverse());
+    expect(details.orders_total).toBe(expected.length);
+    const asked = taken();
+    expect(asked.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /customers', 'GET /orders']);
+    expect(asked[1]!.query.get('customer_ids')).toBe(String(ana.id));
+
+    const shown = await runInProcess(['customers', 'get', String(ana.id)], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('Ana Souza');
+    for (const id of expected.slice(0, 10)) expect(shown.stdout).toContain(String(id));
+
+    const found = await runInProcess(['customers', 'list', '--search', 'bruno', '--json'], { env });
+    expect(found.code, found.stderr).toBe(0);
+    expect((JSON.parse(found.stdout) as { id: number }[]).map((c) => c.id)).toEqual([other.id]);
+    const none = await runInProcess(['customers', 'get', 'nadie@example.com'], { env });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('No customer of the store has the email nadie@example.com.');
+  });
+});
