@@ -16,6 +16,7 @@
  *          422 otherwise), or the seed's form (sku/price/stock on the product); /products/{id}/variants
  *          (values or attributes [{name, value}]); /products/{id}/images
  *   PUT    /products/{id}; /products/{id}/variants/{vid}
+ *   DELETE /products/{id}; /products/{id}/variants/{vid} (a product's last variant: 422, a product has one at least)
  *   PATCH  /products/{id}/variants (all or nothing; 422 "Variants cannot be repeated" on a duplicate id or one of
  *          another product); /products/stock-price (≤ 50 variants, price a JSON number, stock ≥ 0, location_id
  *          required on a store with several locations; answers per variant: a variant of `failVariants`
@@ -407,6 +408,10 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
         if (Array.isArray(b.categories)) product.categories = (b.categories as unknown[]).map(Number);
         return send(res, request, 200, product);
       }
+      if (method === 'DELETE') {
+        store.products.splice(store.products.indexOf(product), 1);
+        return send(res, request, 200, {});
+      }
     }
     if (sub === 'images' && method === 'POST') return send(res, request, 201, addImage(product, b));
     if (sub === 'variants') {
@@ -428,6 +433,13 @@ export async function startBulkStore(options: BulkStoreOptions = {}): Promise<Bu
         applyVariant(copy, b);
         Object.assign(variant, copy);
         return send(res, request, 200, variant);
+      }
+      if (subId && method === 'DELETE') {
+        const at = product.variants.findIndex((v) => String(v.id) === subId);
+        if (at < 0) throw envelope(404, `Variant with id ${subId} not found`);
+        if (product.variants.length === 1) throw envelope(422, 'A product must have at least one variant');
+        product.variants.splice(at, 1);
+        return send(res, request, 200, {});
       }
     }
     throw envelope(404, 'Not Found');
