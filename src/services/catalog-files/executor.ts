@@ -64,6 +64,8 @@ function reasonOf(error: unknown): string {
  */
 export async function executePlan(client: StoreClient, plan: Plan, options: ExecuteOptions): Promise<ExecuteResult> {
   const run = new PlanRun(client, plan, options);
+  // Said before the first request: a stop that comes while it is in flight then finishes it and sums up.
+  run.report();
   const categories = await run.createCategories();
   if (categories.interrupted) return { products: [], categoriesCreated: run.categoriesCreated, interrupted: true };
   const finished = new Set<string>();
@@ -118,7 +120,7 @@ class PlanRun {
     this.report();
   }
 
-  private report(): void {
+  report(): void {
     this.options.onProgress?.({ ...this.progress });
   }
 
