@@ -22,8 +22,22 @@ import { type CallContext, type Session, tool, type ToolAnnotations, type ToolSp
 /** A plan tool changes nothing: it reads the store and keeps a plan on this machine. */
 const PLANS: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
-function storeOf(session: Session): StoredPlan['store'] {
-  return { store_id: session.store.storeId, api_host: new URL(session.store.apiUrl).host };
+/** A new plan of this session's store, made by `tool` for the calling client, with what it would change. */
+function newPlan(
+  session: Session,
+  call: CallContext,
+  head: { id?: string; kind: StoredPlan['kind']; tool: string },
+  body: Pick<StoredPlan, 'summary' | 'changes' | 'detail'>,
+): StoredPlan {
+  return {
+    id: head.id ?? newPlanId(),
+    kind: head.kind,
+    created_at: new Date().toISOString(),
+    tool: head.tool,
+    client: call.clientName,
+    store: { store_id: session.store.storeId, api_host: new URL(session.store.apiUrl).host },
+    ...body,
+  };
 }
 
 function planReply(plan: StoredPlan, extra: Record<string, unknown> = {}): ToolReply {
@@ -71,17 +85,11 @@ async function planCatalog(session: Session, call: CallContext, toolName: string
     key: f.key ?? null,
     problem: f.error ?? f.reason ?? null,
   }));
-  const plan: StoredPlan = {
-    id,
-    kind: 'catalog',
-    created_at: new Date().toISOString(),
-    tool: toolName,
-    client: call.clientName,
-    store: storeOf(session),
+  const plan = newPlan(session, call, { id, kind: 'catalog', tool: toolName }, {
     summary: `${changes.length} field${changes.length === 1 ? '' : 's'} would change${problems.length ? `; ${problems.length} row(s) cannot be written (problems)` : ''}.`,
     changes,
     detail: { file: planFile, command: saved.header.command },
-  };
+  });
   if (changes.length === 0) {
     return { summary: `Nothing would change${problems.length ? `; ${problems.length} row(s) cannot be written (problems)` : ''}: no plan was kept.`, data: { plan_id: null, changes: [], problems } };
   }
@@ -159,17 +167,7 @@ export const planOrderAction = tool({
     const ref = Number(args.order);
     if (args.action === 'ship' || args.action === 'attach_invoice') {
       const planned = args.action === 'ship' ? await planShip(session.store.client, ref, args) : await planInvoice(session.store.client, ref, args);
-      const plan: StoredPlan = {
-        id: newPlanId(),
-        kind: 'order',
-        created_at: new Date().toISOString(),
-        tool: 'plan_order_action',
-        client: call.clientName,
-        store: storeOf(session),
-        summary: planned.summary,
-        changes: planned.changes,
-        detail: planned.detail,
-      };
+      const plan = newPlan(session, call, { kind: 'order', tool: 'plan_order_action' }, { summary: planned.summary, changes: planned.changes, detail: planned.detail });
       await savePlan(session.options.env, plan);
       return planReply(plan, planned.extra);
     }
@@ -177,17 +175,11 @@ export const planOrderAction = tool({
     const order = found.value;
     const after = args.action === 'cancel' ? 'cancelled' : args.action === 'close' ? 'closed' : 'open';
     const restock = args.restock ?? true;
-    const plan: StoredPlan = {
-      id: newPlanId(),
-      kind: 'order',
-      created_at: new Date().toISOString(),
-      tool: 'plan_order_action',
-      client: call.clientName,
-      store: storeOf(session),
+    const plan = newPlan(session, call, { kind: 'order', tool: 'plan_order_action' }, {
       summary: `Order ${order.number ?? ''} (id ${order.id}) would be ${after === 'open' ? 'reopened' : after}${args.action === 'cancel' ? (restock ? ', its items returned to stock, the customer told' : ', the customer told') : ''}.${found.notice ? ` ${found.notice}` : ''}`,
       changes: [{ resource: 'order', key: String(order.number ?? order.id), field: 'status', before: order.status, after }],
       detail: { orderId: order.id, action: args.action, reason: args.reason ?? null, restock, before: { status: order.status, updated_at: order.updated_at ?? null } },
-    };
+    });
     await savePlan(session.options.env, plan);
     return planReply(plan, { irreversible: args.action === 'cancel' ? 'A cancel is announced to the customer; reopening does not take it back.' : null });
   },
@@ -210,17 +202,11 @@ export const undoRun = tool({
     if (changes.length === 0) {
       return { summary: `Undoing run ${summary.run.id} would change nothing; ${left.length} field(s) left (see left).`, data: { plan_id: null, changes: [], left } };
     }
-    const plan: StoredPlan = {
-      id: newPlanId(),
-      kind: 'undo',
-      created_at: new Date().toISOString(),
-      tool: 'undo_run',
-      client: call.clientName,
-      store: storeOf(session),
+    const plan = newPlan(session, call, { kind: 'undo', tool: 'undo_run' }, {
       summary: `Undoing run ${summary.run.id} (${summary.run.command}) would change ${changes.length} field(s)${left.length ? `, and leave ${left.length} (see left)` : ''}.`,
       changes,
       detail: { run: summary.run.id, fingerprint: undoFingerprint(summary) },
-    };
+    });
     await savePlan(session.options.env, plan);
     return planReply(plan, { left });
   },
