@@ -78,14 +78,36 @@ export function ledgerPath(env: Env = process.env): string {
 const require = createRequire(import.meta.url);
 let DatabaseClass: typeof BetterSqlite3 | undefined;
 
-/** better-sqlite3 is loaded on first use: commands that write nothing never load the native module. */
+/**
+ * The SQLite module this Node loads. better-sqlite3 12 wraps its objects in Node's own `ObjectWrap`, and on Node 24
+ * (24.19 on) a statement the garbage collector frees at the wrong moment aborts the whole process
+ * (`RemoveEnvironmentCleanupHook: (env) != nullptr`, nodejs/node#65446): 13 is built on Node-API and is immune,
+ * but needs Node 22 and crashes on 20. So package.json asks for both: 12 as `better-sqlite3`, 13 as the optional
+ * `better-sqlite3-napi`, which npm skips on Node 20 (its engines say >=22). Node 22 and later load 13; Node 20
+ * loads 12, whose ObjectWrap has no such hook there. A Node 22+ install without 13 (an optional package that
+ * failed to install) falls back to 12.
+ */
+export function ledgerDriverName(): 'better-sqlite3-napi' | 'better-sqlite3' {
+  if (Number(process.versions.node.split('.')[0]) >= 22) {
+    try {
+      require.resolve('better-sqlite3-napi');
+      return 'better-sqlite3-napi';
+    } catch {
+      // not installed: 12 below
+    }
+  }
+  return 'better-sqlite3';
+}
+
+/** The SQLite module is loaded on first use: commands that write nothing never load the native module. */
 function loadDriver(): typeof BetterSqlite3 {
   if (!DatabaseClass) {
+    const name = ledgerDriverName();
     try {
-      DatabaseClass = require('better-sqlite3') as typeof BetterSqlite3;
+      DatabaseClass = require(name) as typeof BetterSqlite3;
     } catch (error) {
       throw new LedgerError(
-        `The run ledger's SQLite module (better-sqlite3) cannot be loaded on Node ${process.version}: ${(error as Error).message.split('\n')[0]}; run \`npm rebuild better-sqlite3\` in store's installation.`,
+        `The run ledger's SQLite module (${name}) cannot be loaded on Node ${process.version}: ${(error as Error).message.split('\n')[0]}; run \`npm rebuild ${name}\` in store's installation.`,
       );
     }
   }

@@ -21,9 +21,10 @@ import ts from 'typescript';
 const dist = new URL('../../dist/', import.meta.url);
 const { createClient } = await import(new URL('client/index.js', dist).href);
 const { RunRecorder } = await import(new URL('ledger/recorder.js', dist).href);
-const { Ledger } = await import(new URL('ledger/store.js', dist).href);
+const { Ledger, ledgerDriverName } = await import(new URL('ledger/store.js', dist).href);
 
-const Database = createRequire(import.meta.url)('better-sqlite3');
+// The module the ledger itself loads on this Node (13 on Node 22 and later, 12 on 20).
+const Database = createRequire(import.meta.url)(ledgerDriverName());
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
 const SYNC = fileURLToPath(new URL('./ledger-sync.js', import.meta.url));
 const PRODUCTS = Number(process.env.BENCH_BULK_PRODUCTS ?? 20_000);

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -43,7 +43,8 @@ beforeAll(async () => {
   const [info] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   packed = info.files.map((f) => f.path);
   // npm's own cache (the real one, not the temp HOME) lets dependencies come from disk when it has them.
-  // better-sqlite3 (the run ledger) compiles from source here, as on a user's machine without a prebuilt binary:
+  // better-sqlite3 12.x (the run ledger on Node 20; installed on every line) compiles from source here, as on a
+  // user's machine without a prebuilt binary:
   // 90 s on an idle machine, far more on a loaded one, hence the hook's long limit.
   const install = await run(
     'npm',
@@ -94,6 +95,12 @@ describe('the packed and installed CLI', () => {
 
   it('installs with no engine warning from npm on this Node', () => {
     expect(installWarnings).not.toContain('EBADENGINE');
+  });
+
+  it('installs the Node-API SQLite module (better-sqlite3 13) on Node 22 and later, and skips it on Node 20', () => {
+    const installed = join(prefix, 'lib', 'node_modules', pkg.name, 'node_modules');
+    expect(existsSync(join(installed, 'better-sqlite3', 'package.json'))).toBe(true);
+    expect(existsSync(join(installed, 'better-sqlite3-napi', 'package.json'))).toBe(Number(process.versions.node.split('.')[0]) >= 22);
   });
 
   it('store --version and help name the same package and version', async () => {

@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunRecorder } from '../../../src/ledger/recorder.js';
-import { Ledger, LedgerError, ledgerPath } from '../../../src/ledger/store.js';
+import { Ledger, LedgerError, ledgerDriverName, ledgerPath } from '../../../src/ledger/store.js';
 import type { ChangeIntent } from '../../../src/ledger/types.js';
 
 let dir: string;
@@ -22,6 +23,21 @@ function price(sku: string, before: string, after: string, id = 10): ChangeInten
 }
 
 describe('ledger file', () => {
+  it('is written through better-sqlite3 13 (Node-API) on Node 22 and later, 12 on Node 20', () => {
+    // 12 aborts Node 24 when the collector frees a statement at the wrong moment (src/ledger/store.ts); 13
+    // crashes Node 20. npm installs 13 only where its engines allow, so this checks the install as much as the code.
+    const major = Number(process.versions.node.split('.')[0]);
+    const name = ledgerDriverName();
+    expect(name).toBe(major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3');
+    const { version } = createRequire(import.meta.url)(`${name}/package.json`) as { version: string };
+    expect(version.split('.')[0]).toBe(major >= 22 ? '13' : '12');
+    const ledger = Ledger.open(path);
+    const run = ledger.startRun(start);
+    ledger.intend(run.n, [price('A', '1.00', '2.00')]);
+    expect([...ledger.changes(run.id)].map((change) => [change.key, change.after])).toEqual([['A', '2.00']]);
+    ledger.close();
+  });
+
   it('lives under $XDG_STATE_HOME/store unless STORE_LEDGER names a file', () => {
     expect(ledgerPath({ XDG_STATE_HOME: '/x/state', HOME: '/home/u' })).toBe('/x/state/store/ledger.db');
     expect(ledgerPath({ HOME: '/home/u' })).toBe('/home/u/.local/state/store/ledger.db');
