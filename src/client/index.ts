@@ -110,8 +110,7 @@ export interface RequestOptions extends RetryOptions {
 export interface ApiResponse<T> {
   status: number;
   headers: ResponseHeaders;
-  /** The parsed JSON body; undefined when the body is empty. */
-  body: T;
+  body: T; // the parsed JSON body; undefined when the body is empty
 }
 
 export interface ClientStats {
@@ -254,8 +253,9 @@ class HttpCore {
 
   async request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
     const method = options.method.toUpperCase();
-    // Every write is on the run ledger before it is sent (docs/ledger.md): one without its record is a bug.
+    // Every write is on the run ledger before it is sent (docs/ledger.md; `ready`: committed by the ledger's thread).
     if (!options.record && method !== 'GET' && method !== 'HEAD') throw new Error(`${method} ${options.path} was about to be sent without its run ledger record (a bug: docs/ledger.md).`);
+    if (options.record?.ready) await options.record.ready;
     const url = this.resolveUrl(options.path, options.query);
     if (options.body !== undefined && (method === 'GET' || method === 'HEAD')) {
       throw new UsageError(`A ${method} request cannot carry a body; send the fields as query parameters.`);

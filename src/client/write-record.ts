@@ -15,6 +15,8 @@ export type WriteOutcome = 'confirmed' | 'failed' | 'unknown';
  * `unknown` when the reply was lost (a timeout or reset after sending, a 5xx).
  */
 export interface WriteRecord {
+  /** Resolved once the changes are on the ledger (written by another thread); the request waits for it. */
+  readonly ready?: PromiseLike<void>;
   /** The caller reads the reply and settles each change (a batch answered per record); the core settles only a failure. */
   readonly settledByCaller?: boolean;
   settle(outcome: WriteOutcome, reason?: string): void;

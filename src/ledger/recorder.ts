@@ -8,6 +8,7 @@
  */
 import { type HeldJudgement, settleInterrupted } from './jobs.js';
 import type { Ledger } from './store.js';
+import { DirectWriter, type LedgerWriter, ThreadWriter, threadAvailable } from './writer.js';
 import type { ChangeIntent, ChangeRecord, RunStart, SettledOutcome } from './types.js';
 
 /** One change's outcome in `settleEach`: an outcome, or with the reason and the id the store gave a created record. */
@@ -29,46 +30,48 @@ export interface Recorder {
 
 /**
  * The changes one request makes, on the record as intended until settled. What the HTTP core needs of it
- * (`WriteRecord` of client/index.ts): `settledByCaller` and `settle`.
+ * (`WriteRecord` of client/index.ts): `ready` (awaited before the request is sent), `settledByCaller` and `settle`.
  */
 export class PendingWrite {
   constructor(
-    private readonly ledger: Ledger,
-    /** The changes' seqs, in the order of `changes`. */
-    readonly seqs: readonly number[],
+    private readonly writer: LedgerWriter,
+    /** The changes' local numbers in their run (ledger/writer.ts), in the order of `changes`. */
+    readonly locals: readonly number[],
     /** The changes as declared, in order. */
     readonly changes: readonly ChangeIntent[],
     /** The caller reads the reply and settles each change; the HTTP core settles only a failure. */
     readonly settledByCaller = false,
+    /** Resolved once the changes are committed (a writer on another thread); absent: committed already. */
+    readonly ready?: Promise<void>,
   ) {}
 
-  /** Whether the seqs run without a gap (one statement settles them all). */
+  /** Whether the local numbers run without a gap (one statement settles them all). */
   private get contiguous(): boolean {
-    const first = this.seqs[0]!;
-    return this.seqs.every((seq, i) => seq === first + i);
+    const first = this.locals[0]!;
+    return this.locals.every((local, i) => local === first + i);
   }
 
   /** Settles every change of this write with one outcome. */
   settle(outcome: SettledOutcome, reason?: string): void {
-    if (this.seqs.length === 0) return;
-    if (this.contiguous) this.ledger.settleRange(this.seqs[0]!, this.seqs.at(-1)!, outcome, reason);
-    else this.ledger.settleEach(this.seqs.map((seq) => ({ seq, outcome, reason })));
+    if (this.locals.length === 0) return;
+    if (this.contiguous) this.writer.settleRange(this.locals[0]!, this.locals.at(-1)!, outcome, reason);
+    else this.writer.settleEach(this.locals.map((local) => ({ local, outcome, reason })));
   }
 
   /** Settles each change (in the order of `changes`); an undefined entry leaves that change as it is. */
   settleEach(settlements: readonly (Settlement | undefined)[]): void {
     const rows = settlements.flatMap((s, i) => {
-      if (s === undefined || i >= this.seqs.length) return [];
-      return [typeof s === 'string' ? { seq: this.seqs[i]!, outcome: s } : { seq: this.seqs[i]!, ...s }];
+      if (s === undefined || i >= this.locals.length) return [];
+      return [typeof s === 'string' ? { local: this.locals[i]!, outcome: s } : { local: this.locals[i]!, ...s }];
     });
-    if (rows.length > 0) this.ledger.settleEach(rows);
+    if (rows.length > 0) this.writer.settleEach(rows);
   }
 
   /** The id the store gave the record these changes created (a create's reply). */
   identify(id: string | number): void {
-    if (this.seqs.length === 0) return;
-    if (this.contiguous) this.ledger.identify(this.seqs[0]!, this.seqs.at(-1)!, id);
-    else for (const seq of this.seqs) this.ledger.identify(seq, seq, id);
+    if (this.locals.length === 0) return;
+    if (this.contiguous) this.writer.identify(this.locals[0]!, this.locals.at(-1)!, id);
+    else for (const local of this.locals) this.writer.identify(local, local, id);
   }
 
   /**
@@ -77,10 +80,11 @@ export class PendingWrite {
    */
   part(indexes: readonly number[], options: { settledByCaller?: boolean } = {}): PendingWrite {
     return new PendingWrite(
-      this.ledger,
-      indexes.map((i) => this.seqs[i]!),
+      this.writer,
+      indexes.map((i) => this.locals[i]!),
       indexes.map((i) => this.changes[i]!),
       options.settledByCaller ?? this.settledByCaller,
+      this.ready,
     );
   }
 }
@@ -88,10 +92,16 @@ export class PendingWrite {
 /**
  * The recorder of one command's run: opens the ledger and starts the run on the first intent (a command that
  * writes nothing leaves no run), and ends it with the exit code (`finish`, from the command kit's finally).
+ * The first write request's changes are written on this thread; from the second on (a bulk job), on a worker
+ * thread (ledger/writer.ts says why).
  */
 export class RunRecorder implements Recorder {
   private ledger?: Ledger;
   private run?: { n: number; id: string };
+  private direct?: DirectWriter;
+  private thread?: ThreadWriter;
+  /** The local number of the next change (ledger/writer.ts). */
+  private nextLocal = 0;
   /** A process that exits without returning through the command kit (a second Ctrl-C) still ends its run. */
   private readonly onExit = () => this.finish(Number(process.exitCode ?? 1));
 
@@ -106,18 +116,30 @@ export class RunRecorder implements Recorder {
   }
 
   intend(changes: readonly ChangeIntent[], options: { settledByCaller?: boolean } = {}): PendingWrite {
-    if (!this.run) {
-      this.ledger ??= this.openLedger();
-      this.run = this.ledger.startRun(this.start);
-      process.once('exit', this.onExit);
-    }
-    const first = changes.length > 0 ? this.ledger!.intend(this.run.n, changes) : 0;
+    const writer = this.writer();
+    const first = this.nextLocal;
+    this.nextLocal += changes.length;
+    const { ready } = changes.length > 0 ? writer.intend(first, changes) : {};
     return new PendingWrite(
-      this.ledger!,
+      writer,
       changes.map((_, i) => first + i),
       changes,
       options.settledByCaller ?? false,
+      ready,
     );
+  }
+
+  /** This thread's writer for the run's first intent (which starts the run), the worker's for every later one. */
+  private writer(): LedgerWriter {
+    if (!this.run) {
+      this.ledger ??= this.openLedger();
+      this.run = this.ledger.startRun(this.start);
+      this.direct = new DirectWriter(this.ledger, this.run.n);
+      process.once('exit', this.onExit);
+      return this.direct;
+    }
+    if (!this.thread && threadAvailable()) this.thread = new ThreadWriter(this.ledger!.path, this.run.n);
+    return this.thread ?? this.direct!;
   }
 
   settleInterrupted(judge: (change: ChangeRecord) => HeldJudgement): number {
@@ -125,17 +147,27 @@ export class RunRecorder implements Recorder {
     return settleInterrupted(this.ledger, this.start, judge);
   }
 
-  /** Ends the run, if one was started, and closes the ledger. Never throws: the command's own outcome stands. */
+  /**
+   * Ends the run, if one was started, and closes the ledger: what the worker holds is written first. Never
+   * throws: the command's own outcome stands.
+   */
   finish(exitCode: number): { error?: Error } {
+    let error: Error | undefined;
+    try {
+      this.thread?.close();
+    } catch (caught) {
+      error = caught as Error;
+    }
+    this.thread = undefined;
     try {
       if (this.run) this.ledger?.endRun(this.run.n, exitCode);
-      return {};
-    } catch (error) {
-      return { error: error as Error };
+    } catch (caught) {
+      error ??= caught as Error;
     } finally {
       process.off('exit', this.onExit);
       this.ledger?.close();
       this.ledger = undefined;
     }
+    return error ? { error } : {};
   }
 }

@@ -1,0 +1,135 @@
+// The run ledger's writer thread (src/ledger/writer.ts ThreadWriter), as the built CLI runs it: the worker loads
+// JavaScript, so these tests use dist/ (built by `npm test`'s pretest), as the CLI does.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type * as RecorderModule from '../../../src/ledger/recorder.js';
+import type * as StoreModule from '../../../src/ledger/store.js';
+import type * as WriterModule from '../../../src/ledger/writer.js';
+import type { ChangeIntent } from '../../../src/ledger/types.js';
+
+const dist = new URL('../../../dist/ledger/', import.meta.url);
+const { RunRecorder } = (await import(new URL('recorder.js', dist).href)) as typeof RecorderModule;
+const { Ledger, ledgerDriverName } = (await import(new URL('store.js', dist).href)) as typeof StoreModule;
+const { threadAvailable } = (await import(new URL('writer.js', dist).href)) as typeof WriterModule;
+
+let dir: string;
+let path: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ledger-thread-'));
+  path = join(dir, 'ledger.db');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const start = { command: 'variants sync', argv: ['stock.csv'], profile: 'sandbox', storeId: 1, apiHost: '127.0.0.1:4010' };
+const stock = (sku: string, id: number, before: number, after: number): ChangeIntent => ({ resource: 'variant', id, parent: 1, key: sku, field: 'stock', kind: 'update', before, after });
+
+function outcomes(runId: string): [string | null, string, string | null][] {
+  const ledger = Ledger.open(path);
+  try {
+    return [...ledger.changes(runId)].map((c) => [c.key, c.outcome, c.reason]);
+  } finally {
+    ledger.close();
+  }
+}
+
+describe('the ledger writer thread (built CLI)', () => {
+  it('is what the built CLI uses on this Node', () => {
+    expect(threadAvailable()).toBe(true);
+  });
+
+  it('commits each intent before its ready resolves, and settles every change of a many-request run in order', async () => {
+    const recorder = new RunRecorder(() => Ledger.open(path), start);
+    // The first request's changes are written on this thread; the rest by the worker.
+    const first = recorder.intend([stock('A', 1, 1, 2)]);
+    expect(first.ready).toBeUndefined();
+    first.settle('confirmed');
+    const writes = [];
+    for (let batch = 0; batch < 20; batch++) {
+      const write = recorder.intend(
+        Array.from({ length: 50 }, (_, i) => stock(`S-${batch}-${i}`, 100 + batch * 50 + i, i, i + 1)),
+        { settledByCaller: true },
+      );
+      expect(write.ready).toBeInstanceOf(Promise);
+      await write.ready;
+      // On disk when ready resolves: another connection sees the changes as intended.
+      const seen = outcomes(recorder.runId!).filter(([key]) => key?.startsWith(`S-${batch}-`));
+      expect(seen.map(([, outcome]) => outcome)).toEqual(Array(50).fill('intended'));
+      writes.push(write);
+    }
+    // Per change, out of order, one refused; then a part settled on its own; a create identified.
+    for (const [n, write] of writes.entries()) {
+      if (n === 3) {
+        write.part([0, 1]).settle('unknown', 'reply lost');
+        write.settleEach(write.changes.map((_, i) => (i < 2 ? undefined : i === 7 ? { outcome: 'failed' as const, reason: 'refused' } : 'confirmed')));
+      } else write.settleEach(write.changes.map(() => 'confirmed'));
+    }
+    const created = recorder.intend([{ resource: 'product', key: 'new-shirt', field: '*', kind: 'create', after: { handle: 'new-shirt' } }]);
+    await created.ready;
+    created.identify(98_765);
+    created.settle('confirmed');
+    expect(recorder.finish(0)).toEqual({});
+
+    const rows = outcomes(recorder.runId!);
+    expect(rows).toHaveLength(1 + 20 * 50 + 1);
+    expect(rows.filter(([, outcome]) => outcome === 'confirmed')).toHaveLength(1 + 20 * 50 + 1 - 3);
+    expect(rows.filter(([key]) => key === 'S-3-0' || key === 'S-3-1').map(([, o, r]) => [o, r])).toEqual([
+      ['unknown', 'reply lost'],
+      ['unknown', 'reply lost'],
+    ]);
+    expect(rows.find(([key]) => key === 'S-3-7')).toEqual(['S-3-7', 'failed', 'refused']);
+    const ledger = Ledger.open(path);
+    const run = ledger.run(recorder.runId!)!;
+    expect([run.exit_code, run.changes, run.confirmed, run.failed, run.unknown]).toEqual([0, 1002, 999, 1, 2]);
+    expect(ledger.history('98765').map((c) => c.key)).toEqual(['new-shirt']);
+    ledger.close();
+  });
+
+  it('a ledger another process holds locked: the intent is refused before its request, in one sentence, and finish says so', async () => {
+    const recorder = new RunRecorder(() => Ledger.open(path), start);
+    recorder.intend([stock('A', 1, 1, 2)]).settle('confirmed');
+    // Another process holds the write lock past the ledger's 10 s wait: the worker cannot commit.
+    const Database = createRequire(import.meta.url)(ledgerDriverName()) as new (file: string) => { exec(sql: string): void; close(): void };
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const write = recorder.intend([stock('B', 2, 1, 2)]);
+      await expect(write.ready).rejects.toThrow(/^Cannot write to the run ledger .*: another store process holds it locked\.$/);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    const { error } = recorder.finish(1);
+    expect(error?.message).toMatch(/another store process holds it locked/);
+  }, 30_000);
+
+  it('a job whose only pending work is a commit is not ended early, and its process exits when the job does', async () => {
+    // Node ends a process whose event loop is empty: an awaited commit must hold it open, the idle worker must not.
+    const script = join(dir, 'job.mjs');
+    writeFileSync(
+      script,
+      `const { RunRecorder } = await import(${JSON.stringify(new URL('recorder.js', dist).href)});
+const { Ledger } = await import(${JSON.stringify(new URL('store.js', dist).href)});
+const recorder = new RunRecorder(() => Ledger.open(${JSON.stringify(path)}), ${JSON.stringify(start)});
+for (let i = 0; i < 30; i++) {
+  const write = recorder.intend([{ resource: 'variant', id: i, key: 'K' + i, field: 'stock', kind: 'update', before: 0, after: i }]);
+  await write.ready;
+  write.settle('confirmed');
+}
+console.log(recorder.runId);
+`,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [script], { timeout: 30_000 });
+    const rows = outcomes(stdout.trim());
+    // The recorder's exit handler ended the run: every change confirmed, none left behind by the worker.
+    expect(rows).toHaveLength(30);
+    expect(rows.every(([, outcome]) => outcome === 'confirmed')).toBe(true);
+    const ledger = Ledger.open(path);
+    expect(ledger.run(stdout.trim())?.ended_at).not.toBeNull();
+    ledger.close();
+  });
+});
