@@ -249,6 +249,11 @@ export class Ledger {
     if (this.db.open) this.db.close();
   }
 
+  /** Runs `fn`'s writes in one transaction: one commit for all (each write inside is its own savepoint). */
+  batch(fn: () => void): void {
+    this.guarded('write to', () => this.db.transaction(fn).immediate());
+  }
+
   private statement(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
