@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Ledger } from './store.js';
-import { SeqMap, type FromThread, type ThreadStart, type ToThread } from './writer.js';
+import { DRAINS_WHEN_DEAD, SeqMap, type FromThread, type ThreadStart, type ToThread } from './writer.js';
 
 const { path, run, signal, answers } = workerData as ThreadStart;
 const drains = new Int32Array(signal);
@@ -74,6 +74,17 @@ function flush(): void {
     Atomics.notify(drains, 0);
   }
 }
+
+/**
+ * A bug that escapes a message's handling stops this thread: the main thread is told, and a `drain` it may be
+ * blocked in (which cannot see the worker's exit) is released at once rather than after its timeout.
+ */
+process.on('uncaughtException', (error) => {
+  answer({ t: 'failed', message: `The run ledger's writer stopped: ${error.message}` });
+  Atomics.store(drains, 0, DRAINS_WHEN_DEAD);
+  Atomics.notify(drains, 0);
+  process.exit(1);
+});
 
 /** Settlements wait for the next intent or drain to share its commit (nothing waits on them), up to this many. */
 const SETTLEMENTS_HELD = 64;

@@ -146,6 +146,9 @@ export function threadAvailable(): boolean {
   return safeDriver && THREAD_SCRIPT.protocol === 'file:' && existsSync(fileURLToPath(THREAD_SCRIPT));
 }
 
+/** The drain count a dying worker leaves (ledger/writer-thread.ts): past any drain, so no one waits for it. */
+export const DRAINS_WHEN_DEAD = 2 ** 30;
+
 /** How long `drain` waits for the worker before it gives up: what it holds is a few commits. */
 const DRAIN_TIMEOUT_MS = 60_000;
 
