@@ -226,7 +226,12 @@ export class ThreadWriter implements LedgerWriter {
   }
 
   settleEach(settlements: readonly LocalSettlement[]): void {
-    this.post({ t: 'settleEach', settlements });
+    // A batch the store confirmed whole (the usual reply) goes as its range: a message of five fields, not fifty.
+    const [first] = settlements;
+    const whole =
+      first !== undefined && settlements.every((s, i) => s.local === first.local + i && s.outcome === first.outcome && s.reason === undefined && s.id === undefined);
+    if (whole) this.post({ t: 'settleRange', first: first.local, last: settlements.at(-1)!.local, outcome: first.outcome });
+    else this.post({ t: 'settleEach', settlements });
   }
 
   identify(first: number, last: number, id: string | number): void {
