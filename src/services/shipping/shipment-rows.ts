@@ -1,13 +1,11 @@
-import { basename } from 'node:path';
 import { StoreError } from '../../errors.js';
-import { BulkFile, type BulkFileOptions, type FileColumn, cellValue } from '../bulk/bulk-file.js';
-import type { CheckedFile, RowError } from '../bulk/row-error.js';
+import { type ReadRowFileOptions, type Row, type RowCells, type RowFile, type RowFileKind, readRowFile } from '../bulk/row-file.js';
 import { type FulfillmentOrderRef, parseFulfillmentOrderRef, parseHttpUrl, parseOrderId } from '../common/validate.js';
 import { TRACKING_CODE_MAX } from './moves.js';
 
 /**
- * The shipments file of `orders ship --file` (docs/csv.md, "Shipments") read and checked whole through the file
- * model (bulk/bulk-file.ts), like every bulk file: each problem is a row error with its line and column, and no
+ * The shipments file of `orders ship --file` (docs/csv.md, "Shipments") read and checked whole as a row file
+ * (bulk/row-file.ts), like the invoices file: each problem is a row error with its line and column, and no
  * row is sent while one is invalid (unless --skip-invalid). A row dispatches one shipment of an order (the one
  * `fulfillment_order` names) or, without it, every shipment of the order that can be dispatched, as
  * `store orders ship ORDER --tracking CODE` does.
@@ -15,13 +13,6 @@ import { TRACKING_CODE_MAX } from './moves.js';
 
 const COLUMNS = ['order', 'fulfillment_order', 'tracking_code', 'tracking_url', 'notify'] as const;
 type ShipmentColumn = (typeof COLUMNS)[number];
-const REQUIRED: ShipmentColumn[] = ['order', 'tracking_code'];
-
-/** What the empty cell of a required column says. */
-const EMPTY: Partial<Record<ShipmentColumn, string>> = {
-  order: 'the order is empty; every row names its order (its id, or the number the customer sees)',
-  tracking_code: "the tracking code is empty; every row needs the carrier's tracking code of what it dispatches",
-};
 
 /** `notify` cells: what a spreadsheet or a person writes for yes and no (blank is no: the store tells nobody unless asked). */
 const YES = new Set(['true', 'yes', 'y', '1', 'si', 'sí', 's', 'sim', 'x']);
@@ -36,125 +27,45 @@ export interface ShipmentRequest {
   tracking: { code: string; url?: string; notify: boolean };
 }
 
-export interface ShipmentRow {
-  line: number;
-  request: ShipmentRequest;
-}
+export type ShipmentRow = Row<ShipmentRequest>;
+export type ShipmentFile = RowFile<ShipmentRequest>;
+export type ReadShipmentsOptions = ReadRowFileOptions;
 
-export interface ShipmentFile extends CheckedFile {
-  /** The valid rows, in file order. */
-  good: ShipmentRow[];
-  /** Rows read (blank ones skipped), valid or not. */
-  rows: number;
-}
-
-export interface ReadShipmentsOptions extends BulkFileOptions {
-  name?: string;
-}
+const SHIPMENTS: RowFileKind<ShipmentColumn, ShipmentRequest> = {
+  columns: COLUMNS,
+  required: ['order', 'tracking_code'],
+  has: 'a shipments file has order, fulfillment_order, tracking_code, tracking_url and notify',
+  needs: 'a header row with order and tracking_code',
+  empty: {
+    order: 'the order is empty; every row names its order (its id, or the number the customer sees)',
+    tracking_code: "the tracking code is empty; every row needs the carrier's tracking code of what it dispatches",
+  },
+  keyColumn: 'order',
+  rowReader: () => {
+    /** The line that first named each shipment ("191" for a whole order, "191 191-1" for one of its shipments). */
+    const named = new Map<string, number>();
+    return (cells) => shipmentRequest(cells, named);
+  },
+};
 
 export async function readShipmentFile(path: string, options: ReadShipmentsOptions = {}): Promise<ShipmentFile> {
-  const file = options.name ?? basename(path);
-  const read: ShipmentFile = { file, errors: [], good: [], rows: 0 };
-  const opened = await BulkFile.open(path, options, file);
-  if ('problem' in opened) {
-    read.errors.push(opened.problem);
-    read.headerBroken = true;
-    return read;
-  }
-  read.source = opened;
-  let columns: Map<ShipmentColumn, FileColumn> | undefined;
-  /** The line that first named each shipment ("191" for a whole order, "191 191-1" for one of its shipments). */
-  const named = new Map<string, number>();
-  for await (const event of opened.read()) {
-    if (event.kind === 'problem') {
-      read.errors.push(event.error);
-      if (!columns) read.headerBroken = true;
-    } else if (event.kind === 'header') {
-      columns = readHeader(file, event.header.line, event.header.columns, read);
-    } else if (columns && !read.headerBroken) {
-      read.rows++;
-      readRow(file, event, columns, named, read);
-    }
-  }
-  if (!columns) {
-    read.headerBroken = true;
-    if (read.errors.length === 0) read.errors.push({ file, line: 1, message: 'the file is empty; it needs a header row with order and tracking_code' });
-  }
-  return read;
+  return readRowFile(path, SHIPMENTS, options);
 }
 
-function readHeader(file: string, line: number, header: FileColumn[], read: ShipmentFile): Map<ShipmentColumn, FileColumn> {
-  const columns = new Map<ShipmentColumn, FileColumn>();
-  for (const column of header) {
-    const name = column.name.toLowerCase() as ShipmentColumn;
-    if (COLUMNS.includes(name)) {
-      columns.set(name, column);
-      continue;
-    }
-    read.errors.push({
-      file,
-      line,
-      column: column.index + 1,
-      header: column.header,
-      message: `unknown column "${column.name}"; a shipments file has order, fulfillment_order, tracking_code, tracking_url and notify: rename it with --map '${column.header}=COLUMN', or leave it out with --map '${column.header}='`,
-    });
-    read.headerBroken = true;
-  }
-  for (const required of REQUIRED) {
-    if (columns.has(required)) continue;
-    read.errors.push({ file, line, message: `no "${required}" column; every row needs one: add the column, or name yours with --map 'YOUR_COLUMN=${required}'` });
-    read.headerBroken = true;
-  }
-  return columns;
-}
-
-function readRow(
-  file: string,
-  record: { line: number; cells: string[]; problems: RowError[] },
-  columns: Map<ShipmentColumn, FileColumn>,
-  named: Map<string, number>,
-  read: ShipmentFile,
-): void {
-  const { line, cells } = record;
-  const errors: RowError[] = [...record.problems];
-  const value = (name: ShipmentColumn) => {
-    const column = columns.get(name);
-    return column ? cellValue(cells[column.index] ?? '') : '';
-  };
-  /** The cell's value read by `parse`, or undefined after its error (at its column) was kept. */
-  const check = <T>(name: ShipmentColumn, parse: (text: string) => T): T | undefined => {
-    const column = columns.get(name);
-    if (!column) return parse('');
-    const text = value(name);
-    if ((cells[column.index] ?? '').includes('\uFFFD')) return undefined; // said by the file model
-    try {
-      const empty = EMPTY[name];
-      if (text === '' && empty) throw new StoreError(empty, 2);
-      return parse(text);
-    } catch (error) {
-      if (!(error instanceof StoreError)) throw error;
-      errors.push({ file, line, column: column.index + 1, header: column.header, message: error.message.trim().replace(/\.$/, '') });
-      return undefined;
-    }
-  };
-  const order = check('order', (text) => parseOrderId(text, ''));
-  const shipment = value('fulfillment_order') === '' ? null : check('fulfillment_order', (text) => parseFulfillmentOrderRef(text, ''));
-  const code = check('tracking_code', trackingCodeCell);
-  const url = value('tracking_url') === '' ? null : check('tracking_url', (text) => parseHttpUrl('', text, 'https://tracking.example.com/BR123456789AA'));
-  const notify = check('notify', notifyCell);
+function shipmentRequest(cells: RowCells<ShipmentColumn>, named: Map<string, number>): ShipmentRequest | undefined {
+  const order = cells.check('order', (text) => parseOrderId(text, ''));
+  const shipment = cells.value('fulfillment_order') === '' ? null : cells.check('fulfillment_order', (text) => parseFulfillmentOrderRef(text, ''));
+  const code = cells.check('tracking_code', trackingCodeCell);
+  const url = cells.value('tracking_url') === '' ? null : cells.check('tracking_url', (text) => parseHttpUrl('', text, 'https://tracking.example.com/BR123456789AA'));
+  const notify = cells.check('notify', notifyCell);
   if (order !== undefined && shipment !== undefined) {
-    const problem = namedTwice(order, shipment, line, named);
-    const column = columns.get(shipment ? 'fulfillment_order' : 'order')!;
-    if (problem) errors.push({ file, line, column: column.index + 1, header: column.header, message: problem });
+    const problem = namedTwice(order, shipment, cells.line, named);
+    if (problem) cells.fail(shipment ? 'fulfillment_order' : 'order', problem);
   }
-  if (errors.length > 0 || order === undefined || shipment === undefined || code === undefined || url === undefined || notify === undefined) {
-    const orderCell = value('order');
-    for (const e of errors) read.errors.push({ ...e, key: orderCell || undefined });
-    return;
-  }
+  if (order === undefined || shipment === undefined || code === undefined || url === undefined || notify === undefined) return undefined;
   const request: ShipmentRequest = { order, tracking: { code, ...(url ? { url } : {}), notify } };
   if (shipment) request.shipment = shipment;
-  read.good.push({ line, request });
+  return request;
 }
 
 /**
