@@ -1,20 +1,12 @@
-import { basename } from 'node:path';
-import { AuthError } from '../../client/errors.js';
-import { StoreError } from '../../errors.js';
 import type { StoreClient } from '../../client/index.js';
+import { StoreError } from '../../errors.js';
 import { type FulfillmentOrder, trackingCode } from '../../api/fulfillment-orders.js';
-import { executeItems } from '../bulk/executor.js';
-import { type BulkJob, type BulkJobOptions, runBulkJob } from '../bulk/job.js';
-import type { EarlierRun, Journal } from '../bulk/journal.js';
-import { checkAbort } from '../bulk/pool.js';
-import type { ProgressStep } from '../bulk/progress.js';
-import { type ReportRow, validationRow } from '../bulk/report.js';
-import { refuseInvalidFile } from '../bulk/row-error.js';
-import type { BulkRunSummary } from '../bulk/summary.js';
+import type { ReportRow } from '../bulk/report.js';
+import { type RowFailedEvent, type RowFileJob, type RowFileJobOptions, type RowFileSummary, rowFileSummary, runRowFileJob } from '../bulk/row-job.js';
 import { findShipment, noSuchShipment, shipmentLabel } from '../orders/fulfillment-orders.js';
 import { type MoveRequest, type PlannedMove, planMoves } from './moves.js';
 import { readShippingOrders, type ShippingOrder } from './order-reads.js';
-import { type ShipmentFile, type ShipmentRow, readShipmentFile } from './shipment-rows.js';
+import { type ShipmentRequest, type ShipmentRow, readShipmentFile } from './shipment-rows.js';
 import { sendMove } from './ship-order.js';
 
 /**
@@ -25,20 +17,16 @@ import { sendMove } from './ship-order.js';
  * dispatched, its tracking inside, on the run ledger (ship-order.ts sendMove). One order's rows go in file order,
  * several orders at a time. Each row finished is journaled, so `--resume` continues an interrupted run: the rows
  * not journaled are planned again from the store, where a shipment an interrupted run dispatched reads as such and
- * is not sent again.
+ * is not sent again. The steps every row file shares are bulk/row-job.ts's; what is the shipments' own is here.
  */
 
-export interface ShipFileResult extends BulkRunSummary {
+export interface ShipFileResult extends RowFileSummary {
   /** Rows that dispatched (with --dry-run: would dispatch) at least one shipment, those an interrupted run finished included. */
   shipped: number;
   /** Shipments dispatched (with --dry-run: to dispatch) by this run. */
   shipments: number;
   /** Rows whose shipments were dispatched already, with the row's tracking code: nothing to send. */
   unchanged: number;
-  /** The failed rows; a row's key is its order as the file gives it. */
-  failed: ReportRow[];
-  /** Rows finished by an earlier, interrupted run of the same file (--resume). */
-  resumedRows: number;
   /** How the orders were read: pages of the lists of open orders, and orders read one by one. */
   reads: { listPages: number; singleReads: number };
   /** With --dry-run: each move the run would make, in file order. */
@@ -58,11 +46,9 @@ export interface ShipmentMove {
   notify: boolean;
 }
 
-export type ShipmentFileEvent = { type: 'shipped' | 'unchanged'; line: number; orderId: number } | { type: 'failed'; failure: ReportRow } | { type: 'order-numbers'; notice: string };
+export type ShipmentFileEvent = { type: 'shipped' | 'unchanged'; line: number; orderId: number } | RowFailedEvent | { type: 'order-numbers'; notice: string };
 
-/** The file is the path given beside these (`--only` does not apply). */
-export interface ShipmentFileOptions extends Omit<BulkJobOptions, 'file' | 'only'> {
-  onEvent?: (event: ShipmentFileEvent) => void;
+export interface ShipmentFileOptions extends RowFileJobOptions<ShipmentFileEvent> {
   now?: () => Date;
 }
 
@@ -79,95 +65,53 @@ interface PlannedRow extends ShipmentRow {
   moveRequest: MoveRequest;
 }
 
-interface ShipmentPlan {
-  rows: ShipmentRow[];
-  /** The rows to send, by order (each order's in file order), once planned (beforeWriting). */
-  orders: PlannedRow[][];
-}
-
 export async function shipFromFile(client: StoreClient, path: string, options: ShipmentFileOptions): Promise<ShipFileResult> {
-  return runBulkJob(client, { ...options, file: path }, shipmentsJob(client, path, options));
+  return runRowFileJob(client, path, options, shipmentsJob(client, options));
 }
 
-function shipmentsJob(client: StoreClient, path: string, options: ShipmentFileOptions): BulkJob<ShipmentFile, undefined, ShipmentPlan, ShipFileResult> {
-  const file = options.name ?? basename(path);
-  const failed = (result: ShipFileResult) => (failure: ReportRow) => {
-    result.failed.push(failure);
-    options.onEvent?.({ type: 'failed', failure });
-  };
+/** `orders ship --file` as a row file's job (bulk/row-job.ts): the orders are read, with their shipments, once planned. */
+function shipmentsJob(client: StoreClient, options: ShipmentFileOptions): RowFileJob<ShipmentRequest, PlannedRow, Outcome, ShipFileResult, ShipmentFileEvent> {
+  const now = options.now ?? (() => new Date());
   return {
     command: 'orders ship',
     lockScope: 'shipments',
     journalKind: 'shipments',
-    read: async (emit) => {
-      emit({ phase: 'reading', done: 0, writesDone: 0, writesTotal: 0 });
-      const { encoding, map, onNotice } = options;
-      const read = await readShipmentFile(path, { encoding, map, onNotice, name: file });
-      refuseInvalidFile(read, read.good.length, { skipInvalid: options.skipInvalid, verb: 'ship', unit: 'row' });
-      for (const error of read.errors) options.onEvent?.({ type: 'failed', failure: validationRow(error) });
-      return read;
-    },
-    fetchSnapshot: async () => undefined,
-    plan: (input) => ({ rows: input.good, orders: [] }),
-    summarize: (input) => ({ ...emptyResult(file), dryRun: Boolean(options.dryRun), rows: input.rows, failed: input.errors.map(validationRow) }),
-    skipResumed: (plan, earlier, result) => {
-      plan.rows = skipResumed(plan.rows, earlier, result);
-    },
-    beforeWriting: async (plan, result) => {
+    verb: 'ship',
+    keyColumn: 'order',
+    concurrency: ORDER_CONCURRENCY,
+    readFile: readShipmentFile,
+    emptySummary: (file) => rowFileSummary(file, { shipped: 0, shipments: 0, unchanged: 0 }, { reads: { listPages: 0, singleReads: 0 } }),
+    planOrders: async (rows, result, fail, stage) => {
       const emit = (done: number, total: number) => options.onProgress?.({ phase: 'fetching', done, total, writesDone: 0, writesTotal: 0, requests: client.stats().requests, rateLimited: client.stats().rateLimited });
-      const reads = await readShippingOrders(client, [...new Set(plan.rows.map((r) => r.request.order))], { onFound: emit });
+      const reads = await readShippingOrders(client, [...new Set(rows.map((r) => r.request.order))], { onFound: emit });
       result.reads = { listPages: reads.listPages, singleReads: reads.singleReads };
       const byNumber = [...reads.found.entries()].filter(([, found]) => found.byNumber);
       if (byNumber.length > 0) options.onEvent?.({ type: 'order-numbers', notice: numbersNotice(byNumber) });
-      plan.orders = planRows(plan.rows, reads, failed(result), options.dryRun ? 'plan' : 'request');
-      result.plannedWrites = plan.orders.flat().reduce((n, row) => n + row.moves.length, 0);
+      const orders = planRows(rows, reads, fail, stage);
+      result.plannedWrites = orders.flat().reduce((n, row) => n + row.moves.length, 0);
+      return orders;
     },
-    dryRun: (plan, _snapshot, result) => {
-      result.moves = plan.orders.flat().sort((a, b) => a.line - b.line).flatMap(movesOf);
+    dryRun: (orders, result) => {
+      result.moves = orders.flat().sort((a, b) => a.line - b.line).flatMap(movesOf);
       result.shipments = result.plannedWrites;
-      for (const row of plan.orders.flat()) result[row.moves.length > 0 ? 'shipped' : 'unchanged']++;
+      for (const row of orders.flat()) result[row.moves.length > 0 ? 'shipped' : 'unchanged']++;
     },
-    journalBegin: () => ({ file }),
-    execute: (plan, { summary: result, journal, emit }) => sendRows(client, plan.orders, journal, options, emit, result, failed(result)),
-    finish: (result) => result.failed.sort((a, b) => a.line - b.line),
-    failures: (result) => result.failed,
-    source: (input) => input.source,
-    keyColumn: 'order',
+    send: async (row, result, wrote) => {
+      for (const move of row.moves) {
+        await sendMove(client, options.recorder, row.orderId, row.orderNumber, move, row.moveRequest, now);
+        result.shipments++;
+        wrote(move.label);
+      }
+      return row.moves.length > 0 ? 'shipped' : 'unchanged';
+    },
+    sent: (row, outcome) => ({ type: outcome, line: row.line, orderId: row.orderId }),
+    key: (row) => String(row.request.order),
+    reason: (error, dispatched) => {
+      const reason = error.message.replace(/\.$/, '');
+      return dispatched.length > 0 ? `${reason}; dispatched before it: ${dispatched.join(', ')}` : reason;
+    },
+    progress: (rowsDone, rowsTotal, result) => ({ done: rowsDone, total: rowsTotal, writesDone: result.shipments, writesTotal: result.plannedWrites }),
   };
-}
-
-function emptyResult(file: string): ShipFileResult {
-  return {
-    file,
-    dryRun: false,
-    rows: 0,
-    shipped: 0,
-    shipments: 0,
-    unchanged: 0,
-    failed: [],
-    plannedWrites: 0,
-    requests: 0,
-    retries: 0,
-    rateLimited: 0,
-    seconds: 0,
-    interrupted: false,
-    resumedRows: 0,
-    earlierRunUnfinished: false,
-    reads: { listPages: 0, singleReads: 0 },
-  };
-}
-
-/** Rows an earlier, interrupted run of the same file finished are counted, not read nor sent again. */
-function skipResumed(rows: ShipmentRow[], earlier: EarlierRun, result: ShipFileResult): ShipmentRow[] {
-  const previous = earlier.resumed;
-  if (!previous) return rows;
-  return rows.filter(({ line }) => {
-    const done = previous.done.get(String(line));
-    if (!done || done.outcome === 'failed') return true;
-    result[done.outcome as Outcome]++;
-    result.resumedRows++;
-    return false;
-  });
 }
 
 /** "12 orders are given by the number the customer sees (#191 is order 1000000191, …)": said once, not per row. */
@@ -242,51 +186,4 @@ function movesOf(row: PlannedRow): ShipmentMove[] {
     ...(tracking.url ? { tracking_url: tracking.url } : {}),
     notify: tracking.notify,
   }));
-}
-
-/** A rejected token fails every row alike: stop rather than report the same cause per row. */
-function rowError(error: unknown): StoreError {
-  if (error instanceof AuthError || !(error instanceof StoreError)) throw error;
-  return error;
-}
-
-async function sendRows(
-  client: StoreClient,
-  orders: PlannedRow[][],
-  journal: Journal,
-  options: ShipmentFileOptions,
-  emit: (step: ProgressStep) => void,
-  result: ShipFileResult,
-  fail: (failure: ReportRow) => void,
-): Promise<{ interrupted: boolean }> {
-  const total = result.plannedWrites;
-  const rowsTotal = orders.reduce((n, rows) => n + rows.length, 0);
-  let rowsDone = 0;
-  const now = options.now ?? (() => new Date());
-  const step = () => emit({ phase: 'writing', done: rowsDone, total: rowsTotal, writesDone: result.shipments, writesTotal: total });
-  step();
-  return executeItems(orders, { concurrency: options.concurrency ?? ORDER_CONCURRENCY }, async (rows) => {
-    for (const row of rows) {
-      checkAbort(options.signal);
-      const done: string[] = [];
-      try {
-        for (const move of row.moves) {
-          await sendMove(client, options.recorder, row.orderId, row.orderNumber, move, row.moveRequest, now);
-          done.push(move.label);
-          result.shipments++;
-          step();
-        }
-        const outcome: Outcome = row.moves.length > 0 ? 'shipped' : 'unchanged';
-        result[outcome]++;
-        journal.append({ t: 'done', key: String(row.line), outcome });
-        options.onEvent?.({ type: outcome, line: row.line, orderId: row.orderId });
-      } catch (error) {
-        const reason = rowError(error).message.replace(/\.$/, '');
-        fail({ line: row.line, key: String(row.request.order), stage: 'request', reason: done.length > 0 ? `${reason}; dispatched before it: ${done.join(', ')}` : reason });
-        journal.append({ t: 'done', key: String(row.line), outcome: 'failed' });
-      }
-      rowsDone++;
-      step();
-    }
-  });
 }
