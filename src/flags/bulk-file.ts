@@ -33,3 +33,25 @@ export const feedFlags = {
   }),
   refetch: Flags.boolean({ description: 'With a feed URL: download it whole and run it even when it has not changed since the last clean run.' }),
 };
+
+/**
+ * The flags of a row file given with --file beside a command's one-order form (`invoices attach --file`,
+ * `orders ship --file`): the file, its report, --dry-run, --resume, --skip-invalid and how it is read, each of
+ * them only with --file. `file` describes the file, `dryRun` what a dry run does, `verb` what --skip-invalid does
+ * to the valid rows.
+ */
+export function rowFileFlags(what: { file: string; dryRun: string; verb: string }) {
+  return {
+    file: Flags.string({ description: what.file }),
+    report: Flags.string({ description: 'With --file: write the rows that failed to this CSV file.', dependsOn: ['file'] }),
+    'dry-run': Flags.boolean({ description: `With --file: ${what.dryRun}`, dependsOn: ['file'] }),
+    resume: Flags.boolean({ description: 'With --file: continue an interrupted run of the same file from its journal.', dependsOn: ['file'] }),
+    'skip-invalid': Flags.boolean({
+      description: `With --file: ${what.verb} the valid rows and report the invalid ones (exit 3), instead of refusing the whole file (exit 2).`,
+      dependsOn: ['file'],
+    }),
+    encoding: { ...bulkFileFlags.encoding, dependsOn: ['file'] },
+    map: { ...bulkFileFlags.map, dependsOn: ['file'] },
+    'map-file': { ...bulkFileFlags['map-file'], dependsOn: ['file'] },
+  };
+}

@@ -1,9 +1,9 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { BulkCommand } from '../../cli/bulk-command.js';
-import { terminalSafe } from '../../output/format.js';
-import { bulkFileFlags } from '../../flags/bulk-file.js';
-import type { FileAttachResult } from '../../services/invoices/invoice-file.js';
+import { rowFileSpec } from '../../cli/row-file.js';
+import { rowFileFlags } from '../../flags/bulk-file.js';
+import type { FileAttachResult, InvoiceFileEvent } from '../../services/invoices/invoice-file.js';
 import type { AttachResult } from '../../services/invoices/invoices.js';
 
 export default class InvoicesAttach extends BulkCommand<typeof InvoicesAttach> {
@@ -32,17 +32,11 @@ With --file, the CSV (columns order_id — an id, or the number the customer see
     key: Flags.string({ description: 'Fiscal access key: 44 digits (spaces allowed).', exclusive: ['file'] }),
     link: Flags.string({ description: 'URL where the customer can see or download the invoice.', exclusive: ['file'] }),
     'fulfillment-order': Flags.string({ description: 'Fulfillment order the invoice covers (optional): its id, or its number as listed (191-1).', exclusive: ['file'] }),
-    file: Flags.string({ description: 'CSV file of invoices to attach (order_id, key, link[, fulfillment_order_id]); "-" for standard input.' }),
-    report: Flags.string({ description: 'With --file: write the rows that failed to this CSV file.', dependsOn: ['file'] }),
-    'dry-run': Flags.boolean({ description: "With --file: check the file and read the orders' invoices; send no write.", dependsOn: ['file'] }),
-    resume: Flags.boolean({ description: 'With --file: continue an interrupted run of the same file from its journal.', dependsOn: ['file'] }),
-    'skip-invalid': Flags.boolean({
-      description: 'With --file: attach the valid rows and report the invalid ones (exit 3), instead of refusing the whole file (exit 2).',
-      dependsOn: ['file'],
+    ...rowFileFlags({
+      file: 'CSV file of invoices to attach (order_id, key, link[, fulfillment_order_id]); "-" for standard input.',
+      dryRun: "check the file and read the orders' invoices; send no write.",
+      verb: 'attach',
     }),
-    encoding: { ...bulkFileFlags.encoding, dependsOn: ['file'] },
-    map: { ...bulkFileFlags.map, dependsOn: ['file'] },
-    'map-file': { ...bulkFileFlags['map-file'], dependsOn: ['file'] },
   };
 
   async run(): Promise<AttachResult | FileAttachResult> {
@@ -73,30 +67,8 @@ With --file, the CSV (columns order_id — an id, or the number the customer see
 
   private async attachFile(file: string): Promise<FileAttachResult> {
     const { attachInvoicesFromFile } = await import('../../services/invoices/invoice-file.js');
-    const { report } = this.flags;
-    return this.runBulk({
-      file,
-      flag: '--file',
-      label: 'attach',
-      unit: 'rows',
-      quiet: false,
-      report,
-      fileFlags: this.flags,
-      interruptedHint: 'Interrupted; the rows done are journaled. Run the same command with --resume to finish.',
-      run: ({ client, file: path, log, ...run }) =>
-        attachInvoicesFromFile(client, path, {
-          ...run,
-          dryRun: this.flags['dry-run'],
-          resume: this.flags.resume,
-          report,
-          skipInvalid: this.flags['skip-invalid'],
-          onEvent: (event) => {
-            if (event.type === 'order-number') log(terminalSafe(event.notice));
-          },
-        }),
-      show: (result) => this.showFileResult(result),
-      failed: (result) => result.failed.length > 0,
-    });
+    const notice = (event: InvoiceFileEvent) => (event.type === 'order-number' ? event.notice : undefined);
+    return this.runBulk(rowFileSpec(file, this.flags, { label: 'attach', run: attachInvoicesFromFile, notice, show: (result) => this.showFileResult(result) }));
   }
 
   /** The summary on stdout (the plan of a dry run), then the failed rows on stderr; some failed is exit 3, not an error. */

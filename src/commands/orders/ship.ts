@@ -1,11 +1,11 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { ShippingCommand } from '../../cli/shipping-command.js';
 import { BaseCommand } from '../../cli/base-command.js';
-import { terminalSafe } from '../../output/format.js';
-import { bulkFileFlags } from '../../flags/bulk-file.js';
+import { rowFileSpec } from '../../cli/row-file.js';
+import { rowFileFlags } from '../../flags/bulk-file.js';
 import { dispatchFlags, shipmentSelectionFlag } from '../../flags/orders.js';
 import type { ShippingResult } from '../../services/shipping/ship-order.js';
-import type { ShipFileResult } from '../../services/shipping/shipment-file.js';
+import type { ShipFileResult, ShipmentFileEvent } from '../../services/shipping/shipment-file.js';
 
 export default class OrdersShip extends ShippingCommand<typeof OrdersShip> {
   static summary = "Ship an order, or many from a CSV file: shipments go DISPATCHED with the carrier's tracking code.";
@@ -30,17 +30,11 @@ With --file, the CSV (columns order â€” an id, or the number the customer sees â
     'tracking-url': { ...dispatchFlags['tracking-url'], exclusive: ['file'] },
     notify: { ...dispatchFlags.notify, exclusive: ['file'] },
     'fulfillment-order': shipmentSelectionFlag,
-    file: Flags.string({ description: 'CSV file of shipments to dispatch (order, tracking_code[, fulfillment_order, tracking_url, notify]); "-" for standard input.' }),
-    report: Flags.string({ description: 'With --file: write the rows that failed to this CSV file.', dependsOn: ['file'] }),
-    'dry-run': Flags.boolean({ description: 'With --file: check the file, read the orders and show each move; send no write.', dependsOn: ['file'] }),
-    resume: Flags.boolean({ description: 'With --file: continue an interrupted run of the same file from its journal.', dependsOn: ['file'] }),
-    'skip-invalid': Flags.boolean({
-      description: 'With --file: ship the valid rows and report the invalid ones (exit 3), instead of refusing the whole file (exit 2).',
-      dependsOn: ['file'],
+    ...rowFileFlags({
+      file: 'CSV file of shipments to dispatch (order, tracking_code[, fulfillment_order, tracking_url, notify]); "-" for standard input.',
+      dryRun: 'check the file, read the orders and show each move; send no write.',
+      verb: 'ship',
     }),
-    encoding: { ...bulkFileFlags.encoding, dependsOn: ['file'] },
-    map: { ...bulkFileFlags.map, dependsOn: ['file'] },
-    'map-file': { ...bulkFileFlags['map-file'], dependsOn: ['file'] },
   };
 
   async run(): Promise<ShippingResult | ShipFileResult> {
@@ -57,30 +51,8 @@ With --file, the CSV (columns order â€” an id, or the number the customer sees â
 
   private async shipFile(file: string): Promise<ShipFileResult> {
     const { shipFromFile } = await import('../../services/shipping/shipment-file.js');
-    const { report } = this.flags;
-    return this.runBulk({
-      file,
-      flag: '--file',
-      label: 'ship',
-      unit: 'rows',
-      quiet: false,
-      report,
-      fileFlags: this.flags,
-      interruptedHint: 'Interrupted; the rows done are journaled. Run the same command with --resume to finish.',
-      run: ({ client, file: path, log, ...run }) =>
-        shipFromFile(client, path, {
-          ...run,
-          dryRun: this.flags['dry-run'],
-          resume: this.flags.resume,
-          report,
-          skipInvalid: this.flags['skip-invalid'],
-          onEvent: (event) => {
-            if (event.type === 'order-numbers') log(terminalSafe(event.notice));
-          },
-        }),
-      show: (result) => this.showFileResult(result),
-      failed: (result) => result.failed.length > 0,
-    });
+    const notice = (event: ShipmentFileEvent) => (event.type === 'order-numbers' ? event.notice : undefined);
+    return this.runBulk(rowFileSpec(file, this.flags, { label: 'ship', run: shipFromFile, notice, show: (result) => this.showFileResult(result) }));
   }
 
   /** The summary (and a dry run's moves) on stdout, then the failed rows on stderr; some failed is exit 3, not an error. */
