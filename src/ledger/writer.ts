@@ -213,7 +213,9 @@ export class ThreadWriter implements LedgerWriter {
   }
 
   intend(first: number, changes: readonly ChangeIntent[]): { ready?: Promise<void> } {
-    if (this.failure) return { ready: Promise.reject(this.failure) };
+    // Once the worker could not write, every later intent fails here, synchronously, as on this thread: a bulk job
+    // stops on it (exit 1) instead of failing row after row.
+    if (this.failure) throw this.failure;
     const ready = new Promise<void>((resolve, reject) => this.await(first, { resolve, reject }));
     // A write abandoned before its request (an interrupt) must not leave an unhandled rejection behind.
     ready.catch(() => undefined);

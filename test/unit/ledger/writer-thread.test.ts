@@ -99,6 +99,8 @@ describe('the ledger writer thread (built CLI)', () => {
     try {
       const write = recorder.intend([stock('B', 2, 1, 2)]);
       await expect(write.ready).rejects.toThrow(/^Cannot write to the run ledger .*: another store process holds it locked\.$/);
+      // The next intent is refused at once, as a failure on this thread is: the job stops there.
+      expect(() => recorder.intend([stock('C', 3, 1, 2)])).toThrow(/another store process holds it locked/);
     } finally {
       other.exec('ROLLBACK');
       other.close();
