@@ -78,6 +78,9 @@ export function runCli(
     });
     let stdout = '';
     let stderr = '';
+    // Decoded across chunks: a UTF-8 character split between two reads stays one character.
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
     child.stdout.on('data', (d) => {
       stdout += d;
       opts.onStdout?.(stdout);

@@ -33,8 +33,10 @@ export function runOnTerminal(
     let searchFrom = 0;
     const pending = [...answers];
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
+    // Decoded across chunks: a character split between two reads (the ellipsis of a cut cell) stays one character.
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
       // Each answer is sent once, after its prompt has been drawn since the previous answer.
       while (pending.length > 0 && shown(plainText(output.slice(searchFrom)), pending[0]!.when)) {
         searchFrom = output.length;
