@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BulkStore, startBulkStore } from '../helpers/bulk-store-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { serverEnv } from '../helpers/server-env.js';
 
 /**
  * Issue 30's "Done when" for the `command` column against the independent store of platform.md
@@ -21,14 +22,7 @@ function file(name: string, text: string): string {
   return path;
 }
 
-const env = (): NodeJS.ProcessEnv => ({
-  STORE_TOKEN: bulk.token,
-  STORE_ID: String(bulk.storeId),
-  STORE_API_URL: bulk.url,
-  XDG_CONFIG_HOME: join(dir, 'config'),
-  XDG_STATE_HOME: join(dir, 'state'),
-  XDG_DATA_HOME: join(dir, 'data'),
-});
+const env = (): NodeJS.ProcessEnv => serverEnv(bulk, dir);
 const store = (...args: string[]) => runInProcess(args, { env: env() });
 const product = (handle: string) => bulk.products.find((p) => Object.values(p.handle).includes(handle));
 const variant = (sku: string) => bulk.variantBySku(sku);

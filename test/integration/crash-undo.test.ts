@@ -9,6 +9,7 @@ import { catalog, csvOf, syncFeed } from '../helpers/bulk-catalog.js';
 import { BIN } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { cliEnv, clientFor } from '../helpers/sandbox.js';
+import { serverEnv } from '../helpers/server-env.js';
 
 /**
  * Issue 28, "Done when" — crashes: the real `store` binary SIGKILLed at seeded random points during a
@@ -94,7 +95,7 @@ async function independentTarget(dir: string): Promise<Target> {
   const bulk = await startBulkStore();
   bulk.onWrite = () => target.onWrite?.();
   return Object.assign(target, {
-    env: { STORE_TOKEN: bulk.token, STORE_ID: String(bulk.storeId), STORE_API_URL: bulk.url, XDG_CONFIG_HOME: join(dir, 'config'), XDG_STATE_HOME: join(dir, 'state'), XDG_DATA_HOME: join(dir, 'data') },
+    env: serverEnv(bulk, dir),
     held: () => new Map(bulk.products.flatMap((p) => p.variants).map((v) => [v.sku!, { price: v.price, stock: levelsSum(v.inventory_levels) }])),
     async sell(sku: string, quantity: number) {
       // A sale as this store records one: the stock goes down (it has no orders).

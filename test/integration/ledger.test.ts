@@ -10,6 +10,7 @@ import { catalog, csvOf, syncFeed } from '../helpers/bulk-catalog.js';
 import { BIN } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { cliEnv } from '../helpers/sandbox.js';
+import { serverEnv } from '../helpers/server-env.js';
 
 /**
  * The run ledger through the real commands (docs/ledger.md): a write, then `runs list`, `runs show` and `history`
@@ -191,14 +192,7 @@ describe('bulk jobs on the record', () => {
     writeFileSync(path, text);
     return path;
   };
-  const bulkEnv = (state: string) => ({
-    STORE_TOKEN: bulk.token,
-    STORE_ID: String(bulk.storeId),
-    STORE_API_URL: bulk.url,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_STATE_HOME: join(dir, state),
-    XDG_DATA_HOME: join(dir, 'data'),
-  });
+  const bulkEnv = (state: string) => serverEnv(bulk, dir, state);
   const changesOf = (state: string): ReturnType<Ledger['history']> => {
     const ledger = Ledger.open(join(dir, state, 'store', 'ledger.db'));
     try {

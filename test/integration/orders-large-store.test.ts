@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LargeOrder, type LargeStore, startLargeStore } from '../helpers/large-store-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { serverEnv } from '../helpers/server-env.js';
 
 /**
  * Issue 21, "Done when": against a store written independently from the platform's documents
@@ -16,15 +17,7 @@ import { runInProcess } from '../helpers/run-in-process.js';
 const ORDERS = 12_100;
 
 function envFor(store: LargeStore): NodeJS.ProcessEnv {
-  const dir = mkdtempSync(join(tmpdir(), 'store-large-'));
-  return {
-    STORE_TOKEN: store.token,
-    STORE_ID: String(store.storeId),
-    STORE_API_URL: store.url,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_DATA_HOME: join(dir, 'data'),
-  };
+  return serverEnv(store, mkdtempSync(join(tmpdir(), 'store-large-')));
 }
 
 function expectEachOnceNewestFirst(listed: { id: number; created_at: string }[], expected: LargeOrder[]): void {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/run-cli.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { type ShippingStore, type ShippingStoreOrder, startShippingStore } from '../helpers/shipping-store-server.js';
+import { serverEnv } from '../helpers/server-env.js';
 
 /**
  * Issue 29's "Done when" against a store written from platform.md §10 alone (test/helpers/shipping-store-server.ts),
@@ -23,15 +24,7 @@ beforeAll(async () => {
 afterAll(() => store?.close());
 
 function envFor(name: string): NodeJS.ProcessEnv {
-  const home = mkdtempSync(join(dir, `${name}-`));
-  return {
-    STORE_TOKEN: store.token,
-    STORE_ID: String(store.storeId),
-    STORE_API_URL: store.url,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_STATE_HOME: join(home, 'state'),
-    XDG_DATA_HOME: join(home, 'data'),
-  };
+  return serverEnv(store, mkdtempSync(join(dir, `${name}-`)));
 }
 
 const taken = () => store.requests.splice(0, store.requests.length);

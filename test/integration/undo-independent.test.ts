@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BulkStore, type StoreVariant, startBulkStore } from '../helpers/bulk-store-server.js';
 import { catalog, csvOf } from '../helpers/bulk-catalog.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { serverEnv } from '../helpers/server-env.js';
 
 /**
  * Issue 28, "Done when", against a store written from docs/platform.md alone (test/helpers/bulk-store-server.ts,
@@ -26,14 +27,7 @@ interface ChangeJson {
 
 let dir: string;
 let bulk: BulkStore;
-const env = () => ({
-  STORE_TOKEN: bulk.token,
-  STORE_ID: String(bulk.storeId),
-  STORE_API_URL: bulk.url,
-  XDG_CONFIG_HOME: join(dir, 'config'),
-  XDG_STATE_HOME: join(dir, 'state'),
-  XDG_DATA_HOME: join(dir, 'data'),
-});
+const env = () => serverEnv(bulk, dir);
 const file = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);
