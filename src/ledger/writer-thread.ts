@@ -4,10 +4,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Ledger } from './store.js';
-import { DRAINS_WHEN_DEAD, SeqMap, type FromThread, type ThreadStart, type ToThread } from './writer.js';
+import { CLOSED, SeqMap, type FromThread, type ThreadStart, type ToThread } from './writer.js';
 
 const { path, run, signal, answers } = workerData as ThreadStart;
-const drains = new Int32Array(signal);
+const done = new Int32Array(signal);
 const map = new SeqMap();
 let ledger: Ledger | undefined;
 
@@ -16,7 +16,7 @@ function answer(message: FromThread): void {
 }
 
 /** One message's write (inside the flush's transaction: a failure undoes that message's write only). */
-function write(message: Exclude<ToThread, { t: 'drain' }>): void {
+function write(message: Exclude<ToThread, { t: 'close' }>): void {
   try {
     ledger ??= Ledger.open(path);
     switch (message.t) {
@@ -49,7 +49,7 @@ function flush(): void {
   const messages = queue;
   queue = [];
   failed = [];
-  const writes = messages.filter((m): m is Exclude<ToThread, { t: 'drain' }> => m.t !== 'drain');
+  const writes = messages.filter((m): m is Exclude<ToThread, { t: 'close' }> => m.t !== 'close');
   if (writes.length === 1) write(writes[0]!);
   else if (writes.length > 1) {
     try {
@@ -64,35 +64,32 @@ function flush(): void {
   const refused = new Set(failed.map((f) => (f.t === 'failed' ? f.first : undefined)));
   for (const f of failed) answer(f);
   for (const m of writes) if (m.t === 'intend' && !refused.has(m.first)) answer({ t: 'committed', first: m.first });
-  for (const m of messages) {
-    if (m.t !== 'drain') continue;
-    if (m.close) {
-      ledger?.close();
-      ledger = undefined;
-    }
-    Atomics.add(drains, 0, 1);
-    Atomics.notify(drains, 0);
+  if (messages.some((m) => m.t === 'close')) {
+    ledger?.close();
+    ledger = undefined;
+    Atomics.store(done, 0, CLOSED);
+    Atomics.notify(done, 0);
   }
 }
 
 /**
- * A bug that escapes a message's handling stops this thread: the main thread is told, and a `drain` it may be
+ * A bug that escapes a message's handling stops this thread: the main thread is told, and a `close` it may be
  * blocked in (which cannot see the worker's exit) is released at once rather than after its timeout.
  */
 process.on('uncaughtException', (error) => {
   answer({ t: 'failed', message: `The run ledger's writer stopped: ${error.message}` });
-  Atomics.store(drains, 0, DRAINS_WHEN_DEAD);
-  Atomics.notify(drains, 0);
+  Atomics.store(done, 0, CLOSED);
+  Atomics.notify(done, 0);
   process.exit(1);
 });
 
-/** Settlements wait for the next intent or drain to share its commit (nothing waits on them), up to this many. */
+/** Settlements wait for the next intent or the close to share its commit (nothing waits on them), up to this many. */
 const SETTLEMENTS_HELD = 64;
 let flushing = false;
 
 parentPort!.on('message', (message: ToThread) => {
   queue.push(message);
-  const urgent = message.t === 'intend' || message.t === 'drain' || queue.length >= SETTLEMENTS_HELD;
+  const urgent = message.t === 'intend' || message.t === 'close' || queue.length >= SETTLEMENTS_HELD;
   if (urgent && !flushing) {
     flushing = true;
     setImmediate(() => {

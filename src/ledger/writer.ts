@@ -35,10 +35,6 @@ export interface LedgerWriter {
   settleRange(first: number, last: number, outcome: SettledOutcome, reason?: string): void;
   settleEach(settlements: readonly LocalSettlement[]): void;
   identify(first: number, last: number, id: string | number): void;
-  /** Everything sent is written (blocking this thread until it is); throws what went wrong meanwhile. */
-  drain(): void;
-  /** After the last `drain`: lets the file go. */
-  close(): void;
 }
 
 /** Local number → seq: each intent's changes take consecutive seqs (one transaction, nothing between them). */
@@ -107,10 +103,6 @@ export class DirectWriter implements LedgerWriter {
   identify(first: number, last: number, id: string | number): void {
     this.map.identify(this.ledger, first, last, id);
   }
-
-  drain(): void {}
-
-  close(): void {}
 }
 
 /** The messages to the worker (ledger/writer-thread.ts). */
@@ -119,7 +111,7 @@ export type ToThread =
   | { t: 'settleRange'; first: number; last: number; outcome: SettledOutcome; reason?: string }
   | { t: 'settleEach'; settlements: readonly LocalSettlement[] }
   | { t: 'identify'; first: number; last: number; id: string | number }
-  | { t: 'drain'; close?: boolean };
+  | { t: 'close' };
 
 /** The worker's answers: an intent committed (by its first local number), or what failed. */
 export type FromThread = { t: 'committed'; first: number } | { t: 'failed'; message: string; first?: number };
@@ -128,9 +120,9 @@ export type FromThread = { t: 'committed'; first: number } | { t: 'failed'; mess
 export interface ThreadStart {
   path: string;
   run: number;
-  /** Int32Array over a SharedArrayBuffer: [drains done]. The worker counts each drain and wakes the waiter. */
+  /** Int32Array over a SharedArrayBuffer: [CLOSED once the worker has written everything and let the file go]. */
   signal: SharedArrayBuffer;
-  /** Where the worker answers: a port this thread can also read synchronously (`drain`). */
+  /** Where the worker answers: a port this thread can also read synchronously (`close`). */
   answers: MessagePort;
 }
 
@@ -146,18 +138,17 @@ export function threadAvailable(): boolean {
   return safeDriver && THREAD_SCRIPT.protocol === 'file:' && existsSync(fileURLToPath(THREAD_SCRIPT));
 }
 
-/** The drain count a dying worker leaves (ledger/writer-thread.ts): past any drain, so no one waits for it. */
-export const DRAINS_WHEN_DEAD = 2 ** 30;
+/** The signal's value once the worker is done: closed after writing everything, or dead (ledger/writer-thread.ts). */
+export const CLOSED = 1;
 
-/** How long `drain` waits for the worker before it gives up: what it holds is a few commits. */
-const DRAIN_TIMEOUT_MS = 60_000;
+/** How long `close` waits for the worker before it gives up: what it holds is a few commits. */
+const CLOSE_TIMEOUT_MS = 60_000;
 
 /** Hands the SQLite work to a worker thread; see the top of this file. */
 export class ThreadWriter implements LedgerWriter {
   private readonly worker: Worker;
   private readonly answers: MessagePort;
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
-  private drains = 0;
   private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private failure?: LedgerError;
 
@@ -168,7 +159,7 @@ export class ThreadWriter implements LedgerWriter {
     // A small young generation: the worker's garbage (each message's copy) is collected as it goes, rather than
     // growing a second heap beside the job's (+100 MiB peak in the bench without it).
     this.worker = new Worker(THREAD_SCRIPT, { workerData: start, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
-    // The process ends when its work does: neither the worker nor its port holds it open (`drain` waits for writes).
+    // The process ends when its work does: neither the worker nor its port holds it open (`close` waits for writes).
     this.worker.unref();
     this.answers.on('message', (message: FromThread) => this.answered(message));
     this.answers.unref();
@@ -243,33 +234,28 @@ export class ThreadWriter implements LedgerWriter {
   }
 
   /**
-   * Blocks until the worker has written everything sent so far (it handles messages in order), then reads its
-   * answers meanwhile (this thread's event loop was blocked): throws the first failure.
+   * Has the worker write everything sent so far (it handles messages in order) and let the file go, blocking this
+   * thread until it has; then reads the answers that came meanwhile (this thread's event loop was blocked) and
+   * stops the worker. Throws the first failure.
    */
-  drain(close = false): void {
-    if (!this.failure) {
-      const target = ++this.drains;
-      this.worker.postMessage({ t: 'drain', close } satisfies ToThread);
-      const deadline = Date.now() + DRAIN_TIMEOUT_MS;
-      for (let done = Atomics.load(this.signal, 0); done < target; done = Atomics.load(this.signal, 0)) {
-        const left = deadline - Date.now();
-        if (left <= 0) {
-          this.fail(`The run ledger's writer did not finish within ${DRAIN_TIMEOUT_MS / 1000} s.`);
-          break;
-        }
-        Atomics.wait(this.signal, 0, done, Math.min(left, 1_000));
-      }
-    }
-    for (let received = receiveMessageOnPort(this.answers); received; received = receiveMessageOnPort(this.answers)) {
-      this.answered(received.message as FromThread);
-    }
-    if (this.failure) throw this.failure;
-  }
-
-  /** Closes the worker's connection (writing what it holds first) and stops the worker. */
   close(): void {
     try {
-      this.drain(true);
+      if (!this.failure) {
+        this.worker.postMessage({ t: 'close' } satisfies ToThread);
+        const deadline = Date.now() + CLOSE_TIMEOUT_MS;
+        while (Atomics.load(this.signal, 0) !== CLOSED) {
+          const left = deadline - Date.now();
+          if (left <= 0) {
+            this.fail(`The run ledger's writer did not finish within ${CLOSE_TIMEOUT_MS / 1000} s.`);
+            break;
+          }
+          Atomics.wait(this.signal, 0, 0, Math.min(left, 1_000));
+        }
+      }
+      for (let received = receiveMessageOnPort(this.answers); received; received = receiveMessageOnPort(this.answers)) {
+        this.answered(received.message as FromThread);
+      }
+      if (this.failure) throw this.failure;
     } finally {
       this.answers.close();
       void this.worker.terminate();
