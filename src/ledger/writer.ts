@@ -128,14 +128,20 @@ export interface ThreadStart {
 
 const THREAD_SCRIPT = new URL('./writer-thread.js', import.meta.url);
 
+/** Asked once (a job where it is false would ask at every intent). */
+let available: boolean | undefined;
+
 /**
  * Whether this installation can start the worker: the built CLI can; the TypeScript sources under a test runner
  * cannot (a worker loads JavaScript), and write on this thread instead.
  */
 export function threadAvailable(): boolean {
   // better-sqlite3 12 in a worker thread is what aborts Node 24 (ledger/store.ts ledgerDriverName): only 13 there.
-  const safeDriver = ledgerDriverName() === 'better-sqlite3-napi' || Number(process.versions.node.split('.')[0]) < 22;
-  return safeDriver && THREAD_SCRIPT.protocol === 'file:' && existsSync(fileURLToPath(THREAD_SCRIPT));
+  available ??=
+    (ledgerDriverName() === 'better-sqlite3-napi' || Number(process.versions.node.split('.')[0]) < 22) &&
+    THREAD_SCRIPT.protocol === 'file:' &&
+    existsSync(fileURLToPath(THREAD_SCRIPT));
+  return available;
 }
 
 /** The signal's value once the worker is done: closed after writing everything, or dead (ledger/writer-thread.ts). */
