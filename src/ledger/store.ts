@@ -14,54 +14,11 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { monotonicFactory } from 'ulid';
 import { StoreError, UsageError } from '../errors.js';
 import { xdgDir, type Env } from '../util/files.js';
+import { fillSubjects, migrate, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import type { ChangeIntent, ChangeKind, ChangeRecord, Outcome, RunRecord, RunStart, SettledOutcome } from './types.js';
 
 type Database = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
-
-/** The schema's version (PRAGMA user_version); a newer file than this code knows is refused, an older one migrated. */
-const SCHEMA_VERSION = 1;
-
-const SCHEMA = `
-CREATE TABLE runs (
-  n          INTEGER PRIMARY KEY,   -- the run's number in this file: what changes refer to (smaller than the id)
-  id         TEXT NOT NULL UNIQUE,  -- ULID
-  command    TEXT NOT NULL,
-  argv       TEXT NOT NULL,         -- JSON array, secrets scrubbed
-  profile    TEXT,
-  store_id   TEXT,
-  api_host   TEXT,
-  started_at TEXT NOT NULL,
-  ended_at   TEXT,
-  exit_code  INTEGER,
-  pid        INTEGER,
-  undoes     TEXT,                  -- the run id this run reverts
-  changes    INTEGER,               -- the counts, kept when the run ends (counted live before)
-  confirmed  INTEGER,
-  failed     INTEGER,
-  unknown    INTEGER
-);
-CREATE TABLE changes (
-  seq          INTEGER PRIMARY KEY, -- increasing in the order changes were intended
-  run          INTEGER NOT NULL,    -- runs.n
-  resource     TEXT NOT NULL,
-  id           TEXT,
-  parent       TEXT,
-  key          TEXT,
-  field        TEXT NOT NULL,
-  location     TEXT,
-  kind         TEXT NOT NULL,
-  before       TEXT,                -- JSON; NULL: not known
-  after        TEXT,                -- JSON; NULL: nothing sent (a delete)
-  outcome      TEXT NOT NULL DEFAULT 'intended',
-  reason       TEXT,
-  irreversible TEXT
-);
-CREATE INDEX changes_run ON changes(run);
-CREATE INDEX changes_key ON changes(key) WHERE key IS NOT NULL;
-CREATE INDEX changes_id ON changes(id) WHERE id IS NOT NULL;
-CREATE INDEX changes_parent ON changes(parent) WHERE parent IS NOT NULL;
-`;
 
 /** The ledger file could not be opened, read or written: one sentence naming it and the cause (exit 1). */
 export class LedgerError extends StoreError {
@@ -226,14 +183,16 @@ export class Ledger {
         if (version > SCHEMA_VERSION) {
           throw new LedgerError(`The run ledger ${path} was written by a newer store (schema ${version}); update store to read it.`);
         }
-        if (version === 0) {
-          // auto_vacuum must be set before the first table: prune gives the space back to the disk.
-          db.pragma('auto_vacuum = INCREMENTAL');
+        // auto_vacuum must be set before the first table: prune gives the space back to the disk.
+        if (version === 0) db.pragma('auto_vacuum = INCREMENTAL');
+        if (version < SCHEMA_VERSION) {
           db.transaction(() => {
-            // Another process may have made it between the read above and this lock (a fleet's stores open the
-            // ledger at once): only the first one to hold the lock creates the tables.
-            if ((db.pragma('user_version', { simple: true }) as number) !== 0) return;
-            db.exec(SCHEMA);
+            // Another process may have made or migrated it between the read above and this lock (a fleet's stores
+            // open the ledger at once): only the first one to hold the lock does.
+            const now = db.pragma('user_version', { simple: true }) as number;
+            if (now >= SCHEMA_VERSION) return;
+            if (now === 0) db.exec(SCHEMA);
+            else migrate(db, now);
             db.pragma(`user_version = ${SCHEMA_VERSION}`);
           }).immediate();
         }
@@ -278,11 +237,12 @@ export class Ledger {
     });
   }
 
-  /** Ends a run: its exit code, end time and counts. */
+  /** Ends a run: its exit code, end time and counts; its changes go into the index `history` reads. */
   endRun(n: number, exitCode: number, now = new Date()): void {
     this.guarded('write to', () => {
       this.db
         .transaction(() => {
+          this.indexTail(n);
           const counts = this.countsOf(n);
           this.statement(`UPDATE runs SET ended_at = ?, exit_code = ?, changes = ?, confirmed = ?, failed = ?, unknown = ? WHERE n = ?`).run(
             now.toISOString(),
@@ -348,6 +308,23 @@ export class Ledger {
         })
         .immediate();
     });
+  }
+
+  /** Indexes run `n`'s changes not indexed yet (a run that died: its resume settles it, then indexes it). */
+  indexRun(runId: string): void {
+    this.guarded('write to', () =>
+      this.db
+        .transaction(() => {
+          const row = this.statement(`SELECT n FROM runs WHERE id = ?`).get(runId) as { n: number } | undefined;
+          if (row) this.indexTail(row.n);
+        })
+        .immediate(),
+    );
+  }
+
+  private indexTail(n: number): void {
+    const { indexed } = this.statement(`SELECT indexed FROM runs WHERE n = ?`).get(n) as { indexed: number | null };
+    fillSubjects(this.db, n, indexed ?? 0);
   }
 
   /** The id the store gave a record the changes `first`..`last` created. */
@@ -449,9 +426,14 @@ export class Ledger {
   history(key: string, limit = 10_000): ChangeRecord[] {
     return this.guarded('read', () => {
       const k = key.trim();
+      // Each run's indexed changes through the subjects index (one seek a run), and the changes past what is
+      // indexed (a run still going, or one that died) read from the run's own (none, for a run that ended).
       const rows = this.statement(
         `SELECT ${CHANGE_COLUMNS} FROM changes c JOIN runs r ON r.n = c.run
-          WHERE c.seq IN (SELECT seq FROM changes WHERE key = @key UNION SELECT seq FROM changes WHERE id = @key UNION SELECT seq FROM changes WHERE parent = @key)
+          WHERE c.seq IN (
+            SELECT s.seq FROM runs x CROSS JOIN subjects s ON s.run = x.n AND s.subject = @key
+            UNION
+            SELECT t.seq FROM runs x CROSS JOIN changes t ON t.run = x.n AND t.seq > coalesce(x.indexed, 0) WHERE @key IN (t.key, t.id, t.parent))
           ORDER BY c.seq DESC LIMIT @limit`,
       ).all({ key: k, limit }) as ChangeRow[];
       return rows.map(changeOf);
@@ -463,6 +445,7 @@ export class Ledger {
     return this.guarded('write to', () => {
       const result = this.db
         .transaction(() => {
+          this.db.prepare(`DELETE FROM subjects WHERE run IN (SELECT n FROM runs WHERE started_at < ? AND ended_at IS NOT NULL)`).run(before);
           const changes = this.db.prepare(`DELETE FROM changes WHERE run IN (SELECT n FROM runs WHERE started_at < ? AND ended_at IS NOT NULL)`).run(before).changes;
           const runs = this.db.prepare(`DELETE FROM runs WHERE started_at < ? AND ended_at IS NOT NULL`).run(before).changes;
           return { runs, changes };

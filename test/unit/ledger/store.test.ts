@@ -1,11 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunRecorder } from '../../../src/ledger/recorder.js';
 import { Ledger, LedgerError, ledgerDriverName, ledgerPath } from '../../../src/ledger/store.js';
 import type { ChangeIntent } from '../../../src/ledger/types.js';
+
+/** The SQLite module the ledger itself loads on this Node, to read and write the file as another program would. */
+const Database = createRequire(import.meta.url)(ledgerDriverName()) as typeof import('better-sqlite3');
 
 let dir: string;
 let path: string;
@@ -158,6 +161,26 @@ describe('runs and changes', () => {
     expect(ledger.history('nothing')).toEqual([]);
   });
 
+  it('finds the changes of a run that has not ended (still going, or killed) as well as of ended ones, once each', () => {
+    const ended = ledger.startRun(start);
+    ledger.intend(ended.n, [price('SKU-1', '1.00', '2.00', 10)]);
+    ledger.endRun(ended.n, 0);
+    // Killed after two intents: nothing indexed its changes, and history still reads them.
+    const killed = ledger.startRun(start);
+    ledger.intend(killed.n, [price('SKU-1', '2.00', '3.00', 10)]);
+    ledger.intend(killed.n, [price('SKU-1', '3.00', '4.00', 10)]);
+    const afters = () => ledger.history('SKU-1').map((c) => c.after);
+    expect(afters()).toEqual(['4.00', '3.00', '2.00']);
+    // Its resume indexes it; a later change of the same run (indexed or not) is found once.
+    ledger.indexRun(killed.id);
+    ledger.intend(killed.n, [price('SKU-1', '4.00', '5.00', 10)]);
+    expect(afters()).toEqual(['5.00', '4.00', '3.00', '2.00']);
+    ledger.indexRun(killed.id);
+    ledger.indexRun(killed.id);
+    expect(afters()).toEqual(['5.00', '4.00', '3.00', '2.00']);
+    expect(ledger.history('10')).toHaveLength(4);
+  });
+
   it('lists runs newest first, by command prefix, start time, and failure', () => {
     const a = ledger.startRun({ ...start, command: 'variants sync' }, new Date('2026-10-01T00:00:00Z'));
     ledger.endRun(a.n, 0);
@@ -203,6 +226,47 @@ describe('runs and changes', () => {
     expect(ledger.prune('2026-06-01T00:00:00.000Z')).toEqual({ runs: 1, changes: 1 });
     expect(ledger.runs().map((r) => r.id)).toEqual([recent.id, dead.id]);
     expect(ledger.history('A')).toEqual([]);
+    ledger.close();
+    const db = new Database(path);
+    // The pruned run's index entries went with it: only the recent run's SKU, id and parent are left.
+    expect(db.prepare(`SELECT DISTINCT subject FROM subjects ORDER BY subject`).pluck().all()).toEqual(['1', '10', 'C']);
+    db.close();
+    ledger = Ledger.open(path);
+  });
+});
+
+describe('a ledger of schema 1 (stops 34–36)', () => {
+  it('is migrated on open: its runs are indexed for history, its three per-change indexes dropped', () => {
+    mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.exec(`CREATE TABLE runs (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, command TEXT NOT NULL, argv TEXT NOT NULL, profile TEXT, store_id TEXT, api_host TEXT,
+        started_at TEXT NOT NULL, ended_at TEXT, exit_code INTEGER, pid INTEGER, undoes TEXT, changes INTEGER, confirmed INTEGER, failed INTEGER, unknown INTEGER);
+      CREATE TABLE changes (seq INTEGER PRIMARY KEY, run INTEGER NOT NULL, resource TEXT NOT NULL, id TEXT, parent TEXT, key TEXT, field TEXT NOT NULL, location TEXT,
+        kind TEXT NOT NULL, before TEXT, after TEXT, outcome TEXT NOT NULL DEFAULT 'intended', reason TEXT, irreversible TEXT);
+      CREATE INDEX changes_run ON changes(run);
+      CREATE INDEX changes_key ON changes(key) WHERE key IS NOT NULL;
+      CREATE INDEX changes_id ON changes(id) WHERE id IS NOT NULL;
+      CREATE INDEX changes_parent ON changes(parent) WHERE parent IS NOT NULL;
+      PRAGMA user_version = 1;
+      INSERT INTO runs (n, id, command, argv, started_at, ended_at, exit_code) VALUES
+        (1, '01KOLD0000000000000000001', 'variants sync', '[]', '2026-11-01T00:00:00.000Z', '2026-11-01T00:01:00.000Z', 0),
+        (2, '01KOLD0000000000000000002', 'variants update', '[]', '2026-11-02T00:00:00.000Z', NULL, NULL);
+      INSERT INTO changes (run, resource, id, parent, key, field, kind, before, after, outcome) VALUES
+        (1, 'variant', '10', '1', 'SKU-1', 'price', 'update', '"1.00"', '"2.00"', 'confirmed'),
+        (1, 'variant', '11', '1', 'SKU-2', 'price', 'update', '"1.00"', '"3.00"', 'confirmed'),
+        (2, 'variant', '10', '1', 'SKU-1', 'price', 'update', '"2.00"', '"2.50"', 'intended');`);
+    db.close();
+
+    const ledger = Ledger.open(path);
+    expect(ledger.history('SKU-1').map((c) => c.after)).toEqual(['2.50', '2.00']);
+    expect(ledger.history('1')).toHaveLength(3);
+    expect(ledger.runs().map((r) => r.changes)).toEqual([1, 2]);
+    ledger.close();
+    const after = new Database(path);
+    expect(after.pragma('user_version', { simple: true })).toBe(2);
+    expect(after.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'changes'`).pluck().all()).toEqual(['changes_run']);
+    after.close();
   });
 });
 

@@ -1,0 +1,89 @@
+/**
+ * The run ledger's tables (docs/ledger.md "The file"), the index `store history` reads, and the migration of an
+ * older file. Schema 2 (stop 37): the records a change touches are indexed a run at a time, when the run ends
+ * (`indexRun`), not one b-tree insert per change and index while the job's requests wait (schema 1's key, id and
+ * parent indexes): a run's entries are then written once, sorted, into a region of their own at the end of the
+ * index, so the cost does not grow with the ledger (docs/decisions.md "Run ledger", docs/benchmarks.md).
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+
+type Database = BetterSqlite3.Database;
+
+/** The schema's version (PRAGMA user_version); a newer file than this code knows is refused, an older one migrated. */
+export const SCHEMA_VERSION = 2;
+
+export const SCHEMA = `
+CREATE TABLE runs (
+  n          INTEGER PRIMARY KEY,   -- the run's number in this file: what changes refer to (smaller than the id)
+  id         TEXT NOT NULL UNIQUE,  -- ULID
+  command    TEXT NOT NULL,
+  argv       TEXT NOT NULL,         -- JSON array, secrets scrubbed
+  profile    TEXT,
+  store_id   TEXT,
+  api_host   TEXT,
+  started_at TEXT NOT NULL,
+  ended_at   TEXT,
+  exit_code  INTEGER,
+  pid        INTEGER,
+  undoes     TEXT,                  -- the run id this run reverts
+  changes    INTEGER,               -- the counts, kept when the run ends (counted live before)
+  confirmed  INTEGER,
+  failed     INTEGER,
+  unknown    INTEGER,
+  indexed    INTEGER                -- the last seq of this run whose subjects are in subjects (null: none)
+);
+CREATE TABLE changes (
+  seq          INTEGER PRIMARY KEY, -- increasing in the order changes were intended
+  run          INTEGER NOT NULL,    -- runs.n
+  resource     TEXT NOT NULL,
+  id           TEXT,
+  parent       TEXT,
+  key          TEXT,
+  field        TEXT NOT NULL,
+  location     TEXT,
+  kind         TEXT NOT NULL,
+  before       TEXT,                -- JSON; NULL: not known
+  after        TEXT,                -- JSON; NULL: nothing sent (a delete)
+  outcome      TEXT NOT NULL DEFAULT 'intended',
+  reason       TEXT,
+  irreversible TEXT
+);
+CREATE INDEX changes_run ON changes(run);
+CREATE TABLE subjects (             -- what history looks up: each change's key, id and parent, a run's at a time
+  run     INTEGER NOT NULL,
+  subject TEXT NOT NULL,
+  seq     INTEGER NOT NULL,
+  PRIMARY KEY (run, subject, seq)
+) WITHOUT ROWID;
+`;
+
+/**
+ * Puts the subjects of run `n`'s changes after seq `after` into the index, sorted, and notes how far the run is
+ * indexed. Called when a run ends (in its endRun transaction) and for runs that died, once resumed: a run not
+ * indexed yet (running, or killed) is still found by `history`, which reads its changes past `indexed`.
+ */
+export function fillSubjects(db: Database, n: number, after = 0): void {
+  db.prepare(
+    `INSERT OR IGNORE INTO subjects (run, subject, seq)
+       SELECT @n, subject, seq FROM (
+         SELECT key AS subject, seq FROM changes WHERE run = @n AND seq > @after AND key IS NOT NULL
+         UNION ALL SELECT id, seq FROM changes WHERE run = @n AND seq > @after AND id IS NOT NULL
+         UNION ALL SELECT parent, seq FROM changes WHERE run = @n AND seq > @after AND parent IS NOT NULL)
+       ORDER BY subject, seq`,
+  ).run({ n, after });
+  db.prepare(`UPDATE runs SET indexed = (SELECT max(seq) FROM changes WHERE run = @n) WHERE n = @n`).run({ n });
+}
+
+/**
+ * Brings a file of an older schema to this one, inside the caller's write transaction. 1 → 2: the subjects
+ * index is built from every run's changes, then schema 1's three per-change indexes go (a 10-million-change
+ * ledger takes a few minutes, once).
+ */
+export function migrate(db: Database, from: number): void {
+  if (from < 2) {
+    db.exec(`ALTER TABLE runs ADD COLUMN indexed INTEGER;
+      CREATE TABLE subjects (run INTEGER NOT NULL, subject TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (run, subject, seq)) WITHOUT ROWID;`);
+    for (const { n } of db.prepare(`SELECT n FROM runs ORDER BY n`).all() as { n: number }[]) fillSubjects(db, n);
+    db.exec(`DROP INDEX IF EXISTS changes_key; DROP INDEX IF EXISTS changes_id; DROP INDEX IF EXISTS changes_parent;`);
+  }
+}
