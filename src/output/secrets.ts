@@ -42,9 +42,28 @@ export function scrub(text: string): string {
   return out;
 }
 
+/** An http(s) URL's query: where a feed's signed or tokened URL carries its credentials (`?token=`, `&X-Amz-Signature=`). */
+const URL_QUERY = /(https?:\/\/[^\s?#]*)\?([^\s#]*)/gi;
+
+/**
+ * `text` with the value of every query parameter of each http(s) URL in it replaced, names kept
+ * (`https://erp.example/stock.csv?token=[REDACTED]`): a feed URL is shown everywhere else without its query
+ * (client/download.ts shownUrl), and a presigned or tokened one is a credential as long as it lives.
+ */
+export function hideUrlQueries(text: string): string {
+  return text.replace(URL_QUERY, (_, base: string, query: string) => {
+    const params = query.split('&').map((param) => {
+      const equals = param.indexOf('=');
+      return equals < 0 ? (param === '' ? '' : REDACTED) : `${param.slice(0, equals)}=${REDACTED}`;
+    });
+    return `${base}?${params.join('&')}`;
+  });
+}
+
 /**
  * The command line as the run ledger keeps it: the value of each of `secretFlags` (`--header`, which carries a
- * feed's credentials, whatever their length) replaced after its "Name:", then every known secret scrubbed.
+ * feed's credentials, whatever their length) replaced after its "Name:", the query values of any URL hidden
+ * (hideUrlQueries), then every known secret scrubbed.
  */
 export function scrubArgv(argv: readonly string[], secretFlags: readonly string[] = []): string[] {
   const hidden = (value: string) => {
@@ -67,7 +86,7 @@ export function scrubArgv(argv: readonly string[], secretFlags: readonly string[
       out.push(arg);
     }
   }
-  return out.map(scrub);
+  return out.map((arg) => scrub(hideUrlQueries(arg)));
 }
 
 /**

@@ -111,6 +111,14 @@ describe('a feed at a URL', () => {
 
     // The feed's private copy is gone (TMPDIR is the test's own directory).
     expect(readdirSync(state).filter((name) => name.startsWith('store-feed-'))).toEqual([]);
+
+    // The run ledger keeps the command line with the query's values hidden, as every message shows the URL.
+    const runs = await store('runs', 'list', '--command', 'products import', '--json');
+    expect(runs.code, runs.stderr).toBe(0);
+    expect(runs.stdout).toContain(`${base}/catalog.csv?token=[REDACTED]`);
+    expect(runs.stdout).not.toContain('in-the-query');
+    const ledger = readFileSync(join(state, 'state', 'store', 'ledger.db'));
+    expect(ledger.includes('in-the-query')).toBe(false);
   });
 
   it('variants sync URL syncs it; changed, it is downloaded and synced again; --refetch runs an unchanged one anyway', async () => {
