@@ -58,20 +58,36 @@ CREATE TABLE subjects (             -- what history looks up: each change's key,
 `;
 
 /**
- * Puts the subjects of run `n`'s changes after seq `after` into the index, sorted, and notes how far the run is
- * indexed. Called when a run ends (in its endRun transaction) and for runs that died, once resumed: a run not
- * indexed yet (running, or killed) is still found by `history`, which reads its changes past `indexed`.
+ * Puts the subjects of run `n`'s changes after seq `after` (through seq `through`) into the index, sorted, and
+ * notes how far the run is indexed. Called by a bulk job's writer thread a slice at a time while it is idle, when
+ * a run ends (in its endRun transaction), and for runs that died, once resumed: a run not indexed yet (running,
+ * or killed) is still found by `history`, which reads its changes past `indexed`.
  */
-export function fillSubjects(db: Database, n: number, after = 0): void {
+export function fillSubjects(db: Database, n: number, after = 0, through = Number.MAX_SAFE_INTEGER): void {
+  const range = `run = @n AND seq > @after AND seq <= @through`;
   db.prepare(
     `INSERT OR IGNORE INTO subjects (run, subject, seq)
        SELECT @n, subject, seq FROM (
-         SELECT key AS subject, seq FROM changes WHERE run = @n AND seq > @after AND key IS NOT NULL
-         UNION ALL SELECT id, seq FROM changes WHERE run = @n AND seq > @after AND id IS NOT NULL
-         UNION ALL SELECT parent, seq FROM changes WHERE run = @n AND seq > @after AND parent IS NOT NULL)
+         SELECT key AS subject, seq FROM changes WHERE ${range} AND key IS NOT NULL
+         UNION ALL SELECT id, seq FROM changes WHERE ${range} AND id IS NOT NULL
+         UNION ALL SELECT parent, seq FROM changes WHERE ${range} AND parent IS NOT NULL)
        ORDER BY subject, seq`,
-  ).run({ n, after });
-  db.prepare(`UPDATE runs SET indexed = (SELECT max(seq) FROM changes WHERE run = @n) WHERE n = @n`).run({ n });
+  ).run({ n, after, through });
+  db.prepare(
+    `UPDATE runs SET indexed = max(coalesce(indexed, 0), coalesce((SELECT max(seq) FROM changes WHERE run = @n AND seq <= @through), 0)) WHERE n = @n`,
+  ).run({ n, through });
+}
+
+/**
+ * A change's id given after its run's index passed it (a create's reply, settled after a slice was indexed): its
+ * new id goes into the index too.
+ */
+export function indexLateIds(db: Database, first: number, last: number): void {
+  db.prepare(
+    `INSERT OR IGNORE INTO subjects (run, subject, seq)
+       SELECT c.run, c.id, c.seq FROM changes c JOIN runs r ON r.n = c.run
+        WHERE c.seq BETWEEN ? AND ? AND c.id IS NOT NULL AND c.seq <= coalesce(r.indexed, 0)`,
+  ).run(first, last);
 }
 
 /**

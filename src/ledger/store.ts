@@ -14,7 +14,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { monotonicFactory } from 'ulid';
 import { StoreError, UsageError } from '../errors.js';
 import { xdgDir, type Env } from '../util/files.js';
-import { fillSubjects, migrate, SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { fillSubjects, indexLateIds, migrate, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import type { ChangeIntent, ChangeKind, ChangeRecord, Outcome, RunRecord, RunStart, SettledOutcome } from './types.js';
 
 type Database = BetterSqlite3.Database;
@@ -302,7 +302,10 @@ export class Ledger {
             let j = i + 1;
             if (plain(s)) while (j < settlements.length && plain(settlements[j]!) && settlements[j]!.outcome === s.outcome && settlements[j]!.seq === s.seq + (j - i)) j++;
             if (j - i > 1) settleRange.run(s.outcome, s.seq, settlements[j - 1]!.seq);
-            else settle.run(s.outcome, s.reason ?? null, text(s.id), s.seq);
+            else {
+              settle.run(s.outcome, s.reason ?? null, text(s.id), s.seq);
+              if (s.id !== undefined) indexLateIds(this.db, s.seq, s.seq);
+            }
             i = j;
           }
         })
@@ -322,15 +325,25 @@ export class Ledger {
     );
   }
 
-  private indexTail(n: number): void {
+  /** Indexes run `n`'s changes through seq `through` that are not indexed yet (a writer thread's slice). */
+  indexRunThrough(n: number, through: number): void {
+    this.guarded('write to', () => this.db.transaction(() => this.indexTail(n, through)).immediate());
+  }
+
+  private indexTail(n: number, through?: number): void {
     const { indexed } = this.statement(`SELECT indexed FROM runs WHERE n = ?`).get(n) as { indexed: number | null };
-    fillSubjects(this.db, n, indexed ?? 0);
+    fillSubjects(this.db, n, indexed ?? 0, through);
   }
 
   /** The id the store gave a record the changes `first`..`last` created. */
   identify(first: number, last: number, id: string | number): void {
     this.guarded('write to', () => {
-      this.statement(`UPDATE changes SET id = ? WHERE seq BETWEEN ? AND ?`).run(String(id), first, last);
+      this.db
+        .transaction(() => {
+          this.statement(`UPDATE changes SET id = ? WHERE seq BETWEEN ? AND ?`).run(String(id), first, last);
+          indexLateIds(this.db, first, last);
+        })
+        .immediate();
     });
   }
 

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Ledger } from './store.js';
 import { CLOSED, SeqMap, type FromThread, type ThreadStart, type ToThread } from './writer.js';
 
-const { path, run, signal, answers } = workerData as ThreadStart;
+const { path, run, signal, answers, indexSlice } = workerData as ThreadStart;
 const done = new Int32Array(signal);
 const map = new SeqMap();
 let ledger: Ledger | undefined;
@@ -20,9 +20,12 @@ function write(message: Exclude<ToThread, { t: 'close' }>): void {
   try {
     ledger ??= Ledger.open(path);
     switch (message.t) {
-      case 'intend':
-        map.add(message.first, message.changes.length, ledger.intend(run, message.changes));
+      case 'intend': {
+        const firstSeq = ledger.intend(run, message.changes);
+        map.add(message.first, message.changes.length, firstSeq);
+        intendedThrough = Math.max(intendedThrough, firstSeq + message.changes.length - 1);
         break;
+      }
       case 'settleRange':
         map.settleRange(ledger, message.first, message.last, message.outcome, message.reason);
         break;
@@ -69,7 +72,35 @@ function flush(): void {
     ledger = undefined;
     Atomics.store(done, 0, CLOSED);
     Atomics.notify(done, 0);
-  }
+  } else indexWhenIdle();
+}
+
+/** The last seq of this run written, and the last its index holds (the worker's own slices; the run's end does the rest). */
+let intendedThrough = 0;
+let indexedThrough = 0;
+let indexing = false;
+
+/**
+ * One slice of the run's changes into `history`'s index, when nothing waits to be written: an intent that comes
+ * meanwhile waits for the slice (~2 ms), and the next flush starts the next slice. A slice that cannot be written
+ * (the file locked) is left to the run's end, which indexes whatever is left: no write is lost by it.
+ */
+function indexWhenIdle(): void {
+  if (indexing || intendedThrough - indexedThrough < indexSlice) return;
+  indexing = true;
+  setImmediate(() => {
+    indexing = false;
+    if (queue.length > 0 || flushing || !ledger) return;
+    const through = Math.min(intendedThrough, indexedThrough + indexSlice);
+    try {
+      ledger.indexRunThrough(run, through);
+      indexedThrough = through;
+    } catch {
+      indexedThrough = Number.MAX_SAFE_INTEGER;
+      return;
+    }
+    indexWhenIdle();
+  });
 }
 
 /**
@@ -87,9 +118,9 @@ process.on('uncaughtException', (error) => {
 const SETTLEMENTS_HELD = 64;
 let flushing = false;
 
-parentPort!.on('message', (message: ToThread) => {
-  queue.push(message);
-  const urgent = message.t === 'intend' || message.t === 'close' || queue.length >= SETTLEMENTS_HELD;
+parentPort!.on('message', (bundle: ToThread[]) => {
+  queue.push(...bundle);
+  const urgent = bundle.some((m) => m.t === 'intend' || m.t === 'close') || queue.length >= SETTLEMENTS_HELD;
   if (urgent && !flushing) {
     flushing = true;
     setImmediate(() => {

@@ -105,7 +105,7 @@ export class DirectWriter implements LedgerWriter {
   }
 }
 
-/** The messages to the worker (ledger/writer-thread.ts). */
+/** The messages to the worker (ledger/writer-thread.ts), posted in bundles (`ToThread[]`). */
 export type ToThread =
   | { t: 'intend'; first: number; changes: readonly ChangeIntent[] }
   | { t: 'settleRange'; first: number; last: number; outcome: SettledOutcome; reason?: string }
@@ -124,7 +124,19 @@ export interface ThreadStart {
   signal: SharedArrayBuffer;
   /** Where the worker answers: a port this thread can also read synchronously (`close`). */
   answers: MessagePort;
+  /** How many changes the worker indexes at a time for `history`, when it has nothing else to do. */
+  indexSlice: number;
 }
+
+/**
+ * A slice of the run's changes the worker puts in `history`'s index when idle (ledger/schema.ts fillSubjects):
+ * ~2 ms of work, so an intent that arrives meanwhile waits little, and the run's end has only the last slice
+ * left to index (the whole run, ~0.2 s for 100,000 changes, was the job's thread's to do at its end).
+ */
+export const INDEX_SLICE = 1_000;
+
+/** Settlements held on this thread until the next intent's message carries them (they are not awaited). */
+const HELD_MAX = 64;
 
 const THREAD_SCRIPT = new URL('./writer-thread.js', import.meta.url);
 
@@ -157,11 +169,16 @@ export class ThreadWriter implements LedgerWriter {
   private readonly signal = new Int32Array(new SharedArrayBuffer(4));
   private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private failure?: LedgerError;
+  /**
+   * Settlements and ids not sent yet: they go in the next intent's message (or the close's), one message where
+   * there were two for each request (posting was most of what the ledger cost the job's thread).
+   */
+  private held: ToThread[] = [];
 
-  constructor(path: string, run: number) {
+  constructor(path: string, run: number, indexSlice = INDEX_SLICE) {
     const { port1, port2 } = new MessageChannel();
     this.answers = port1;
-    const start: ThreadStart = { path, run, signal: this.signal.buffer as SharedArrayBuffer, answers: port2 };
+    const start: ThreadStart = { path, run, signal: this.signal.buffer as SharedArrayBuffer, answers: port2, indexSlice };
     // A small young generation: the worker's garbage (each message's copy) is collected as it goes, rather than
     // growing a second heap beside the job's (+100 MiB peak in the bench without it).
     this.worker = new Worker(THREAD_SCRIPT, { workerData: start, transferList: [port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } });
@@ -208,7 +225,16 @@ export class ThreadWriter implements LedgerWriter {
 
   private post(message: ToThread): void {
     if (this.failure) throw this.failure;
-    this.worker.postMessage(message);
+    this.held.push(message);
+    if (this.held.length >= HELD_MAX) this.send();
+  }
+
+  /** Posts what is held, with `last` after it (the worker handles a bundle's messages in order). */
+  private send(last?: ToThread): void {
+    const bundle = this.held;
+    this.held = [];
+    if (last) bundle.push(last);
+    if (bundle.length > 0) this.worker.postMessage(bundle);
   }
 
   intend(first: number, changes: readonly ChangeIntent[]): { ready?: Promise<void> } {
@@ -218,7 +244,7 @@ export class ThreadWriter implements LedgerWriter {
     const ready = new Promise<void>((resolve, reject) => this.await(first, { resolve, reject }));
     // A write abandoned before its request (an interrupt) must not leave an unhandled rejection behind.
     ready.catch(() => undefined);
-    this.worker.postMessage({ t: 'intend', first, changes } satisfies ToThread);
+    this.send({ t: 'intend', first, changes });
     return { ready };
   }
 
@@ -247,7 +273,7 @@ export class ThreadWriter implements LedgerWriter {
   close(): void {
     try {
       if (!this.failure) {
-        this.worker.postMessage({ t: 'close' } satisfies ToThread);
+        this.send({ t: 'close' });
         const deadline = Date.now() + CLOSE_TIMEOUT_MS;
         while (Atomics.load(this.signal, 0) !== CLOSED) {
           const left = deadline - Date.now();

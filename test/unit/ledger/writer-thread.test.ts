@@ -89,6 +89,51 @@ describe('the ledger writer thread (built CLI)', () => {
     ledger.close();
   });
 
+  it("indexes the run for history a slice at a time while idle; a create identified after its slice is found by its id", async () => {
+    const { ThreadWriter } = (await import(new URL('writer.js', dist).href)) as typeof WriterModule;
+    const ledger = Ledger.open(path);
+    const run = ledger.startRun(start);
+    // A worker indexing 100 changes at a time (INDEX_SLICE in the CLI).
+    const writer = new ThreadWriter(path, run.n, 100);
+    const create = writer.intend(0, [{ resource: 'product', key: 'new-shirt', field: '*', kind: 'create', after: { handle: 'new-shirt' } }]);
+    await create.ready;
+    // How far the run is indexed, read by another connection as another process would.
+    type Db = { prepare(sql: string): { pluck(): { get(n: number): number | null } }; close(): void };
+    const Database = createRequire(import.meta.url)(ledgerDriverName()) as new (file: string) => Db;
+    const indexed = () => {
+      const db = new Database(path);
+      try {
+        return db.prepare(`SELECT indexed FROM runs WHERE n = ?`).pluck().get(run.n) ?? 0;
+      } finally {
+        db.close();
+      }
+    };
+    let local = 1;
+    for (let batch = 0; batch < 10; batch++) {
+      const changes = Array.from({ length: 50 }, (_, i) => stock(`SL-${batch}-${i}`, 1_000 + batch * 50 + i, i, i + 1));
+      await writer.intend(local, changes).ready;
+      writer.settleRange(local, local + 49, 'confirmed');
+      local += 50;
+      // Idle between requests: the worker indexes what is committed.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(indexed()).toBeGreaterThanOrEqual(400);
+    // The create was indexed before its id came: the id is indexed when it comes.
+    writer.identify(0, 0, 98_766);
+    writer.settleRange(0, 0, 'confirmed');
+    writer.close();
+    expect(ledger.history('98766').map((c) => c.key)).toEqual(['new-shirt']);
+    // Before the run's end indexes the rest, and after: each change once.
+    expect(ledger.history('SL-9-49')).toHaveLength(1);
+    expect(ledger.history('1').length).toBe(500);
+    ledger.endRun(run.n, 0);
+    // Seqs 1 (the create) to 501 in this new file: all indexed once the run ends.
+    expect(indexed()).toBe(501);
+    expect(ledger.history('1').length).toBe(500);
+    expect(ledger.history('SL-0-0').map((c) => [c.key, c.outcome])).toEqual([['SL-0-0', 'confirmed']]);
+    ledger.close();
+  });
+
   it('a ledger another process holds locked: the intent is refused before its request, in one sentence, and finish says so', async () => {
     const recorder = new RunRecorder(() => Ledger.open(path), start);
     recorder.intend([stock('A', 1, 1, 2)]).settle('confirmed');
