@@ -8,6 +8,18 @@
 import type BetterSqlite3 from 'better-sqlite3';
 
 type Database = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
+
+/** Each connection's statements, prepared once: a writer thread fills a run's index in a hundred slices. */
+const prepared = new WeakMap<Database, Map<string, Statement>>();
+
+function statement(db: Database, sql: string): Statement {
+  let statements = prepared.get(db);
+  if (!statements) prepared.set(db, (statements = new Map()));
+  let found = statements.get(sql);
+  if (!found) statements.set(sql, (found = db.prepare(sql)));
+  return found;
+}
 
 /** The schema's version (PRAGMA user_version); a newer file than this code knows is refused, an older one migrated. */
 export const SCHEMA_VERSION = 2;
@@ -65,7 +77,8 @@ CREATE TABLE subjects (             -- what history looks up: each change's key,
  */
 export function fillSubjects(db: Database, n: number, after = 0, through = Number.MAX_SAFE_INTEGER): void {
   const range = `run = @n AND seq > @after AND seq <= @through`;
-  db.prepare(
+  statement(
+    db,
     `INSERT OR IGNORE INTO subjects (run, subject, seq)
        SELECT @n, subject, seq FROM (
          SELECT key AS subject, seq FROM changes WHERE ${range} AND key IS NOT NULL
@@ -73,7 +86,8 @@ export function fillSubjects(db: Database, n: number, after = 0, through = Numbe
          UNION ALL SELECT parent, seq FROM changes WHERE ${range} AND parent IS NOT NULL)
        ORDER BY subject, seq`,
   ).run({ n, after, through });
-  db.prepare(
+  statement(
+    db,
     `UPDATE runs SET indexed = max(coalesce(indexed, 0), coalesce((SELECT max(seq) FROM changes WHERE run = @n AND seq <= @through), 0)) WHERE n = @n`,
   ).run({ n, through });
 }
@@ -83,7 +97,8 @@ export function fillSubjects(db: Database, n: number, after = 0, through = Numbe
  * new id goes into the index too.
  */
 export function indexLateIds(db: Database, first: number, last: number): void {
-  db.prepare(
+  statement(
+    db,
     `INSERT OR IGNORE INTO subjects (run, subject, seq)
        SELECT c.run, c.id, c.seq FROM changes c JOIN runs r ON r.n = c.run
         WHERE c.seq BETWEEN ? AND ? AND c.id IS NOT NULL AND c.seq <= coalesce(r.indexed, 0)`,
