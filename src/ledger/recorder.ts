@@ -60,6 +60,12 @@ export class PendingWrite {
 
   /** Settles each change (in the order of `changes`); an undefined entry leaves that change as it is. */
   settleEach(settlements: readonly (Settlement | undefined)[]): void {
+    // A batch the store confirmed whole (the usual reply): one range, without a row per change.
+    const [first] = settlements;
+    if (typeof first === 'string' && settlements.length === this.locals.length && settlements.every((s) => s === first)) {
+      this.settle(first);
+      return;
+    }
     const rows = settlements.flatMap((s, i) => {
       if (s === undefined || i >= this.locals.length) return [];
       return [typeof s === 'string' ? { local: this.locals[i]!, outcome: s } : { local: this.locals[i]!, ...s }];
