@@ -9,7 +9,8 @@
 // 3. `store runs show RUN` of a 100,000-change run: when its first line and its last arrive.
 //
 // BENCH_BULK_PRODUCTS (default 20,000 × 5 variants), BENCH_LEDGER_CHANGES (default 10,000,000) change the sizes;
-// BENCH_LEDGER_ONLY=sync|history|show|undo runs one part (undo only when asked: 4. below).
+// BENCH_LEDGER_ONLY=sync|history|show|undo runs one part (undo only when asked: 4. below); BENCH_LEDGER_A=none
+// runs the sync part's B against itself (the machine's noise floor for its ratio).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,10 +85,12 @@ async function syncCost() {
   // Every run is its own sync of every variant; the store's log of requests is not what is measured.
   store.requests.length = 0;
   const args = (mode) => [SYNC, store.url, String(store.storeId), store.token, work, mode];
+  // BENCH_LEDGER_A=none runs B against itself: how far from 1.00 this machine's noise alone puts the ratio.
+  const aMode = process.env.BENCH_LEDGER_A === 'none' ? 'none' : 'ledger';
   if (hasFarmBench) {
     const none = ['node', ...args('none')].map((a) => `'${a}'`).join(' ');
-    console.log(`$ farm-bench -n ${process.env.BENCH_PAIRS ?? 5} --timeout 3600 --vs "node ledger-sync.js … none" -- node ledger-sync.js … ledger`);
-    const { out } = await run('farm-bench', ['-n', String(process.env.BENCH_PAIRS ?? 5), '--timeout', '3600', '--vs', none, '--', 'node', ...args('ledger')]);
+    console.log(`$ farm-bench -n ${process.env.BENCH_PAIRS ?? 5} --timeout 3600 --vs "node ledger-sync.js … none" -- node ledger-sync.js … ${aMode}`);
+    const { out } = await run('farm-bench', ['-n', String(process.env.BENCH_PAIRS ?? 5), '--timeout', '3600', '--vs', none, '--', 'node', ...args(aMode)]);
     console.log(out.trim());
   } else {
     const times = { ledger: [], none: [] };
