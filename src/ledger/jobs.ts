@@ -66,7 +66,7 @@ export function settleInterrupted(ledger: Ledger, start: RunStart, judge: (chang
     }
   }
   if (settled.length > 0) ledger.settleEach(settled);
-  // Their process died before indexing them: `history` finds them without, but reads all of their changes to.
+  // Their process died before indexing them: `history` finds them without, but reads all of their changes too.
   for (const run of earlier) ledger.indexRun(run.id);
   return settled.length;
 }

@@ -176,6 +176,7 @@ export class Ledger {
     return guarded(path, 'open', () => {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
       const db = new Driver(path, { timeout: 10_000 });
+      const ledger = new Ledger(path, db);
       try {
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL');
@@ -192,7 +193,7 @@ export class Ledger {
             const now = db.pragma('user_version', { simple: true }) as number;
             if (now >= SCHEMA_VERSION) return;
             if (now === 0) db.exec(SCHEMA);
-            else migrate(db, now);
+            else migrate(db, now, ledger.prepare);
             db.pragma(`user_version = ${SCHEMA_VERSION}`);
           }).immediate();
         }
@@ -200,7 +201,7 @@ export class Ledger {
         db.close();
         throw error;
       }
-      return new Ledger(path, db);
+      return ledger;
     });
   }
 
@@ -212,6 +213,9 @@ export class Ledger {
   batch(fn: () => void): void {
     this.guarded('write to', () => this.db.transaction(fn).immediate());
   }
+
+  /** `statement`, for the index functions of schema.ts. */
+  private readonly prepare = (sql: string): Statement => this.statement(sql);
 
   private statement(sql: string): Statement {
     let statement = this.statements.get(sql);
@@ -304,7 +308,7 @@ export class Ledger {
             if (j - i > 1) settleRange.run(s.outcome, s.seq, settlements[j - 1]!.seq);
             else {
               settle.run(s.outcome, s.reason ?? null, text(s.id), s.seq);
-              if (s.id !== undefined) indexLateIds(this.db, s.seq, s.seq);
+              if (s.id !== undefined) indexLateIds(this.prepare, s.seq, s.seq);
             }
             i = j;
           }
@@ -332,7 +336,7 @@ export class Ledger {
 
   private indexTail(n: number, through?: number): void {
     const { indexed } = this.statement(`SELECT indexed FROM runs WHERE n = ?`).get(n) as { indexed: number | null };
-    fillSubjects(this.db, n, indexed ?? 0, through);
+    fillSubjects(this.prepare, n, indexed ?? 0, through);
   }
 
   /** The id the store gave a record the changes `first`..`last` created. */
@@ -341,7 +345,7 @@ export class Ledger {
       this.db
         .transaction(() => {
           this.statement(`UPDATE changes SET id = ? WHERE seq BETWEEN ? AND ?`).run(String(id), first, last);
-          indexLateIds(this.db, first, last);
+          indexLateIds(this.prepare, first, last);
         })
         .immediate();
     });

@@ -114,14 +114,15 @@ process.on('uncaughtException', (error) => {
   process.exit(1);
 });
 
-/** Settlements wait for the next intent or the close to share its commit (nothing waits on them), up to this many. */
-const SETTLEMENTS_HELD = 64;
 let flushing = false;
 
+/**
+ * A bundle is written as it comes: the job's thread already held its settlements until an intent (or 64 of them,
+ * or the close) went with them (writer.ts ThreadWriter), so each bundle is worth a commit.
+ */
 parentPort!.on('message', (bundle: ToThread[]) => {
   queue.push(...bundle);
-  const urgent = bundle.some((m) => m.t === 'intend' || m.t === 'close') || queue.length >= SETTLEMENTS_HELD;
-  if (urgent && !flushing) {
+  if (!flushing) {
     flushing = true;
     setImmediate(() => {
       flushing = false;

@@ -171,7 +171,7 @@ export class ThreadWriter implements LedgerWriter {
   private failure?: LedgerError;
   /**
    * Settlements and ids not sent yet: they go in the next intent's message (or the close's), one message where
-   * there were two for each request (posting was most of what the ledger cost the job's thread).
+   * there were two for each request (posting is the largest part of what the ledger costs the job's thread).
    */
   private held: ToThread[] = [];
 
@@ -253,12 +253,8 @@ export class ThreadWriter implements LedgerWriter {
   }
 
   settleEach(settlements: readonly LocalSettlement[]): void {
-    // A batch the store confirmed whole (the usual reply) goes as its range: a message of five fields, not fifty.
-    const [first] = settlements;
-    const whole =
-      first !== undefined && settlements.every((s, i) => s.local === first.local + i && s.outcome === first.outcome && s.reason === undefined && s.id === undefined);
-    if (whole) this.post({ t: 'settleRange', first: first.local, last: settlements.at(-1)!.local, outcome: first.outcome });
-    else this.post({ t: 'settleEach', settlements });
+    // A batch settled whole already came as a range (recorder.ts PendingWrite.settleEach).
+    this.post({ t: 'settleEach', settlements });
   }
 
   identify(first: number, last: number, id: string | number): void {

@@ -137,7 +137,7 @@ function bigLedger(path, total) {
         addChange.run(n, String(1_000_000 + v), String(10_000 + (v >> 2)), `SH-${v}`, stock ? 'stock' : 'price', stock ? String(r) : `"${r}.00"`, stock ? String(r + 1) : `"${r + 1}.00"`);
       }
       // As the run's end does (Ledger.endRun): its changes into the index history reads.
-      fillSubjects(db, Number(n));
+      fillSubjects((sql) => db.prepare(sql), Number(n));
       made += count;
     }
   })();
