@@ -11,6 +11,24 @@ const done = new Int32Array(signal);
 const map = new SeqMap();
 let ledger: Ledger | undefined;
 
+/** The ledger, opened on the first message; its checkpoints are this thread's to run when idle (`idleWork`). */
+function opened(): Ledger {
+  if (!ledger) {
+    ledger = Ledger.open(path);
+    ledger.deferCheckpoints(CHECKPOINT_FALLBACK_PAGES);
+  }
+  return ledger;
+}
+
+/**
+ * The WAL pages past which a commit checkpoints after all: a job that never leaves this thread idle (no slice, no
+ * idle checkpoint) still keeps the WAL bounded, at 40 MiB.
+ */
+const CHECKPOINT_FALLBACK_PAGES = 10_000;
+
+/** Slices indexed between two idle checkpoints: ~1,000 WAL pages, SQLite's own cadence (a slice writes ~200). */
+const SLICES_PER_CHECKPOINT = 5;
+
 function answer(message: FromThread): void {
   answers.postMessage(message);
 }
@@ -18,22 +36,22 @@ function answer(message: FromThread): void {
 /** One message's write (inside the flush's transaction: a failure undoes that message's write only). */
 function write(message: Exclude<ToThread, { t: 'close' }>): void {
   try {
-    ledger ??= Ledger.open(path);
+    const open = opened();
     switch (message.t) {
       case 'intend': {
-        const firstSeq = ledger.intend(run, message.changes);
+        const firstSeq = open.intend(run, message.changes);
         map.add(message.first, message.changes.length, firstSeq);
         intendedThrough = Math.max(intendedThrough, firstSeq + message.changes.length - 1);
         break;
       }
       case 'settleRange':
-        map.settleRange(ledger, message.first, message.last, message.outcome, message.reason);
+        map.settleRange(open, message.first, message.last, message.outcome, message.reason);
         break;
       case 'settleEach':
-        map.settleEach(ledger, message.settlements);
+        map.settleEach(open, message.settlements);
         break;
       case 'identify':
-        map.identify(ledger, message.first, message.last, message.id);
+        map.identify(open, message.first, message.last, message.id);
         break;
     }
   } catch (error) {
@@ -56,9 +74,7 @@ function flush(): void {
   if (writes.length === 1) write(writes[0]!);
   else if (writes.length > 1) {
     try {
-      ledger ??= Ledger.open(path);
-      const open = ledger;
-      open.batch(() => writes.forEach(write));
+      opened().batch(() => writes.forEach(write));
     } catch (error) {
       // The commit itself failed (locked past the wait, disk full): none of these writes is on the ledger.
       failed = writes.map((m) => ({ t: 'failed', message: (error as Error).message, first: m.t === 'intend' ? m.first : undefined }));
@@ -72,34 +88,44 @@ function flush(): void {
     ledger = undefined;
     Atomics.store(done, 0, CLOSED);
     Atomics.notify(done, 0);
-  } else indexWhenIdle();
+  } else idleWork();
 }
 
 /** The last seq of this run written, and the last its index holds (the worker's own slices; the run's end does the rest). */
 let intendedThrough = 0;
 let indexedThrough = 0;
-let indexing = false;
+let slicesSinceCheckpoint = 0;
+let idleStepQueued = false;
 
 /**
- * One slice of the run's changes into `history`'s index, when nothing waits to be written: an intent that comes
- * meanwhile waits for the slice (~2 ms), and the next flush starts the next slice. A slice that cannot be written
- * (the file locked) is left to the run's end, which indexes whatever is left: no write is lost by it.
+ * What this thread does when nothing waits to be written, a step at a time: a slice of the run's changes into
+ * `history`'s index (~2 ms), or, every few slices, a checkpoint, which a commit would otherwise run while an intent
+ * waits on it. An intent that comes meanwhile waits for the step, and the next flush starts the next one. A step
+ * that cannot be done (the file locked) is left: the run's end indexes whatever is left, and SQLite checkpoints
+ * past CHECKPOINT_FALLBACK_PAGES; no write is lost by it.
  */
-function indexWhenIdle(): void {
-  if (indexing || intendedThrough - indexedThrough < indexSlice) return;
-  indexing = true;
+function idleWork(): void {
+  if (idleStepQueued || (intendedThrough - indexedThrough < indexSlice && slicesSinceCheckpoint < SLICES_PER_CHECKPOINT)) return;
+  idleStepQueued = true;
   setImmediate(() => {
-    indexing = false;
+    idleStepQueued = false;
     if (queue.length > 0 || flushing || !ledger) return;
-    const through = Math.min(intendedThrough, indexedThrough + indexSlice);
     try {
-      ledger.indexRunThrough(run, through);
-      indexedThrough = through;
+      if (slicesSinceCheckpoint >= SLICES_PER_CHECKPOINT) {
+        slicesSinceCheckpoint = 0;
+        ledger.checkpoint();
+      } else {
+        const through = Math.min(intendedThrough, indexedThrough + indexSlice);
+        ledger.indexRunThrough(run, through);
+        indexedThrough = through;
+        slicesSinceCheckpoint++;
+      }
     } catch {
       indexedThrough = Number.MAX_SAFE_INTEGER;
+      slicesSinceCheckpoint = 0;
       return;
     }
-    indexWhenIdle();
+    idleWork();
   });
 }
 

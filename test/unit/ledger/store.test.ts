@@ -106,6 +106,15 @@ describe('runs and changes', () => {
     });
   });
 
+  it('records an intent of more changes than one INSERT holds in order, with consecutive seqs from the one returned', () => {
+    const run = ledger.startRun(start);
+    ledger.intend(run.n, [price('before', '1.00', '2.00')]);
+    const intents = Array.from({ length: 123 }, (_, i) => price(`SKU-${i}`, `${i}.00`, `${i + 1}.00`, 1000 + i));
+    const first = ledger.intend(run.n, intents);
+    const changes = [...ledger.changes(run.id)].slice(1);
+    expect(changes.map((c) => [c.seq, c.key, c.id, c.before, c.after])).toEqual(intents.map((c, i) => [first + i, c.key, String(c.id), c.before, c.after]));
+  });
+
   it('counts an unsettled change as unknown, live, for a run that never ended', () => {
     const run = ledger.startRun(start);
     const first = ledger.intend(run.n, [price('A', '1', '2'), price('B', '1', '2', 11), price('C', '1', '2', 12)]);

@@ -1,7 +1,7 @@
 // The run ledger's writer thread (src/ledger/writer.ts ThreadWriter), as the built CLI runs it: the worker loads
 // JavaScript, so these tests use dist/ (built by `npm test`'s pretest), as the CLI does.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -89,7 +89,7 @@ describe('the ledger writer thread (built CLI)', () => {
     ledger.close();
   });
 
-  it("indexes the run for history a slice at a time while idle; a create identified after its slice is found by its id", async () => {
+  it("indexes the run for history a slice at a time while idle, and checkpoints then; a create identified after its slice is found by its id", async () => {
     const { ThreadWriter } = (await import(new URL('writer.js', dist).href)) as typeof WriterModule;
     const ledger = Ledger.open(path);
     const run = ledger.startRun(start);
@@ -108,6 +108,8 @@ describe('the ledger writer thread (built CLI)', () => {
         db.close();
       }
     };
+    // The ledger's own file before the run's changes: they are in the WAL until a checkpoint copies them.
+    const fileBefore = statSync(path).size;
     let local = 1;
     for (let batch = 0; batch < 10; batch++) {
       const changes = Array.from({ length: 50 }, (_, i) => stock(`SL-${batch}-${i}`, 1_000 + batch * 50 + i, i, i + 1));
@@ -118,6 +120,9 @@ describe('the ledger writer thread (built CLI)', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(indexed()).toBeGreaterThanOrEqual(400);
+    // Five slices indexed: the idle worker checkpoints (no commit reached SQLite's own mark of 1,000 pages).
+    for (let waited = 0; statSync(path).size === fileBefore && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(statSync(path).size).toBeGreaterThan(fileBefore);
     // The create was indexed before its id came: the id is indexed when it comes.
     writer.identify(0, 0, 98_766);
     writer.settleRange(0, 0, 'confirmed');
