@@ -40,6 +40,9 @@ function write(message: Exclude<ToThread, { t: 'close' }>): void {
     switch (message.t) {
       case 'intend': {
         const firstSeq = open.intend(run, message.changes);
+        // Slices start at this run's first change, not at seq 1: earlier runs' seqs hold none of this run's, and
+        // crawling up to it a slice at a time was a commit each (3,000 on a 3-million-change ledger).
+        if (indexedThrough === 0) indexedThrough = firstSeq - 1;
         map.add(message.first, message.changes.length, firstSeq);
         intendedThrough = Math.max(intendedThrough, firstSeq + message.changes.length - 1);
         break;

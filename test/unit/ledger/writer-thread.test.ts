@@ -13,6 +13,8 @@ import type * as WriterModule from '../../../src/ledger/writer.js';
 import type { ChangeIntent } from '../../../src/ledger/types.js';
 
 const dist = new URL('../../../dist/ledger/', import.meta.url);
+/** The SQLite module's connection, as these tests use it to read or seed the file as another process would. */
+type Db = { prepare(sql: string): { pluck(): { get(n: number): number | null }; run(...args: unknown[]): unknown }; close(): void };
 const { RunRecorder } = (await import(new URL('recorder.js', dist).href)) as typeof RecorderModule;
 const { Ledger, ledgerDriverName } = (await import(new URL('store.js', dist).href)) as typeof StoreModule;
 const { threadAvailable } = (await import(new URL('writer.js', dist).href)) as typeof WriterModule;
@@ -92,14 +94,19 @@ describe('the ledger writer thread (built CLI)', () => {
   it("indexes the run for history a slice at a time while idle, and checkpoints then; a create identified after its slice is found by its id", async () => {
     const { ThreadWriter } = (await import(new URL('writer.js', dist).href)) as typeof WriterModule;
     const ledger = Ledger.open(path);
+    // An earlier run's change at seq 10,000,000: this run's seqs start past it (a ledger of 10 million changes).
+    const earlier = ledger.startRun(start);
+    const Database = createRequire(import.meta.url)(ledgerDriverName()) as new (file: string) => Db;
+    const raw = new Database(path);
+    raw.prepare(`INSERT INTO changes (seq, run, resource, field, kind) VALUES (10000000, ?, 'variant', 'stock', 'update')`).run(earlier.n);
+    raw.close();
+    ledger.endRun(earlier.n, 0);
     const run = ledger.startRun(start);
     // A worker indexing 100 changes at a time (INDEX_SLICE in the CLI).
     const writer = new ThreadWriter(path, run.n, 100);
     const create = writer.intend(0, [{ resource: 'product', key: 'new-shirt', field: '*', kind: 'create', after: { handle: 'new-shirt' } }]);
     await create.ready;
     // How far the run is indexed, read by another connection as another process would.
-    type Db = { prepare(sql: string): { pluck(): { get(n: number): number | null } }; close(): void };
-    const Database = createRequire(import.meta.url)(ledgerDriverName()) as new (file: string) => Db;
     const indexed = () => {
       const db = new Database(path);
       try {
@@ -119,7 +126,8 @@ describe('the ledger writer thread (built CLI)', () => {
       // Idle between requests: the worker indexes what is committed.
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(indexed()).toBeGreaterThanOrEqual(400);
+    // Indexed from this run's first change (not crawling up from seq 1 a slice at a time: 100,000 commits here).
+    expect(indexed()).toBeGreaterThanOrEqual(10_000_400);
     // Five slices indexed: the idle worker checkpoints (no commit reached SQLite's own mark of 1,000 pages).
     for (let waited = 0; statSync(path).size === fileBefore && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(statSync(path).size).toBeGreaterThan(fileBefore);
@@ -132,8 +140,8 @@ describe('the ledger writer thread (built CLI)', () => {
     expect(ledger.history('SL-9-49')).toHaveLength(1);
     expect(ledger.history('1').length).toBe(500);
     ledger.endRun(run.n, 0);
-    // Seqs 1 (the create) to 501 in this new file: all indexed once the run ends.
-    expect(indexed()).toBe(501);
+    // Seqs 10,000,001 (the create) to 10,000,501: all indexed once the run ends.
+    expect(indexed()).toBe(10_000_501);
     expect(ledger.history('1').length).toBe(500);
     expect(ledger.history('SL-0-0').map((c) => [c.key, c.outcome])).toEqual([['SL-0-0', 'confirmed']]);
     ledger.close();
