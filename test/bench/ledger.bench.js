@@ -2,22 +2,23 @@
 //
 // 1. A `variants sync` of 100,000 variants, every stock changed, against test/helpers/bulk-store-server.ts with no
 //    rate limit: with the ledger against a record that keeps nothing. Each run is its own process
-//    (test/bench/ledger-sync.js); with farm-bench on PATH the two alternate under it (wall time, peak memory,
-//    the ratio pair by pair), else each runs three times, timed here.
+//    (test/bench/ledger-sync.js); the two alternate, BENCH_PAIRS pairs (default 5) after a warm-up each, and the
+//    ratio is taken pair by pair (test/bench/paired.js: wall time, CPU, peak memory of each whole process).
 // 2. `store history SKU` on a ledger of 10 million changes: the ledger's own query (open, read, close) timed here,
-//    and the whole command through farm-bench.
+//    and the whole command (paired.js, 10 runs).
 // 3. `store runs show RUN` of a 100,000-change run: when its first line and its last arrive.
 //
 // BENCH_BULK_PRODUCTS (default 20,000 × 5 variants), BENCH_LEDGER_CHANGES (default 10,000,000) change the sizes;
 // BENCH_LEDGER_ONLY=sync|history|show|undo runs one part (undo only when asked: 4. below); BENCH_LEDGER_A=none
 // runs the sync part's B against itself (the machine's noise floor for its ratio).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import ts from 'typescript';
+import { measure } from './paired.js';
 
 const dist = new URL('../../dist/', import.meta.url);
 const { createClient } = await import(new URL('client/index.js', dist).href);
@@ -34,7 +35,6 @@ const CHANGES = Number(process.env.BENCH_LEDGER_CHANGES ?? 10_000_000);
 const ONLY = process.env.BENCH_LEDGER_ONLY;
 const SIZES = ['XS', 'S', 'M', 'L', 'XL'];
 const work = mkdtempSync(join(tmpdir(), 'ledger-bench-'));
-const hasFarmBench = spawnSync('sh', ['-c', 'command -v farm-bench'], { encoding: 'utf8' }).status === 0;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Runs a command asynchronously (the store answers from this process meanwhile); resolves to its output. */
@@ -87,24 +87,9 @@ async function syncCost() {
   const args = (mode) => [SYNC, store.url, String(store.storeId), store.token, work, mode];
   // BENCH_LEDGER_A=none runs B against itself: how far from 1.00 this machine's noise alone puts the ratio.
   const aMode = process.env.BENCH_LEDGER_A === 'none' ? 'none' : 'ledger';
-  if (hasFarmBench) {
-    const none = ['node', ...args('none')].map((a) => `'${a}'`).join(' ');
-    console.log(`$ farm-bench -n ${process.env.BENCH_PAIRS ?? 5} --timeout 3600 --vs "node ledger-sync.js … none" -- node ledger-sync.js … ${aMode}`);
-    const { out } = await run('farm-bench', ['-n', String(process.env.BENCH_PAIRS ?? 5), '--timeout', '3600', '--vs', none, '--', 'node', ...args(aMode)]);
-    console.log(out.trim());
-  } else {
-    const times = { ledger: [], none: [] };
-    for (let i = 0; i < 3; i++) {
-      for (const mode of ['ledger', 'none']) {
-        const t = performance.now();
-        const { code, out } = await run(process.execPath, args(mode));
-        if (code !== 0) throw new Error(out);
-        times[mode].push((performance.now() - t) / 1000);
-      }
-    }
-    const [a, b] = [median(times.ledger), median(times.none)];
-    console.log(`sync 100 % of ${skus.length} variants: ledger ${a.toFixed(1)} s, none ${b.toFixed(1)} s, ratio ${(a / b).toFixed(3)} (median of 3; farm-bench not found)`);
-  }
+  const pairs = Number(process.env.BENCH_PAIRS ?? 5);
+  console.log(`$ node ledger-sync.js … ${aMode} (A) and … none (B) in turn, ${pairs} pairs (${skus.length} variants, every stock changed)`);
+  await measure({ a: { args: args(aMode) }, b: { args: args('none') }, runs: pairs, warmup: 1 });
   console.log(`ledger file after the runs: ${(statSync(join(work, 'ledger.db')).size / 1e6).toFixed(1)} MB`);
   await store.close();
 }
@@ -161,11 +146,8 @@ async function historyCost() {
     times.push(performance.now() - t);
   }
   console.log(`history of one SKU (${found} changes) in ${CHANGES.toLocaleString('en')}: open + query + close median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms (21 SKUs)`);
-  if (hasFarmBench) {
-    console.log(`$ STORE_LEDGER=… farm-bench -n 10 -- node bin/run.js history SH-4242 --json`);
-    const { out } = await run('farm-bench', ['-n', '10', '--', 'node', BIN, 'history', 'SH-4242', '--json'], { STORE_LEDGER: path });
-    console.log(out.trim());
-  }
+  console.log(`$ STORE_LEDGER=… node bin/run.js history SH-4242 --json (the whole command, 10 runs)`);
+  await measure({ a: { args: [BIN, 'history', 'SH-4242', '--json'], env: { STORE_LEDGER: path } }, runs: 10 });
   rmSync(path, { force: true });
   rmSync(`${path}-wal`, { force: true });
   rmSync(`${path}-shm`, { force: true });
@@ -205,11 +187,8 @@ async function showCost() {
       `runs show ${format[0] ?? '(text)'}: 100,000-change run first bytes after ${m(big, 'first').toFixed(0)} ms (all ${(big[0].bytes / 1e6).toFixed(1)} MB after ${m(big, 'all').toFixed(0)} ms); 1-change run first bytes after ${m(small, 'first').toFixed(0)} ms (medians of 3, alternated)`,
     );
   }
-  if (hasFarmBench) {
-    console.log(`$ STORE_LEDGER=… farm-bench -n 5 -- node bin/run.js runs show RUN --json (peak memory of a streamed 100,000-change run)`);
-    const { out } = await run('farm-bench', ['-n', '5', '--', 'sh', '-c', `exec node ${BIN} runs show ${runId} --json > /dev/null`], { STORE_LEDGER: path });
-    console.log(out.trim());
-  }
+  console.log(`$ STORE_LEDGER=… node bin/run.js runs show RUN --json (the whole command, 5 runs: peak memory of a streamed 100,000-change run)`);
+  await measure({ a: { args: [BIN, 'runs', 'show', runId, '--json'], env: { STORE_LEDGER: path } }, runs: 5 });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { csvFlag } from '../../flags/common.js';
+import { writeOut } from '../../output/io.js';
 import type { ShownChange } from '../../services/runs/runs.js';
 
 export default class RunsShow extends BaseCommand<typeof RunsShow> {
@@ -23,17 +24,20 @@ export default class RunsShow extends BaseCommand<typeof RunsShow> {
     const shown = openRun(this.args.run);
     try {
       if (this.jsonEnabled()) {
-        if (this.flags.jq === undefined && !this.jsonFieldList) return this.streamJson(shown.run, shown.changes);
+        if (this.flags.jq === undefined && !this.jsonFieldList) return await this.streamJson(shown.run, shown.changes);
         return { run: shown.run, changes: [...shown.changes] };
       }
       const { changeColumns, changeLines, runSummaryLines } = await import('../../views/runs.js');
+      const out = this.io.stdout;
       if (this.flags.csv) {
         const { renderRows } = await import('../../output/render.js');
         // One page at a time: the rows are written as they are read.
         let page: ShownChange[] = [];
         let header = true;
         const flush = async () => {
-          await renderRows(page, changeColumns, 'csv', (text) => this.io.stdout.write(text), { header });
+          let text = '';
+          await renderRows(page, changeColumns, 'csv', (rows) => (text += rows), { header });
+          await writeOut(out, text);
           header = false;
           page = [];
         };
@@ -46,24 +50,27 @@ export default class RunsShow extends BaseCommand<typeof RunsShow> {
       }
       const { isTTY, terminalWidth } = await import('../../output/terminal.js');
       const width = isTTY() ? terminalWidth() : Number.MAX_SAFE_INTEGER;
-      this.io.stdout.write(runSummaryLines(shown.run).map((l) => `${l}\n`).join(''));
+      await writeOut(out, runSummaryLines(shown.run).map((l) => `${l}\n`).join(''));
       let text = '';
       for (const line of changeLines(shown.changes, width)) {
         text += `${line}\n`;
         if (text.length > 16_384) {
-          this.io.stdout.write(text);
+          await writeOut(out, text);
           text = '';
         }
       }
-      if (text) this.io.stdout.write(text);
+      if (text) await writeOut(out, text);
       return undefined;
     } finally {
       shown.close();
     }
   }
 
-  /** `--json`: `{run, changes}` written a change at a time (the same value `--jq` gets whole). */
-  private streamJson(run: unknown, changes: Iterable<unknown>): undefined {
+  /**
+   * `--json`: `{run, changes}` written a change at a time (the same value `--jq` gets whole), each chunk after the
+   * last has drained (output/io.ts writeOut).
+   */
+  private async streamJson(run: unknown, changes: Iterable<unknown>): Promise<undefined> {
     const indent = (value: unknown, by: string) => JSON.stringify(value, null, 2).replace(/\n/g, `\n${by}`);
     let text = `{\n  "run": ${indent(run, '  ')},\n  "changes": [`;
     let count = 0;
@@ -71,11 +78,11 @@ export default class RunsShow extends BaseCommand<typeof RunsShow> {
       text += `${count === 0 ? '\n' : ',\n'}    ${indent(change, '    ')}`;
       count++;
       if (text.length > 16_384) {
-        this.io.stdout.write(text);
+        await writeOut(this.io.stdout, text);
         text = '';
       }
     }
-    this.io.stdout.write(`${text}${count === 0 ? ']' : '\n  ]'}\n}\n`);
+    await writeOut(this.io.stdout, `${text}${count === 0 ? ']' : '\n  ]'}\n}\n`);
     return undefined;
   }
 }

@@ -2,6 +2,7 @@ import { getOrder, type Order } from '../../api/orders.js';
 import { fieldText, pickLocalized } from '../../api/read.js';
 import type { StoreClient } from '../../client/index.js';
 import { toCsvLine } from '../../output/render.js';
+import { writeOut } from '../../output/io.js';
 import { listingOrders, type OrderListing } from './order-listing.js';
 import { readInvoices } from './order-invoices.js';
 import { byIdOrNumber } from './order-lookup.js';
@@ -138,11 +139,6 @@ async function invoiceKeysOf(client: StoreClient, orders: Order[]): Promise<Map<
   return keys;
 }
 
-function write(out: NodeJS.WritableStream, chunk: string): Promise<void> {
-  if (out.write(chunk)) return Promise.resolve();
-  return new Promise((resolve) => out.once('drain', () => resolve()));
-}
-
 /** The orders named by id or customer number, in the order given, each once. */
 async function* namedOrders(client: StoreClient, refs: number[], onNotice?: (notice: string) => void): AsyncGenerator<{ orders: Order[]; total: number }> {
   const seen = new Set<number>();
@@ -158,7 +154,7 @@ async function* namedOrders(client: StoreClient, refs: number[], onNotice?: (not
 export async function exportOrders(client: StoreClient, listing: OrderListing, options: OrderExportOptions): Promise<OrderExportSummary> {
   const summary = { orders: 0, rows: 0 };
   const before = client.stats().requests;
-  if (options.format === 'csv') await write(options.out, `${toCsvLine([...ORDER_EXPORT_COLUMNS])}\n`);
+  if (options.format === 'csv') await writeOut(options.out, `${toCsvLine([...ORDER_EXPORT_COLUMNS])}\n`);
   for await (const { orders, total } of options.orders ? namedOrders(client, options.orders, options.onNotice) : listingOrders(client, listing)) {
     const keys = options.invoices ? await invoiceKeysOf(client, orders) : undefined;
     let chunk = '';
@@ -169,7 +165,7 @@ export async function exportOrders(client: StoreClient, listing: OrderListing, o
       }
       summary.orders++;
     }
-    if (chunk) await write(options.out, chunk);
+    if (chunk) await writeOut(options.out, chunk);
     options.onProgress?.(summary.orders, total);
   }
   return { ...summary, requests: client.stats().requests - before };

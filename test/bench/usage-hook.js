@@ -1,0 +1,13 @@
+// Preloaded (`node --import`) into each process test/bench/paired.js runs: at exit, the process's own CPU time and
+// peak memory (every thread's: a worker's included) go to the file BENCH_USAGE_FILE names.
+import { writeFileSync } from 'node:fs';
+
+const file = process.env.BENCH_USAGE_FILE;
+if (file) {
+  // Not for what this process starts: their figures are their own.
+  delete process.env.BENCH_USAGE_FILE;
+  process.on('exit', () => {
+    const usage = process.resourceUsage();
+    writeFileSync(file, JSON.stringify({ user: usage.userCPUTime / 1e6, sys: usage.systemCPUTime / 1e6, peakMiB: usage.maxRSS / 1024 }));
+  });
+}
