@@ -50,8 +50,10 @@ export async function startMcp(
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: fullEnv, stderr: 'pipe' });
   let stderr = '';
   const errStream = transport.stderr as PassThrough | null;
-  errStream?.on('data', (d: Buffer) => {
-    stderr += d.toString('utf8');
+  // Decoded as a stream, not chunk by chunk: a character split between two chunks stays whole.
+  errStream?.setEncoding('utf8');
+  errStream?.on('data', (d: string) => {
+    stderr += d;
   });
   await client.connect(transport);
   return {

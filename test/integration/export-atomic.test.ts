@@ -88,7 +88,8 @@ function exportHeld(file: string) {
   const env = { ...process.env, NO_COLOR: '1', ...cliEnv(sandbox, 'export-atomic'), STORE_API_URL: proxyUrl };
   const child = spawn(process.execPath, [BIN, 'products', 'export', file], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
     child.on('close', (code, signal) => resolve({ code, signal, stderr })),
   );

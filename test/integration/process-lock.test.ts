@@ -21,8 +21,9 @@ function inAnotherProcess(code: string): { lines: Promise<string[]>; kill: (sign
   let out = '';
   let resolveFirst!: (line: string) => void;
   const firstLine = new Promise<string>((resolve) => (resolveFirst = resolve));
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    out += chunk;
     if (out.includes('\n')) resolveFirst(out.split('\n')[0]!);
   });
   const lines = new Promise<string[]>((resolve) => child.on('close', () => resolve(out.split('\n').filter((l) => l !== ''))));

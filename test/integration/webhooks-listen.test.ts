@@ -49,8 +49,11 @@ async function listen(args: string[], childEnv: NodeJS.ProcessEnv = env): Promis
   let stderr = '';
   const lines: string[] = [];
   const waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
+  // Decoded as streams, not chunk by chunk: a character split between two chunks stays whole.
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    stdout += chunk;
     let newline: number;
     while ((newline = stdout.indexOf('\n')) >= 0) {
       const line = stdout.slice(0, newline);
@@ -64,8 +67,8 @@ async function listen(args: string[], childEnv: NodeJS.ProcessEnv = env): Promis
   });
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const ready = new Promise<string>((resolve, reject) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
       const url = /Ready! Listening on (\S+?), [^\n]*\(Ctrl-C to quit\)\n/.exec(stderr)?.[1];
       if (url) resolve(url);
     });
@@ -97,7 +100,8 @@ async function receiver(plan: Record<string, number[]>) {
   const waiters: (() => void)[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
-    req.on('data', (d) => (body += d));
+    req.setEncoding('utf8');
+    req.on('data', (d: string) => (body += d));
     req.on('end', () => {
       const path = req.url ?? '';
       requests.push({ path, headers: req.headers, body });
