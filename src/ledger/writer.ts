@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { Ledger } from './store.js';
-import { LedgerError, ledgerDriverName } from './store.js';
+import { LedgerError, ledgerDriverName } from './driver.js';
 import type { ChangeIntent, SettledOutcome } from './types.js';
 
 /** One change's settlement, by local number. */

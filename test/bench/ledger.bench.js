@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import ts from 'typescript';
-import { measure } from './paired.js';
+import { measure, median } from './paired.js';
 
 const dist = new URL('../../dist/', import.meta.url);
 const { createClient } = await import(new URL('client/index.js', dist).href);
@@ -35,18 +35,6 @@ const CHANGES = Number(process.env.BENCH_LEDGER_CHANGES ?? 10_000_000);
 const ONLY = process.env.BENCH_LEDGER_ONLY;
 const SIZES = ['XS', 'S', 'M', 'L', 'XL'];
 const work = mkdtempSync(join(tmpdir(), 'ledger-bench-'));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/** Runs a command asynchronously (the store answers from this process meanwhile); resolves to its output. */
-function run(command, args, env = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
 
 /** The independent bench store, seeded with BENCH_BULK_PRODUCTS × 5 variants through the real import. */
 async function seededStore() {

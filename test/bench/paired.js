@@ -1,5 +1,5 @@
 // Whole-process figures of Node commands for the benchmarks (docs/benchmarks.md): each run is a child process, its
-// wall time read here from start to exit, its CPU time and peak memory its own (test/bench/usage-hook.js). Given
+// wall time read here from start to exit, its CPU time and peak memory its own (test/helpers/usage-hook.js). Given
 // two commands, A and B run in turn (A B A B …) and A/B is taken pair by pair, so a machine whose speed drifts
 // during the call weighs on both alike; the median is the figure to quote, min and max show the noise.
 import { spawn } from 'node:child_process';
@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const HOOK = fileURLToPath(new URL('./usage-hook.js', import.meta.url));
+const HOOK = fileURLToPath(new URL('../helpers/usage-hook.js', import.meta.url));
 
-const median = (values) => {
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (values) => {
   const sorted = [...values].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../src/ledger/store.js';
 import { BIN } from '../helpers/run-cli.js';
@@ -42,11 +43,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('runs show into a pipe read slowly', () => {
   it('--json waits for the pipe between chunks: every change arrives, and the process never holds the whole run', async () => {
     // The process's own peak memory, written at its exit (every thread's).
-    const hook = join(dir, 'peak.mjs');
-    const peakFile = join(dir, 'peak.json');
-    writeFileSync(hook, `import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => writeFileSync(${JSON.stringify(peakFile)}, String(process.resourceUsage().maxRSS)));\n`);
+    const hook = fileURLToPath(new URL('../helpers/usage-hook.js', import.meta.url));
+    const usageFile = join(dir, 'usage.json');
     const child = spawn(process.execPath, ['--import', hook, BIN, 'runs', 'show', runId, '--json'], {
-      env: { ...process.env, STORE_LEDGER: ledgerPath, XDG_STATE_HOME: dir, XDG_CONFIG_HOME: dir },
+      env: { ...process.env, STORE_LEDGER: ledgerPath, XDG_STATE_HOME: dir, XDG_CONFIG_HOME: dir, BENCH_USAGE_FILE: usageFile },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
@@ -64,7 +64,7 @@ describe('runs show into a pipe read slowly', () => {
     expect(shown.run.id).toBe(runId);
     expect(shown.changes).toHaveLength(CHANGES);
     expect(shown.changes[CHANGES - 1]).toMatchObject({ key: `SH-${CHANGES - 1}`, before: (CHANGES - 1) % 97, after: (CHANGES - 1) % 89 });
-    const peakMiB = Number(readFileSync(peakFile, 'utf8')) / 1024;
+    const { peakMiB } = JSON.parse(readFileSync(usageFile, 'utf8')) as { peakMiB: number };
     // 91 MiB measured waiting, 388 MiB not: the line between is far from both.
     expect(peakMiB).toBeLessThan(200);
   }, 60_000);

@@ -1,5 +1,6 @@
-// Preloaded (`node --import`) into each process test/bench/paired.js runs: at exit, the process's own CPU time and
-// peak memory (every thread's: a worker's included) go to the file BENCH_USAGE_FILE names.
+// Preloaded (`node --import`) into a process a benchmark (test/bench/paired.js) or a test starts: at exit, the
+// process's own CPU time and peak memory (every thread's: a worker's included) go, as JSON, to the file
+// BENCH_USAGE_FILE names.
 import { writeFileSync } from 'node:fs';
 
 const file = process.env.BENCH_USAGE_FILE;
