@@ -412,12 +412,12 @@ export class Ledger {
   history(key: string, limit = 10_000): ChangeRecord[] {
     return this.guarded('read', () => {
       const k = key.trim();
-      // Each run's indexed changes through the subjects index (one seek a run), and the changes past what is
-      // indexed (a run still going, or one that died) read from the run's own (none, for a run that ended).
+      // The indexed changes through the subjects index (one seek a region, each a fill of a run's), and the changes
+      // past what is indexed (a run still going, or one that died) read from the run's own (none, for a run that ended).
       const rows = this.statement(
         `SELECT ${CHANGE_COLUMNS} FROM changes c JOIN runs r ON r.n = c.run
           WHERE c.seq IN (
-            SELECT s.seq FROM runs x CROSS JOIN subjects s ON s.run = x.n AND s.subject = @key
+            SELECT s.seq FROM slices x CROSS JOIN subjects s ON s.region = x.region AND s.subject = @key
             UNION
             SELECT t.seq FROM runs x CROSS JOIN changes t ON t.run = x.n AND t.seq > coalesce(x.indexed, 0) WHERE @key IN (t.key, t.id, t.parent))
           ORDER BY c.seq DESC LIMIT @limit`,
@@ -431,8 +431,10 @@ export class Ledger {
     return this.guarded('write to', () => {
       const result = this.db
         .transaction(() => {
-          this.db.prepare(`DELETE FROM subjects WHERE run IN (SELECT n FROM runs WHERE started_at < ? AND ended_at IS NOT NULL)`).run(before);
-          const changes = this.db.prepare(`DELETE FROM changes WHERE run IN (SELECT n FROM runs WHERE started_at < ? AND ended_at IS NOT NULL)`).run(before).changes;
+          const pruned = `SELECT n FROM runs WHERE started_at < ? AND ended_at IS NOT NULL`;
+          this.db.prepare(`DELETE FROM subjects WHERE region IN (SELECT region FROM slices WHERE run IN (${pruned}))`).run(before);
+          this.db.prepare(`DELETE FROM slices WHERE run IN (${pruned})`).run(before);
+          const changes = this.db.prepare(`DELETE FROM changes WHERE run IN (${pruned})`).run(before).changes;
           const runs = this.db.prepare(`DELETE FROM runs WHERE started_at < ? AND ended_at IS NOT NULL`).run(before).changes;
           return { runs, changes };
         })

@@ -25,6 +25,7 @@ const { createClient } = await import(new URL('client/index.js', dist).href);
 const { RunRecorder } = await import(new URL('ledger/recorder.js', dist).href);
 const { Ledger, ledgerDriverName } = await import(new URL('ledger/store.js', dist).href);
 const { fillSubjects } = await import(new URL('ledger/schema.js', dist).href);
+const { INDEX_SLICE } = await import(new URL('ledger/writer.js', dist).href);
 
 // The module the ledger itself loads on this Node (13 on Node 22 and later, 12 on 20).
 const Database = createRequire(import.meta.url)(ledgerDriverName());
@@ -85,8 +86,8 @@ async function syncCost() {
 /**
  * A ledger of `total` changes: runs of 100,000 variant changes (price and stock of 50,000 SKUs), as a sync records
  * them. The schema is the ledger's own (Ledger.open makes it); the rows go in through better-sqlite3 in one
- * transaction, each run indexed as its end indexes it (schema.ts fillSubjects), which builds 10 million in minutes
- * where a commit per request, as a sync makes them, takes an hour.
+ * transaction, each run indexed as a sync's writer thread indexes it (schema.ts fillSubjects, a slice at a time),
+ * which builds 10 million in minutes where a commit per request, as a sync makes them, takes an hour.
  */
 function bigLedger(path, total) {
   Ledger.open(path).close();
@@ -96,6 +97,8 @@ function bigLedger(path, total) {
   const started = performance.now();
   let runId;
   const addRun = db.prepare(`INSERT INTO runs (id, command, argv, started_at, ended_at, exit_code, pid, changes, confirmed, failed, unknown) VALUES (?, 'variants sync', ?, ?, ?, 0, 1, ?, ?, 0, 0)`);
+  const statements = new Map();
+  const prepare = (sql) => statements.get(sql) ?? statements.set(sql, db.prepare(sql)).get(sql);
   const addChange = db.prepare(`INSERT INTO changes (run, resource, id, parent, key, field, kind, before, after, outcome) VALUES (?, 'variant', ?, ?, ?, ?, 'update', ?, ?, 'confirmed')`);
   db.transaction(() => {
     for (let made = 0, r = 0; made < total; r++) {
@@ -109,8 +112,10 @@ function bigLedger(path, total) {
         const stock = i % 2 === 1;
         addChange.run(n, String(1_000_000 + v), String(10_000 + (v >> 2)), `SH-${v}`, stock ? 'stock' : 'price', stock ? String(r) : `"${r}.00"`, stock ? String(r + 1) : `"${r + 1}.00"`);
       }
-      // As the run's end does (Ledger.endRun): its changes into the index history reads.
-      fillSubjects((sql) => db.prepare(sql), Number(n));
+      // As a sync's writer thread does (ledger/writer-thread.ts): its changes into the index history reads a slice
+      // of INDEX_SLICE at a time, each a region of its own (100 a run, 10,000 in 10 million changes).
+      // The run's seqs are made + 1 … made + count.
+      for (let after = made; after < made + count; after += INDEX_SLICE) fillSubjects(prepare, Number(n), after, Math.min(after + INDEX_SLICE, made + count));
       made += count;
     }
   })();

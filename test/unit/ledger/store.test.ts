@@ -190,6 +190,27 @@ describe('runs and changes', () => {
     expect(ledger.history('10')).toHaveLength(4);
   });
 
+  it('indexes each fill as a region of its own at the end of the index: slices of a run, then its end', () => {
+    const run = ledger.startRun(start);
+    const first = ledger.intend(run.n, [price('R-1', '1', '2', 21), price('R-2', '1', '2', 22)]);
+    ledger.indexRunThrough(run.n, first + 1);
+    ledger.intend(run.n, [price('R-1', '2', '3', 21)]);
+    ledger.indexRunThrough(run.n, first + 2);
+    ledger.intend(run.n, [price('R-3', '1', '2', 23)]);
+    ledger.endRun(run.n, 0);
+    expect(ledger.history('R-1').map((c) => c.after)).toEqual(['3', '2']);
+    // A product id finds its variants' changes in every region, once each.
+    expect(ledger.history('1').map((c) => c.key)).toEqual(['R-3', 'R-1', 'R-2', 'R-1']);
+    ledger.close();
+    const db = new Database(path);
+    // Three fills, three regions, each numbered above every run number by its first seq.
+    const regions = db.prepare(`SELECT region, first, last FROM slices WHERE run = ? ORDER BY region`).raw().all(run.n) as number[][];
+    expect(regions.map(([, f, l]) => [f! - first, l! - first])).toEqual([[0, 1], [2, 2], [3, 3]]);
+    expect(regions.map(([region, f]) => region! - f!)).toEqual([2 ** 40, 2 ** 40, 2 ** 40]);
+    db.close();
+    ledger = Ledger.open(path);
+  });
+
   it('lists runs newest first, by command prefix, start time, and failure', () => {
     const a = ledger.startRun({ ...start, command: 'variants sync' }, new Date('2026-10-01T00:00:00Z'));
     ledger.endRun(a.n, 0);
@@ -273,8 +294,56 @@ describe('a ledger of schema 1 (stops 34–36)', () => {
     expect(ledger.runs().map((r) => r.changes)).toEqual([1, 2]);
     ledger.close();
     const after = new Database(path);
-    expect(after.pragma('user_version', { simple: true })).toBe(2);
+    expect(after.pragma('user_version', { simple: true })).toBe(3);
     expect(after.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'changes'`).pluck().all()).toEqual(['changes_run']);
+    after.close();
+  });
+});
+
+describe('a ledger of schema 2 (stops 37–38)', () => {
+  it("is migrated on open without moving an entry: each run's part of the index becomes its region; new runs, late ids and prune work on it", () => {
+    mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.exec(`CREATE TABLE runs (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, command TEXT NOT NULL, argv TEXT NOT NULL, profile TEXT, store_id TEXT, api_host TEXT,
+        started_at TEXT NOT NULL, ended_at TEXT, exit_code INTEGER, pid INTEGER, undoes TEXT, changes INTEGER, confirmed INTEGER, failed INTEGER, unknown INTEGER, indexed INTEGER);
+      CREATE TABLE changes (seq INTEGER PRIMARY KEY, run INTEGER NOT NULL, resource TEXT NOT NULL, id TEXT, parent TEXT, key TEXT, field TEXT NOT NULL, location TEXT,
+        kind TEXT NOT NULL, before TEXT, after TEXT, outcome TEXT NOT NULL DEFAULT 'intended', reason TEXT, irreversible TEXT);
+      CREATE INDEX changes_run ON changes(run);
+      CREATE TABLE subjects (run INTEGER NOT NULL, subject TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (run, subject, seq)) WITHOUT ROWID;
+      PRAGMA user_version = 2;
+      INSERT INTO runs (n, id, command, argv, started_at, ended_at, exit_code, indexed) VALUES
+        (1, '01KOLD0000000000000000001', 'variants sync', '[]', '2026-01-01T00:00:00.000Z', '2026-01-01T00:01:00.000Z', 0, 2),
+        (2, '01KOLD0000000000000000002', 'variants update', '[]', '2026-11-02T00:00:00.000Z', NULL, NULL, NULL);
+      INSERT INTO changes (seq, run, resource, id, parent, key, field, kind, before, after, outcome) VALUES
+        (1, 1, 'variant', '10', '1', 'SKU-1', 'price', 'update', '"1.00"', '"2.00"', 'confirmed'),
+        (2, 1, 'variant', '11', '1', 'SKU-2', 'price', 'update', '"1.00"', '"3.00"', 'confirmed'),
+        (3, 2, 'variant', '10', '1', 'SKU-1', 'price', 'update', '"2.00"', '"2.50"', 'intended');
+      INSERT INTO subjects (run, subject, seq) VALUES (1, '1', 1), (1, '1', 2), (1, '10', 1), (1, '11', 2), (1, 'SKU-1', 1), (1, 'SKU-2', 2);`);
+    db.close();
+
+    const ledger = Ledger.open(path);
+    // Run 1 through its index, run 2 (killed, never indexed) through its changes.
+    expect(ledger.history('SKU-1').map((c) => c.after)).toEqual(['2.50', '2.00']);
+    expect(ledger.history('11').map((c) => c.key)).toEqual(['SKU-2']);
+    // A run of this schema beside them: its region, and a create's id given after the run's end indexed it.
+    const run = ledger.startRun(start);
+    ledger.intend(run.n, [price('SKU-1', '2.50', '4.00')]);
+    const create = ledger.intend(run.n, [{ resource: 'product', key: 'new-shirt', field: '*', kind: 'create', after: { handle: 'new-shirt' } }]);
+    ledger.endRun(run.n, 0);
+    ledger.identify(create, create, 777);
+    expect(ledger.history('SKU-1').map((c) => c.after)).toEqual(['4.00', '2.50', '2.00']);
+    expect(ledger.history('777').map((c) => c.key)).toEqual(['new-shirt']);
+    expect(ledger.prune('2026-06-01T00:00:00.000Z')).toEqual({ runs: 1, changes: 2 });
+    expect(ledger.history('SKU-1').map((c) => c.after)).toEqual(['4.00', '2.50']);
+    ledger.close();
+
+    const after = new Database(path);
+    expect(after.pragma('user_version', { simple: true })).toBe(3);
+    // The pruned run's region went with it; the new run's one region holds its key, id, parent and the late id.
+    expect(after.prepare(`SELECT count(*) FROM subjects WHERE region = 1`).pluck().get()).toBe(0);
+    expect(after.prepare(`SELECT run, first, last FROM slices ORDER BY region`).raw().all()).toEqual([[3, 4, 5]]);
+    expect(after.prepare(`SELECT subject FROM subjects ORDER BY subject`).pluck().all()).toEqual(['1', '10', '777', 'SKU-1', 'new-shirt']);
     after.close();
   });
 });
