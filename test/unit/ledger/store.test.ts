@@ -265,28 +265,40 @@ describe('runs and changes', () => {
   });
 });
 
+/**
+ * Writes the ledger file an older store left: schema 1's runs and changes (schema 2 added `runs.indexed`), at
+ * `version`, then `rest` (that schema's own tables and the rows).
+ */
+function writeOlderLedger(version: 1 | 2, rest: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.exec(`CREATE TABLE runs (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, command TEXT NOT NULL, argv TEXT NOT NULL, profile TEXT, store_id TEXT, api_host TEXT,
+      started_at TEXT NOT NULL, ended_at TEXT, exit_code INTEGER, pid INTEGER, undoes TEXT, changes INTEGER, confirmed INTEGER, failed INTEGER, unknown INTEGER
+      ${version >= 2 ? ', indexed INTEGER' : ''});
+    CREATE TABLE changes (seq INTEGER PRIMARY KEY, run INTEGER NOT NULL, resource TEXT NOT NULL, id TEXT, parent TEXT, key TEXT, field TEXT NOT NULL, location TEXT,
+      kind TEXT NOT NULL, before TEXT, after TEXT, outcome TEXT NOT NULL DEFAULT 'intended', reason TEXT, irreversible TEXT);
+    CREATE INDEX changes_run ON changes(run);
+    PRAGMA user_version = ${version};
+    ${rest}`);
+  db.close();
+}
+
 describe('a ledger of schema 1 (stops 34–36)', () => {
   it('is migrated on open: its runs are indexed for history, its three per-change indexes dropped', () => {
-    mkdirSync(dirname(path), { recursive: true });
-    const db = new Database(path);
-    db.pragma('journal_mode = WAL');
-    db.exec(`CREATE TABLE runs (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, command TEXT NOT NULL, argv TEXT NOT NULL, profile TEXT, store_id TEXT, api_host TEXT,
-        started_at TEXT NOT NULL, ended_at TEXT, exit_code INTEGER, pid INTEGER, undoes TEXT, changes INTEGER, confirmed INTEGER, failed INTEGER, unknown INTEGER);
-      CREATE TABLE changes (seq INTEGER PRIMARY KEY, run INTEGER NOT NULL, resource TEXT NOT NULL, id TEXT, parent TEXT, key TEXT, field TEXT NOT NULL, location TEXT,
-        kind TEXT NOT NULL, before TEXT, after TEXT, outcome TEXT NOT NULL DEFAULT 'intended', reason TEXT, irreversible TEXT);
-      CREATE INDEX changes_run ON changes(run);
-      CREATE INDEX changes_key ON changes(key) WHERE key IS NOT NULL;
+    writeOlderLedger(
+      1,
+      `CREATE INDEX changes_key ON changes(key) WHERE key IS NOT NULL;
       CREATE INDEX changes_id ON changes(id) WHERE id IS NOT NULL;
       CREATE INDEX changes_parent ON changes(parent) WHERE parent IS NOT NULL;
-      PRAGMA user_version = 1;
       INSERT INTO runs (n, id, command, argv, started_at, ended_at, exit_code) VALUES
         (1, '01KOLD0000000000000000001', 'variants sync', '[]', '2026-11-01T00:00:00.000Z', '2026-11-01T00:01:00.000Z', 0),
         (2, '01KOLD0000000000000000002', 'variants update', '[]', '2026-11-02T00:00:00.000Z', NULL, NULL);
       INSERT INTO changes (run, resource, id, parent, key, field, kind, before, after, outcome) VALUES
         (1, 'variant', '10', '1', 'SKU-1', 'price', 'update', '"1.00"', '"2.00"', 'confirmed'),
         (1, 'variant', '11', '1', 'SKU-2', 'price', 'update', '"1.00"', '"3.00"', 'confirmed'),
-        (2, 'variant', '10', '1', 'SKU-1', 'price', 'update', '"2.00"', '"2.50"', 'intended');`);
-    db.close();
+        (2, 'variant', '10', '1', 'SKU-1', 'price', 'update', '"2.00"', '"2.50"', 'intended');`,
+    );
 
     const ledger = Ledger.open(path);
     expect(ledger.history('SKU-1').map((c) => c.after)).toEqual(['2.50', '2.00']);
@@ -302,16 +314,9 @@ describe('a ledger of schema 1 (stops 34–36)', () => {
 
 describe('a ledger of schema 2 (stops 37–38)', () => {
   it("is migrated on open without moving an entry: each run's part of the index becomes its region; new runs, late ids and prune work on it", () => {
-    mkdirSync(dirname(path), { recursive: true });
-    const db = new Database(path);
-    db.pragma('journal_mode = WAL');
-    db.exec(`CREATE TABLE runs (n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, command TEXT NOT NULL, argv TEXT NOT NULL, profile TEXT, store_id TEXT, api_host TEXT,
-        started_at TEXT NOT NULL, ended_at TEXT, exit_code INTEGER, pid INTEGER, undoes TEXT, changes INTEGER, confirmed INTEGER, failed INTEGER, unknown INTEGER, indexed INTEGER);
-      CREATE TABLE changes (seq INTEGER PRIMARY KEY, run INTEGER NOT NULL, resource TEXT NOT NULL, id TEXT, parent TEXT, key TEXT, field TEXT NOT NULL, location TEXT,
-        kind TEXT NOT NULL, before TEXT, after TEXT, outcome TEXT NOT NULL DEFAULT 'intended', reason TEXT, irreversible TEXT);
-      CREATE INDEX changes_run ON changes(run);
-      CREATE TABLE subjects (run INTEGER NOT NULL, subject TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (run, subject, seq)) WITHOUT ROWID;
-      PRAGMA user_version = 2;
+    writeOlderLedger(
+      2,
+      `CREATE TABLE subjects (run INTEGER NOT NULL, subject TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (run, subject, seq)) WITHOUT ROWID;
       INSERT INTO runs (n, id, command, argv, started_at, ended_at, exit_code, indexed) VALUES
         (1, '01KOLD0000000000000000001', 'variants sync', '[]', '2026-01-01T00:00:00.000Z', '2026-01-01T00:01:00.000Z', 0, 2),
         (2, '01KOLD0000000000000000002', 'variants update', '[]', '2026-11-02T00:00:00.000Z', NULL, NULL, NULL);
@@ -319,8 +324,8 @@ describe('a ledger of schema 2 (stops 37–38)', () => {
         (1, 1, 'variant', '10', '1', 'SKU-1', 'price', 'update', '"1.00"', '"2.00"', 'confirmed'),
         (2, 1, 'variant', '11', '1', 'SKU-2', 'price', 'update', '"1.00"', '"3.00"', 'confirmed'),
         (3, 2, 'variant', '10', '1', 'SKU-1', 'price', 'update', '"2.00"', '"2.50"', 'intended');
-      INSERT INTO subjects (run, subject, seq) VALUES (1, '1', 1), (1, '1', 2), (1, '10', 1), (1, '11', 2), (1, 'SKU-1', 1), (1, 'SKU-2', 2);`);
-    db.close();
+      INSERT INTO subjects (run, subject, seq) VALUES (1, '1', 1), (1, '1', 2), (1, '10', 1), (1, '11', 2), (1, 'SKU-1', 1), (1, 'SKU-2', 2);`,
+    );
 
     const ledger = Ledger.open(path);
     // Run 1 through its index, run 2 (killed, never indexed) through its changes.
