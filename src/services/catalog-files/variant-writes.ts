@@ -68,8 +68,9 @@ export const INTEND_AHEAD = 16;
  * and never sent, because the job stopped first, is settled failed (`NOT_SENT`) rather than left unknown.
  */
 class AheadIntents {
-  private readonly recorded = new Map<WriteBatch, RecordedWrites>();
-  private readonly sent = new Set<WriteBatch>();
+  /** Intended and not yet taken: a batch's record is let go once taken (100,000 changes are not held to the end). */
+  private readonly waiting = new Map<WriteBatch, RecordedWrites>();
+  private readonly intended = new Set<WriteBatch>();
   private readonly order: Map<WriteBatch, number>;
 
   constructor(
@@ -81,19 +82,22 @@ class AheadIntents {
 
   /** The batch's changes on the ledger (with the next ones', if they are not yet), the batch counted as sent. */
   take(batch: WriteBatch): RecordedWrites {
-    let recorded = this.recorded.get(batch);
-    if (!recorded) {
+    if (!this.intended.has(batch)) {
       const start = this.order.get(batch) ?? 0;
-      const group = [batch, ...this.batches.slice(start + 1, start + INTEND_AHEAD).filter((b) => !this.recorded.has(b))];
-      this.intendAll(group).forEach((r, i) => this.recorded.set(group[i]!, r));
-      recorded = this.recorded.get(batch)!;
+      const group = [batch, ...this.batches.slice(start + 1, start + INTEND_AHEAD).filter((b) => !this.intended.has(b))];
+      this.intendAll(group).forEach((r, i) => {
+        this.intended.add(group[i]!);
+        this.waiting.set(group[i]!, r);
+      });
     }
-    this.sent.add(batch);
+    const recorded = this.waiting.get(batch)!;
+    this.waiting.delete(batch);
     return recorded;
   }
 
   settleUnsent(): void {
-    for (const [batch, recorded] of this.recorded) if (!this.sent.has(batch)) recorded.all.settle('failed', NOT_SENT);
+    for (const recorded of this.waiting.values()) recorded.all.settle('failed', NOT_SENT);
+    this.waiting.clear();
   }
 }
 
