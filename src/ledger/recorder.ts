@@ -20,9 +20,6 @@ function plainOutcome(s: Settlement | undefined): SettledOutcome | undefined {
   return s && s.reason === undefined && s.id === undefined ? s.outcome : undefined;
 }
 
-/** The reason a change intended ahead and never sent is settled with (the job stopped before its request). */
-export const NOT_SENT = 'not sent: the job stopped before this request';
-
 /** What a service is given to record its writes. */
 export interface Recorder {
   /**
@@ -30,12 +27,6 @@ export interface Recorder {
    * result to the request (`record`); with `settledByCaller`, settle it yourself from the reply.
    */
   intend(changes: readonly ChangeIntent[], options?: { settledByCaller?: boolean }): PendingWrite;
-  /**
-   * Several requests' changes recorded as intended in one transaction, before the first of them is sent: a bulk
-   * job's next requests, intended ahead (one commit for them, not one each). A request of them that is never
-   * sent is the caller's to settle `failed` (`NOT_SENT`): otherwise it stays intended, shown as unknown.
-   */
-  intendAll(groups: readonly (readonly ChangeIntent[])[], options?: { settledByCaller?: boolean }): PendingWrite[];
   /**
    * `--resume` of a bulk job: settles what the job's interrupted runs left unsettled, by what the store holds now
    * (ledger/jobs.ts). Returns how many changes were settled.
@@ -138,20 +129,17 @@ export class RunRecorder implements Recorder {
   }
 
   intend(changes: readonly ChangeIntent[], options: { settledByCaller?: boolean } = {}): PendingWrite {
-    return this.intendAll([changes], options)[0]!;
-  }
-
-  intendAll(groups: readonly (readonly ChangeIntent[])[], options: { settledByCaller?: boolean } = {}): PendingWrite[] {
-    const changes = groups.flat();
     const writer = this.writer();
     const first = this.nextLocal;
     this.nextLocal += changes.length;
     const { ready } = changes.length > 0 ? writer.intend(first, changes) : {};
-    let next = first;
-    return groups.map((group) => {
-      const locals = group.map(() => next++);
-      return new PendingWrite(writer, locals, group, options.settledByCaller ?? false, ready);
-    });
+    return new PendingWrite(
+      writer,
+      changes.map((_, i) => first + i),
+      changes,
+      options.settledByCaller ?? false,
+      ready,
+    );
   }
 
   /** This thread's writer for the run's first intent (which starts the run), the worker's for every later one. */

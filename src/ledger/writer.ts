@@ -138,13 +138,6 @@ export const INDEX_SLICE = 1_000;
 /** Settlements held on this thread until the next intent's message carries them (they are not awaited). */
 const HELD_MAX = 64;
 
-/**
- * How long a settlement waits at most for that message: a job that intends 16 requests ahead
- * (services/catalog-files/variant-writes.ts) sends an intent every 8 s at the platform's 2 requests a second, and a
- * settlement still held when the process is killed is left `intended` (unknown until `--resume`).
- */
-const HELD_MS = 100;
-
 const THREAD_SCRIPT = new URL('./writer-thread.js', import.meta.url);
 
 /** Asked once (a job where it is false would ask at every intent). */
@@ -181,8 +174,6 @@ export class ThreadWriter implements LedgerWriter {
    * there were two for each request (posting is the largest part of what the ledger costs the job's thread).
    */
   private held: ToThread[] = [];
-  /** Sends what is held after HELD_MS, if no intent has carried it by then. */
-  private heldTimer?: NodeJS.Timeout;
 
   constructor(path: string, run: number, indexSlice = INDEX_SLICE) {
     const { port1, port2 } = new MessageChannel();
@@ -236,16 +227,10 @@ export class ThreadWriter implements LedgerWriter {
     if (this.failure) throw this.failure;
     this.held.push(message);
     if (this.held.length >= HELD_MAX) this.send();
-    else if (!this.heldTimer) {
-      this.heldTimer = setTimeout(() => this.send(), HELD_MS);
-      this.heldTimer.unref();
-    }
   }
 
   /** Posts what is held, with `last` after it (the worker handles a bundle's messages in order). */
   private send(last?: ToThread): void {
-    clearTimeout(this.heldTimer);
-    this.heldTimer = undefined;
     const bundle = this.held;
     this.held = [];
     if (last) bundle.push(last);

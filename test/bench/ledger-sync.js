@@ -35,7 +35,6 @@ const nothingKept = {
     write.part = (_indexes, opts = {}) => ({ ...write, settledByCaller: opts.settledByCaller ?? write.settledByCaller });
     return write;
   },
-  intendAll: (groups, options) => groups.map((changes) => nothingKept.intend(changes, options)),
 };
 const recorder =
   mode === 'ledger' ? new RunRecorder(() => Ledger.open(join(work, 'ledger.db')), { command: 'variants sync', argv: [feed] }) : nothingKept;

@@ -11,8 +11,7 @@ import type { Location } from '../../api/locations.js';
 import type { StoreClient } from '../../client/index.js';
 import { MAX_STOCK_PRICE_VARIANTS } from '../../platform/catalog.js';
 import type { Variant } from '../../api/variants.js';
-import { NOT_SENT, type PendingWrite, type Recorder, type Settlement } from '../../ledger/recorder.js';
-import type { ChangeIntent } from '../../ledger/types.js';
+import type { PendingWrite, Recorder, Settlement } from '../../ledger/recorder.js';
 import { Interrupted, checkAbort, runPool } from '../bulk/pool.js';
 import { variantChanges, variantSubject } from '../catalog/variant-changes.js';
 
@@ -29,8 +28,8 @@ import { variantChanges, variantSubject } from '../catalog/variant-changes.js';
  * variant, which waits its turn like any request: no variant is dropped. A store that answers a batch endpoint
  * with 404 or 405 (an older store) gets one PUT per variant for the rest of the run, said once through
  * `onFallback`. Every value sent is absolute, so a batch whose answer was lost is safe to send again.
- * Each request's changes go on the run ledger (docs/ledger.md) before it is sent, with their before-values from
- * the snapshot the plan was made from: the next INTEND_AHEAD requests' in one transaction (`AheadIntents`).
+ * Each request's changes go on the run ledger (docs/ledger.md) before it is sent, one transaction per request,
+ * with their before-values from the snapshot the plan was made from.
  */
 
 /** One existing variant to change. */
@@ -49,56 +48,7 @@ export interface VariantWrite {
 
 /** A batch's changes on the ledger, and the part of them some of its writes make. */
 interface RecordedWrites {
-  /** All of them. */
-  all: PendingWrite;
   of(writes: VariantWrite[], settledByCaller: boolean): PendingWrite;
-}
-
-/**
- * Requests whose changes go on the ledger in one transaction, ahead of their sending: a commit per 16 requests,
- * not one each (the ledger's cost on a 100,000-variant sync, docs/benchmarks.md "Run ledger"). Its price: a job
- * killed meanwhile leaves up to this many requests' changes intended and never sent, which `--resume` and undo
- * judge by what the store holds, as they do a request in flight (docs/decisions.md "Run ledger").
- */
-export const INTEND_AHEAD = 16;
-
-/**
- * The batches' changes on the ledger a group at a time, in the order the pool takes the batches: the first batch
- * of a group intends the group's, the others find theirs intended (and await the same commit). What was intended
- * and never sent, because the job stopped first, is settled failed (`NOT_SENT`) rather than left unknown.
- */
-class AheadIntents {
-  /** Intended and not yet taken: a batch's record is let go once taken (100,000 changes are not held to the end). */
-  private readonly waiting = new Map<WriteBatch, RecordedWrites>();
-  private readonly intended = new Set<WriteBatch>();
-  private readonly order: Map<WriteBatch, number>;
-
-  constructor(
-    private readonly batches: WriteBatch[],
-    private readonly intendAll: (group: WriteBatch[]) => RecordedWrites[],
-  ) {
-    this.order = new Map(batches.map((batch, i) => [batch, i]));
-  }
-
-  /** The batch's changes on the ledger (with the next ones', if they are not yet), the batch counted as sent. */
-  take(batch: WriteBatch): RecordedWrites {
-    if (!this.intended.has(batch)) {
-      const start = this.order.get(batch) ?? 0;
-      const group = [batch, ...this.batches.slice(start + 1, start + INTEND_AHEAD).filter((b) => !this.intended.has(b))];
-      this.intendAll(group).forEach((r, i) => {
-        this.intended.add(group[i]!);
-        this.waiting.set(group[i]!, r);
-      });
-    }
-    const recorded = this.waiting.get(batch)!;
-    this.waiting.delete(batch);
-    return recorded;
-  }
-
-  settleUnsent(): void {
-    for (const recorded of this.waiting.values()) recorded.all.settle('failed', NOT_SENT);
-    this.waiting.clear();
-  }
 }
 
 /** The request a write goes in. */
@@ -190,43 +140,29 @@ export class VariantWriter {
   }
 
   async send(writes: VariantWrite[]): Promise<{ interrupted: boolean }> {
-    const batches = batchWrites(writes);
-    const ahead = new AheadIntents(batches, (group) => this.intend(group));
-    try {
-      return await runPool(batches, this.options, (batch) => this.sendBatch(batch, ahead));
-    } finally {
-      try {
-        ahead.settleUnsent();
-      } catch {
-        // The ledger could not write (its writer failed): that failure is the job's already (recorder.finish).
-      }
-    }
+    return runPool(batchWrites(writes), this.options, (batch) => this.sendBatch(batch));
   }
 
-  private async sendBatch(batch: WriteBatch, ahead: AheadIntents): Promise<void> {
+  private async sendBatch(batch: WriteBatch): Promise<void> {
     try {
       checkAbort(this.options.signal);
-      // Nothing between this check and the request's own (trySend) can abort it: a batch taken is a batch sent.
-      await this.trySend(batch, ahead.take(batch));
+      await this.trySend(batch, this.intend(batch.writes));
     } finally {
       this.options.onRequestSettled?.();
     }
   }
 
   /**
-   * The batches' changes on the ledger, one transaction, before the first of their requests: each write's
-   * changes, and which of them are whose (a part of a batch sent again alone settles its own).
+   * The batch's changes on the ledger, one transaction, before its request: each write's changes, and which of
+   * them are whose (a part of the batch sent again alone settles its own).
    */
-  private intend(batches: WriteBatch[]): RecordedWrites[] {
-    const changes = batches.map((batch) => batch.writes.map((w) => variantChanges(variantSubject(w.productId, w.variantId, w.before?.sku ?? w.key), w.body, w.before, this.defaultLocationId)));
-    const pending = this.options.recorder.intendAll(changes.map((c): ChangeIntent[] => c.flat()));
-    return batches.map((batch, b) => {
-      const indexes = new Map<VariantWrite, number[]>();
-      let next = 0;
-      batch.writes.forEach((w, i) => indexes.set(w, changes[b]![i]!.map(() => next++)));
-      const all = pending[b]!;
-      return { all, of: (part, settledByCaller) => all.part(part.flatMap((w) => indexes.get(w) ?? []), { settledByCaller }) };
-    });
+  private intend(writes: VariantWrite[]): RecordedWrites {
+    const changes = writes.map((w) => variantChanges(variantSubject(w.productId, w.variantId, w.before?.sku ?? w.key), w.body, w.before, this.defaultLocationId));
+    const pending = this.options.recorder.intend(changes.flat());
+    const indexes = new Map<VariantWrite, number[]>();
+    let next = 0;
+    writes.forEach((w, i) => indexes.set(w, changes[i]!.map(() => next++)));
+    return { of: (part, settledByCaller) => pending.part(part.flatMap((w) => indexes.get(w) ?? []), { settledByCaller }) };
   }
 
   private async trySend(batch: WriteBatch, recorded: RecordedWrites): Promise<void> {

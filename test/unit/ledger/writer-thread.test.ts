@@ -91,24 +91,6 @@ describe('the ledger writer thread (built CLI)', () => {
     ledger.close();
   });
 
-  it('a settlement no later intent carries still reaches the file within a moment (a job killed then loses none)', async () => {
-    const recorder = new RunRecorder(() => Ledger.open(path), start);
-    recorder.intend([stock('A', 1, 1, 2)]).settle('confirmed');
-    const [b, c] = recorder.intendAll([[stock('B', 2, 1, 2)], [stock('C', 3, 1, 2)]]);
-    await b!.ready;
-    b!.settle('confirmed');
-    c!.settle('failed', 'refused');
-    // No intent follows: the held settlements go to the worker on their own, and it commits them.
-    const deadline = Date.now() + 5_000;
-    while (outcomes(recorder.runId!).some(([, outcome]) => outcome === 'intended') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(outcomes(recorder.runId!)).toEqual([
-      ['A', 'confirmed', null],
-      ['B', 'confirmed', null],
-      ['C', 'failed', 'refused'],
-    ]);
-    expect(recorder.finish(0)).toEqual({});
-  });
-
   it("indexes the run for history a slice at a time while idle, and checkpoints then; a create identified after its slice is found by its id", async () => {
     const { ThreadWriter } = (await import(new URL('writer.js', dist).href)) as typeof WriterModule;
     const ledger = Ledger.open(path);

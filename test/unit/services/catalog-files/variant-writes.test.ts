@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DecimalNumber, stringifyBody } from '../../../../src/client/json.js';
 import type { StoreClient } from '../../../../src/client/index.js';
-import { INTEND_AHEAD, type VariantWrite, VariantWriter, batchWrites, minimumRequests } from '../../../../src/services/catalog-files/variant-writes.js';
-import { NOT_SENT } from '../../../../src/ledger/recorder.js';
+import { type VariantWrite, VariantWriter, batchWrites, minimumRequests } from '../../../../src/services/catalog-files/variant-writes.js';
 import { testLedger } from '../../../helpers/ledger.js';
 
 const ledger = testLedger();
@@ -84,56 +83,5 @@ describe('VariantWriter reads the stock-price answer tolerantly (docs/decisions.
     await new VariantWriter(client, { recorder: ledger.recorder, onFailed: (w) => failed.push(w.variantId) }).send([write(1, 10, { price: '2.00' }), write(2, 20, { stock: 3 })]);
     expect(sent).toHaveLength(1);
     expect(failed).toEqual([10, 20]);
-  });
-});
-
-describe('VariantWriter intends requests ahead (INTEND_AHEAD: one ledger transaction for the next requests)', () => {
-  /** A client that confirms every variant of a stock-price request, and calls `onRequest` with its number first. */
-  const confirming = (onRequest: (n: number) => void) => {
-    let n = 0;
-    const client = {
-      request: async (req: { body: { id: number; variants: { id: number }[] }[] }) => {
-        onRequest(++n);
-        return { status: 200, headers: {}, body: req.body.map((p) => ({ id: p.id, variants: p.variants.map((v) => ({ id: v.id, success: true })) })) };
-      },
-      warn: () => {},
-    } as unknown as StoreClient;
-    return client;
-  };
-  /** `count` stock changes, 5 variants a product: `count / 50` stock-price requests. */
-  const stockWrites = (count: number) => Array.from({ length: count }, (_, i) => ({ ...write(1 + Math.floor(i / 5), 1000 + i, { stock: i }), before: { id: 1000 + i, product_id: 1 + Math.floor(i / 5), sku: `S${i}`, stock: 0 } as never }));
-
-  it('has the first INTEND_AHEAD requests on the ledger before the first is sent, then the next ones at the next; every change confirmed once', async () => {
-    const own = testLedger('variants sync');
-    const onLedger: number[] = [];
-    const client = confirming(() => onLedger.push(own.changes().length));
-    const done: number[] = [];
-    const writes = stockWrites(50 * (INTEND_AHEAD + 4));
-    const result = await new VariantWriter(client, { recorder: own.recorder, concurrency: 1, onDone: (w) => done.push(w.variantId) }).send(writes);
-    own.recorder.finish(0);
-    expect(result).toEqual({ interrupted: false });
-    expect(done).toHaveLength(writes.length);
-    // What the ledger held as each request went out: the first group, then (from request INTEND_AHEAD + 1) all.
-    expect(onLedger[0]).toBe(50 * INTEND_AHEAD);
-    expect(onLedger[INTEND_AHEAD - 1]).toBe(50 * INTEND_AHEAD);
-    expect(onLedger[INTEND_AHEAD]).toBe(writes.length);
-    const changes = own.changes();
-    expect(changes.map((c) => c.key)).toEqual(writes.map((w) => `S${w.variantId - 1000}`));
-    expect(changes.every((c) => c.outcome === 'confirmed' && c.field === 'stock')).toBe(true);
-  });
-
-  it('settles failed ("not sent") what it intended ahead and never sent, when the job stops: nothing is left unknown', async () => {
-    const own = testLedger('variants sync');
-    const controller = new AbortController();
-    // The third request stops the job: the ones after it, intended with it, are never sent.
-    const client = confirming((n) => n === 3 && controller.abort());
-    const writes = stockWrites(50 * (INTEND_AHEAD + 4));
-    const result = await new VariantWriter(client, { recorder: own.recorder, concurrency: 1, signal: controller.signal }).send(writes);
-    own.recorder.finish(130);
-    expect(result).toEqual({ interrupted: true });
-    const changes = own.changes();
-    expect(changes).toHaveLength(50 * INTEND_AHEAD);
-    expect(changes.slice(0, 150).every((c) => c.outcome === 'confirmed')).toBe(true);
-    expect(changes.slice(150).every((c) => c.outcome === 'failed' && c.reason === NOT_SENT)).toBe(true);
   });
 });
