@@ -83,7 +83,10 @@ export async function runAsFleet(host: FleetHost): Promise<void> {
   }
   if (writes && !flags['dry-run'] && !flags.yes && members.length > 0) {
     const go = await confirmWrites(members, plan, 'dry-run' in host.definitions);
-    if (!go) return;
+    if (!go) {
+      io().stderr.write('Nothing written.\n');
+      return;
+    }
   }
   const extra = writes && ownYes && !flags['dry-run'] ? ['--yes'] : [];
   const ran = members.length > 0 ? await runMembers(members, { ...plan, extra }) : [];
