@@ -83,10 +83,7 @@ export async function runAsFleet(host: FleetHost): Promise<void> {
   }
   if (writes && !flags['dry-run'] && !flags.yes && members.length > 0) {
     const go = await confirmWrites(members, plan, 'dry-run' in host.definitions);
-    if (!go) {
-      io().stderr.write('Nothing written.\n');
-      return;
-    }
+    if (!go) return;
   }
   const extra = writes && ownYes && !flags['dry-run'] ? ['--yes'] : [];
   const ran = members.length > 0 ? await runMembers(members, { ...plan, extra }) : [];
@@ -205,6 +202,12 @@ async function confirmWrites(members: FleetMember[], plan: FleetPlan, hasDryRun:
   }
   const shared = lanesOf(members).filter((lane) => lane.length > 1);
   for (const lane of shared) stderr.write(`${lane.map((m) => m.profile).join(', ')} are one store (${storeKey(lane[0]!)}): they run one after another.\n`);
-  const { confirmOrYes } = await import('../output/prompt.js');
-  return confirmOrYes({ message: `Write to these ${members.length} stores: ${names}?`, yes: false });
+  const { confirmThenAct } = await import('./confirm.js');
+  return confirmThenAct({
+    message: `Write to these ${members.length} stores: ${names}?`,
+    yes: false,
+    nothingDone: 'Nothing written.',
+    declined: () => false,
+    act: async () => true,
+  });
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { RunningSandbox, SandboxOptions } from '../../src/sandbox/index.js';
 import { profileTokenVariable } from '../../src/auth/context.js';
 import { cliEnv } from './sandbox.js';
+import type { BulkStore } from './bulk-store-server.js';
 
 /** A store of a test fleet: its profile and where it is. */
 export interface FleetStore {
@@ -51,4 +52,20 @@ export async function startSandboxes(n: number, opts: SandboxOptions = {}): Prom
 /** The environment that runs one store alone (STORE_TOKEN + STORE_ID), to compare a fleet's output with. */
 export function aloneEnv(sandbox: RunningSandbox): NodeJS.ProcessEnv {
   return cliEnv(sandbox, 'alone');
+}
+
+/**
+ * A fleet's independent store seeded through its own POST /products (platform.md §8), one product a request,
+ * then its log of requests emptied: what a test then counts is the CLI's.
+ */
+export async function seedProducts(store: BulkStore, products: object[]): Promise<void> {
+  for (const body of products) {
+    const reply = await fetch(`${store.url}/v1/${store.storeId}/products`, {
+      method: 'POST',
+      headers: { authentication: `bearer ${store.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (reply.status !== 201) throw new Error(`seeding store ${store.storeId}: POST /products answered ${reply.status}: ${await reply.text()}`);
+  }
+  store.requests.length = 0;
 }

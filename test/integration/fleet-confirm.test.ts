@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { startBulkStore, type BulkStore } from '../helpers/bulk-store-server.js';
-import { fleetEnv, type FleetStore } from '../helpers/fleet-stores.js';
+import { fleetEnv, seedProducts, type FleetStore } from '../helpers/fleet-stores.js';
 import { hasScript, plainText, runOnTerminal } from '../helpers/terminal.js';
 
 /**
@@ -20,14 +20,8 @@ let dir: string;
 
 beforeAll(async () => {
   stores = await Promise.all([0, 1].map((i) => startBulkStore({ storeId: 4501 + i })));
-  for (const store of stores) {
-    for (let p = 0; p < PRODUCTS; p++) {
-      const body = { name: { es: `Gorra ${p}` }, handle: { es: `gorra-${p}` }, variants: [{ sku: `G-${p}`, price: '10.00', stock: 1 }] };
-      const reply = await fetch(`${store.url}/v1/${store.storeId}/products`, { method: 'POST', headers: { authentication: `bearer ${store.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      expect(reply.status).toBe(201);
-    }
-    store.requests.length = 0;
-  }
+  const products = Array.from({ length: PRODUCTS }, (_, p) => ({ name: { es: `Gorra ${p}` }, handle: { es: `gorra-${p}` }, variants: [{ sku: `G-${p}`, price: '10.00', stock: 1 }] }));
+  for (const store of stores) await seedProducts(store, products);
   dir = mkdtempSync(join(tmpdir(), 'store-fleet-confirm-'));
   fleet = stores.map((s, i) => ({ profile: ['ar', 'cl'][i]!, storeId: String(s.storeId), apiUrl: s.url, token: s.token, appName: 'Fleet Test', appId: '77' }));
   // Each store its own stock: 20 + p in ar, 30 + p in cl.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { startBulkStore, type BulkStore } from '../helpers/bulk-store-server.js';
-import { fleetEnv, type FleetStore } from '../helpers/fleet-stores.js';
+import { fleetEnv, seedProducts, type FleetStore } from '../helpers/fleet-stores.js';
 
 /**
  * `variants sync {feed} --fleet FILE` against independent stores (test/helpers/bulk-store-server.ts, written from
@@ -21,21 +21,15 @@ let dir: string;
 
 /** The catalog, created through the store's own POST /products (§8). */
 async function seed(store: BulkStore): Promise<void> {
-  for (let p = 0; p < PRODUCTS; p++) {
-    const body = {
+  await seedProducts(
+    store,
+    Array.from({ length: PRODUCTS }, (_, p) => ({
       name: { es: `Producto ${p}` },
       handle: { es: `prod-${p}` },
       attributes: [{ es: 'Talle' }],
       variants: Array.from({ length: SIZES }, (_, v) => ({ values: [{ es: `T${v}` }], sku: `SKU-${p}-${v}`, price: '100.00', stock: 1 })),
-    };
-    const reply = await fetch(`${store.url}/v1/${store.storeId}/products`, {
-      method: 'POST',
-      headers: { authentication: `bearer ${store.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect(reply.status).toBe(201);
-  }
-  store.requests.length = 0;
+    })),
+  );
 }
 
 /** Store i's feed: every variant a stock and price of its own (100 % changed). */
