@@ -101,6 +101,28 @@ interface Counts {
   unknown: number;
 }
 
+const OPEN_TIMEOUT_MS = 10_000;
+
+/**
+ * Puts the file in WAL mode. Two processes that make a new ledger at once (a fleet's stores, on their first run) both
+ * switch it: the one that holds a read lock while the other commits the switch gets SQLITE_BUSY at once, without
+ * the busy timeout, because waiting could deadlock. It lets go of its lock and tries again (once the other has
+ * committed, the file is already WAL and the pragma no longer writes), until the same 10 s the timeout allows.
+ */
+function toWal(db: Database): void {
+  const deadline = Date.now() + OPEN_TIMEOUT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, wait);
+    }
+  }
+}
+
 /**
  * One open ledger file. Every method is synchronous; every write is one transaction. Opened by `openLedger`,
  * closed with `close()` (a process that dies leaves it consistent: SQLite's WAL is replayed on the next open).
@@ -118,10 +140,10 @@ export class Ledger {
     const Driver = loadDriver();
     return guarded(path, 'open', () => {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      const db = new Driver(path, { timeout: 10_000 });
+      const db = new Driver(path, { timeout: OPEN_TIMEOUT_MS });
       const ledger = new Ledger(path, db);
       try {
-        db.pragma('journal_mode = WAL');
+        toWal(db);
         db.pragma('synchronous = NORMAL');
         const version = db.pragma('user_version', { simple: true }) as number;
         if (version > SCHEMA_VERSION) {

@@ -193,3 +193,32 @@ console.log(recorder.runId);
     ledger.close();
   });
 });
+
+describe('a new ledger made by several processes at once (a fleet\'s stores on their first run)', () => {
+  it('is opened by each of them: none is refused as locked while another switches the new file to WAL', async () => {
+    // SQLite refuses that switch at once, without the busy timeout, to the process holding a read lock while
+    // another commits it (waiting could deadlock): one new file in 30 or so met it with 4 processes (stop 40's
+    // CI). 4 processes open 80 new files, each file at the same instant in all four, and record a run in it.
+    const FILES = 80;
+    const child = `
+      const [store, folder, at, files] = process.argv.slice(1);
+      const { Ledger } = await import(store);
+      for (let f = 0; f < Number(files); f++) {
+        while (Date.now() < Number(at) + 40 * f) {}
+        const ledger = Ledger.open(folder + '/' + f + '/ledger.db');
+        const run = ledger.startRun({ command: 'variants sync', argv: [], profile: 'p' + process.pid, storeId: 1, apiHost: 'h' });
+        ledger.endRun(run.n, 0);
+        ledger.close();
+      }`;
+    const at = String(Date.now() + 500);
+    const opened = await Promise.allSettled(
+      [0, 1, 2, 3].map(() => promisify(execFile)(process.execPath, ['--input-type=module', '-e', child, new URL('store.js', dist).href, dir, at, String(FILES)])),
+    );
+    expect(opened.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason))).toEqual([]);
+    for (let f = 0; f < FILES; f++) {
+      const ledger = Ledger.open(join(dir, String(f), 'ledger.db'));
+      expect(ledger.runs()).toHaveLength(4);
+      ledger.close();
+    }
+  }, 60_000);
+});
