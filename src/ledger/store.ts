@@ -103,6 +103,9 @@ interface Counts {
 
 const OPEN_TIMEOUT_MS = 10_000;
 
+/** How long an opener waits for a migration another process is running: 10 million schema-1 changes take ~20 s. */
+const MIGRATION_WAIT_MS = 120_000;
+
 /**
  * Puts the file in WAL mode. Two processes that make a new ledger at once (a fleet's stores, on their first run) both
  * switch it: the one that holds a read lock while the other commits the switch gets SQLITE_BUSY at once, without
@@ -152,6 +155,9 @@ export class Ledger {
         // auto_vacuum must be set before the first table: prune gives the space back to the disk.
         if (version === 0) db.pragma('auto_vacuum = INCREMENTAL');
         if (version < SCHEMA_VERSION) {
+          // Another process may be migrating it now, holding the lock for as long as that takes (schema 1's
+          // ~1.9 s per million changes): wait for it that long, not the 10 s of a commit.
+          db.pragma(`busy_timeout = ${MIGRATION_WAIT_MS}`);
           db.transaction(() => {
             // Another process may have made or migrated it between the read above and this lock (a fleet's stores
             // open the ledger at once): only the first one to hold the lock does.
@@ -161,6 +167,7 @@ export class Ledger {
             else migrate(db, now, ledger.prepare);
             db.pragma(`user_version = ${SCHEMA_VERSION}`);
           }).immediate();
+          db.pragma(`busy_timeout = ${OPEN_TIMEOUT_MS}`);
         }
       } catch (error) {
         db.close();

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
@@ -351,6 +352,35 @@ describe('a ledger of schema 2 (stops 37–38)', () => {
     expect(after.prepare(`SELECT subject FROM subjects ORDER BY subject`).pluck().all()).toEqual(['1', '10', '777', 'SKU-1', 'new-shirt']);
     after.close();
   });
+});
+
+describe('an older ledger another process is migrating', () => {
+  it('is waited for past the 10 s of a commit (as long as a migration can take), then migrated and opened', async () => {
+    // Schema 1's migration holds the lock ~1.9 s per million changes (~20 s for 10 million): an opener meanwhile
+    // was refused "locked" after 10 s. Here another process holds the lock 11 s on a schema-2 file.
+    writeOlderLedger(2, `CREATE TABLE subjects (run INTEGER NOT NULL, subject TEXT NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (run, subject, seq)) WITHOUT ROWID;`);
+    const holder = spawn(
+      process.execPath,
+      ['-e', `const db = new (require(process.argv[1]))(process.argv[2]); db.exec('BEGIN IMMEDIATE'); console.log('held');
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 11000); db.exec('COMMIT'); db.close();`, ledgerDriverName(), path],
+      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.on('data', () => resolve());
+      holder.on('exit', (code) => reject(new Error(`the lock holder exited (${code}) before holding the lock`)));
+    });
+    const waited = performance.now();
+    const ledger = Ledger.open(path);
+    expect(performance.now() - waited).toBeGreaterThan(10_000);
+    const run = ledger.startRun(start);
+    ledger.endRun(run.n, 0);
+    expect(ledger.runs().map((r) => r.id)).toEqual([run.id]);
+    ledger.close();
+    await new Promise((resolve) => (holder.exitCode === null ? holder.on('exit', resolve) : resolve(undefined)));
+    const after = new Database(path);
+    expect(after.pragma('user_version', { simple: true })).toBe(3);
+    after.close();
+  }, 30_000);
 });
 
 describe('RunRecorder', () => {
