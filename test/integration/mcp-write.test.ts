@@ -91,6 +91,38 @@ describe('plan → apply → ledger → undo', () => {
     }
   });
 
+  it('plans stock at named locations (stock_at, the sync\'s stock:<location> columns) and applies it there; rows naming other locations are refused', async () => {
+    const s = await startMcp(['--write'], cliEnv(sandbox, 'mcp-locations'));
+    try {
+      const locations = (await api.get('/locations')).body as { id: string; name: Record<string, string> | string }[];
+      const palermo = locations.find((l) => JSON.stringify(l.name).includes('Local Palermo'))!;
+      const levelAt = async (sku: string) =>
+        ((await api.get(`/products/sku/${sku}`)).body as { variants: { sku: string; inventory_levels: { location_id: string; stock: number | null }[] }[] }).variants
+          .find((v) => v.sku === sku)!
+          .inventory_levels.find((level) => level.location_id === palermo.id)?.stock;
+      recorder.take();
+      const mixed = await s.call('plan_stock_price', { rows: [{ sku: 'CAM-LIN-S', stock_at: { 'Local Palermo': 12 } }, { sku: 'CAM-LIN-M', stock_at: { 'Depósito Córdoba': 3 } }] });
+      expect(mixed.isError).toBe(true);
+      expect(mixed.text).toContain('rows[1] (CAM-LIN-M) gives stock_at for Depósito Córdoba; every row must give the same locations as the first: Local Palermo.');
+
+      const both = await s.call('plan_stock_price', { rows: [{ sku: 'CAM-LIN-S', stock_at: { 'Local Palermo': 12 } }, { sku: 'CAM-LIN-M', stock_at: { 'Local Palermo': 13 } }] });
+      expect(both.isError, both.text).toBe(false);
+      expect(writes()).toEqual([]);
+      expect(both.structured.changes).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ key: 'CAM-LIN-S', field: 'stock', location: palermo.id, after: 12 }),
+          expect.objectContaining({ key: 'CAM-LIN-M', field: 'stock', location: palermo.id, after: 13 }),
+        ]),
+      );
+      const applied = await s.call('apply_plan', { plan_id: both.structured.plan_id });
+      expect(applied.isError, applied.text).toBe(false);
+      expect(writes().length).toBeGreaterThan(0);
+      expect([await levelAt('CAM-LIN-S'), await levelAt('CAM-LIN-M')]).toEqual([12, 13]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('plans catalog rows through the import planner and applies them', async () => {
     const s = await startMcp(['--write'], cliEnv(sandbox, 'mcp-catalog'));
     try {

@@ -156,7 +156,7 @@ export const applyPlanTool = tool({
     const earlier = await appliedResult(env, plan.id);
     if (earlier) return appliedReply(earlier, true);
     // In addition to the plan, where the host can ask the user: a no leaves the plan unapplied (it may be applied later).
-    const shown = plan.changes.slice(0, 10).map((c) => `${c.key} ${c.field}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`);
+    const shown = plan.changes.slice(0, 10).map((c) => `${c.key} ${c.field}${c.location ? ` at location ${c.location}` : ''}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`);
     const confirmed = await call.confirm(`${plan.summary}\n${shown.join('\n')}${plan.changes.length > shown.length ? `\n… and ${plan.changes.length - shown.length} more` : ''}`);
     if (confirmed === false) {
       return { summary: `The user did not confirm plan ${plan.id}; nothing was sent. It can be applied later.`, data: { plan_id: plan.id, run: null, already_applied: false, declined: true } };

@@ -23,6 +23,8 @@ export interface PlannedChange {
   before: unknown;
   after: unknown;
   resource?: string;
+  /** Stock at a named location: the location's id (plain stock is the default location's). */
+  location?: string;
 }
 
 export interface StoredPlan {

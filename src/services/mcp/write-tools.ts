@@ -79,7 +79,14 @@ async function planCatalog(session: Session, call: CallContext, toolName: string
   const saved = await readPlanFile(planFile, options.env);
   const changes: PlannedChange[] = saved.entries
     .filter((e) => e.t === 'write')
-    .map((e) => ({ resource: String(e.resource), key: String(e.key), field: String(e.field), before: e.before ?? null, after: e.after ?? null }));
+    .map((e) => ({
+      resource: String(e.resource),
+      key: String(e.key),
+      field: String(e.field),
+      ...(e.location ? { location: String(e.location) } : {}),
+      before: e.before ?? null,
+      after: e.after ?? null,
+    }));
   const problems = ((summary as { failures?: { line?: number; key?: string; error?: string; reason?: string }[] }).failures ?? []).map((f) => ({
     line: f.line ?? null,
     key: f.key ?? null,
@@ -103,7 +110,13 @@ const stockRow = z.object({
   price: z.string().optional().describe('Decimal text, e.g. "19.90".'),
   promotional_price: z.string().optional(),
   cost: z.string().optional(),
+  stock_at: z
+    .record(z.string().min(1), z.number().int().min(0))
+    .optional()
+    .describe('Stock at named locations, by location name or id: {"Local Palermo": 12}. The `stock:<location>` columns of variants sync.'),
 });
+
+type StockRow = z.infer<typeof stockRow>;
 
 export const planStockPrice = tool({
   name: 'plan_stock_price',
@@ -111,19 +124,31 @@ export const planStockPrice = tool({
   write: true,
   scopes: ['write_products'],
   title: 'Plan stock and price changes',
-  description: 'Plan new stock (default location) and prices by SKU, like variants sync: returns a plan id and each field old → new. Writes nothing; apply_plan writes it.',
+  description: 'Plan new stock (default location, or named ones with stock_at) and prices by SKU, like variants sync: returns a plan id and each field old → new. Writes nothing; apply_plan writes it.',
   input: z.object({ rows: z.array(stockRow).min(1).max(2000).describe('Every row gives the same fields.') }),
   output: z.looseObject({ plan_id: z.string().nullable(), changes: z.array(z.looseObject({})) }),
   annotations: PLANS,
   async run(args, session, call) {
-    const columns = ['sku', ...(['stock', 'price', 'promotional_price', 'cost'] as const).filter((c) => args.rows[0]![c] !== undefined)];
+    const first = args.rows[0]!;
+    const fields = (row: StockRow) => Object.keys(row).filter((k) => row[k as keyof typeof row] !== undefined).sort().join(', ');
+    const locations = (row: StockRow) => Object.keys(row.stock_at ?? {}).sort().join(', ');
     args.rows.forEach((row, i) => {
-      const given = Object.keys(row).filter((k) => row[k as keyof typeof row] !== undefined).sort();
-      if (given.join(',') !== [...columns].sort().join(',')) {
-        throw new UsageError(`rows[${i}] (${row.sku}) gives ${given.join(', ')}; every row must give the same fields as the first: ${columns.join(', ')}.`);
+      if (fields(row) !== fields(first)) {
+        throw new UsageError(`rows[${i}] (${row.sku}) gives ${fields(row)}; every row must give the same fields as the first: ${fields(first)}.`);
+      }
+      if (locations(row) !== locations(first)) {
+        throw new UsageError(`rows[${i}] (${row.sku}) gives stock_at for ${locations(row) || 'no location'}; every row must give the same locations as the first: ${locations(first) || 'none'}.`);
       }
     });
-    const csv = [columns.join(','), ...args.rows.map((row) => columns.map((c) => cell(c === 'stock' && row.stock === null ? '' : row[c as keyof typeof row])).join(','))].join('\n');
+    // The sync's own columns (docs/csv.md): `stock` at the default location, `stock:<location>` at a named one.
+    const atLocations = Object.keys(first.stock_at ?? {});
+    const columns: { header: string; value: (row: StockRow) => unknown }[] = [
+      { header: 'sku', value: (row) => row.sku },
+      ...(first.stock !== undefined ? [{ header: 'stock', value: (row: StockRow) => (row.stock === null ? '' : row.stock) }] : []),
+      ...atLocations.map((location) => ({ header: `stock:${location}`, value: (row: StockRow) => row.stock_at![location] })),
+      ...(['price', 'promotional_price', 'cost'] as const).filter((c) => first[c] !== undefined).map((c) => ({ header: c, value: (row: StockRow) => row[c] })),
+    ];
+    const csv = [columns.map((c) => cell(c.header)).join(','), ...args.rows.map((row) => columns.map((c) => cell(c.value(row))).join(','))].join('\n');
     return planCatalog(session, call, 'plan_stock_price', `${csv}\n`, 'sync');
   },
 });
